@@ -1,0 +1,56 @@
+/** Layer rules from DESIGN.md "Layout and layers": a layer imports only from layers listed after it. */
+const layers = ['cli', 'mcp', 'client', 'server', 'runtime', 'store', 'core', 'contract'];
+const below = {
+  cli: ['client', 'contract', 'core'],
+  mcp: ['client', 'contract', 'core'],
+  client: ['contract', 'core'],
+  server: ['runtime', 'store', 'core', 'contract'],
+  runtime: ['store', 'core', 'contract'],
+  store: ['core', 'contract'],
+  core: ['contract'],
+  contract: [],
+};
+const forbidden = layers.map((from) => ({
+  name: `layer-${from}`,
+  comment: `src/${from} may import only from: ${below[from].join(', ') || 'nothing in src'}`,
+  severity: 'error',
+  from: { path: `^src/${from}/` },
+  to: {
+    path: `^src/(${layers.filter((l) => l !== from && !below[from].includes(l)).join('|')})/`,
+    // `jig serve` is the one CLI verb that starts the server, through server/main.ts only.
+    pathNot: from === 'cli' ? '^src/server/main\\.ts$' : undefined,
+  },
+}));
+forbidden.push(
+  {
+    name: 'pure-core-contract',
+    comment: 'core/ and contract/ are pure: no node:* built-ins, no fastify, no store',
+    severity: 'error',
+    from: { path: '^src/(core|contract)/', pathNot: '\\.test\\.ts$' },
+    to: { dependencyTypes: ['core'] },
+  },
+  {
+    name: 'pure-core-contract-libs',
+    severity: 'error',
+    from: { path: '^src/(core|contract)/', pathNot: '\\.test\\.ts$' },
+    to: { path: 'node_modules/(fastify|@fastify|better-sqlite3|kysely|pino)' },
+  },
+  {
+    name: 'no-circular',
+    severity: 'error',
+    from: {},
+    to: { circular: true },
+  },
+);
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+  },
+};

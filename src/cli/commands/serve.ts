@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+
+function portArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('a port is a number from 0 to 65535');
+  return n;
+}
+
+/** How long a stop may take before the process exits anyway. */
+const STOP_DEADLINE_MS = 10_000;
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the Jig server: board and API on one port (default 127.0.0.1:8765)')
+    .option('--host <addr>', 'address to bind (else JIG_HOST, then access.yaml bind, then 127.0.0.1)')
+    .option('--port <n>', 'port to listen on (else JIG_PORT, then access.yaml port, then 8765)', portArg)
+    .action(async (opts: { host?: string; port?: number }) => {
+      // `jig serve` is the one verb that runs the server itself (DESIGN.md: cli -> server/main.ts only).
+      const { startServer } = await import('../../server/main.js');
+      let server;
+      try {
+        server = await startServer({ host: opts.host, port: opts.port, logToStderr: true });
+      } catch (err) {
+        process.stderr.write(`jig: ${(err as Error).message}\n`);
+        process.exit(1);
+      }
+      process.stdout.write(
+        `jig listening on ${server.url} (pid ${process.pid}, home ${server.inst.paths.home})\n`,
+      );
+      const stop = (signal: string): void => {
+        server.inst.log.info({ signal }, 'stopping: no new requests; finishing the ones in flight');
+        setTimeout(() => {
+          process.stderr.write(`jig: did not stop within ${STOP_DEADLINE_MS / 1000}s; exiting\n`);
+          process.exit(1);
+        }, STOP_DEADLINE_MS).unref();
+        server.close().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            process.stderr.write(`jig: error while stopping: ${(err as Error).message}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+}

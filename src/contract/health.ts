@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** `GET /api/health`: a stable route (spec "Health answer"); fields only ever get added. */
+export const ReattachSummary = z.object({
+  scanned: z.number().int().nonnegative(),
+  adopted: z.number().int().nonnegative(),
+  resolved_from_file: z.number().int().nonnegative(),
+  unknown: z.number().int().nonnegative(),
+  resumed_work_items: z.number().int().nonnegative(),
+});
+export type ReattachSummary = z.infer<typeof ReattachSummary>;
+
+export const IndexState = z.object({
+  last_scan_at: z.string().nullable().describe('ISO 8601 time of the last scan, null before the first'),
+  repos_scanned: z.number().int().nonnegative(),
+  documents: z.number().int().nonnegative(),
+  embeddings: z
+    .enum(['off', 'building', 'ready', 'failed'])
+    .describe('state of vector embeddings; `off` while search runs on full text only'),
+});
+export type IndexState = z.infer<typeof IndexState>;
+
+export const HealthAnswer = z.object({
+  status: z.enum(['ok', 'degraded']),
+  invalid_templates: z
+    .string()
+    .nullable()
+    .describe('why the library or a chain does not load (file:line:col: message)'),
+  invalid_policy: z.string().nullable().describe('why policy.yaml does not load'),
+  invalid_intake: z.string().nullable().describe('why intake.yaml does not load'),
+  intake_off: z.boolean().describe('true when the server started on an intake.yaml that does not load'),
+  run_dir: z.string(),
+  pid: z.number().int(),
+  uptime_s: z.number().nonnegative(),
+  bind: z.string(),
+  port: z.number().int(),
+  version: z.string().describe('version running'),
+  installed: z.string().describe('version installed on disk; differs until a restart completes an update'),
+  reattach_summary: ReattachSummary,
+  index: IndexState,
+  session_expiry_days: z.number().positive(),
+});
+export type HealthAnswer = z.infer<typeof HealthAnswer>;

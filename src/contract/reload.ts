@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+export const ProblemSchema = z.object({
+  path: z.string(),
+  field: z.string().nullable(),
+  message: z.string(),
+  file: z.string(),
+  line: z.number().int().nullable(),
+  col: z.number().int().nullable(),
+});
+
+/** Answer of `POST /api/apply/reload` and `POST /api/templates/reload`. */
+export const ReloadAnswer = z.object({
+  loaded: z.array(z.string()).describe('files that loaded and are now running'),
+  refused: z
+    .array(z.object({ file: z.string(), problems: z.array(ProblemSchema) }))
+    .describe('files that did not load; the running version of each is kept'),
+});
+export type ReloadAnswer = z.infer<typeof ReloadAnswer>;

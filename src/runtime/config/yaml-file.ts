@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { isMap, parseDocument, type Document } from 'yaml';
+import type { Problem } from '../../contract/problems.js';
+
+export type YamlRead =
+  { ok: true; doc: Document; text: string } | { ok: false; problems: Problem[]; missing: boolean };
+
+/** Reads one config file as a YAML mapping, with every syntax error at its line and column. */
+export function readYamlMapping(path: string, file: string): YamlRead {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    return {
+      ok: false,
+      missing,
+      problems: [
+        {
+          path: '',
+          field: null,
+          message: missing ? 'file is missing' : (err as Error).message,
+          file,
+          line: null,
+          col: null,
+        },
+      ],
+    };
+  }
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      missing: false,
+      problems: doc.errors.map((e) => ({
+        path: '',
+        field: null,
+        message: e.message.split('\n')[0] ?? e.message,
+        file,
+        line: e.linePos?.[0]?.line ?? null,
+        col: e.linePos?.[0]?.col ?? null,
+      })),
+    };
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    return {
+      ok: false,
+      missing: false,
+      problems: [
+        { path: '', field: null, message: 'the file must be a mapping of keys', file, line: 1, col: 1 },
+      ],
+    };
+  }
+  return { ok: true, doc, text };
+}

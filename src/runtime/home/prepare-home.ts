@@ -1,0 +1,34 @@
+import { chmodSync, mkdirSync } from 'node:fs';
+import type { HomePaths } from './paths.js';
+import { moveLegacyConfigDir, moveLegacyKeys, type HomeNotice } from './legacy-home.js';
+import { seedConfig } from './seed.js';
+import { ensureTokenFile } from './tokens.js';
+
+export interface PreparedHome {
+  notices: HomeNotice[];
+  seeded: string[];
+}
+
+/**
+ * Makes the home ready to serve: folders with their modes, a 1.x home brought to 2.0, the config
+ * seeded where files are missing, and the two tokens. Safe to run on every start.
+ */
+export function prepareHome(paths: HomePaths): PreparedHome {
+  mkdirSync(paths.home, { recursive: true });
+  mkdirSync(paths.runDir, { recursive: true, mode: 0o700 });
+  // mkdir's mode is masked by umask and ignored for an existing folder: set it outright.
+  chmodSync(paths.runDir, 0o700);
+  for (const dir of [paths.logsDir, paths.resultsDir, paths.worktreesDir, paths.attachmentsDir]) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+  mkdirSync(paths.addonsDir, { recursive: true });
+
+  const notices = moveLegacyConfigDir(paths);
+  mkdirSync(paths.configDir, { recursive: true });
+  const seeded = seedConfig(paths.configDir);
+  notices.push(...moveLegacyKeys(paths.configDir));
+
+  const mcp = ensureTokenFile(paths.mcpTokenPath);
+  ensureTokenFile(paths.triggerTokenPath, mcp);
+  return { notices, seeded };
+}

@@ -1,0 +1,24 @@
+import type { Logger } from 'pino';
+import type { AccessFile } from '../contract/config/access.js';
+import type { Store } from '../store/database.js';
+import type { ConfigState } from './config/config-state.js';
+import type { HomePaths } from './home/paths.js';
+import type { ReattachSummary } from '../contract/health.js';
+
+/** One running server's services and facts, handed to the routes. */
+export interface Instance {
+  paths: HomePaths;
+  /** Version of the code running in this process. */
+  version: string;
+  startedAt: number;
+  bind: string;
+  /** The port actually listened on (known after listen; 0 before). */
+  port: number;
+  store: Store;
+  config: ConfigState;
+  access: AccessFile;
+  log: Logger;
+  /** True when a service manager (systemd, or JIG_SUPERVISED=1) restarts the server when it exits. */
+  supervised: boolean;
+  reattach: ReattachSummary;
+}

@@ -1,0 +1,69 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Instance } from '../runtime/instance.js';
+import { installErrorHandling } from './error-handler.js';
+import { healthRoutes } from './routes/health.js';
+import { reloadRoutes } from './routes/reload.js';
+import { schemaDocsRoutes } from './routes/schema-docs.js';
+
+export interface RouteRecord {
+  method: string;
+  url: string;
+}
+
+/** Builds the HTTP app for one instance. Listening, signals and the lock belong to server/main.ts. */
+export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; routes: RouteRecord[] }> {
+  const app = Fastify({
+    // pino's Logger is a FastifyBaseLogger; the cast keeps the app's type the default one.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it (see above)
+    loggerInstance: inst.log as FastifyBaseLogger,
+    // One line per refused request (below) is enough; a line per request would drown the log.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    // Jig reads the peer address itself for its perimeter rules; no proxy headers are trusted.
+    trustProxy: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const routes: RouteRecord[] = [];
+  app.addHook('onRoute', (r) => {
+    const methods = Array.isArray(r.method) ? r.method : [r.method];
+    for (const m of methods) if (m !== 'HEAD') routes.push({ method: m, url: r.url });
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Jig',
+        description:
+          'Jig files work items and runs each through a chain of agent tasks, commands and human gates. ' +
+          'Only POST /api/triggers and GET /api/health keep their shape between minor releases.',
+        version: inst.version,
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  installErrorHandling(app);
+  app.addHook('onResponse', async (req, reply) => {
+    if (reply.statusCode >= 400)
+      req.log.info({ method: req.method, url: req.url, status: reply.statusCode }, 'request refused');
+  });
+
+  await app.register(healthRoutes(inst));
+  await app.register(reloadRoutes(inst));
+  await app.register(schemaDocsRoutes);
+  await app.ready();
+  return { app, routes };
+}

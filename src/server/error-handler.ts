@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { JigError, type ErrorBody } from '../contract/errors.js';
+import { escapeHtml, sendHtml, simplePage } from './html.js';
+
+function wantsHtml(req: FastifyRequest): boolean {
+  return !req.url.startsWith('/api') && (req.headers.accept ?? '').includes('text/html');
+}
+
+/** `body.title`, `query.limit`: names the field a validation issue is about. */
+function fieldName(context: string | undefined, path: readonly PropertyKey[]): string {
+  const where = context ?? 'body';
+  return path.length === 0 ? where : `${where}.${path.map(String).join('.')}`;
+}
+
+function send(reply: FastifyReply, err: JigError): FastifyReply {
+  return reply.code(err.status).send(err.toBody() satisfies ErrorBody);
+}
+
+/**
+ * The one place errors become answers. Bad input is always a 4xx that names what was wrong; a 500
+ * means a bug, and is logged with its stack.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? req.url;
+    if (wantsHtml(req)) {
+      return sendHtml(
+        reply,
+        404,
+        simplePage('Not found', `<p>Nothing is at <code>${escapeHtml(path)}</code>.</p>`),
+        { inlineStyles: true },
+      );
+    }
+    return send(reply, new JigError('route_not_found', { method: req.method, path }));
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    if (error instanceof JigError) return send(reply, error);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((v) => {
+        const path = (v.params as { issue?: { path?: PropertyKey[] } }).issue?.path ?? [];
+        return { field: fieldName(error.validationContext, path), message: v.message };
+      });
+      const detail = issues.map((i) => `${i.field}: ${i.message}`).join('; ');
+      return send(reply, new JigError('validation_failed', { reason: detail }, { issues }));
+    }
+    if (isResponseSerializationError(error)) {
+      req.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+      return send(reply, new JigError('internal', { reason: 'the answer did not match its schema' }));
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(
+          reply,
+          new JigError('unsupported_media_type', { type: req.headers['content-type'] ?? 'none' }),
+        );
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(
+          reply,
+          new JigError('payload_too_large', { limit: app.initialConfig.bodyLimit ?? 1048576 }),
+        );
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return send(reply, new JigError('invalid_json', { reason: 'the body is empty' }));
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return send(reply, new JigError('invalid_json', { reason: error.message }));
+      default:
+        break;
+    }
+    if (error instanceof SyntaxError && error.statusCode === 400) {
+      return send(reply, new JigError('invalid_json', { reason: error.message }));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ detail: error.message, code: 'bad_request' } satisfies ErrorBody);
+    }
+    req.log.error({ err: error }, 'unhandled error');
+    return send(reply, new JigError('internal', { reason: 'see the server log' }));
+  });
+}

@@ -1,0 +1,66 @@
+import type { FastifyReply } from 'fastify';
+
+export interface CspSources {
+  scripts?: string[];
+  styles?: string[];
+  /** Inline style attributes and <style> tags, which the viewers' libraries inject. */
+  inlineStyles?: boolean;
+  workers?: string[];
+}
+
+/**
+ * Content-Security-Policy for every HTML page: scripts only from Jig and the pinned files, images
+ * only from Jig or inline (`data:`), never framed.
+ */
+export function contentSecurityPolicy(src: CspSources = {}): string {
+  const styles = ["'self'", ...(src.inlineStyles ? ["'unsafe-inline'"] : []), ...(src.styles ?? [])];
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${(src.scripts ?? []).join(' ')}`.trim(),
+    `style-src ${styles.join(' ')}`,
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    `worker-src 'self' ${(src.workers ?? []).join(' ')}`.trim(),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+/** Sends an HTML page with the CSP and the headers every page carries. */
+export function sendHtml(
+  reply: FastifyReply,
+  status: number,
+  html: string,
+  csp: CspSources = {},
+): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', contentSecurityPolicy(csp))
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .send(html);
+}
+
+/** A short page in Jig's plain style, for errors and small screens that work without the board. */
+export function simplePage(title: string, bodyHtml: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)} · Jig</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5">
+<h1 style="font-size:1.4rem">${escapeHtml(title)}</h1>
+${bodyHtml}
+</body></html>
+`;
+}

@@ -1,0 +1,149 @@
+import { mkdirSync } from 'node:fs';
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { resolveHomePaths, type HomePaths } from '../runtime/home/paths.js';
+import { prepareHome } from '../runtime/home/prepare-home.js';
+import { PidLock } from '../runtime/home/pid-lock.js';
+import { readAccess } from '../runtime/config/access.js';
+import { ConfigState } from '../runtime/config/config-state.js';
+import { installedVersion } from '../runtime/package-root.js';
+import type { Instance } from '../runtime/instance.js';
+import { openStore } from '../store/database.js';
+import { noticeOnce } from '../store/meta.js';
+import { buildApp } from './app.js';
+
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+  env?: NodeJS.ProcessEnv;
+  /** Log to stderr as well as server.log (the CLI does; in-process tests do not). */
+  logToStderr?: boolean;
+}
+
+export interface RunningServer {
+  inst: Instance;
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+const DEFAULT_BIND = '127.0.0.1';
+const DEFAULT_PORT = 8765;
+
+function makeLogger(paths: HomePaths, toStderr: boolean): Logger {
+  mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
+  const file = pino.destination({ dest: paths.serverLogPath, mkdir: true, sync: true, mode: 0o600 });
+  const streams: pino.StreamEntry[] = [{ stream: file }];
+  if (toStderr) streams.push({ stream: process.stderr });
+  return pino(
+    {
+      level: process.env.JIG_LOG_LEVEL ?? 'info',
+      // Tokens and passwords never reach a log line.
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
+        censor: '[redacted]',
+      },
+    },
+    pino.multistream(streams),
+  );
+}
+
+function parsePort(value: string | undefined, from: string): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new Error(`${from} must be a port number from 0 to 65535 (got ${value})`);
+  return n;
+}
+
+/**
+ * Everything a serving process needs, short of listening: home prepared under the lock, logger,
+ * store migrated, config loaded, app built. The caller listens and owns `close`.
+ */
+export async function startServer(opts: ServeOptions = {}): Promise<RunningServer> {
+  const env = opts.env ?? process.env;
+  const paths = resolveHomePaths(env);
+  mkdirSync(paths.runDir, { recursive: true, mode: 0o700 });
+  const lock = PidLock.acquire(paths.pidPath);
+  let log: Logger | undefined;
+  let store: Awaited<ReturnType<typeof openStore>> | undefined;
+  try {
+    const prepared = prepareHome(paths);
+    log = makeLogger(paths, opts.logToStderr ?? false);
+    const { access, error: accessError } = readAccess(paths.configDir);
+    if (accessError) log.warn({ error: accessError }, 'access.yaml does not load; using loopback defaults');
+
+    const bind = opts.host ?? (env.JIG_HOST?.trim() || undefined) ?? access.bind ?? DEFAULT_BIND;
+    const port = opts.port ?? parsePort(env.JIG_PORT, 'JIG_PORT') ?? access.port ?? DEFAULT_PORT;
+
+    store = await openStore(paths.dbPath);
+    if (store.backupPath) log.info({ backup: store.backupPath }, 'copied the database before migrating it');
+    for (const n of prepared.notices) {
+      // Moves happen once by nature; a standing condition (a steering/ folder) is told once per home.
+      if (!n.standing || (await noticeOnce(store, n.key))) log[n.level]({ notice: n.key }, n.message);
+    }
+    if (prepared.seeded.length > 0)
+      log.info({ files: prepared.seeded, dir: paths.configDir }, 'seeded configuration');
+
+    const config = new ConfigState(paths.configDir);
+    const loaded = config.loadAtStart();
+    for (const r of loaded.refused)
+      log.warn({ file: r.file, problems: r.problems }, 'config file does not load');
+
+    const inst: Instance = {
+      paths,
+      version: installedVersion(),
+      startedAt: Date.now(),
+      bind,
+      port: 0,
+      store,
+      config,
+      access,
+      log,
+      supervised: Boolean(env.INVOCATION_ID) || env.JIG_SUPERVISED === '1',
+      reattach: { scanned: 0, adopted: 0, resolved_from_file: 0, unknown: 0, resumed_work_items: 0 },
+    };
+    const { app } = await buildApp(inst);
+    try {
+      await app.listen({ host: bind, port });
+    } catch (err) {
+      await app.close();
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE')
+        throw new Error(`port ${port} on ${bind} is already in use; pick another with --port`);
+      if (code === 'EADDRNOTAVAIL') throw new Error(`cannot bind ${bind}: no such address on this machine`);
+      throw err;
+    }
+    const address = app.server.address();
+    inst.port = typeof address === 'object' && address ? address.port : port;
+    lock.update({ bind, port: inst.port });
+    const host = bind.includes(':') ? `[${bind}]` : bind;
+    const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${inst.port}`;
+    if (bind !== '127.0.0.1' && bind !== '::1' && bind !== 'localhost' && access.allowed_hosts.length === 0) {
+      log.warn(
+        { bind },
+        'bound off loopback with an empty allowed_hosts: browsers can only reach Jig by a loopback name',
+      );
+    }
+    log.info(
+      { bind, port: inst.port, pid: process.pid, home: paths.home, version: inst.version },
+      'jig listening',
+    );
+
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> =>
+      (closing ??= (async () => {
+        await app.close();
+        await inst.store.close();
+        lock.release();
+        log?.info('jig stopped');
+        log?.flush();
+      })());
+    return { inst, app, url, close };
+  } catch (err) {
+    if (store) await store.close();
+    lock.release();
+    log?.flush();
+    throw err;
+  }
+}

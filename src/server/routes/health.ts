@@ -1,0 +1,42 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HealthAnswer } from '../../contract/health.js';
+import type { Instance } from '../../runtime/instance.js';
+import { installedVersion } from '../../runtime/package-root.js';
+
+export function healthAnswer(inst: Instance): HealthAnswer {
+  const c = inst.config;
+  return {
+    status: c.degraded ? 'degraded' : 'ok',
+    invalid_templates: c.invalidTemplates,
+    invalid_policy: c.invalidPolicy,
+    invalid_intake: c.invalidIntake,
+    intake_off: c.intakeOff,
+    run_dir: inst.paths.runDir,
+    pid: process.pid,
+    uptime_s: Math.round((Date.now() - inst.startedAt) / 100) / 10,
+    bind: inst.bind,
+    port: inst.port,
+    version: inst.version,
+    installed: installedVersion(),
+    reattach_summary: inst.reattach,
+    // The search index arrives with its own issue; until then it has scanned nothing.
+    index: { last_scan_at: null, repos_scanned: 0, documents: 0, embeddings: 'off' },
+    session_expiry_days: inst.access.session_expiry_days,
+  };
+}
+
+export function healthRoutes(inst: Instance): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/health',
+      {
+        schema: {
+          summary: 'Server status (stable route; no login needed)',
+          tags: ['stable'],
+          response: { 200: HealthAnswer },
+        },
+      },
+      async () => healthAnswer(inst),
+    );
+  };
+}

@@ -1,0 +1,81 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema.js';
+import { migrations as defaultMigrations, type Migration } from './migrations.js';
+
+export class StoreRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreRefusedError';
+  }
+}
+
+export interface Store {
+  db: Kysely<Database>;
+  raw: BetterSqlite3.Database;
+  schemaVersion: number;
+  /** The copy taken before migrating, when one was needed. */
+  backupPath: string | null;
+  close(): Promise<void>;
+}
+
+async function currentVersion(db: Kysely<unknown>): Promise<number> {
+  await sql`CREATE TABLE IF NOT EXISTS jig_schema (id integer PRIMARY KEY, version integer NOT NULL, applied_at text NOT NULL)`.execute(
+    db,
+  );
+  const row = await sql<{ v: number | null }>`SELECT max(version) AS v FROM jig_schema`.execute(db);
+  return row.rows[0]?.v ?? 0;
+}
+
+/**
+ * Opens (creating when missing) the SQLite store in WAL mode with foreign keys on, and brings its
+ * schema to the code's version. A store written by a newer Jig is refused rather than guessed at;
+ * a store that needs migrating is copied first.
+ */
+export async function openStore(path: string, migrations: Migration[] = defaultMigrations): Promise<Store> {
+  const existed = existsSync(path);
+  const raw = new BetterSqlite3(path);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  const any = db as unknown as Kysely<unknown>;
+  try {
+    const version = await currentVersion(any);
+    const latest = migrations.reduce((m, x) => Math.max(m, x.version), 0);
+    if (version > latest) {
+      throw new StoreRefusedError(
+        `${path} is at schema version ${version}, newer than this Jig knows (${latest}). ` +
+          'It was written by a newer Jig: upgrade Jig, or start with another JIG_HOME.',
+      );
+    }
+    let backupPath: string | null = null;
+    const pending = migrations.filter((m) => m.version > version).sort((a, b) => a.version - b.version);
+    if (pending.length > 0 && existed && version > 0) {
+      backupPath = `${path}.pre-v${latest}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      await raw.backup(backupPath);
+    }
+    for (const m of pending) {
+      await any.transaction().execute(async (trx) => {
+        await m.up(trx);
+        await sql`INSERT INTO jig_schema (version, applied_at) VALUES (${m.version}, ${new Date().toISOString()})`.execute(
+          trx,
+        );
+      });
+    }
+    return {
+      db,
+      raw,
+      schemaVersion: latest,
+      backupPath,
+      async close() {
+        await db.destroy();
+      },
+    };
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Integration suites start real servers and child processes; two cores, so keep parallelism modest.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
