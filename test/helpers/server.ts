@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(import.meta.dirname, '..', '..');
+export const jigBin = join(repoRoot, 'bin', 'jig.js');
+
+const homes: string[] = [];
+const procs: ChildProcess[] = [];
+
+/** A fresh, empty JIG_HOME; removed by cleanupAll(). */
+export function tempHome(prefix = 'jig-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  homes.push(dir);
+  return dir;
+}
+
+export interface JigProcess {
+  url: string;
+  home: string;
+  proc: ChildProcess;
+  pid: number;
+  stdout(): string;
+  stderr(): string;
+  /** Sends a signal and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface StartOptions {
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  args?: string[];
+  timeoutMs?: number;
+}
+
+/** Runs the real `jig serve` (built CLI) on port 0 in a temp home and waits until it listens. */
+export async function startJig(opts: StartOptions = {}): Promise<JigProcess> {
+  const home = opts.home ?? tempHome();
+  const args = opts.args ?? ['--port', '0'];
+  const proc = spawn(process.execPath, [jigBin, 'serve', ...args], {
+    env: { ...process.env, JIG_HOME: home, JIG_HOST: '', JIG_PORT: '', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  procs.push(proc);
+  let out = '';
+  let err = '';
+  proc.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    proc.once('exit', (code, signal) => res({ code, signal })),
+  );
+  const url = await new Promise<string>((res, rej) => {
+    const timer = setTimeout(
+      () => rej(new Error(`jig serve did not start in time\nstdout: ${out}\nstderr: ${err}`)),
+      opts.timeoutMs ?? 20_000,
+    );
+    const check = (): void => {
+      const m = /jig listening on (\S+) /.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        res(m[1]!);
+      }
+    };
+    proc.stdout!.on('data', check);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      rej(new Error(`jig serve exited (${code ?? signal}) before listening\nstderr: ${err}`));
+    });
+  });
+  return {
+    url,
+    home,
+    proc,
+    pid: proc.pid!,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Runs a `jig` CLI command to completion. */
+export function runJig(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    const p = spawn(process.execPath, [jigBin, ...args], {
+      env: { ...process.env, ...env },
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    p.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    if (input !== undefined) p.stdin!.end(input);
+    p.on('exit', (code) => res({ code, stdout, stderr }));
+  });
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+/** One HTTP request; `json` is the parsed body or null. */
+export async function http(
+  url: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...init.headers };
+  let body: string | undefined = init.raw;
+  if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(url, { method: init.method ?? 'GET', headers, body });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Kills every server still running and removes every temp home. Call from afterAll/afterEach. */
+export async function cleanupAll(): Promise<void> {
+  for (const p of procs.splice(0)) {
+    if (p.exitCode === null && p.signalCode === null) {
+      const gone = new Promise((r) => p.once('exit', r));
+      p.kill('SIGKILL');
+      await gone;
+    }
+  }
+  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
+}
