@@ -56,6 +56,16 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
   });
 
   installErrorHandling(app);
+
+  // Once a stop begins, answers close their connection: a kept-alive socket would otherwise hold
+  // the stop open until its keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
   app.addHook('onResponse', async (req, reply) => {
     if (reply.statusCode >= 400)
       req.log.info({ method: req.method, url: req.url, status: reply.statusCode }, 'request refused');

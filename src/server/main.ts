@@ -10,7 +10,7 @@ import { installedVersion } from '../runtime/package-root.js';
 import type { Instance } from '../runtime/instance.js';
 import { openStore } from '../store/database.js';
 import { noticeOnce } from '../store/meta.js';
-import { buildApp } from './app.js';
+import { buildApp, type RouteRecord } from './app.js';
 
 export interface ServeOptions {
   host?: string;
@@ -24,6 +24,8 @@ export interface RunningServer {
   inst: Instance;
   app: FastifyInstance;
   url: string;
+  /** Every route registered, for checks such as the OpenAPI completeness test. */
+  routes: RouteRecord[];
   close(): Promise<void>;
 }
 
@@ -103,7 +105,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       supervised: Boolean(env.INVOCATION_ID) || env.JIG_SUPERVISED === '1',
       reattach: { scanned: 0, adopted: 0, resolved_from_file: 0, unknown: 0, resumed_work_items: 0 },
     };
-    const { app } = await buildApp(inst);
+    const { app, routes } = await buildApp(inst);
     try {
       await app.listen({ host: bind, port });
     } catch (err) {
@@ -139,7 +141,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         log?.info('jig stopped');
         log?.flush();
       })());
-    return { inst, app, url, close };
+    return { inst, app, url, routes, close };
   } catch (err) {
     if (store) await store.close();
     lock.release();

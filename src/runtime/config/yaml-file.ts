@@ -27,7 +27,8 @@ export function readYamlMapping(path: string, file: string): YamlRead {
       ],
     };
   }
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  // prettyErrors computes each error's line and column; the code frame it adds is cut below.
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
       ok: false,
@@ -35,7 +36,7 @@ export function readYamlMapping(path: string, file: string): YamlRead {
       problems: doc.errors.map((e) => ({
         path: '',
         field: null,
-        message: e.message.split('\n')[0] ?? e.message,
+        message: (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, ''),
         file,
         line: e.linePos?.[0]?.line ?? null,
         col: e.linePos?.[0]?.col ?? null,

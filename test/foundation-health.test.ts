@@ -1,0 +1,127 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupAll, http, runJig, startJig, tempHome } from './helpers/server.js';
+import { mkdirSync } from 'node:fs';
+
+afterEach(cleanupAll);
+
+describe('GET /api/health', () => {
+  it('answers every field with real values', async () => {
+    const jig = await startJig();
+    const { port } = new URL(jig.url);
+    const res = await http(`${jig.url}/api/health`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const h = res.json;
+    expect(typeof h.uptime_s).toBe('number');
+    expect(h.uptime_s).toBeGreaterThanOrEqual(0);
+    expect({ ...h, uptime_s: 0 }).toEqual({
+      status: 'ok',
+      invalid_templates: null,
+      invalid_policy: null,
+      invalid_intake: null,
+      intake_off: false,
+      run_dir: join(jig.home, 'run'),
+      pid: jig.pid,
+      uptime_s: 0,
+      bind: '127.0.0.1',
+      port: Number(port),
+      version: '2.0.0',
+      installed: '2.0.0',
+      reattach_summary: { scanned: 0, adopted: 0, resolved_from_file: 0, unknown: 0, resumed_work_items: 0 },
+      index: { last_scan_at: null, repos_scanned: 0, documents: 0, embeddings: 'off' },
+      session_expiry_days: 7,
+    });
+  });
+
+  it('reports session_expiry_days from access.yaml', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(join(home, 'config', 'access.yaml'), 'session_expiry_days: 3\n');
+    const jig = await startJig({ home });
+    expect((await http(`${jig.url}/api/health`)).json.session_expiry_days).toBe(3);
+  });
+});
+
+describe('degraded configuration', () => {
+  it('names file, line and column of a library that does not load, and reload clears it once fixed', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(join(home, 'config', 'library.yaml'), 'tasks:\n  a: [1, 2\n');
+    const jig = await startJig({ home });
+    let h = (await http(`${jig.url}/api/health`)).json;
+    expect(h.status).toBe('degraded');
+    expect(h.invalid_templates).toMatch(/^library\.yaml:\d+:\d+: /);
+    expect(h.invalid_policy).toBe(null);
+    const cli = await runJig(['admin', 'health'], { JIG_HOME: home });
+    expect(cli.code).toBe(1);
+    expect(cli.stdout.split('\n')[0]).toBe('degraded · jig 2.0.0');
+
+    const refused = await http(`${jig.url}/api/apply/reload`, { method: 'POST' });
+    expect(refused.status).toBe(422);
+    expect(refused.json.code).toBe('config_refused');
+    expect(refused.json.detail).toBe('a configuration file was refused: library.yaml');
+    expect(refused.json.refused.map((r: { file: string }) => r.file)).toEqual(['library.yaml']);
+    expect(refused.json.refused[0].problems[0]).toMatchObject({
+      file: 'library.yaml',
+      line: expect.any(Number),
+    });
+    const cliReload = await runJig(['admin', 'reload'], { JIG_HOME: home });
+    expect(cliReload.code).toBe(1);
+    expect(cliReload.stdout).toMatch(
+      /^refused 1 file\(s\); the running version of each is kept:\nlibrary\.yaml:\d+:\d+: /,
+    );
+
+    writeFileSync(
+      join(home, 'config', 'library.yaml'),
+      readFileSync(join(home, 'config', 'library.yaml'), 'utf8').replace('[1, 2', '[1, 2]'),
+    );
+    const ok = await http(`${jig.url}/api/templates/reload`, { method: 'POST' });
+    expect(ok.status).toBe(200);
+    expect(ok.json.refused).toEqual([]);
+    h = (await http(`${jig.url}/api/health`)).json;
+    expect(h.status).toBe('ok');
+    expect(h.invalid_templates).toBe(null);
+    const cliOk = await runJig(['admin', 'reload'], { JIG_HOME: home });
+    expect(cliOk).toMatchObject({ code: 0, stdout: `reloaded ${ok.json.loaded.length} file(s)\n` });
+  });
+
+  it('turns schedules off when started on an intake.yaml that does not load, and on again after a good reload', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(join(home, 'config', 'intake.yaml'), 'enabled: [\n');
+    const jig = await startJig({ home });
+    let h = (await http(`${jig.url}/api/health`)).json;
+    expect(h).toMatchObject({ status: 'degraded', intake_off: true });
+    expect(h.invalid_intake).toMatch(/^intake\.yaml:\d+:\d+: /);
+    writeFileSync(join(home, 'config', 'intake.yaml'), 'enabled: false\n');
+    expect((await http(`${jig.url}/api/apply/reload`, { method: 'POST' })).status).toBe(200);
+    h = (await http(`${jig.url}/api/health`)).json;
+    expect(h).toMatchObject({ status: 'ok', intake_off: false, invalid_intake: null });
+  });
+
+  it('keeps schedules on when a reload refuses intake.yaml, and reports why', async () => {
+    const jig = await startJig();
+    writeFileSync(join(jig.home, 'config', 'intake.yaml'), 'schedules: {\n');
+    expect((await http(`${jig.url}/api/apply/reload`, { method: 'POST' })).status).toBe(422);
+    const h = (await http(`${jig.url}/api/health`)).json;
+    expect(h).toMatchObject({ status: 'degraded', intake_off: false });
+    expect(h.invalid_intake).toMatch(/^intake\.yaml:\d+:\d+: /);
+  });
+});
+
+describe('the store', () => {
+  it('refuses to start on a database written by a newer Jig', async () => {
+    const first = await startJig();
+    await first.stop();
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(join(first.home, 'run', 'jig.db'));
+    db.prepare('INSERT INTO jig_schema (version, applied_at) VALUES (999, ?)').run(new Date().toISOString());
+    db.close();
+    const r = await runJig(['serve', '--port', '0'], { JIG_HOME: first.home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('is at schema version 999, newer than this Jig knows');
+    expect(r.stderr).toContain('upgrade Jig, or start with another JIG_HOME');
+  });
+});
