@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { checkTitle, codePointLength, TITLE_MAX } from './title-rules.js';
+
+const refused = (title: string): string => {
+  const r = checkTitle(title);
+  if (r.ok) throw new Error(`expected ${JSON.stringify(title)} to be refused`);
+  return r.message;
+};
+
+describe('checkTitle', () => {
+  it('accepts one plain line and trims surrounding spaces', () => {
+    expect(checkTitle('Fix the login page')).toEqual({ ok: true, title: 'Fix the login page' });
+    expect(checkTitle('  Fix it  ')).toEqual({ ok: true, title: 'Fix it' });
+    expect(checkTitle('Réparer 🐛 — 修复 עברית')).toEqual({ ok: true, title: 'Réparer 🐛 — 修复 עברית' });
+    // A zero-width joiner is a format character, not a control: family emoji keep working.
+    expect(checkTitle('👨‍👩‍👧')).toEqual({ ok: true, title: '👨‍👩‍👧' });
+  });
+
+  it.each(['', ' ', '   ', '\u3000', '\u00a0 '])('refuses an empty or whitespace title %j', (title) => {
+    expect(refused(title)).toBe('title cannot be empty');
+  });
+
+  it('checks empty first: whitespace made of line breaks or tabs is empty', () => {
+    expect(refused('\n')).toBe('title cannot be empty');
+    expect(refused(' \t ')).toBe('title cannot be empty');
+  });
+
+  it.each([
+    ['a\nb'],
+    ['a\r\nb'],
+    ['a\rb'],
+    ['a\u2028b'],
+    ['a\u2029b'],
+    ['a\u0085b'],
+    ['trailing\n'],
+    ['\nleading'],
+    ['trailing\r\n'],
+  ])('refuses a line break anywhere: %j', (title) => {
+    expect(refused(title)).toBe('the title is one line');
+  });
+
+  it('checks line breaks before control characters', () => {
+    expect(refused('a\tb\nc')).toBe('the title is one line');
+  });
+
+  it.each([
+    ['tab', 'a\tb'],
+    ['escape', 'red \u001b[31m text'],
+    ['NUL', 'a\u0000b'],
+    ['bell', 'a\u0007'],
+    ['vertical tab', 'a\u000bb'],
+    ['form feed', 'a\u000cb'],
+    ['DEL', 'a\u007fb'],
+    ['C1 control', 'a\u0080b'],
+    ['C1 CSI', 'a\u009bb'],
+    ['lone high surrogate', 'a\ud83db'],
+    ['lone low surrogate', 'a\ude00b'],
+    ['surrogates out of order', 'a\ude00\ud83d'],
+  ])('refuses a %s as not plain text', (_name, title) => {
+    expect(refused(title)).toBe('the title is plain text');
+  });
+
+  it('counts code points and refuses over 500', () => {
+    expect(checkTitle('a'.repeat(TITLE_MAX))).toEqual({ ok: true, title: 'a'.repeat(500) });
+    expect(refused('a'.repeat(501))).toBe('the title is at most 500 characters (got 501)');
+    // 500 emoji are 1000 UTF-16 units but 500 characters.
+    expect(checkTitle('😀'.repeat(500)).ok).toBe(true);
+    expect(refused('😀'.repeat(600))).toBe('the title is at most 500 characters (got 600)');
+    // Surrounding spaces are not stored, so they do not count.
+    expect(checkTitle(`  ${'a'.repeat(500)}  `).ok).toBe(true);
+  });
+
+  it('checks control characters before the length', () => {
+    expect(refused(`${'a'.repeat(600)}\t`)).toBe('the title is plain text');
+  });
+
+  it('codePointLength counts code points', () => {
+    expect(codePointLength('')).toBe(0);
+    expect(codePointLength('abc')).toBe(3);
+    expect(codePointLength('😀x')).toBe(2);
+    expect(codePointLength('\ud83d')).toBe(1);
+  });
+});
