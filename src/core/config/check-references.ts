@@ -1,0 +1,77 @@
+import type { Problem } from '../../contract/problems.js';
+import { describeChainPath, describeLibraryPath } from '../chain/paths.js';
+import { findKeys, namesIn } from './references.js';
+import { suggest } from './suggest.js';
+import type { ANode, PathSeg } from './tree.js';
+import { describePlain } from './validate-tree.js';
+
+/** Names other files define; null when that file did not load (nothing is checked against it). */
+export interface Known {
+  harnesses: string[] | null;
+  profiles: string[] | null;
+  steering: string[];
+  steeringExists: (name: string) => boolean;
+}
+
+const KEYS = new Set(['harness', 'profile', 'steering']);
+
+/**
+ * Every `harness:`, `profile:` and `steering:` in a chain, library or harnesses tree names
+ * something that exists. In a merged chain tree only the chain file's own values are checked;
+ * values from library.yaml are checked (once) in the library.
+ */
+export function checkReferences(
+  tree: ANode,
+  file: string,
+  known: Known,
+  library: boolean,
+  under?: string,
+): Problem[] {
+  const out: Problem[] = [];
+  for (const { path, entry } of findKeys(tree, KEYS)) {
+    if (entry.origin.file !== file) continue;
+    if (under && path[0] !== under) continue;
+    const list =
+      entry.key === 'harness' ? known.harnesses : entry.key === 'profile' ? known.profiles : known.steering;
+    if (list === null) continue;
+    for (const { name, at } of namesIn(entry)) {
+      const exists = entry.key === 'steering' ? known.steeringExists(name) : list.includes(name);
+      if (exists) continue;
+      const where = at.length
+        ? valueAt(entry.value, at)
+        : { file: entry.value.origin.file, ...entry.value.pos };
+      const what =
+        entry.key === 'harness'
+          ? 'a harness in harnesses.yaml'
+          : entry.key === 'profile'
+            ? 'a profile in harnesses.yaml `profiles:`'
+            : 'in library.yaml `steering:`';
+      const s = suggest(name, list);
+      const d = describe(library, under !== undefined, tree, path);
+      out.push({
+        ...d,
+        message: `${entry.key} \`${name}\` is not ${what}${s ? `; did you mean \`${s}\`?` : ''}`,
+        ...where,
+      });
+    }
+  }
+  return out;
+}
+
+function valueAt(v: ANode, at: PathSeg[]): { file: string; line: number; col: number } {
+  const item = v.t === 'seq' ? v.items[at[0] as number] : undefined;
+  const n = item ?? v;
+  return { file: n.origin.file, ...n.pos };
+}
+
+function toData(n: ANode): unknown {
+  if (n.t === 'scalar') return n.value;
+  if (n.t === 'seq') return n.items.map(toData);
+  return Object.fromEntries(n.entries.map((e) => [e.key, toData(e.value)]));
+}
+
+function describe(library: boolean, plain: boolean, tree: ANode, path: PathSeg[]) {
+  if (plain) return describePlain(null, path);
+  const data = toData(tree);
+  return library ? describeLibraryPath(data, path) : describeChainPath(data, path);
+}
