@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanupAll, http, runJig, startJig, tempHome } from './helpers/server.js';
+import { cleanupAll, http, repoRoot, runJig, startJig, tempHome } from './helpers/server.js';
 import { mkdirSync } from 'node:fs';
 
 afterEach(cleanupAll);
@@ -48,7 +48,8 @@ describe('degraded configuration', () => {
   it('names file, line and column of a library that does not load, and reload clears it once fixed', async () => {
     const home = tempHome();
     mkdirSync(join(home, 'config'), { recursive: true });
-    writeFileSync(join(home, 'config', 'library.yaml'), 'tasks:\n  a: [1, 2\n');
+    const library = readFileSync(join(repoRoot, 'defaults', 'config', 'library.yaml'), 'utf8');
+    writeFileSync(join(home, 'config', 'library.yaml'), `${library}\nbroken: [1, 2\n`);
     const jig = await startJig({ home });
     let h = (await http(`${jig.url}/api/health`)).json;
     expect(h.status).toBe('degraded');
@@ -73,10 +74,7 @@ describe('degraded configuration', () => {
       /^refused 1 file\(s\); the running version of each is kept:\nlibrary\.yaml:\d+:\d+: /,
     );
 
-    writeFileSync(
-      join(home, 'config', 'library.yaml'),
-      readFileSync(join(home, 'config', 'library.yaml'), 'utf8').replace('[1, 2', '[1, 2]'),
-    );
+    writeFileSync(join(home, 'config', 'library.yaml'), library);
     const ok = await http(`${jig.url}/api/templates/reload`, { method: 'POST' });
     expect(ok.status).toBe(200);
     expect(ok.json.refused).toEqual([]);

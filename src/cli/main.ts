@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerAccess } from './commands/access.js';
 import { registerAdmin } from './commands/admin.js';
 import { registerServe } from './commands/serve.js';
+import { registerItem } from './commands/item.js';
+import { registerRepo } from './commands/repo.js';
+import { registerView } from './commands/view.js';
 
 function ownVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -22,5 +26,9 @@ const program = new Command('jig')
 
 registerServe(program);
 registerAdmin(program);
+registerAccess(program);
+registerRepo(program);
+registerItem(program);
+registerView(program);
 
 await program.parseAsync(process.argv);

@@ -14,6 +14,55 @@ export const errorCatalogue = {
   method_not_allowed: { status: 405, template: '{method} is not allowed on {path}' },
   config_refused: { status: 422, template: 'a configuration file was refused: {files}' },
   not_supervised: { status: 409, template: '{reason}' },
+  host_not_allowed: { status: 403, template: 'unexpected Host for a server bound to {bind}' },
+  cross_site_write: { status: 403, template: 'cross-site write refused: {reason}' },
+  remote_needs_password: {
+    status: 403,
+    template:
+      "remote callers are refused while no password is set; set one with `jig admin password` on the server's machine",
+  },
+  login_required: { status: 401, template: '{reason}' },
+  wrong_password: { status: 401, template: 'the password is not correct' },
+  password_not_set: {
+    status: 409,
+    template: "no password is set; set one with `jig admin password` on the server's machine",
+  },
+  too_many_attempts: {
+    status: 429,
+    template: 'too many failed logins from this address; try again in {seconds} s',
+  },
+  repo_not_git: { status: 422, template: '{path} is not a git repository' },
+  repo_no_commit: { status: 422, template: '{path} has no commit yet; commit something first' },
+  repo_not_connected: {
+    status: 422,
+    template: 'repo {path} is not connected; connect it with `jig repo connect`',
+  },
+  repo_unknown: { status: 404, template: 'no connected repo at {path}' },
+  repo_gone: { status: 422, template: 'repo {path} is connected but no longer exists on disk' },
+  repo_disabled: { status: 422, template: 'repo {path} is disabled: {why}' },
+  repo_has_open_items: {
+    status: 409,
+    template: '{count} work item(s) not yet done, cancelled or abandoned use {path}; end them first',
+  },
+  repos_file_invalid: { status: 422, template: 'repos.yaml does not load: {reason}' },
+  invalid_title: { status: 422, template: '{message}' },
+  chain_unknown: { status: 422, template: 'chain {chain} names no chain in the library' },
+  chain_conflict: {
+    status: 422,
+    template: 'chain and chain_template name different chains ({chain} and {chain_template}); send one',
+  },
+  chain_unresolved: { status: 422, template: 'chain {chain} does not resolve: {reason}' },
+  new_work_refused: { status: 503, template: 'all new work is refused while {what} does not load: {reason}' },
+  intake_failed: { status: 502, template: 'intake failed: {reason}' },
+  item_not_found: { status: 404, template: 'no work item {id}' },
+  move_refused: { status: 409, template: '{reason}' },
+  attachment_unreadable: { status: 422, template: '{kind} attachment: {reason}' },
+  attachment_missing: { status: 404, template: 'work item {id} has no {kind} attachment' },
+  start_unavailable: {
+    status: 422,
+    template: 'this build cannot start work yet (the engine is not built); file the item paused',
+  },
+  invalid_model_override: { status: 422, template: '{field}: {value} is not a model id' },
   internal: { status: 500, template: 'internal error: {reason}' },
 } as const satisfies Record<string, { status: number; template: string }>;
 

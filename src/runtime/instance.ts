@@ -4,6 +4,9 @@ import type { Store } from '../store/database.js';
 import type { ConfigState } from './config/config-state.js';
 import type { HomePaths } from './home/paths.js';
 import type { ReattachSummary } from '../contract/health.js';
+import type { EventLog } from './events/event-log.js';
+import type { ItemsService } from './items/items-service.js';
+import type { ReposService } from './repos/repos-service.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -21,4 +24,7 @@ export interface Instance {
   /** True when a service manager (systemd, or JIG_SUPERVISED=1) restarts the server when it exits. */
   supervised: boolean;
   reattach: ReattachSummary;
+  events: EventLog;
+  items: ItemsService;
+  repos: ReposService;
 }

@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -8,9 +9,14 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Instance } from '../runtime/instance.js';
 import { installErrorHandling } from './error-handler.js';
+import { installPerimeter } from './perimeter.js';
 import { healthRoutes } from './routes/health.js';
 import { reloadRoutes } from './routes/reload.js';
 import { schemaDocsRoutes } from './routes/schema-docs.js';
+import { eventRoutes } from './routes/events.js';
+import { repoRoutes } from './routes/repos.js';
+import { triggerRoutes } from './routes/triggers.js';
+import { workItemRoutes } from './routes/work-items.js';
 
 export interface RouteRecord {
   method: string;
@@ -70,10 +76,17 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
     if (reply.statusCode >= 400)
       req.log.info({ method: req.method, url: req.url, status: reply.statusCode }, 'request refused');
   });
+  // Before every route: the Host, cross-site and login rules (spec: Authentication), and /login.
+  await installPerimeter(app, inst);
 
   await app.register(healthRoutes(inst));
   await app.register(reloadRoutes(inst));
   await app.register(schemaDocsRoutes);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(triggerRoutes(inst));
+  await app.register(workItemRoutes(inst));
+  await app.register(repoRoutes(inst));
+  await app.register(eventRoutes(inst));
   await app.ready();
   return { app, routes };
 }

@@ -8,9 +8,10 @@ function wantsHtml(req: FastifyRequest): boolean {
 }
 
 /** `body.title`, `query.limit`: names the field a validation issue is about. */
-function fieldName(context: string | undefined, path: readonly PropertyKey[]): string {
+function fieldName(context: string | undefined, instancePath: string): string {
   const where = context ?? 'body';
-  return path.length === 0 ? where : `${where}.${path.map(String).join('.')}`;
+  const path = instancePath.split('/').filter(Boolean);
+  return path.length === 0 ? where : `${where}.${path.join('.')}`;
 }
 
 function send(reply: FastifyReply, err: JigError): FastifyReply {
@@ -38,10 +39,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, req, reply) => {
     if (error instanceof JigError) return send(reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const issues = error.validation.map((v) => {
-        const path = (v.params as { issue?: { path?: PropertyKey[] } }).issue?.path ?? [];
-        return { field: fieldName(error.validationContext, path), message: v.message };
-      });
+      const issues = error.validation.map((v) => ({
+        field: fieldName(error.validationContext, v.instancePath),
+        message: v.message,
+      }));
       const detail = issues.map((i) => `${i.field}: ${i.message}`).join('; ');
       return send(reply, new JigError('validation_failed', { reason: detail }, { issues }));
     }

@@ -9,6 +9,9 @@ import { ConfigState } from '../runtime/config/config-state.js';
 import { installedVersion } from '../runtime/package-root.js';
 import type { Instance } from '../runtime/instance.js';
 import { openStore } from '../store/database.js';
+import { EventLog } from '../runtime/events/event-log.js';
+import { ItemsService } from '../runtime/items/items-service.js';
+import { ReposService } from '../runtime/repos/repos-service.js';
 import { noticeOnce } from '../store/meta.js';
 import { buildApp, type RouteRecord } from './app.js';
 
@@ -92,6 +95,17 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     for (const r of loaded.refused)
       log.warn({ file: r.file, problems: r.problems }, 'config file does not load');
 
+    const events = new EventLog(store);
+    await events.init();
+    const repos = new ReposService(paths.configDir, store);
+    const items = new ItemsService({
+      store,
+      config,
+      repos,
+      chains: config,
+      events,
+      attachmentsDir: paths.attachmentsDir,
+    });
     const inst: Instance = {
       paths,
       version: installedVersion(),
@@ -104,6 +118,9 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       log,
       supervised: Boolean(env.INVOCATION_ID) || env.JIG_SUPERVISED === '1',
       reattach: { scanned: 0, adopted: 0, resolved_from_file: 0, unknown: 0, resumed_work_items: 0 },
+      events,
+      items,
+      repos,
     };
     const { app, routes } = await buildApp(inst);
     try {

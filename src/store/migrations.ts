@@ -1,14 +1,13 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Migration } from './migration-type.js';
+import { authSessions } from './migrations/0002-auth-sessions.js';
+import { itemsAndEvents } from './migrations/0003-items-events.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
  * SQL stays portable (no SQLite-only types) so the PostgreSQL dialect can run the same list.
  */
-export interface Migration {
-  version: number;
-  name: string;
-  up(db: Kysely<unknown>): Promise<void>;
-}
+export type { Migration } from './migration-type.js';
 
 export const migrations: Migration[] = [
   {
@@ -25,4 +24,6 @@ export const migrations: Migration[] = [
       );
     },
   },
+  authSessions,
+  itemsAndEvents,
 ];

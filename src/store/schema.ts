@@ -12,7 +12,64 @@ export interface SchemaVersionTable {
   id: Generated<number>;
 }
 
+/** Browser logins (migration 2). The cookie's value is never stored, only its SHA-256. */
+export interface AuthSessionsTable {
+  token_hash: string;
+  /** Ties the session to the password it was made with: a new password ends every older session. */
+  password_tag: string;
+  peer: string;
+  /** ISO 8601 UTC; compared as text, which orders correctly for this fixed-width form. */
+  created_at: string;
+  expires_at: string;
+}
+
+/** Work items (migration 3). JSON columns hold objects as text; the store parses them. */
+export interface WorkItemsTable {
+  id: string;
+  title: string;
+  description: string;
+  status: string;
+  chain: string;
+  repo: string;
+  branch: string;
+  base_branch: string | null;
+  base_ref: string | null;
+  source: string;
+  attachments: string;
+  agent_overrides: string;
+  node_overrides: string;
+  policy_override: string;
+  budget_usd: number | null;
+  spent_usd: number;
+  chain_definition: string | null;
+  policy_snapshot: string | null;
+  current_node: string | null;
+  stop_kind: string | null;
+  stop_reason: string | null;
+  suggested_action: string | null;
+  worktree_path: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  archived_at: string | null;
+}
+
+/** The append-only event log (migration 3). */
+export interface EventsTable {
+  seq: Generated<number>;
+  work_item_id: string;
+  type: string;
+  by: string;
+  node: string | null;
+  payload: string;
+  at: string;
+}
+
 export interface Database {
+  work_items: WorkItemsTable;
+  events: EventsTable;
   jig_meta: JigMetaTable;
   jig_schema: SchemaVersionTable;
+  auth_sessions: AuthSessionsTable;
 }

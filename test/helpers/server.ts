@@ -46,8 +46,8 @@ export async function startJig(opts: StartOptions = {}): Promise<JigProcess> {
   procs.push(proc);
   let out = '';
   let err = '';
-  proc.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  proc.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
     proc.once('exit', (code, signal) => res({ code, signal })),
   );
@@ -63,7 +63,7 @@ export async function startJig(opts: StartOptions = {}): Promise<JigProcess> {
         res(m[1]!);
       }
     };
-    proc.stdout!.on('data', check);
+    proc.stdout.on('data', check);
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
       rej(new Error(`jig serve exited (${code ?? signal}) before listening\nstderr: ${err}`));

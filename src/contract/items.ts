@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { itemStatuses, stopKinds } from './item-status.js';
+
+const Overrides = z.record(z.string(), z.unknown());
+
+export const AttachmentKind = z.enum(['spec', 'plan']);
+export type AttachmentKind = z.infer<typeof AttachmentKind>;
+
+/** An attachment as sent: inline text, or a path inside the repo (read once, at intake). */
+export const AttachmentInput = z.union([
+  z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
+  z.object({ path: z.string().min(1).max(4096) }).strict(),
+]);
+export type AttachmentInput = z.infer<typeof AttachmentInput>;
+
+export const AttachmentInfo = z.object({
+  kind: AttachmentKind,
+  source: z.enum(['text', 'path']),
+  path: z.string().nullable().describe('repo-relative path it was read from, for a path attachment'),
+  bytes: z.number().int(),
+  sha256: z.string(),
+});
+
+export const BudgetCap = z.object({
+  cap_usd: z.number().nullable().describe("lower of the item's own cap and policy budget.work_item_usd"),
+  key: z.enum(['item', 'policy']).nullable().describe('which of the two is lower; null when neither is set'),
+  spent_usd: z.number(),
+});
+export type BudgetCap = z.infer<typeof BudgetCap>;
+
+export const displayStatuses = [
+  'paused',
+  'queued',
+  'running',
+  'waiting',
+  'rate_limited',
+  'needs_you',
+  'done',
+  'cancelled',
+  'abandoned',
+  'archived',
+] as const;
+
+export const WorkItem = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(itemStatuses),
+  display_status: z
+    .enum(displayStatuses)
+    .describe('what the board shows, derived from status, stop and archive'),
+  archived: z.boolean(),
+  chain: z.string(),
+  repo: z.string(),
+  branch: z.string().describe('git branch the item works on, named at intake'),
+  base_branch: z.string().nullable(),
+  source: z.enum(['human', 'trigger', 'schedule', 'duplicate', 'agent']),
+  attachments: z.record(z.string(), AttachmentInfo),
+  agent_overrides: Overrides,
+  node_overrides: Overrides,
+  policy_override: Overrides,
+  budget_cap: BudgetCap,
+  spent_usd: z.number(),
+  current_node: z.string().nullable(),
+  stop: z
+    .object({
+      kind: z.enum(stopKinds),
+      reason: z.string(),
+      suggested_action: z.object({ action: z.string(), reason: z.string() }).nullable(),
+    })
+    .nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  started_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  archived_at: z.string().nullable(),
+});
+export type WorkItem = z.infer<typeof WorkItem>;
+
+/** `POST /api/triggers` (stable). Unknown keys are ignored, so senders can add fields safely. */
+export const TriggerBody = z.object({
+  title: z.string(),
+  repo: z.string(),
+  chain: z.string().optional(),
+  chain_template: z.string().optional().describe('legacy name of `chain`'),
+  description: z.string().default(''),
+});
+export type TriggerBody = z.infer<typeof TriggerBody>;
+
+export const CreateItemBody = z
+  .object({
+    title: z.string(),
+    repo: z.string(),
+    chain: z.string().optional(),
+    chain_template: z.string().optional(),
+    description: z.string().default(''),
+    start: z.boolean().default(false).describe('start the item at once instead of filing it paused'),
+    attachments: z
+      .object({ spec: AttachmentInput.optional(), plan: AttachmentInput.optional() })
+      .strict()
+      .optional(),
+    agent_overrides: Overrides.optional(),
+    node_overrides: Overrides.optional(),
+    policy_override: Overrides.optional(),
+    budget_usd: z.number().positive().nullable().optional().describe("the item's own dollar cap"),
+    base_branch: z.string().min(1).optional(),
+  })
+  .strict();
+export type CreateItemBody = z.infer<typeof CreateItemBody>;
+
+export const PatchItemBody = z
+  .object({
+    title: z.string().optional(),
+    description: z.string().optional(),
+    chain: z.string().optional(),
+    attachments: z
+      .object({ spec: AttachmentInput.nullable().optional(), plan: AttachmentInput.nullable().optional() })
+      .strict()
+      .optional(),
+    agent_overrides: Overrides.optional(),
+    node_overrides: Overrides.optional(),
+    policy_override: Overrides.optional(),
+    budget_usd: z.number().positive().nullable().optional(),
+  })
+  .strict();
+export type PatchItemBody = z.infer<typeof PatchItemBody>;
+
+export const ListItemsQuery = z.object({
+  status: z.string().optional().describe('comma-separated statuses, e.g. paused,stopped'),
+  repo: z.string().optional(),
+  chain: z.string().optional(),
+  archived: z.enum(['true', 'false', 'all']).default('false'),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: z.string().optional().describe('from next_cursor of the previous page'),
+});
+
+export const ItemsPage = z.object({
+  items: z.array(WorkItem),
+  next_cursor: z.string().nullable(),
+  total: z.number().int(),
+});
+
+export const ReasonBody = z.object({ reason: z.string().max(10_000).optional() }).strict();
+
+export const BulkBody = z
+  .object({
+    action: z.enum(['pause', 'cancel', 'archive', 'restore']),
+    ids: z.array(z.string()).min(1).max(500),
+    reason: z.string().max(10_000).optional(),
+  })
+  .strict();
+
+export const BulkAnswer = z.object({
+  results: z.array(
+    z.object({
+      id: z.string(),
+      ok: z.boolean(),
+      status: z.number().int().describe('the HTTP status the single-item route would answer'),
+      item: WorkItem.nullable(),
+      detail: z.string().nullable(),
+      code: z.string().nullable(),
+    }),
+  ),
+});
+
+export const DryRunAnswer = z.object({
+  dry_run: z.literal(true),
+  would_file: z.object({
+    title: z.string(),
+    repo: z.string(),
+    chain: z.string(),
+    status: z.enum(['paused', 'queued']),
+    nodes: z.array(z.object({ id: z.string(), kind: z.enum(['exec', 'gate']), runs: z.boolean() })),
+    gates: z.array(z.string()),
+    budget_cap: BudgetCap,
+  }),
+});

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+const Proposal = z.object({ value: z.string(), reason: z.string() }).nullable();
+
+export const ProbeAnswer = z.object({
+  path: z.string().describe("the repository's top folder"),
+  is_git: z.boolean(),
+  has_commit: z.boolean(),
+  connected: z.boolean(),
+  name: z.string(),
+  default_branch: z.string().nullable(),
+  forge: Proposal,
+  project: Proposal,
+  test_command: Proposal.describe('null when nothing was detected: decide one, or "" for no tests'),
+  setup_command: Proposal,
+});
+export type ProbeAnswer = z.infer<typeof ProbeAnswer>;
+
+export const RepoView = z.object({
+  path: z.string(),
+  name: z.string(),
+  enabled: z.boolean(),
+  managed: z.boolean(),
+  default_chain: z.string(),
+  test_command: z.string().nullable().describe('null = undecided; "" = the repo has no tests'),
+  setup_command: z.string().nullable().describe('null = undecided; "" = nothing to set up'),
+  forge: z.string().nullable(),
+  project: z.string().nullable(),
+  exists: z.boolean().describe('whether the path is still a folder on disk'),
+  open_items: z.number().int().describe('items not completed, cancelled or abandoned'),
+  needs: z.array(z.string()).describe('keys still to decide before the repo can be enabled'),
+  entry: z.record(z.string(), z.unknown()).describe('the entry as written in repos.yaml'),
+});
+export type RepoView = z.infer<typeof RepoView>;
+
+export const ReposAnswer = z.object({
+  repos: z.array(RepoView),
+  workspaces: z.record(z.string(), z.unknown()),
+  suggested: z
+    .object({ path: z.string(), name: z.string() })
+    .nullable()
+    .describe('the git checkout the server was started in, when it is not connected'),
+  warnings: z.array(z.string()),
+});
+
+export const ProbeBody = z.object({ path: z.string().min(1) }).strict();
+
+export const ConnectBody = z
+  .object({
+    path: z.string().min(1),
+    name: z.string().min(1).optional(),
+    default_chain: z.string().min(1).optional(),
+    default_chain_template: z.string().min(1).optional().describe('older name of default_chain'),
+    test_command: z.string().optional().describe('"" = the repo has no tests'),
+    setup_command: z.string().optional().describe('"" = nothing to set up'),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+export type ConnectBody = z.infer<typeof ConnectBody>;
+
+export const RepoPathQuery = z.object({ path: z.string().min(1) });
+
+/** PATCH body: keys of the repos.yaml entry; null clears one. */
+export const RepoPatchBody = z.record(z.string(), z.unknown());

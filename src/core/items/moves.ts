@@ -1,0 +1,62 @@
+import type { ItemStatus } from '../../contract/item-status.js';
+import { isEnded } from './status.js';
+
+/**
+ * The moves that need no running engine, as a table (spec: States and transitions). The engine's
+ * moves (resume, pause of a running item, retry, skip, gates) are added by the engine.
+ */
+export type Move = 'cancel' | 'complete' | 'archive' | 'restore' | 'abandon' | 'pause';
+
+export interface ItemState {
+  status: ItemStatus;
+  archived: boolean;
+}
+
+export type MoveResult = { ok: true; to: ItemState; changed: boolean } | { ok: false; reason: string };
+
+const ended = (s: ItemState): boolean => isEnded(s.status);
+
+function describe(s: ItemState): string {
+  return s.archived ? `${s.status} and archived` : s.status;
+}
+
+/**
+ * Decides one move. A move whose result is already the state answers unchanged (human actions are
+ * idempotent); any other move the table does not allow is refused, naming the current status.
+ */
+export function decideMove(move: Move, s: ItemState): MoveResult {
+  const refuse = (why: string): MoveResult => ({ ok: false, reason: `the item is ${describe(s)}; ${why}` });
+  switch (move) {
+    case 'cancel':
+    case 'complete':
+    case 'abandon': {
+      const target: ItemStatus =
+        move === 'cancel' ? 'cancelled' : move === 'complete' ? 'completed' : 'abandoned';
+      if (s.status === target && !s.archived) return { ok: true, to: s, changed: false };
+      if (ended(s)) return refuse(`only an item that has not ended can be ${target}`);
+      return { ok: true, to: { status: target, archived: false }, changed: true };
+    }
+    case 'archive':
+      if (s.archived) return { ok: true, to: s, changed: false };
+      if (s.status !== 'completed' && s.status !== 'cancelled') {
+        return refuse('only a completed or cancelled item can be archived');
+      }
+      return { ok: true, to: { ...s, archived: true }, changed: true };
+    case 'restore':
+      if (!s.archived) {
+        return ended(s)
+          ? { ok: true, to: s, changed: false }
+          : refuse('only an archived item can be restored');
+      }
+      return { ok: true, to: { ...s, archived: false }, changed: true };
+    case 'pause':
+      if (s.status === 'paused') return { ok: true, to: s, changed: false };
+      // A queued item holds no slot and runs nothing: pausing it needs no engine.
+      if (s.status === 'queued') return { ok: true, to: { ...s, status: 'paused' }, changed: true };
+      return refuse('only a queued or running item can be paused');
+    default: {
+      const never: never = move;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,14 @@
+/** What intake needs to know of a chain: that it resolves, and its nodes in order. */
+export interface ChainSummary {
+  id: string;
+  nodes: { id: string; kind: 'exec' | 'gate' }[];
+}
+
+export type ChainLookup =
+  | { ok: true; chain: ChainSummary }
+  | { ok: false; reason: 'unknown' }
+  | { ok: false; reason: 'unresolved'; detail: string };
+
+export interface ChainCatalog {
+  lookup(id: string): ChainLookup;
+}

@@ -1,0 +1,191 @@
+import { existsSync, statSync } from 'node:fs';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import { JigError } from '../../contract/errors.js';
+import type { AttachmentInput, AttachmentKind } from '../../contract/items.js';
+import { checkTitle } from '../../core/items/title-rules.js';
+import { badModelIds } from '../../core/items/overrides.js';
+import { insertItem, type ItemRecord } from '../../store/work-items.js';
+import type { EventActor } from '../../contract/events.js';
+import type { Store } from '../../store/database.js';
+import type { ConfigState } from '../config/config-state.js';
+import type { EventLog } from '../events/event-log.js';
+import type { ReposService } from '../repos/repos-service.js';
+import { prepareAttachment, storeAttachment, type PreparedAttachment } from './attachments.js';
+import type { ChainCatalog, ChainSummary } from './chain-catalog.js';
+import { branchName, newItemId } from './ids.js';
+
+export interface IntakeInput {
+  title: string;
+  description: string;
+  repo: string;
+  chain?: string;
+  chain_template?: string;
+  attachments?: Partial<Record<AttachmentKind, AttachmentInput>>;
+  agent_overrides?: Record<string, unknown>;
+  node_overrides?: Record<string, unknown>;
+  policy_override?: Record<string, unknown>;
+  budget_usd?: number | null;
+  base_branch?: string;
+}
+
+export interface IntakeDeps {
+  store: Store;
+  config: ConfigState;
+  repos: ReposService;
+  chains: ChainCatalog;
+  events: EventLog;
+  attachmentsDir: string;
+}
+
+export interface CheckedIntake {
+  title: string;
+  description: string;
+  repo: RepoEntry;
+  chain: ChainSummary;
+  attachments: PreparedAttachment[];
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Chain named by the request, else the repo's default, else `default` (spec: trigger body). */
+function chainName(input: IntakeInput, repo: RepoEntry): string {
+  if (
+    input.chain !== undefined &&
+    input.chain_template !== undefined &&
+    input.chain !== input.chain_template
+  ) {
+    throw new JigError('chain_conflict', { chain: input.chain, chain_template: input.chain_template });
+  }
+  return input.chain ?? input.chain_template ?? repo.default_chain ?? 'default';
+}
+
+/** Every check of a create, in the order a person fixes them; files nothing. */
+export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake {
+  const blocked = deps.config.newWorkBlocked;
+  if (blocked) throw new JigError('new_work_refused', blocked);
+
+  const t = checkTitle(input.title);
+  if (!t.ok) throw new JigError('invalid_title', { message: t.message }, { field: 'title' });
+
+  if (input.repo.trim() === '')
+    throw new JigError('validation_failed', { reason: 'body.repo: name a connected repo' });
+  const repo = deps.repos.find(input.repo);
+  if (!repo) throw new JigError('repo_not_connected', { path: input.repo });
+  if (!existsSync(repo.path) || !isDir(repo.path)) throw new JigError('repo_gone', { path: repo.path });
+  if (repo.enabled === false) {
+    const why =
+      repo.test_command === undefined
+        ? 'decide its test command first (test_command, or "" for none)'
+        : 'enable it in repos.yaml';
+    throw new JigError('repo_disabled', { path: repo.path, why });
+  }
+
+  const chainId = chainName(input, repo);
+  const found = deps.chains.lookup(chainId);
+  if (!found.ok) {
+    if (found.reason === 'unknown') throw new JigError('chain_unknown', { chain: chainId });
+    throw new JigError('chain_unresolved', { chain: chainId, reason: found.detail });
+  }
+
+  for (const [root, value] of [
+    ['agent_overrides', input.agent_overrides],
+    ['node_overrides', input.node_overrides],
+  ] as const) {
+    const bad = badModelIds(root, value);
+    if (bad.length > 0)
+      throw new JigError('invalid_model_override', { field: bad[0]!.field, value: bad[0]!.value });
+  }
+
+  const attachments: PreparedAttachment[] = [];
+  for (const kind of ['spec', 'plan'] as const) {
+    const a = input.attachments?.[kind];
+    if (a) attachments.push(prepareAttachment(kind, a, repo.path));
+  }
+  return { title: t.title, description: input.description, repo, chain: found.chain, attachments };
+}
+
+export interface FileOptions {
+  source: ItemRecord['source'];
+  by: EventActor;
+  extraPayload?: Record<string, unknown>;
+}
+
+/** Files a checked item, paused, with its `work_item_created` event in the same transaction. */
+export async function fileItem(
+  deps: IntakeDeps,
+  input: IntakeInput,
+  checked: CheckedIntake,
+  opts: FileOptions,
+): Promise<ItemRecord> {
+  const now = new Date().toISOString();
+  const id = newItemId();
+  const rec: ItemRecord = {
+    id,
+    title: checked.title,
+    description: checked.description,
+    status: 'paused',
+    chain: checked.chain.id,
+    repo: checked.repo.path,
+    branch: branchName(id, checked.title),
+    base_branch: input.base_branch ?? null,
+    base_ref: null,
+    source: opts.source,
+    attachments: {},
+    agent_overrides: input.agent_overrides ?? {},
+    node_overrides: input.node_overrides ?? {},
+    policy_override: input.policy_override ?? {},
+    budget_usd: input.budget_usd ?? null,
+    spent_usd: 0,
+    chain_definition: null,
+    policy_snapshot: null,
+    current_node: null,
+    stop_kind: null,
+    stop_reason: null,
+    suggested_action: null,
+    worktree_path: null,
+    created_at: now,
+    updated_at: now,
+    started_at: null,
+    ended_at: null,
+    archived_at: null,
+  };
+  try {
+    for (const a of checked.attachments)
+      rec.attachments[a.kind] = storeAttachment(deps.attachmentsDir, id, a);
+    await deps.events.transact(async (uow) => {
+      await insertItem(uow.db, rec);
+      await uow.emit({
+        work_item_id: id,
+        type: 'work_item_created',
+        by: opts.by,
+        payload: {
+          title: rec.title,
+          repo: rec.repo,
+          chain: rec.chain,
+          branch: rec.branch,
+          source: rec.source,
+          status: rec.status,
+          ...opts.extraPayload,
+        },
+      });
+      if (checked.attachments.length > 0) {
+        await uow.emit({
+          work_item_id: id,
+          type: 'work_item_attachments',
+          by: opts.by,
+          payload: { kinds: checked.attachments.map((a) => a.kind) },
+        });
+      }
+    });
+  } catch (err) {
+    if (err instanceof JigError) throw err;
+    throw new JigError('intake_failed', { reason: (err as Error).message });
+  }
+  return rec;
+}

@@ -1,0 +1,69 @@
+import type { WorkItem, BudgetCap } from '../../contract/items.js';
+import type { StopKind } from '../../contract/item-status.js';
+import type { ItemRecord } from '../../store/work-items.js';
+
+/** The item-wide dollar bounds from policy.yaml that an item's cap is compared with. */
+export interface PolicyBudget {
+  work_item_usd: number | null;
+}
+
+/** The lower of the item's own cap and policy's item-wide budget, and which of them it is. */
+export function budgetCap(
+  rec: Pick<ItemRecord, 'budget_usd' | 'spent_usd'>,
+  policy: PolicyBudget,
+): BudgetCap {
+  const own = rec.budget_usd;
+  const pol = policy.work_item_usd;
+  if (own === null && pol === null) return { cap_usd: null, key: null, spent_usd: rec.spent_usd };
+  if (pol === null || (own !== null && own <= pol))
+    return { cap_usd: own, key: 'item', spent_usd: rec.spent_usd };
+  return { cap_usd: pol, key: 'policy', spent_usd: rec.spent_usd };
+}
+
+function displayStatus(rec: ItemRecord): WorkItem['display_status'] {
+  if (rec.archived_at !== null) return 'archived';
+  switch (rec.status) {
+    case 'completed':
+      return 'done';
+    case 'stopped':
+      return 'needs_you';
+    default:
+      return rec.status;
+  }
+}
+
+export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
+  return {
+    id: rec.id,
+    title: rec.title,
+    description: rec.description,
+    status: rec.status,
+    display_status: displayStatus(rec),
+    archived: rec.archived_at !== null,
+    chain: rec.chain,
+    repo: rec.repo,
+    branch: rec.branch,
+    base_branch: rec.base_branch,
+    source: rec.source,
+    attachments: rec.attachments as WorkItem['attachments'],
+    agent_overrides: rec.agent_overrides,
+    node_overrides: rec.node_overrides,
+    policy_override: rec.policy_override,
+    budget_cap: budgetCap(rec, policy),
+    spent_usd: rec.spent_usd,
+    current_node: rec.current_node,
+    stop:
+      rec.stop_kind === null
+        ? null
+        : {
+            kind: rec.stop_kind as StopKind,
+            reason: rec.stop_reason ?? '',
+            suggested_action: rec.suggested_action,
+          },
+    created_at: rec.created_at,
+    updated_at: rec.updated_at,
+    started_at: rec.started_at,
+    ended_at: rec.ended_at,
+    archived_at: rec.archived_at,
+  };
+}

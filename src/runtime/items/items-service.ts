@@ -1,0 +1,315 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { JigError } from '../../contract/errors.js';
+import type { AttachmentKind, PatchItemBody, WorkItem } from '../../contract/items.js';
+import { itemStatuses, type ItemStatus } from '../../contract/item-status.js';
+import { decideMove, type Move } from '../../core/items/moves.js';
+import { isEnded } from '../../core/items/status.js';
+import { checkTitle } from '../../core/items/title-rules.js';
+import { badModelIds } from '../../core/items/overrides.js';
+import { getItem, listItems, updateItem, type ItemRecord } from '../../store/work-items.js';
+import type { EventActor } from '../../contract/events.js';
+import { attachmentFile, prepareAttachment, storeAttachment } from './attachments.js';
+import { checkIntake, fileItem, type IntakeDeps, type IntakeInput } from './intake.js';
+import { toDto, type PolicyBudget } from './item-dto.js';
+import { branchExists, deleteBranch, removeWorktree } from './worktree-cleanup.js';
+
+const moveEvents: Record<Move, string> = {
+  cancel: 'work_item_cancelled',
+  complete: 'work_item_manually_completed',
+  abandon: 'work_item_abandoned',
+  archive: 'work_item_archived',
+  restore: 'work_item_restored',
+  pause: 'work_item_paused',
+};
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+export interface ListQuery {
+  status?: string;
+  repo?: string;
+  chain?: string;
+  archived: 'true' | 'false' | 'all';
+  limit: number;
+  cursor?: string;
+}
+
+/** Work items: filing, reading, and the moves that need no running engine. */
+export class ItemsService {
+  constructor(private readonly deps: IntakeDeps) {}
+
+  private get db() {
+    return this.deps.store.db;
+  }
+
+  policyBudget(): PolicyBudget {
+    const budget = (this.deps.config.policy.budget ?? {}) as Record<string, unknown>;
+    return { work_item_usd: num(budget.work_item_usd) };
+  }
+
+  dto(rec: ItemRecord): WorkItem {
+    return toDto(rec, this.policyBudget());
+  }
+
+  async record(id: string): Promise<ItemRecord> {
+    const rec = await getItem(this.db, id);
+    if (!rec) throw new JigError('item_not_found', { id });
+    return rec;
+  }
+
+  async create(input: IntakeInput, source: ItemRecord['source'], by: EventActor): Promise<ItemRecord> {
+    const checked = checkIntake(this.deps, input);
+    return fileItem(this.deps, input, checked, { source, by });
+  }
+
+  dryRun(input: IntakeInput, start: boolean) {
+    const checked = checkIntake(this.deps, input);
+    const nodes = checked.chain.nodes.map((n) => ({ id: n.id, kind: n.kind, runs: true }));
+    return {
+      dry_run: true as const,
+      would_file: {
+        title: checked.title,
+        repo: checked.repo.path,
+        chain: checked.chain.id,
+        status: start ? ('queued' as const) : ('paused' as const),
+        nodes,
+        gates: nodes.filter((n) => n.kind === 'gate').map((n) => n.id),
+        budget_cap: toDto(
+          { budget_usd: input.budget_usd ?? null, spent_usd: 0 } as ItemRecord,
+          this.policyBudget(),
+        ).budget_cap,
+      },
+    };
+  }
+
+  async list(q: ListQuery) {
+    const statuses = q.status
+      ? q.status
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
+    for (const s of statuses) {
+      if (!(itemStatuses as readonly string[]).includes(s)) {
+        throw new JigError('validation_failed', {
+          reason: `query.status: ${s} is not one of ${itemStatuses.join(', ')}`,
+        });
+      }
+    }
+    let cursor: { created_at: string; id: string } | undefined;
+    if (q.cursor) {
+      const [created_at, id] = Buffer.from(q.cursor, 'base64url').toString('utf8').split('|');
+      if (!created_at || !id)
+        throw new JigError('validation_failed', { reason: 'query.cursor: not a cursor this server gave' });
+      cursor = { created_at, id };
+    }
+    const page = await listItems(this.db, {
+      statuses: statuses as ItemStatus[],
+      repo: q.repo,
+      chain: q.chain,
+      archived: q.archived,
+      limit: q.limit,
+      cursor,
+    });
+    const last = page.rows[page.rows.length - 1];
+    const budget = this.policyBudget();
+    return {
+      items: page.rows.map((r) => toDto(r, budget)),
+      next_cursor:
+        page.more && last ? Buffer.from(`${last.created_at}|${last.id}`).toString('base64url') : null,
+      total: page.total,
+    };
+  }
+
+  async patch(id: string, body: PatchItemBody, by: EventActor): Promise<ItemRecord> {
+    const rec = await this.record(id);
+    const changes: Partial<ItemRecord> = {};
+    const events: { type: string; payload: Record<string, unknown> }[] = [];
+    if (body.title !== undefined) {
+      const t = checkTitle(body.title);
+      if (!t.ok) throw new JigError('invalid_title', { message: t.message }, { field: 'title' });
+      if (t.title !== rec.title) {
+        changes.title = t.title;
+        events.push({ type: 'title_changed', payload: { from: rec.title, to: t.title } });
+      }
+    }
+    if (body.description !== undefined && body.description !== rec.description) {
+      changes.description = body.description;
+      events.push({ type: 'description_changed', payload: {} });
+    }
+    const settings = [
+      'chain',
+      'attachments',
+      'agent_overrides',
+      'node_overrides',
+      'policy_override',
+      'budget_usd',
+    ] as const;
+    if (settings.some((k) => body[k] !== undefined) && isEnded(rec.status)) {
+      throw new JigError('move_refused', {
+        reason: `the item is ${rec.status}; only its title and description can change`,
+      });
+    }
+    if (body.chain !== undefined && body.chain !== rec.chain) {
+      if (rec.started_at !== null) {
+        throw new JigError('move_refused', {
+          reason: 'the item has started; its chain changes through an item draft',
+        });
+      }
+      const found = this.deps.chains.lookup(body.chain);
+      if (!found.ok) {
+        if (found.reason === 'unknown') throw new JigError('chain_unknown', { chain: body.chain });
+        throw new JigError('chain_unresolved', { chain: body.chain, reason: found.detail });
+      }
+      changes.chain = body.chain;
+      events.push({ type: 'chain_changed', payload: { from: rec.chain, to: body.chain } });
+    }
+    for (const key of ['agent_overrides', 'node_overrides'] as const) {
+      const v = body[key];
+      if (v === undefined) continue;
+      const bad = badModelIds(key, v);
+      if (bad.length > 0)
+        throw new JigError('invalid_model_override', { field: bad[0]!.field, value: bad[0]!.value });
+      changes[key] = v;
+      events.push({ type: `${key}_changed`, payload: { value: v } });
+    }
+    if (body.policy_override !== undefined) {
+      changes.policy_override = body.policy_override;
+      events.push({ type: 'policy_override_changed', payload: { value: body.policy_override } });
+    }
+    if (body.budget_usd !== undefined && body.budget_usd !== rec.budget_usd) {
+      changes.budget_usd = body.budget_usd;
+      events.push({ type: 'budget_changed', payload: { from: rec.budget_usd, to: body.budget_usd } });
+    }
+    if (body.attachments !== undefined) {
+      const next = { ...rec.attachments };
+      for (const kind of ['spec', 'plan'] as const) {
+        const a = body.attachments[kind];
+        if (a === undefined) continue;
+        if (a === null) {
+          delete next[kind];
+          rmSync(attachmentFile(this.deps.attachmentsDir, id, kind), { force: true });
+        } else
+          next[kind] = storeAttachment(this.deps.attachmentsDir, id, prepareAttachment(kind, a, rec.repo));
+      }
+      changes.attachments = next;
+      events.push({ type: 'attachments_changed', payload: { kinds: Object.keys(next) } });
+    }
+    if (events.length === 0) return rec;
+    changes.updated_at = new Date().toISOString();
+    await this.deps.events.transact(async (uow) => {
+      await updateItem(uow.db, id, changes);
+      for (const e of events) await uow.emit({ work_item_id: id, type: e.type, by, payload: e.payload });
+    });
+    return { ...rec, ...changes };
+  }
+
+  /** One move of the state table; refused moves answer 409 naming the current status. */
+  async move(id: string, move: Move, by: EventActor, reason?: string): Promise<ItemRecord> {
+    const rec = await this.record(id);
+    const decision = decideMove(move, { status: rec.status, archived: rec.archived_at !== null });
+    if (!decision.ok) throw new JigError('move_refused', { reason: decision.reason }, { status: rec.status });
+    if (!decision.changed) return rec;
+    const now = new Date().toISOString();
+    const changes: Partial<ItemRecord> = { status: decision.to.status, updated_at: now };
+    const payload: Record<string, unknown> = { from: rec.status };
+    if (reason) payload.reason = reason;
+    if (move === 'archive') changes.archived_at = now;
+    if (move === 'restore') changes.archived_at = null;
+    if (move === 'cancel' || move === 'complete' || move === 'abandon') changes.ended_at = now;
+    if (move === 'archive' || move === 'abandon') {
+      // Archive reclaims the disk a worktree takes; abandon also deletes the branch. Cancel keeps both.
+      payload.worktree_removed = await removeWorktree(rec.repo, rec.worktree_path);
+      changes.worktree_path = null;
+    }
+    if (move === 'abandon') payload.branch_deleted = await deleteBranch(rec.repo, rec.branch);
+    await this.deps.events.transact(async (uow) => {
+      await updateItem(uow.db, id, changes);
+      await uow.emit({ work_item_id: id, type: moveEvents[move], by, payload });
+    });
+    return { ...rec, ...changes };
+  }
+
+  async cancelPreview(id: string) {
+    const rec = await this.record(id);
+    const decision = decideMove('cancel', { status: rec.status, archived: rec.archived_at !== null });
+    const hasBranch = existsSync(rec.repo) ? await branchExists(rec.repo, rec.branch) : false;
+    return {
+      id,
+      status: rec.status,
+      allowed: decision.ok,
+      detail: decision.ok ? null : decision.reason,
+      result_status: 'cancelled' as const,
+      keeps_worktree: true,
+      keeps_branch: true,
+      worktree_path: rec.worktree_path && existsSync(rec.worktree_path) ? rec.worktree_path : null,
+      branch: rec.branch,
+      branch_exists: hasBranch,
+      sessions_to_stop: 0,
+    };
+  }
+
+  async duplicate(id: string, by: EventActor): Promise<ItemRecord> {
+    const rec = await this.record(id);
+    const attachments: IntakeInput['attachments'] = {};
+    for (const kind of Object.keys(rec.attachments) as AttachmentKind[]) {
+      const file = attachmentFile(this.deps.attachmentsDir, id, kind);
+      if (existsSync(file)) attachments[kind] = { text: readFileSync(file, 'utf8') };
+    }
+    const input: IntakeInput = {
+      title: cleanForDuplicate(rec.title),
+      description: rec.description,
+      repo: rec.repo,
+      chain: rec.chain,
+      attachments,
+      agent_overrides: rec.agent_overrides,
+      node_overrides: rec.node_overrides,
+      policy_override: rec.policy_override,
+      budget_usd: rec.budget_usd,
+      base_branch: rec.base_branch ?? undefined,
+    };
+    const checked = checkIntake(this.deps, input);
+    return fileItem(this.deps, input, checked, {
+      source: 'duplicate',
+      by,
+      extraPayload: { duplicate_of: id },
+    });
+  }
+
+  async attachment(id: string, kind: AttachmentKind): Promise<{ text: string; info: unknown }> {
+    const rec = await this.record(id);
+    const info = rec.attachments[kind];
+    const file = attachmentFile(this.deps.attachmentsDir, id, kind);
+    if (!info || !existsSync(file)) throw new JigError('attachment_missing', { id, kind });
+    return { text: readFileSync(file, 'utf8'), info };
+  }
+
+  /** Spend since local midnight against policy's daily cap. */
+  budgetToday() {
+    const budget = (this.deps.config.policy.budget ?? {}) as Record<string, unknown>;
+    const midnight = new Date();
+    midnight.setHours(0, 0, 0, 0);
+    const cap = num(budget.daily_usd);
+    // Agent sessions (the only spenders) arrive with the harness work; until then nothing has spent.
+    const spent = 0;
+    return {
+      since: midnight.toISOString(),
+      spent_usd: spent,
+      cap_usd: cap,
+      remaining_usd: cap === null ? null : Math.max(0, cap - spent),
+      unpriced_sessions: 0,
+    };
+  }
+}
+
+/** Titles filed before the one-line rule may hold breaks or controls: a duplicate cleans them. */
+function cleanForDuplicate(title: string): string {
+  if (checkTitle(title).ok) return title;
+  const first = title.split(/\r\n|[\n\r\u2028\u2029\u0085]/).find((l) => l.trim() !== '') ?? title;
+  const cleaned = first
+    .replace(/\t/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .trim();
+  return [...cleaned].slice(0, 500).join('') || 'Untitled';
+}

@@ -1,0 +1,190 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { basename, isAbsolute, resolve } from 'node:path';
+import { RepoEntry } from '../../contract/config/repos.js';
+import { JigError } from '../../contract/errors.js';
+import type { ConnectBody, ProbeAnswer, RepoView } from '../../contract/repos.js';
+import type { Store } from '../../store/database.js';
+import { countOpenForRepo, openCountsByRepo } from '../../store/work-items.js';
+import { hasCommit, repoTopLevel } from '../git/git.js';
+import { probeRepo } from './probe.js';
+import { readRepos, writeRepoEntry } from './repos-file.js';
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Keys a repo must decide before it can be enabled (a test command; "" counts as decided). */
+function undecided(e: RepoEntry): string[] {
+  return e.test_command === undefined && (e.test_scopes?.length ?? 0) === 0 ? ['test_command'] : [];
+}
+
+function view(e: RepoEntry, open: number): RepoView {
+  return {
+    path: e.path,
+    name: e.name ?? basename(e.path),
+    enabled: e.enabled ?? true,
+    managed: e.managed ?? true,
+    default_chain: e.default_chain ?? 'default',
+    test_command: e.test_command ?? null,
+    setup_command: e.setup_command ?? null,
+    forge: e.forge ?? null,
+    project: e.project ?? null,
+    exists: isDir(e.path),
+    open_items: open,
+    needs: undecided(e),
+    entry: e,
+  };
+}
+
+/** Connected repositories: repos.yaml is the truth, read when needed so hand edits count at once. */
+export class ReposService {
+  constructor(
+    private readonly configDir: string,
+    private readonly store: Store,
+    private readonly startCwd: string = process.cwd(),
+  ) {}
+
+  private load() {
+    const r = readRepos(this.configDir);
+    if (!r.ok) throw new JigError('repos_file_invalid', { reason: r.error });
+    return r;
+  }
+
+  /** The connected entry for a path, comparing real paths so a link or trailing slash still matches. */
+  find(path: string): RepoEntry | null {
+    const { file } = this.load();
+    const want = canonical(path);
+    return file.repos.find((r) => r.path === path || canonical(r.path) === want) ?? null;
+  }
+
+  async list() {
+    const r = this.load();
+    const counts = await openCountsByRepo(this.store.db);
+    const repos = r.file.repos.map((e) => view(e, counts[e.path] ?? 0));
+    let suggested: { path: string; name: string } | null = null;
+    const top = await repoTopLevel(this.startCwd);
+    if (top && !repos.some((x) => canonical(x.path) === canonical(top)))
+      suggested = { path: top, name: basename(top) };
+    return {
+      repos,
+      workspaces: (r.file.workspaces ?? {}) as Record<string, unknown>,
+      suggested,
+      warnings: r.warnings,
+    };
+  }
+
+  async get(path: string): Promise<RepoView> {
+    const e = this.find(path);
+    if (!e) throw new JigError('repo_unknown', { path });
+    return view(e, await countOpenForRepo(this.store.db, e.path));
+  }
+
+  async probe(path: string): Promise<ProbeAnswer> {
+    const abs = absolute(path);
+    if (!isDir(abs)) throw new JigError('repo_not_git', { path: abs });
+    const p = await probeRepo(abs);
+    return { ...p, connected: p.is_git && this.find(p.path) !== null };
+  }
+
+  /**
+   * Connects a repository, or re-probes a connected one and saves what its entry left undecided
+   * (which can enable a repo saved disabled for want of a test command). Answers the entry and
+   * whether it was new.
+   */
+  async connect(body: ConnectBody): Promise<{ repo: RepoView; created: boolean }> {
+    const abs = absolute(body.path);
+    const top = isDir(abs) ? await repoTopLevel(abs) : null;
+    if (!top) throw new JigError('repo_not_git', { path: abs });
+    if (!(await hasCommit(top))) throw new JigError('repo_no_commit', { path: top });
+    const probe = await probeRepo(top);
+    const r = this.load();
+    const existing = r.file.repos.find((e) => canonical(e.path) === canonical(top)) ?? null;
+    const base: RepoEntry = existing ?? {
+      path: top,
+      name: probe.name,
+      default_chain: 'default',
+      managed: true,
+    };
+    const entry: RepoEntry = { ...base, managed: true };
+    const chain = body.default_chain ?? body.default_chain_template;
+    if (chain !== undefined) entry.default_chain = chain;
+    if (body.name !== undefined) entry.name = body.name;
+    const wasUndecided = undecided(base).length > 0;
+    if (body.test_command !== undefined) entry.test_command = body.test_command;
+    else if (entry.test_command === undefined && probe.test_command)
+      entry.test_command = probe.test_command.value;
+    if (body.setup_command !== undefined) entry.setup_command = body.setup_command;
+    else if (entry.setup_command === undefined && probe.setup_command)
+      entry.setup_command = probe.setup_command.value;
+    if (entry.forge === undefined && probe.forge) entry.forge = probe.forge.value as RepoEntry['forge'];
+    if (entry.project === undefined && probe.project) entry.project = probe.project.value;
+    const decided = undecided(entry).length === 0;
+    if (body.enabled !== undefined) entry.enabled = body.enabled && decided;
+    else if (!existing) entry.enabled = decided;
+    else if (wasUndecided && decided) entry.enabled = true;
+    const checked = RepoEntry.safeParse(entry);
+    if (!checked.success) {
+      throw new JigError('validation_failed', {
+        reason: checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+      });
+    }
+    writeRepoEntry(this.configDir, r.doc, existing?.path ?? top, checked.data);
+    return { repo: view(checked.data, await countOpenForRepo(this.store.db, top)), created: !existing };
+  }
+
+  /** Changes keys of an entry (null clears one); the entry becomes managed, as a person chose it. */
+  async patch(path: string, patch: Record<string, unknown>): Promise<RepoView> {
+    const r = this.load();
+    const existing = this.find(path);
+    if (!existing) throw new JigError('repo_unknown', { path });
+    const next: Record<string, unknown> = { ...existing, managed: true };
+    for (const [k, v] of Object.entries(patch)) {
+      if (k === 'path')
+        throw new JigError('validation_failed', {
+          reason: "body.path: a repo's path cannot change; connect the new path instead",
+        });
+      const key = k === 'default_chain_template' ? 'default_chain' : k;
+      if (v === null) delete next[key];
+      else next[key] = v;
+    }
+    const checked = RepoEntry.safeParse(next);
+    if (!checked.success) {
+      throw new JigError('validation_failed', {
+        reason: checked.error.issues.map((i) => `body.${i.path.join('.')}: ${i.message}`).join('; '),
+      });
+    }
+    if (checked.data.sandbox?.network && checked.data.sandbox.unrestricted_network !== undefined) {
+      throw new JigError('validation_failed', {
+        reason: 'body.sandbox: set either network or unrestricted_network, not both',
+      });
+    }
+    writeRepoEntry(this.configDir, r.doc, existing.path, checked.data);
+    return view(checked.data, await countOpenForRepo(this.store.db, existing.path));
+  }
+
+  async disconnect(path: string): Promise<void> {
+    const r = this.load();
+    const existing = this.find(path);
+    if (!existing) throw new JigError('repo_unknown', { path });
+    const open = await countOpenForRepo(this.store.db, existing.path);
+    if (open > 0)
+      throw new JigError('repo_has_open_items', { count: open, path: existing.path }, { open_items: open });
+    writeRepoEntry(this.configDir, r.doc, existing.path, null);
+  }
+}
+
+function absolute(p: string): string {
+  return isAbsolute(p) ? resolve(p) : resolve(process.cwd(), p);
+}
+
+function canonical(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return existsSync(p) ? p : resolve(p);
+  }
+}

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ErrorBodySchema } from '../../contract/error-body.js';
+import { TriggerBody, WorkItem } from '../../contract/items.js';
+import type { Instance } from '../../runtime/instance.js';
+
+/** `POST /api/triggers`: a stable route. Files a paused item; a trigger can never start work. */
+export function triggerRoutes(inst: Instance): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/triggers',
+      {
+        schema: {
+          summary: 'File a paused work item from an event (stable route)',
+          description:
+            'Auth off loopback: the trigger token (run/trigger-token), the MCP token or a session. ' +
+            'The item is always filed paused.',
+          tags: ['stable'],
+          body: TriggerBody,
+          response: { 201: WorkItem, 422: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema },
+        },
+      },
+      async (req, reply) => {
+        const b = req.body;
+        const rec = await inst.items.create(
+          {
+            title: b.title,
+            repo: b.repo,
+            chain: b.chain,
+            chain_template: b.chain_template,
+            description: b.description,
+          },
+          'trigger',
+          'trigger',
+        );
+        return reply.code(201).send(inst.items.dto(rec));
+      },
+    );
+  };
+}

@@ -1,0 +1,89 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { EventActor, EventRecord } from '../contract/events.js';
+import type { Database } from './schema.js';
+
+export interface NewEvent {
+  work_item_id: string;
+  type: string;
+  by: EventActor;
+  node?: string | null;
+  payload?: Record<string, unknown>;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+interface Row {
+  seq: number;
+  work_item_id: string;
+  type: string;
+  by: string;
+  node: string | null;
+  payload: string;
+  at: string;
+}
+
+export function toRecord(r: Row): EventRecord {
+  return {
+    seq: r.seq,
+    v: 1,
+    work_item_id: r.work_item_id,
+    type: r.type,
+    at: r.at,
+    by: r.by as EventActor,
+    node: r.node,
+    payload: JSON.parse(r.payload) as Record<string, unknown>,
+  };
+}
+
+/** Appends one event; call inside the transaction of the change it records. */
+export async function appendEvent(db: Db, e: NewEvent, at = new Date().toISOString()): Promise<EventRecord> {
+  const row = await db
+    .insertInto('events')
+    .values({
+      work_item_id: e.work_item_id,
+      type: e.type,
+      by: e.by,
+      node: e.node ?? null,
+      payload: JSON.stringify(e.payload ?? {}),
+      at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toRecord(row);
+}
+
+export interface EventQuery {
+  workItemId?: string;
+  after?: number;
+  before?: number;
+  limit: number;
+  type?: string;
+}
+
+/**
+ * A page of events in seq order. Forward (`after`, the default) reads the oldest first; backward
+ * (`before`) reads the newest `limit` before that seq, still answered oldest first.
+ */
+export async function readEvents(db: Db, q: EventQuery): Promise<EventRecord[]> {
+  let query = db.selectFrom('events').selectAll();
+  if (q.workItemId !== undefined) query = query.where('work_item_id', '=', q.workItemId);
+  if (q.type !== undefined) query = query.where('type', '=', q.type);
+  if (q.before !== undefined) {
+    const rows = await query.where('seq', '<', q.before).orderBy('seq', 'desc').limit(q.limit).execute();
+    return rows.reverse().map(toRecord);
+  }
+  const rows = await query
+    .where('seq', '>', q.after ?? 0)
+    .orderBy('seq', 'asc')
+    .limit(q.limit)
+    .execute();
+  return rows.map(toRecord);
+}
+
+export async function lastSeq(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('seq').as('m'))
+    .executeTakeFirst();
+  return Number(row?.m ?? 0);
+}

@@ -1,0 +1,133 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { ItemStatus } from '../contract/item-status.js';
+import type { Database, WorkItemsTable } from './schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+type Json = Record<string, unknown>;
+
+/** A work item row with its JSON columns parsed. */
+export interface ItemRecord {
+  id: string;
+  title: string;
+  description: string;
+  status: ItemStatus;
+  chain: string;
+  repo: string;
+  branch: string;
+  base_branch: string | null;
+  base_ref: string | null;
+  source: 'human' | 'trigger' | 'schedule' | 'duplicate' | 'agent';
+  attachments: Json;
+  agent_overrides: Json;
+  node_overrides: Json;
+  policy_override: Json;
+  budget_usd: number | null;
+  spent_usd: number;
+  chain_definition: unknown;
+  policy_snapshot: unknown;
+  current_node: string | null;
+  stop_kind: string | null;
+  stop_reason: string | null;
+  suggested_action: { action: string; reason: string } | null;
+  worktree_path: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  archived_at: string | null;
+}
+
+const jsonColumns = ['attachments', 'agent_overrides', 'node_overrides', 'policy_override'] as const;
+const nullableJson = ['chain_definition', 'policy_snapshot', 'suggested_action'] as const;
+
+function fromRow(r: WorkItemsTable): ItemRecord {
+  const out = { ...r } as unknown as Record<string, unknown>;
+  for (const k of jsonColumns) out[k] = JSON.parse(r[k]) as Json;
+  for (const k of nullableJson) out[k] = r[k] === null ? null : (JSON.parse(r[k]) as unknown);
+  return out as unknown as ItemRecord;
+}
+
+function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
+  const out = { ...rec } as Record<string, unknown>;
+  for (const k of jsonColumns) if (k in rec) out[k] = JSON.stringify(rec[k] ?? {});
+  for (const k of nullableJson)
+    if (k in rec) out[k] = rec[k] === null || rec[k] === undefined ? null : JSON.stringify(rec[k]);
+  return out;
+}
+
+export async function insertItem(db: Db, rec: ItemRecord): Promise<void> {
+  await db
+    .insertInto('work_items')
+    .values(toRow(rec) as WorkItemsTable)
+    .execute();
+}
+
+export async function getItem(db: Db, id: string): Promise<ItemRecord | null> {
+  const row = await db.selectFrom('work_items').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? fromRow(row) : null;
+}
+
+export async function updateItem(db: Db, id: string, patch: Partial<ItemRecord>): Promise<void> {
+  await db.updateTable('work_items').set(toRow(patch)).where('id', '=', id).execute();
+}
+
+export interface ItemFilter {
+  statuses?: ItemStatus[];
+  repo?: string;
+  chain?: string;
+  archived: 'true' | 'false' | 'all';
+  limit: number;
+  cursor?: { created_at: string; id: string };
+}
+
+/** Newest first, keyset-paged on (created_at, id) so a page never skips or repeats an item. */
+export async function listItems(
+  db: Db,
+  f: ItemFilter,
+): Promise<{ rows: ItemRecord[]; total: number; more: boolean }> {
+  let q = db.selectFrom('work_items');
+  if (f.statuses && f.statuses.length > 0) q = q.where('status', 'in', f.statuses);
+  if (f.repo !== undefined) q = q.where('repo', '=', f.repo);
+  if (f.chain !== undefined) q = q.where('chain', '=', f.chain);
+  if (f.archived === 'true') q = q.where('archived_at', 'is not', null);
+  if (f.archived === 'false') q = q.where('archived_at', 'is', null);
+  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let page = q.selectAll();
+  if (f.cursor) {
+    const c = f.cursor;
+    page = page.where((eb) =>
+      eb.or([
+        eb('created_at', '<', c.created_at),
+        eb.and([eb('created_at', '=', c.created_at), eb('id', '<', c.id)]),
+      ]),
+    );
+  }
+  const rows = await page
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(f.limit + 1)
+    .execute();
+  const more = rows.length > f.limit;
+  return { rows: rows.slice(0, f.limit).map(fromRow), total: Number(total.n), more };
+}
+
+/** How many items not completed, cancelled or abandoned use this repo. */
+export async function countOpenForRepo(db: Db, repo: string): Promise<number> {
+  const row = await db
+    .selectFrom('work_items')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('repo', '=', repo)
+    .where('status', 'not in', ['completed', 'cancelled', 'abandoned'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function openCountsByRepo(db: Db): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('work_items')
+    .select(['repo', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('status', 'not in', ['completed', 'cancelled', 'abandoned'])
+    .groupBy('repo')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.repo, Number(r.n)]));
+}
