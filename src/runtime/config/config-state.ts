@@ -5,7 +5,10 @@ import type { ReloadAnswer } from '../../contract/reload.js';
 import { loadChain, type ChainLoad } from '../../core/chain/load-chain.js';
 import { loadLibrary, type LibraryLoad } from '../../core/chain/load-library.js';
 import type { ChainCatalog, ChainLookup } from '../items/chain-catalog.js';
-import { readYamlMapping } from './yaml-file.js';
+import type { IntakeFile } from '../../contract/config/intake.js';
+import type { PolicyFile } from '../../contract/config/policy.js';
+import { loadIntake, loadPolicy } from '../../core/config/load-settings.js';
+import type { FileLoad } from '../../core/config/load-file.js';
 
 type Refused = ReloadAnswer['refused'][number];
 
@@ -42,7 +45,13 @@ export class ConfigState implements ChainCatalog {
     intake: null,
   };
   private intakeOffFlag = false;
-  private policyData: Record<string, unknown> = {};
+  private policyModel: PolicyFile | null = null;
+  private intakeModel: IntakeFile | null = null;
+  private readonly listeners = new Set<(what: ReloadAnswer) => void>();
+  /** Extra checks on intake.yaml that live outside the file schema (the cron dialect). */
+  intakeRules: (load: FileLoad<IntakeFile>) => Problem[] = () => [];
+  /** Extra checks on policy.yaml outside its schema (legacy `triggers:` crons that cannot be read). */
+  policyRules: (load: FileLoad<PolicyFile>) => Problem[] = () => [];
 
   constructor(private readonly configDir: string) {}
 
@@ -56,9 +65,16 @@ export class ConfigState implements ChainCatalog {
   reload(): ReloadAnswer {
     const answer: ReloadAnswer = { loaded: [], refused: [] };
     this.reloadTemplates(answer);
-    this.reloadPlain('policy.yaml', 'policy', answer);
-    this.reloadPlain('intake.yaml', 'intake', answer);
+    this.reloadPolicy(answer);
+    this.reloadIntake(answer);
+    for (const l of this.listeners) l(answer);
     return answer;
+  }
+
+  /** Called after every (re)load, with what loaded and what was refused. */
+  onReload(listener: (what: ReloadAnswer) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   private reloadTemplates(answer: ReloadAnswer): void {
@@ -89,18 +105,31 @@ export class ConfigState implements ChainCatalog {
       refused.length === 0 ? null : refused.map((r) => describe(r.problems)).join('; ');
   }
 
-  private reloadPlain(file: string, group: 'policy' | 'intake', answer: ReloadAnswer): void {
-    const read = readYamlMapping(join(this.configDir, file), file);
-    if (!read.ok && !read.missing) {
-      answer.refused.push({ file, problems: read.problems });
-      this.invalid[group] = describe(read.problems);
+  private reloadPolicy(answer: ReloadAnswer): void {
+    const load = loadPolicy(readText(join(this.configDir, 'policy.yaml')));
+    const problems = [...load.problems, ...(load.model ? this.policyRules(load) : [])];
+    if (problems.length > 0 || !load.model) {
+      answer.refused.push({ file: 'policy.yaml', problems });
+      this.invalid.policy = describe(problems);
       return;
     }
-    answer.loaded.push(file);
-    this.invalid[group] = null;
-    if (group === 'intake') this.intakeOffFlag = false;
-    if (group === 'policy')
-      this.policyData = read.ok ? ((read.doc.toJS() ?? {}) as Record<string, unknown>) : {};
+    answer.loaded.push('policy.yaml');
+    this.invalid.policy = null;
+    this.policyModel = load.model;
+  }
+
+  private reloadIntake(answer: ReloadAnswer): void {
+    const load = loadIntake(readText(join(this.configDir, 'intake.yaml')));
+    const problems = [...load.problems, ...(load.model ? this.intakeRules(load) : [])];
+    if (problems.length > 0 || !load.model) {
+      answer.refused.push({ file: 'intake.yaml', problems });
+      this.invalid.intake = describe(problems);
+      return;
+    }
+    answer.loaded.push('intake.yaml');
+    this.invalid.intake = null;
+    this.intakeOffFlag = false;
+    this.intakeModel = load.model;
   }
 
   lookup(id: string): ChainLookup {
@@ -129,9 +158,14 @@ export class ConfigState implements ChainCatalog {
     return this.library;
   }
 
-  /** The running policy.yaml, as plain data. */
-  get policy(): Record<string, unknown> {
-    return this.policyData;
+  /** The running policy.yaml (null until one loads). */
+  get policy(): PolicyFile | null {
+    return this.policyModel;
+  }
+
+  /** The running intake.yaml (null until one loads). */
+  get intake(): IntakeFile | null {
+    return this.intakeModel;
   }
 
   /** Why new work is refused right now (library, a chain or policy does not load), else null. */

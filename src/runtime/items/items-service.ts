@@ -44,7 +44,7 @@ export class ItemsService {
   }
 
   policyBudget(): PolicyBudget {
-    const budget = (this.deps.config.policy.budget ?? {}) as Record<string, unknown>;
+    const budget = (this.deps.config.policy?.budget ?? {}) as Record<string, unknown>;
     return { work_item_usd: num(budget.work_item_usd) };
   }
 
@@ -287,7 +287,7 @@ export class ItemsService {
 
   /** Spend since local midnight against policy's daily cap. */
   budgetToday() {
-    const budget = (this.deps.config.policy.budget ?? {}) as Record<string, unknown>;
+    const budget = (this.deps.config.policy?.budget ?? {}) as Record<string, unknown>;
     const midnight = new Date();
     midnight.setHours(0, 0, 0, 0);
     const cap = num(budget.daily_usd);
