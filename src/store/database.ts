@@ -20,6 +20,33 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * Kysely prepares every query anew; better-sqlite3 statements are reusable, and preparing is a
+ * measurable share of a trigger's cost. Queries are built from a fixed set of shapes, so a small
+ * bounded cache keyed by SQL text catches nearly all of them.
+ */
+function withStatementCache(raw: BetterSqlite3.Database, max = 500): BetterSqlite3.Database {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return new Proxy(raw, {
+    get(target, prop, receiver) {
+      if (prop !== 'prepare') {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        // Native methods check `this`: call them on the database itself, not on the proxy.
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      }
+      return (sql: string) => {
+        let stmt = cache.get(sql);
+        if (!stmt) {
+          stmt = target.prepare(sql);
+          if (cache.size >= max) cache.delete(cache.keys().next().value!);
+          cache.set(sql, stmt);
+        }
+        return stmt;
+      };
+    },
+  });
+}
+
 async function currentVersion(db: Kysely<unknown>): Promise<number> {
   await sql`CREATE TABLE IF NOT EXISTS jig_schema (id integer PRIMARY KEY, version integer NOT NULL, applied_at text NOT NULL)`.execute(
     db,
@@ -40,7 +67,7 @@ export async function openStore(path: string, migrations: Migration[] = defaultM
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   const any = db as unknown as Kysely<unknown>;
   try {
     const version = await currentVersion(any);

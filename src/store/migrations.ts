@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Migration } from './migration-type.js';
 import { authSessions } from './migrations/0002-auth-sessions.js';
 import { itemsAndEvents } from './migrations/0003-items-events.js';
+import { scheduleFirings } from './migrations/0004-schedule-firings.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   },
   authSessions,
   itemsAndEvents,
+  scheduleFirings,
 ];

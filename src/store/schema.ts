@@ -66,10 +66,19 @@ export interface EventsTable {
   at: string;
 }
 
+/** The last minute each schedule entry fired (migration 4). */
+export interface ScheduleFiringsTable {
+  entry_key: string;
+  /** Whole minutes since the Unix epoch, UTC. */
+  minute: number;
+  fired_at: string;
+}
+
 export interface Database {
   work_items: WorkItemsTable;
   events: EventsTable;
   jig_meta: JigMetaTable;
   jig_schema: SchemaVersionTable;
   auth_sessions: AuthSessionsTable;
+  schedule_firings: ScheduleFiringsTable;
 }

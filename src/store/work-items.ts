@@ -40,12 +40,44 @@ export interface ItemRecord {
 const jsonColumns = ['attachments', 'agent_overrides', 'node_overrides', 'policy_override'] as const;
 const nullableJson = ['chain_definition', 'policy_snapshot', 'suggested_action'] as const;
 
-function fromRow(r: WorkItemsTable): ItemRecord {
+function fromRow(r: Partial<WorkItemsTable>): ItemRecord {
   const out = { ...r } as unknown as Record<string, unknown>;
-  for (const k of jsonColumns) out[k] = JSON.parse(r[k]) as Json;
-  for (const k of nullableJson) out[k] = r[k] === null ? null : (JSON.parse(r[k]) as unknown);
+  for (const k of jsonColumns) out[k] = JSON.parse(r[k] ?? '{}') as Json;
+  // A listing leaves out the frozen chain and policy (large, and not shown in lists): null there.
+  for (const k of nullableJson)
+    out[k] = r[k] === null || r[k] === undefined ? null : (JSON.parse(r[k]) as unknown);
   return out as unknown as ItemRecord;
 }
+
+/** Every column but the frozen chain and policy snapshot, which a listing never shows. */
+const listColumns = [
+  'id',
+  'title',
+  'description',
+  'status',
+  'chain',
+  'repo',
+  'branch',
+  'base_branch',
+  'base_ref',
+  'source',
+  'attachments',
+  'agent_overrides',
+  'node_overrides',
+  'policy_override',
+  'budget_usd',
+  'spent_usd',
+  'current_node',
+  'stop_kind',
+  'stop_reason',
+  'suggested_action',
+  'worktree_path',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'ended_at',
+  'archived_at',
+] as const satisfies readonly (keyof WorkItemsTable)[];
 
 function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
   const out = { ...rec } as Record<string, unknown>;
@@ -92,7 +124,7 @@ export async function listItems(
   if (f.archived === 'true') q = q.where('archived_at', 'is not', null);
   if (f.archived === 'false') q = q.where('archived_at', 'is', null);
   const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  let page = q.selectAll();
+  let page = q.select(listColumns);
   if (f.cursor) {
     const c = f.cursor;
     page = page.where((eb) =>

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isSeq, parseDocument, type Document, YAMLMap, YAMLSeq } from 'yaml';
 import { RETIRED_REPO_KEYS, ReposFile, type RepoEntry } from '../../contract/config/repos.js';
@@ -8,8 +9,38 @@ import { formatProblem } from '../../contract/problems.js';
 export type ReposRead =
   { ok: true; file: ReposFile; doc: Document; warnings: string[] } | { ok: false; error: string };
 
-/** Reads repos.yaml as it is on disk now: an edit by hand counts from the next request. */
+interface Cached {
+  key: string;
+  read: ReposRead;
+}
+const cache = new Map<string, Cached>();
+
+/** What identifies one version of the file: an atomic write changes the inode, an edit in place the mtime or size. */
+function fileKey(path: string): string | null {
+  try {
+    const st = statSync(path, { bigint: true });
+    return `${st.ino}:${st.mtimeNs}:${st.size}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads repos.yaml as it is on disk now: an edit by hand counts from the next request. The parse
+ * is reused while the file's identity (inode, mtime, size) is unchanged, which keeps it off the
+ * hot path of every trigger.
+ */
 export function readRepos(configDir: string): ReposRead {
+  const path = join(configDir, 'repos.yaml');
+  const key = fileKey(path);
+  const hit = cache.get(path);
+  if (key !== null && hit?.key === key) return hit.read;
+  const read = readReposUncached(configDir);
+  if (key !== null) cache.set(path, { key, read });
+  return read;
+}
+
+function readReposUncached(configDir: string): ReposRead {
   const read = readYamlMapping(join(configDir, 'repos.yaml'), 'repos.yaml');
   if (!read.ok) {
     if (read.missing)
@@ -90,4 +121,5 @@ export function writeRepoEntry(
     }
   }
   writeFileAtomic(join(configDir, 'repos.yaml'), doc.toString());
+  cache.delete(join(configDir, 'repos.yaml'));
 }

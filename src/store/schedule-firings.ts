@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/** Queries of `schedule_firings` (migration 4): the last minute each schedule entry fired. */
+
+export async function loadFirings(db: Kysely<Database>, sinceMinute: number): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('schedule_firings')
+    .select(['entry_key', 'minute'])
+    .where('minute', '>=', sinceMinute)
+    .execute();
+  return new Map(rows.map((r) => [r.entry_key, Number(r.minute)]));
+}
+
+/** Records that these entries fire in `minute`, in one transaction. */
+export async function markFirings(
+  db: Kysely<Database>,
+  keys: readonly string[],
+  minute: number,
+): Promise<void> {
+  if (keys.length === 0) return;
+  const firedAt = new Date(minute * 60_000).toISOString();
+  await db.transaction().execute(async (trx) => {
+    // Chunks keep each statement well under SQLite's bound-variable limit.
+    for (let i = 0; i < keys.length; i += 200) {
+      await trx
+        .insertInto('schedule_firings')
+        .values(keys.slice(i, i + 200).map((entry_key) => ({ entry_key, minute, fired_at: firedAt })))
+        .onConflict((oc) =>
+          oc.column('entry_key').doUpdateSet((eb) => ({
+            minute: eb.ref('excluded.minute'),
+            fired_at: eb.ref('excluded.fired_at'),
+          })),
+        )
+        .execute();
+    }
+  });
+}
+
+/** Forgets firings older than `beforeMinute`: only recent minutes can still be fired twice. */
+export async function pruneFirings(db: Kysely<Database>, beforeMinute: number): Promise<void> {
+  await db.deleteFrom('schedule_firings').where('minute', '<', beforeMinute).execute();
+}
