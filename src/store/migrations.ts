@@ -3,6 +3,7 @@ import type { Migration } from './migration-type.js';
 import { authSessions } from './migrations/0002-auth-sessions.js';
 import { itemsAndEvents } from './migrations/0003-items-events.js';
 import { scheduleFirings } from './migrations/0004-schedule-firings.js';
+import { engineState } from './migrations/0005-engine.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   authSessions,
   itemsAndEvents,
   scheduleFirings,
+  engineState,
 ];

@@ -53,6 +53,32 @@ export interface WorkItemsTable {
   started_at: string | null;
   ended_at: string | null;
   archived_at: string | null;
+  /** Engine (migration 5): where the walk is (JSON), a note for the next launch, when it queued. */
+  walk: string | null;
+  steer: string | null;
+  queued_at: string | null;
+}
+
+/** Task processes the engine launched (migration 5). */
+export interface WorkerSessionsTable {
+  id: string;
+  work_item_id: string;
+  node: string;
+  task_path: string;
+  kind: string;
+  status: string;
+  argv: string;
+  cwd: string;
+  pid: number | null;
+  pid_start: string | null;
+  log_path: string;
+  result_path: string;
+  exit_path: string;
+  exit_code: number | null;
+  result: string | null;
+  time_cap_s: number | null;
+  started_at: string;
+  exited_at: string | null;
 }
 
 /** The append-only event log (migration 3). */
@@ -77,6 +103,7 @@ export interface ScheduleFiringsTable {
 export interface Database {
   work_items: WorkItemsTable;
   events: EventsTable;
+  worker_sessions: WorkerSessionsTable;
   jig_meta: JigMetaTable;
   jig_schema: SchemaVersionTable;
   auth_sessions: AuthSessionsTable;

@@ -35,10 +35,27 @@ export interface ItemRecord {
   started_at: string | null;
   ended_at: string | null;
   archived_at: string | null;
+  /** Where the engine's walk is; null before the first start. */
+  walk: WalkState | null;
+  /** A note for the next agent launch (a steer), delivered once. */
+  steer: string | null;
+  queued_at: string | null;
+}
+
+/** The persisted position of an item's walk through its frozen chain. */
+export interface WalkState {
+  node: number;
+  step: number;
+  /** Rejections per gate, for the reject-loop cap. */
+  rejects: Record<string, number>;
+  /** Gates approved in this run (so an approved gate passes when the walk reaches it again). */
+  approved: string[];
+  /** Documents tasks reported (`artifact_ref`), by the kind their task `produces`. */
+  artifacts?: Record<string, string>;
 }
 
 const jsonColumns = ['attachments', 'agent_overrides', 'node_overrides', 'policy_override'] as const;
-const nullableJson = ['chain_definition', 'policy_snapshot', 'suggested_action'] as const;
+const nullableJson = ['chain_definition', 'policy_snapshot', 'suggested_action', 'walk'] as const;
 
 function fromRow(r: Partial<WorkItemsTable>): ItemRecord {
   const out = { ...r } as unknown as Record<string, unknown>;
@@ -77,6 +94,8 @@ const listColumns = [
   'started_at',
   'ended_at',
   'archived_at',
+  'steer',
+  'queued_at',
 ] as const satisfies readonly (keyof WorkItemsTable)[];
 
 function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {

@@ -154,6 +154,9 @@ export async function fileItem(
     started_at: null,
     ended_at: null,
     archived_at: null,
+    walk: null,
+    steer: null,
+    queued_at: null,
   };
   try {
     for (const a of checked.attachments)

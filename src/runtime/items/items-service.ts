@@ -37,6 +37,9 @@ export interface ListQuery {
 
 /** Work items: filing, reading, and the moves that need no running engine. */
 export class ItemsService {
+  /** Set by the engine: ends a running item's processes when a move ends the item. */
+  onEnd: (id: string) => Promise<void> = async () => {};
+
   constructor(private readonly deps: IntakeDeps) {}
 
   private get db() {
@@ -58,9 +61,15 @@ export class ItemsService {
     return rec;
   }
 
-  async create(input: IntakeInput, source: ItemRecord['source'], by: EventActor): Promise<ItemRecord> {
+  /** `extraPayload` adds keys to `work_item_created` (a schedule's firing names its entry). */
+  async create(
+    input: IntakeInput,
+    source: ItemRecord['source'],
+    by: EventActor,
+    extraPayload?: Record<string, unknown>,
+  ): Promise<ItemRecord> {
     const checked = checkIntake(this.deps, input);
-    return fileItem(this.deps, input, checked, { source, by });
+    return fileItem(this.deps, input, checked, { source, by, extraPayload });
   }
 
   dryRun(input: IntakeInput, start: boolean) {
@@ -218,6 +227,10 @@ export class ItemsService {
     if (move === 'archive') changes.archived_at = now;
     if (move === 'restore') changes.archived_at = null;
     if (move === 'cancel' || move === 'complete' || move === 'abandon') changes.ended_at = now;
+    if (move === 'abandon' && (rec.status === 'running' || rec.status === 'queued')) {
+      // The processes go before their worktree does.
+      await this.onEnd(id);
+    }
     if (move === 'archive' || move === 'abandon') {
       // Archive reclaims the disk a worktree takes; abandon also deletes the branch. Cancel keeps both.
       payload.worktree_removed = await removeWorktree(rec.repo, rec.worktree_path);
@@ -228,6 +241,7 @@ export class ItemsService {
       await updateItem(uow.db, id, changes);
       await uow.emit({ work_item_id: id, type: moveEvents[move], by, payload });
     });
+    if (rec.status === 'running' || rec.status === 'queued') await this.onEnd(id);
     return { ...rec, ...changes };
   }
 

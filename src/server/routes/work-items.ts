@@ -44,13 +44,9 @@ export function workItemRoutes(inst: Instance): FastifyPluginAsyncZod {
         const input = { ...b, attachments: b.attachments };
         if (req.query.dry_run === '1' || req.query.dry_run === 'true')
           return inst.items.dryRun(input, b.start);
-        if (b.start) {
-          // Checks first, so a bad request still says what is wrong with it.
-          inst.items.dryRun(input, true);
-          throw new JigError('start_unavailable');
-        }
         const rec = await inst.items.create(input, 'human', 'human');
-        return reply.code(201).send(inst.items.dto(rec));
+        if (!b.start) return reply.code(201).send(inst.items.dto(rec));
+        return reply.code(201).send(inst.items.dto(await inst.engine.resume(rec.id, undefined, 'human')));
       },
     );
 
@@ -185,7 +181,10 @@ export function workItemRoutes(inst: Instance): FastifyPluginAsyncZod {
         const results = [];
         for (const id of req.body.ids) {
           try {
-            const rec = await inst.items.move(id, req.body.action, 'human', req.body.reason);
+            const rec =
+              req.body.action === 'pause'
+                ? await inst.engine.pause(id, 'human')
+                : await inst.items.move(id, req.body.action, 'human', req.body.reason);
             results.push({ id, ok: true, status: 200, item: inst.items.dto(rec), detail: null, code: null });
           } catch (err) {
             if (!(err instanceof JigError)) throw err;

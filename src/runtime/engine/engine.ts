@@ -1,0 +1,797 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { EventActor } from '../../contract/events.js';
+import { JigError } from '../../contract/errors.js';
+import type { ReattachSummary } from '../../contract/health.js';
+import type { ModelExecNode, ModelStep, ResolvedChain } from '../../core/chain/model.js';
+import type { Store } from '../../store/database.js';
+import { runningSessions, type SessionRecord, type SessionStatus } from '../../store/sessions.js';
+import { getItem, updateItem, type ItemRecord, type WalkState } from '../../store/work-items.js';
+import type { ConfigState } from '../config/config-state.js';
+import type { EventLog, UnitOfWork } from '../events/event-log.js';
+import type { HomePaths } from '../home/paths.js';
+import type { ReposService } from '../repos/repos-service.js';
+import { isSameProcess } from '../process/proc-info.js';
+import { SessionRunner } from './session-runner.js';
+import { taskEnv, taskSpec } from './task-spec.js';
+import { rejectTarget, stopKindOf, timeCapMinutes, worstStatus } from './walk-helpers.js';
+import { prepareWorktree } from './worktree.js';
+
+export interface EngineDeps {
+  store: Store;
+  events: EventLog;
+  config: ConfigState;
+  repos: ReposService;
+  paths: HomePaths;
+  log: Logger;
+  /** Where tasks can reach the server, for $JIG_DAEMON_PORT. */
+  port: () => number;
+}
+
+type StepOutcome = { ok: true } | { ok: false; kind: string; reason: string; session: string | null };
+
+const now = (): string => new Date().toISOString();
+
+/**
+ * Runs work items through their frozen chains. All work for one item goes through one queue, so a
+ * person's action and the walk never race on the same row; the row is the state (ADR 0003).
+ */
+export class Engine {
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly sessions: SessionRunner;
+  private closed = false;
+
+  constructor(private readonly d: EngineDeps) {
+    this.sessions = new SessionRunner(d.store, d.events, d.paths, d.log);
+  }
+
+  private get db() {
+    return this.d.store.db;
+  }
+
+  private async item(id: string): Promise<ItemRecord> {
+    const rec = await getItem(this.db, id);
+    if (!rec) throw new JigError('item_not_found', { id });
+    return rec;
+  }
+
+  private serial<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(id) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(id, tail);
+    void tail.then(() => {
+      if (this.queues.get(id) === tail) this.queues.delete(id);
+    });
+    return next;
+  }
+
+  /** Runs the walk of an item in the background; failures stop the item for a person, never crash. */
+  private kick(id: string): void {
+    if (this.closed) return;
+    void this.serial(id, () => this.walk(id)).catch(async (err: unknown) => {
+      this.d.log.error({ err, item: id }, 'walk failed');
+      await this.serial(id, async () => {
+        const rec = await getItem(this.db, id);
+        if (rec?.status === 'running')
+          await this.stop(rec, 'infra', `internal error: ${(err as Error).message}`, rec.current_node);
+      });
+    });
+  }
+
+  private maxConcurrent(): number {
+    return this.d.config.policy?.max_concurrent ?? 3;
+  }
+
+  /** Moves an item to running if a slot is free, else queues it; answers the status set. */
+  private async claim(uow: UnitOfWork, rec: ItemRecord, by: EventActor): Promise<'running' | 'queued'> {
+    const running = await uow.db
+      .selectFrom('work_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'running')
+      .where('id', '!=', rec.id)
+      .executeTakeFirstOrThrow();
+    const free = Number(running.n) < this.maxConcurrent();
+    const status = free ? 'running' : 'queued';
+    await updateItem(uow.db, rec.id, {
+      status,
+      queued_at: free ? null : now(),
+      started_at: rec.started_at ?? (free ? now() : null),
+      stop_kind: null,
+      stop_reason: null,
+      suggested_action: null,
+      updated_at: now(),
+    });
+    if (!free) {
+      await uow.emit({
+        work_item_id: rec.id,
+        type: 'work_item_queued',
+        by,
+        payload: { max_concurrent: this.maxConcurrent() },
+      });
+    }
+    return status;
+  }
+
+  /** Starts queued items, oldest first, while slots are free. */
+  private async promote(): Promise<void> {
+    const started = await this.d.events.transact(async (uow) => {
+      const running = await uow.db
+        .selectFrom('work_items')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'running')
+        .executeTakeFirstOrThrow();
+      const free = this.maxConcurrent() - Number(running.n);
+      if (free <= 0) return [];
+      const queued = await uow.db
+        .selectFrom('work_items')
+        .select(['id', 'started_at'])
+        .where('status', '=', 'queued')
+        .orderBy('queued_at')
+        .limit(free)
+        .execute();
+      for (const q of queued) {
+        await updateItem(uow.db, q.id, {
+          status: 'running',
+          queued_at: null,
+          started_at: q.started_at ?? now(),
+          updated_at: now(),
+        });
+        await uow.emit({ work_item_id: q.id, type: 'work_item_dequeued', by: 'jig', payload: {} });
+      }
+      return queued.map((q) => q.id);
+    });
+    for (const id of started) this.kick(id);
+  }
+
+  // ---------- actions a person takes ----------
+
+  /** Starts a paused item (first start or resume); the note becomes the next launch's steer. */
+  resume(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
+    return this.serial(id, async () => {
+      const rec = await this.item(id);
+      if (rec.status === 'running' || rec.status === 'queued') return rec;
+      if (rec.status !== 'paused') {
+        throw new JigError(
+          'move_refused',
+          { reason: `the item is ${rec.status}; only a paused item can be resumed` },
+          { status: rec.status },
+        );
+      }
+      if (this.d.config.newWorkBlocked && rec.walk === null) {
+        throw new JigError('new_work_refused', this.d.config.newWorkBlocked);
+      }
+      await this.d.events.transact(async (uow) => {
+        if (note) await updateItem(uow.db, id, { steer: note });
+        const status = await this.claim(uow, rec, by);
+        await uow.emit({
+          work_item_id: id,
+          type: rec.walk === null ? 'work_item_started' : 'work_item_resumed',
+          by,
+          payload: { status, ...(note ? { note } : {}) },
+        });
+      });
+      const after = await this.item(id);
+      if (after.status === 'running') this.kick(id);
+      return after;
+    });
+  }
+
+  /** Stops a running or queued item; its sessions end (SIGTERM, then SIGKILL after 10 s). */
+  async pause(id: string, by: EventActor): Promise<ItemRecord> {
+    const rec = await this.item(id);
+    if (rec.status === 'paused') return rec;
+    if (rec.status !== 'running' && rec.status !== 'queued') {
+      throw new JigError(
+        'move_refused',
+        { reason: `the item is ${rec.status}; only a running or queued item can be paused` },
+        { status: rec.status },
+      );
+    }
+    // Marked paused first, so the walk sees it and stops; then the processes are ended.
+    await this.d.events.transact(async (uow) => {
+      await updateItem(uow.db, id, { status: 'paused', queued_at: null, updated_at: now() });
+      await uow.emit({ work_item_id: id, type: 'work_item_paused', by, payload: { from: rec.status } });
+    });
+    await this.endSessions(id);
+    void this.promote();
+    return this.item(id);
+  }
+
+  /** After an item ends by a person's move: its processes end and its slot goes to the next item. */
+  async ended(id: string): Promise<void> {
+    await this.endSessions(id);
+    setImmediate(() => void this.promote());
+  }
+
+  /** Ends every live session of an item; used by pause and by the moves that end an item. */
+  async endSessions(id: string): Promise<void> {
+    const live = await runningSessions(this.db, id);
+    await Promise.all(live.map((s) => this.sessions.end(s)));
+  }
+
+  steer(id: string, note: string, by: EventActor): Promise<ItemRecord> {
+    return this.serial(id, async () => {
+      const rec = await this.item(id);
+      if (rec.status !== 'paused' && rec.status !== 'stopped') {
+        throw new JigError(
+          'move_refused',
+          { reason: `the item is ${rec.status}; a steer is stored for a paused or stopped item` },
+          { status: rec.status },
+        );
+      }
+      await this.d.events.transact(async (uow) => {
+        await updateItem(uow.db, id, { steer: note, updated_at: now() });
+        await uow.emit({ work_item_id: id, type: 'steer_context_set', by, payload: { note } });
+      });
+      return this.item(id);
+    });
+  }
+
+  approve(id: string, gate: string, by: EventActor): Promise<ItemRecord> {
+    return this.serial(id, async () => {
+      const rec = await this.item(id);
+      const chain = rec.chain_definition as ResolvedChain | null;
+      const walk = rec.walk;
+      const idx = chain?.nodes.findIndex((n) => n.id === gate) ?? -1;
+      if (!chain || !walk || idx < 0 || chain.nodes[idx]!.kind !== 'gate') {
+        throw new JigError('not_found', { what: `gate ${gate} of this item's chain` });
+      }
+      // Idempotent: approving a gate already approved answers the item as it is.
+      if (walk.approved.includes(gate) && walk.node > idx) return rec;
+      if (rec.status !== 'stopped' || rec.stop_kind !== 'gate' || rec.current_node !== gate) {
+        throw new JigError(
+          'move_refused',
+          { reason: `gate ${gate} is not waiting for a decision (the item is ${rec.status})` },
+          { status: rec.status },
+        );
+      }
+      const g = chain.nodes[idx] as {
+        artifact?: string;
+        artifact_required?: boolean;
+        chain_finalized?: boolean;
+      };
+      if (g.artifact && (g.artifact_required || g.chain_finalized) && !this.artifactPath(rec, g.artifact)) {
+        throw new JigError('artifact_required', { gate, kind: g.artifact });
+      }
+      await this.d.events.transact(async (uow) => {
+        const next: WalkState = { ...walk, node: idx + 1, step: 0, approved: [...walk.approved, gate] };
+        await updateItem(uow.db, id, { walk: next });
+        await uow.emit({ work_item_id: id, type: 'gate_approved', by, node: gate, payload: { gate } });
+        await this.claim(uow, rec, by);
+      });
+      const after = await this.item(id);
+      if (after.status === 'running') this.kick(id);
+      return after;
+    });
+  }
+
+  reject(id: string, gate: string, note: string, by: EventActor, node?: string): Promise<ItemRecord> {
+    return this.serial(id, async () => {
+      const rec = await this.item(id);
+      const chain = rec.chain_definition as ResolvedChain | null;
+      const walk = rec.walk;
+      const idx = chain?.nodes.findIndex((n) => n.id === gate) ?? -1;
+      if (!chain || !walk || idx < 0 || chain.nodes[idx]!.kind !== 'gate') {
+        throw new JigError('not_found', { what: `gate ${gate} of this item's chain` });
+      }
+      if (rec.status !== 'stopped' || rec.stop_kind !== 'gate' || rec.current_node !== gate) {
+        throw new JigError(
+          'move_refused',
+          { reason: `gate ${gate} is not waiting for a decision (the item is ${rec.status})` },
+          { status: rec.status },
+        );
+      }
+      const target = rejectTarget(chain, idx, node);
+      if (target === null) {
+        throw new JigError('validation_failed', {
+          reason: `body.node: ${node ?? 'reject_to'} is not an exec node before ${gate}`,
+        });
+      }
+      const count = (walk.rejects[gate] ?? 0) + 1;
+      const cap = this.d.config.policy?.default?.attempts ?? 3;
+      if (count > cap) {
+        await this.d.events.transact(async (uow) => {
+          await updateItem(uow.db, id, {
+            walk: { ...walk, rejects: { ...walk.rejects, [gate]: count } },
+            stop_reason: `${gate} exhausted after ${cap} rejection(s)`,
+            updated_at: now(),
+          });
+          await uow.emit({
+            work_item_id: id,
+            type: 'gate_rejected',
+            by,
+            node: gate,
+            payload: { gate, note, exhausted: true },
+          });
+        });
+        return this.item(id);
+      }
+      const back = chain.nodes[target]!.id;
+      await this.d.events.transact(async (uow) => {
+        await updateItem(uow.db, id, {
+          walk: { ...walk, node: target, step: 0, rejects: { ...walk.rejects, [gate]: count } },
+          steer: note,
+          current_node: back,
+        });
+        await uow.emit({
+          work_item_id: id,
+          type: 'gate_rejected',
+          by,
+          node: gate,
+          payload: { gate, note, reject_to: back, count },
+        });
+        await this.claim(uow, rec, by);
+      });
+      const after = await this.item(id);
+      if (after.status === 'running') this.kick(id);
+      return after;
+    });
+  }
+
+  /** Reruns the node the item stopped on (not a gate: a gate is approved or rejected). */
+  retry(id: string, by: EventActor): Promise<ItemRecord> {
+    return this.serial(id, async () => {
+      const rec = await this.item(id);
+      if (rec.status !== 'stopped' || !rec.walk) {
+        throw new JigError(
+          'move_refused',
+          { reason: `the item is ${rec.status}; only a stopped item can be retried` },
+          { status: rec.status },
+        );
+      }
+      if (rec.stop_kind === 'gate') {
+        throw new JigError(
+          'move_refused',
+          { reason: `the item waits at gate ${rec.current_node ?? ''}: approve or reject it` },
+          { status: rec.status },
+        );
+      }
+      await this.d.events.transact(async (uow) => {
+        await updateItem(uow.db, id, { walk: { ...rec.walk!, step: 0 } });
+        await uow.emit({
+          work_item_id: id,
+          type: 'work_item_retried',
+          by,
+          node: rec.current_node,
+          payload: { node: rec.current_node },
+        });
+        await this.claim(uow, rec, by);
+      });
+      const after = await this.item(id);
+      if (after.status === 'running') this.kick(id);
+      return after;
+    });
+  }
+
+  /** Advances past the current node or gate without running it. */
+  skip(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
+    return this.serial(id, async () => {
+      const rec = await this.item(id);
+      const chain = rec.chain_definition as ResolvedChain | null;
+      if ((rec.status !== 'stopped' && rec.status !== 'paused') || !rec.walk || !chain) {
+        throw new JigError(
+          'move_refused',
+          { reason: `the item is ${rec.status}; only a stopped or paused item that has started can skip` },
+          { status: rec.status },
+        );
+      }
+      const node = chain.nodes[rec.walk.node];
+      if (!node)
+        throw new JigError(
+          'move_refused',
+          { reason: 'the item is past its last node' },
+          { status: rec.status },
+        );
+      if ((node as { skippable?: boolean }).skippable === false) {
+        throw new JigError(
+          'move_refused',
+          { reason: `node ${node.id} is not skippable` },
+          { status: rec.status },
+        );
+      }
+      await this.d.events.transact(async (uow) => {
+        await updateItem(uow.db, id, {
+          walk: { ...rec.walk!, node: rec.walk!.node + 1, step: 0 },
+          updated_at: now(),
+        });
+        await uow.emit({
+          work_item_id: id,
+          type: 'node_skipped',
+          by,
+          node: node.id,
+          payload: { node: node.id, ...(note ? { note } : {}) },
+        });
+        if (rec.status === 'stopped') await this.claim(uow, rec, by);
+      });
+      const after = await this.item(id);
+      if (after.status === 'running') this.kick(id);
+      return after;
+    });
+  }
+
+  /** The document a gate decides on: a path a task reported (`artifact_ref`) for that kind. */
+  artifactPath(rec: ItemRecord, kind: string): string | null {
+    const rel = rec.walk?.artifacts?.[kind];
+    if (!rel || !rec.worktree_path) return null;
+    const p = join(rec.worktree_path, rel);
+    return existsSync(p) ? p : null;
+  }
+
+  async artifact(id: string): Promise<{ gate: string; kind: string; path: string; text: string }> {
+    const rec = await this.item(id);
+    const chain = rec.chain_definition as ResolvedChain | null;
+    if (rec.stop_kind !== 'gate' || !chain || !rec.current_node) {
+      throw new JigError('not_found', { what: 'a pending gate' });
+    }
+    const g = chain.nodes.find((n) => n.id === rec.current_node) as { artifact?: string } | undefined;
+    const path = g?.artifact ? this.artifactPath(rec, g.artifact) : null;
+    if (!g?.artifact || !path)
+      throw new JigError('not_found', { what: `the document of gate ${rec.current_node}` });
+    return { gate: rec.current_node, kind: g.artifact, path, text: readFileSync(path, 'utf8') };
+  }
+
+  // ---------- the walk ----------
+
+  private async stop(
+    rec: ItemRecord,
+    kind: string,
+    reason: string,
+    node: string | null,
+    session?: string | null,
+  ): Promise<void> {
+    await this.d.events.transact(async (uow) => {
+      await updateItem(uow.db, rec.id, {
+        status: 'stopped',
+        stop_kind: kind,
+        stop_reason: reason,
+        current_node: node,
+        updated_at: now(),
+      });
+      await uow.emit({
+        work_item_id: rec.id,
+        type: kind === 'gate' ? 'gate_requested' : 'work_item_needs_human',
+        by: 'jig',
+        node,
+        payload:
+          kind === 'gate'
+            ? { gate: node, message: reason }
+            : { kind, reason, ...(session ? { session } : {}) },
+      });
+    });
+    void this.promote();
+  }
+
+  private async walk(id: string): Promise<void> {
+    let rec = await this.item(id);
+    if (rec.status !== 'running') return;
+    if (rec.walk === null || rec.chain_definition === null) {
+      const frozen = this.d.config.runningChains.get(rec.chain)?.resolved;
+      if (!frozen) return this.stop(rec, 'config', `chain ${rec.chain} does not resolve now`, null);
+      const walk: WalkState = { node: 0, step: 0, rejects: {}, approved: [] };
+      await updateItem(this.db, id, {
+        chain_definition: frozen,
+        policy_snapshot: this.d.config.policy,
+        walk,
+      });
+      rec = await this.item(id);
+    }
+    const repo = this.d.repos.find(rec.repo);
+    if (!repo) return this.stop(rec, 'config', `repo ${rec.repo} is no longer connected`, rec.current_node);
+    if (!rec.worktree_path || !existsSync(rec.worktree_path)) {
+      const prep = await prepareWorktree(repo, rec, this.d.paths.worktreesDir);
+      if (!prep.ok) return this.stop(rec, prep.kind, prep.reason, null);
+      await this.d.events.transact(async (uow) => {
+        await updateItem(uow.db, id, {
+          worktree_path: prep.path,
+          base_ref: prep.baseRef,
+          base_branch: prep.baseBranch,
+        });
+        await uow.emit({
+          work_item_id: id,
+          type: 'worktree_prepared',
+          by: 'jig',
+          payload: {
+            path: prep.path,
+            branch: rec.branch,
+            base_branch: prep.baseBranch,
+            base_ref: prep.baseRef,
+            local_files: prep.copied,
+          },
+        });
+      });
+      rec = await this.item(id);
+      if (prep.created) {
+        if (repo.setup_command === undefined) {
+          return this.stop(
+            rec,
+            'config',
+            `repo ${repo.path} has no setup_command; set it in repos.yaml ("" when nothing needs setting up)`,
+            null,
+          );
+        }
+        if (repo.setup_command !== '') {
+          const out = await this.runArgv(
+            rec,
+            '<setup>',
+            'setup',
+            'setup',
+            ['/bin/sh', '-c', repo.setup_command],
+            null,
+            repo,
+          );
+          if (!(await this.stillRunning(id))) return;
+          if (out.status !== 'done' && out.status !== 'done_with_concerns') {
+            return this.stop(
+              rec,
+              stopKindOf[out.status] ?? 'failed',
+              `setup_command failed (${out.status}); see session ${out.id}`,
+              null,
+              out.id,
+            );
+          }
+        }
+      }
+    }
+    const chain = rec.chain_definition as ResolvedChain;
+    for (;;) {
+      rec = await this.item(id);
+      if (rec.status !== 'running' || this.closed) return;
+      const walk = rec.walk!;
+      const node = chain.nodes[walk.node];
+      if (!node) return this.complete(rec);
+      if (node.kind === 'gate') {
+        const message = (node as { message?: string }).message ?? `approve or reject ${node.id}`;
+        return this.stop(rec, 'gate', message, node.id);
+      }
+      if (rec.current_node !== node.id || walk.step === 0) {
+        await this.d.events.transact(async (uow) => {
+          await updateItem(uow.db, id, { current_node: node.id, updated_at: now() });
+          await uow.emit({
+            work_item_id: id,
+            type: 'node_started',
+            by: 'jig',
+            node: node.id,
+            payload: { node: node.id, step: walk.step },
+          });
+        });
+      }
+      const exec = node;
+      for (let i = walk.step; i < exec.steps.length; i++) {
+        const outcome = await this.runStep(await this.item(id), chain, exec, exec.steps[i]!, repo);
+        if (!(await this.stillRunning(id))) return;
+        if (!outcome.ok)
+          return this.stop(await this.item(id), outcome.kind, outcome.reason, node.id, outcome.session);
+        await updateItem(this.db, id, { walk: { ...(await this.item(id)).walk!, step: i + 1 } });
+      }
+      await this.d.events.transact(async (uow) => {
+        const w = (await getItem(uow.db, id))!.walk!;
+        await updateItem(uow.db, id, { walk: { ...w, node: w.node + 1, step: 0 }, updated_at: now() });
+        await uow.emit({
+          work_item_id: id,
+          type: 'node_completed',
+          by: 'jig',
+          node: node.id,
+          payload: { node: node.id },
+        });
+      });
+    }
+  }
+
+  private async stillRunning(id: string): Promise<boolean> {
+    return !this.closed && (await getItem(this.db, id))?.status === 'running';
+  }
+
+  private async complete(rec: ItemRecord): Promise<void> {
+    await this.d.events.transact(async (uow) => {
+      await updateItem(uow.db, rec.id, {
+        status: 'completed',
+        ended_at: now(),
+        current_node: null,
+        updated_at: now(),
+      });
+      await uow.emit({ work_item_id: rec.id, type: 'work_item_completed', by: 'jig', payload: {} });
+    });
+    void this.promote();
+  }
+
+  private async runStep(
+    rec: ItemRecord,
+    chain: ResolvedChain,
+    node: ModelExecNode,
+    step: ModelStep,
+    repo: NonNullable<ReturnType<ReposService['find']>>,
+  ): Promise<StepOutcome> {
+    const specs = step.tasks.map((t) => ({ task: t, spec: taskSpec(t, repo, rec.base_branch ?? 'HEAD') }));
+    const refused = specs.find((s) => s.spec.kind === 'refuse');
+    if (refused && refused.spec.kind === 'refuse')
+      return { ok: false, kind: refused.spec.stop, reason: refused.spec.reason, session: null };
+    const results = await Promise.all(
+      specs.map(async ({ task, spec }) => {
+        if (spec.kind === 'pass')
+          return { status: 'done' as SessionStatus, id: null as string | null, result: null };
+        if (spec.kind !== 'process')
+          return { status: 'config_error' as SessionStatus, id: null, result: null };
+        const cap = timeCapMinutes(chain, node, step, task, this.d.config.policy);
+        const s = await this.runArgv(
+          rec,
+          node.id,
+          task.path,
+          task.kind,
+          spec.argv,
+          cap === null ? null : Math.round(cap * 60),
+          repo,
+        );
+        return { status: s.status, id: s.id, result: s.result };
+      }),
+    );
+    for (const [i, r] of results.entries()) {
+      const ref = (r.result as { artifact_ref?: unknown } | null)?.artifact_ref;
+      const produces = (specs[i]!.task as { produces?: unknown }).produces;
+      if (typeof ref === 'string' && typeof produces === 'string') {
+        const w = (await this.item(rec.id)).walk!;
+        await updateItem(this.db, rec.id, {
+          walk: { ...w, artifacts: { ...w.artifacts, [produces]: ref } },
+        });
+      }
+    }
+    const worst = worstStatus(results.map((r) => r.status));
+    if (worst === null) return { ok: true };
+    const failed = results.find((r) => r.status === worst)!;
+    const task = specs[results.indexOf(failed)]!.task;
+    const question = (failed.result as { question?: string } | null)?.question;
+    const reason =
+      worst === 'needs_context' && question
+        ? `${task.path} asks: ${question}`
+        : `${task.path} ended ${worst}${failed.id ? ` (session ${failed.id}; jig view logs)` : ''}`;
+    return { ok: false, kind: stopKindOf[worst] ?? 'failed', reason, session: failed.id };
+  }
+
+  private async runArgv(
+    rec: ItemRecord,
+    node: string,
+    taskPath: string,
+    kind: string,
+    argv: string[],
+    timeCapS: number | null,
+    repo: NonNullable<ReturnType<ReposService['find']>>,
+  ): Promise<SessionRecord> {
+    const env = taskEnv(repo, {
+      JIG_WORK_ITEM_ID: rec.id,
+      JIG_DAEMON_PID: String(process.pid),
+      JIG_DAEMON_PORT: String(this.d.port()),
+    });
+    const { session, launched } = await this.sessions.start({
+      itemId: rec.id,
+      node,
+      taskPath,
+      kind,
+      argv,
+      cwd: rec.worktree_path!,
+      env,
+      timeCapS,
+    });
+    return this.sessions.finish(session, launched);
+  }
+
+  // ---------- after a restart ----------
+
+  /**
+   * Adopts every session that is still running (same pid, same start time), resolves the ones that
+   * ended meanwhile from their files, and continues every running item from its row.
+   */
+  async recover(): Promise<ReattachSummary> {
+    const summary: ReattachSummary = {
+      scanned: 0,
+      adopted: 0,
+      resolved_from_file: 0,
+      unknown: 0,
+      resumed_work_items: 0,
+    };
+    const live = await runningSessions(this.db);
+    summary.scanned = live.length;
+    const waits: Promise<unknown>[] = [];
+    const itemsWithSessions = new Set<string>();
+    for (const s of live) {
+      itemsWithSessions.add(s.work_item_id);
+      const alive = s.pid !== null && isSameProcess(s.pid, s.pid_start);
+      await this.d.events.transact(async (uow) => {
+        await uow.emit({
+          work_item_id: s.work_item_id,
+          type: alive ? 'session_reattached' : 'session_resolved_after_restart',
+          by: 'jig',
+          node: s.node,
+          payload: { session: s.id, pid: s.pid },
+        });
+      });
+      if (alive) {
+        summary.adopted++;
+        waits.push(this.adopt(s));
+      } else {
+        const done = await this.sessions.record(s);
+        if (done.status === 'unknown') summary.unknown++;
+        else summary.resolved_from_file++;
+        waits.push(this.serial(s.work_item_id, () => this.afterAdopted(done)));
+      }
+    }
+    const running = await this.db
+      .selectFrom('work_items')
+      .select('id')
+      .where('status', '=', 'running')
+      .execute();
+    for (const r of running) {
+      summary.resumed_work_items++;
+      if (!itemsWithSessions.has(r.id)) this.kick(r.id);
+    }
+    void Promise.all(waits).then(() => this.promote());
+    return summary;
+  }
+
+  private adopt(s: SessionRecord): Promise<void> {
+    return this.serial(s.work_item_id, async () => {
+      const done = await this.sessions.finish(s);
+      await this.afterAdopted(done);
+    });
+  }
+
+  /** A session that ended while the server was away (or was adopted) decides how its step went. */
+  private async afterAdopted(s: SessionRecord): Promise<void> {
+    const rec = await getItem(this.db, s.work_item_id);
+    if (!rec || rec.status !== 'running') return;
+    const others = await runningSessions(this.db, rec.id);
+    if (others.length > 0) return;
+    if (s.node === '<setup>') {
+      if (s.status !== 'done' && s.status !== 'done_with_concerns') {
+        return this.stop(
+          rec,
+          stopKindOf[s.status] ?? 'failed',
+          `setup_command ended ${s.status}; see session ${s.id}`,
+          null,
+          s.id,
+        );
+      }
+      this.kick(rec.id);
+      return;
+    }
+    if (s.status === 'done' || s.status === 'done_with_concerns') {
+      // The step's other tasks may have ended as well; check the whole step before moving on.
+      const ended = await this.db
+        .selectFrom('worker_sessions')
+        .select(['status', 'task_path', 'id'])
+        .where('work_item_id', '=', rec.id)
+        .where('node', '=', s.node)
+        .where('started_at', '>=', s.started_at.slice(0, 19))
+        .execute();
+      const worst = worstStatus(ended.map((e) => e.status as SessionStatus));
+      if (worst !== null) {
+        const bad = ended.find((e) => e.status === worst)!;
+        return this.stop(
+          rec,
+          stopKindOf[worst] ?? 'failed',
+          `${bad.task_path} ended ${worst} (session ${bad.id})`,
+          s.node,
+          bad.id,
+        );
+      }
+      await updateItem(this.db, rec.id, { walk: { ...rec.walk!, step: rec.walk!.step + 1 } });
+      this.kick(rec.id);
+      return;
+    }
+    return this.stop(
+      rec,
+      stopKindOf[s.status] ?? 'infra',
+      `${s.task_path} ended ${s.status} while the server was restarting (session ${s.id})`,
+      s.node,
+      s.id,
+    );
+  }
+
+  close(): void {
+    this.closed = true;
+    this.sessions.close();
+  }
+}

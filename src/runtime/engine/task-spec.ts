@@ -1,0 +1,113 @@
+import type { RepoEntry } from '../../contract/config/repos.js';
+import type { ModelTask } from '../../core/chain/model.js';
+import { splitWords } from '../../core/items/split-words.js';
+
+/** What to run for one task, or why it cannot run (a config stop, never a fake success). */
+export type TaskSpec =
+  | { kind: 'process'; argv: string[] }
+  | { kind: 'pass'; note: string }
+  | { kind: 'refuse'; stop: 'config'; reason: string };
+
+/**
+ * Turns a resolved task into a command. Subprocess: `run` goes through `sh -c`; `argv` and the older
+ * `command` run without a shell. Builtins are commands too, so they are supervised, logged and
+ * capped like any task.
+ */
+export function taskSpec(task: ModelTask, repo: RepoEntry, baseBranch: string): TaskSpec {
+  switch (task.kind) {
+    case 'subprocess': {
+      if (typeof task.run === 'string') return { kind: 'process', argv: ['/bin/sh', '-c', task.run] };
+      if (Array.isArray(task.argv)) return { kind: 'process', argv: task.argv.map(String) };
+      if (typeof task.command === 'string') {
+        const words = splitWords(task.command);
+        if (!words || words.length === 0) {
+          return {
+            kind: 'refuse',
+            stop: 'config',
+            reason: `${task.path}: command cannot be split into words`,
+          };
+        }
+        return { kind: 'process', argv: words };
+      }
+      return { kind: 'refuse', stop: 'config', reason: `${task.path}: a subprocess task needs run or argv` };
+    }
+    case 'builtin': {
+      if (task.ref === 'jig.verify_changed_test_scopes') {
+        if (repo.test_command === undefined) {
+          return {
+            kind: 'refuse',
+            stop: 'config',
+            reason: `repo ${repo.path} has no test_command; set one in repos.yaml ("" when it has no tests)`,
+          };
+        }
+        if (repo.test_command === '')
+          return { kind: 'pass', note: 'the repo has no tests (test_command: "")' };
+        return { kind: 'process', argv: ['/bin/sh', '-c', repo.test_command] };
+      }
+      if (task.ref === 'jig.mr_rebase') return { kind: 'process', argv: ['git', 'rebase', baseBranch] };
+      return {
+        kind: 'refuse',
+        stop: 'config',
+        reason: `${task.path}: builtin ${String(task.ref)} is not known to this Jig`,
+      };
+    }
+    case 'agent':
+      return {
+        kind: 'refuse',
+        stop: 'config',
+        reason: `${task.path}: agent tasks need the harness support, which this build does not have yet`,
+      };
+    case 'forge':
+      return {
+        kind: 'refuse',
+        stop: 'config',
+        reason: `${task.path}: forge tasks (${String(task.target)}) are not built yet; use a chain without merge-request nodes`,
+      };
+    default:
+      return { kind: 'refuse', stop: 'config', reason: `${task.path}: unknown task kind ${task.kind}` };
+  }
+}
+
+/** Variables a task inherits from the server; everything else is left out on purpose. */
+const ALLOWED_ENV = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TMPDIR',
+  'TERM',
+  'SSH_AUTH_SOCK',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+];
+
+export function taskEnv(
+  repo: RepoEntry,
+  extra: Record<string, string>,
+  base: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v !== undefined && (ALLOWED_ENV.includes(k) || k.startsWith('LC_'))) env[k] = v;
+  }
+  for (const name of repo.env_passthrough ?? []) {
+    const v = base[name];
+    if (v !== undefined) env[name] = v;
+  }
+  return { ...env, ...repo.env, ...extra };
+}

@@ -1,0 +1,122 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorBodySchema } from '../../contract/error-body.js';
+import { WorkItem } from '../../contract/items.js';
+import type { Instance } from '../../runtime/instance.js';
+
+const IdParams = z.object({ id: z.string().min(1).max(64) });
+const GateParams = IdParams.extend({ gate: z.string().min(1).max(64) });
+const errors = { 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema };
+const Note = z.string().trim().min(1).max(20_000);
+
+/** The moves that need the engine: start, pause, steer, retry, skip, and the gates. */
+export function lifecycleRoutes(inst: Instance): FastifyPluginAsyncZod {
+  return async (app) => {
+    const dto = (rec: Parameters<typeof inst.items.dto>[0]) => inst.items.dto(rec);
+
+    app.post(
+      '/api/work-items/:id/resume',
+      {
+        schema: {
+          summary: 'Start a paused item (queued when no slot is free); the note is delivered as a steer',
+          tags: ['lifecycle'],
+          params: IdParams,
+          body: z.object({ note: Note.optional() }).strict().nullish(),
+          response: { 200: WorkItem, ...errors, 503: ErrorBodySchema },
+        },
+      },
+      async (req) => dto(await inst.engine.resume(req.params.id, req.body?.note, 'human')),
+    );
+    app.post(
+      '/api/work-items/:id/pause',
+      {
+        schema: {
+          summary: 'Stop a running or queued item; its sessions end (SIGTERM, then SIGKILL after 10 s)',
+          tags: ['lifecycle'],
+          params: IdParams,
+          response: { 200: WorkItem, ...errors },
+        },
+      },
+      async (req) => dto(await inst.engine.pause(req.params.id, 'human')),
+    );
+    app.post(
+      '/api/work-items/:id/steer',
+      {
+        schema: {
+          summary: 'Store a note for the next agent launch of a paused or stopped item',
+          tags: ['lifecycle'],
+          params: IdParams,
+          body: z.object({ note: Note }).strict(),
+          response: { 200: WorkItem, ...errors },
+        },
+      },
+      async (req) => dto(await inst.engine.steer(req.params.id, req.body.note, 'human')),
+    );
+    app.post(
+      '/api/work-items/:id/retry',
+      {
+        schema: {
+          summary: 'Rerun the node the item stopped on',
+          tags: ['lifecycle'],
+          params: IdParams,
+          response: { 200: WorkItem, ...errors },
+        },
+      },
+      async (req) => dto(await inst.engine.retry(req.params.id, 'human')),
+    );
+    app.post(
+      '/api/work-items/:id/skip',
+      {
+        schema: {
+          summary: 'Advance past the current node or gate without running it',
+          tags: ['lifecycle'],
+          params: IdParams,
+          body: z.object({ note: Note.optional() }).strict().nullish(),
+          response: { 200: WorkItem, ...errors },
+        },
+      },
+      async (req) => dto(await inst.engine.skip(req.params.id, req.body?.note, 'human')),
+    );
+    app.post(
+      '/api/work-items/:id/gates/:gate/approve',
+      {
+        schema: {
+          summary: 'Approve the pending gate (approving an approved gate answers the item as it is)',
+          tags: ['gates'],
+          params: GateParams,
+          response: { 200: WorkItem, ...errors },
+        },
+      },
+      async (req) => dto(await inst.engine.approve(req.params.id, req.params.gate, 'human')),
+    );
+    app.post(
+      '/api/work-items/:id/gates/:gate/reject',
+      {
+        schema: {
+          summary: 'Reject the pending gate; the chain goes back to reject_to with the note as a steer',
+          tags: ['gates'],
+          params: GateParams,
+          body: z.object({ note: Note, node: z.string().min(1).optional() }).strict(),
+          response: { 200: WorkItem, ...errors },
+        },
+      },
+      async (req) =>
+        dto(await inst.engine.reject(req.params.id, req.params.gate, req.body.note, 'human', req.body.node)),
+    );
+    app.get(
+      '/api/work-items/:id/artifact',
+      {
+        schema: {
+          summary: "Read the pending gate's document",
+          tags: ['gates'],
+          params: IdParams,
+          response: {
+            200: z.object({ gate: z.string(), kind: z.string(), path: z.string(), text: z.string() }),
+            404: ErrorBodySchema,
+          },
+        },
+      },
+      async (req) => inst.engine.artifact(req.params.id),
+    );
+  };
+}

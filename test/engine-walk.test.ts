@@ -1,0 +1,312 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { git } from './helpers/git.js';
+import { engineSetup, events, fileItem, isAlive, post, until } from './helpers/engine.js';
+import { cleanupAll, http, tempHome } from './helpers/server.js';
+
+afterEach(cleanupAll);
+
+const gated = `
+description: build, review, finish
+nodes:
+  - id: build
+    kind: exec
+    steps:
+      - id: write
+        tasks:
+          - id: touch
+            kind: subprocess
+            run: echo built >> out.txt && git add out.txt && git commit -qm built
+      - id: check
+        tasks:
+          - id: exists
+            kind: subprocess
+            argv: [test, -f, out.txt]
+          - id: reports
+            kind: subprocess
+            run: 'printf %s "{\\"status\\":\\"done\\"}" > "$JIG_RESULT_PATH"'
+  - id: review
+    kind: gate
+    message: Look at out.txt
+    reject_to: build
+  - id: finish
+    kind: exec
+    tasks:
+      - id: last
+        kind: subprocess
+        run: echo finished
+`;
+
+describe('walking a chain', () => {
+  it('runs steps in order and tasks in parallel, stops at the gate, and completes once approved', async () => {
+    const { jig, repo } = await engineSetup({ gated });
+    const item = await fileItem(jig, repo, 'gated');
+    const atGate = await until(jig, item.id, (i) => i.status === 'stopped');
+    expect(atGate).toMatchObject({
+      display_status: 'needs_you',
+      current_node: 'review',
+      stop: { kind: 'gate', reason: 'Look at out.txt' },
+    });
+    expect(git(repo, 'log', '--format=%s', item.branch)).toBe('built\ninitial');
+    expect(git(repo, 'log', '--format=%s', 'main')).toBe('initial');
+
+    const approved = await post(jig, `/api/work-items/${item.id}/gates/review/approve`);
+    expect(approved.status).toBe(200);
+    const done = await until(jig, item.id, (i) => i.status === 'completed');
+    expect(done.display_status).toBe('done');
+    // Approving again answers the item as it is.
+    const again = await post(jig, `/api/work-items/${item.id}/gates/review/approve`);
+    expect(again.status).toBe(200);
+    expect(again.json.status).toBe('completed');
+
+    const types = (await events(jig, item.id)).map((e) => `${e.type}${e.node ? `@${e.node}` : ''}`);
+    expect(types).toEqual([
+      'work_item_created',
+      'work_item_started',
+      'worktree_prepared',
+      'node_started@build',
+      'worker_session_started@build',
+      'worker_session_exited@build',
+      'worker_session_started@build',
+      'worker_session_started@build',
+      'worker_session_exited@build',
+      'worker_session_exited@build',
+      'node_completed@build',
+      'gate_requested@review',
+      'gate_approved@review',
+      'node_started@finish',
+      'worker_session_started@finish',
+      'worker_session_exited@finish',
+      'node_completed@finish',
+      'work_item_completed',
+    ]);
+  });
+
+  it('a rejection re-enters reject_to with the note as a steer, and the walk comes back to the gate', async () => {
+    const { jig, repo } = await engineSetup({ gated });
+    const item = await fileItem(jig, repo, 'gated');
+    await until(jig, item.id, (i) => i.stop?.kind === 'gate');
+    const noNote = await post(jig, `/api/work-items/${item.id}/gates/review/reject`, {});
+    expect(noNote.status).toBe(422);
+    const r = await post(jig, `/api/work-items/${item.id}/gates/review/reject`, { note: 'write it twice' });
+    expect(r.status).toBe(200);
+    await until(
+      jig,
+      item.id,
+      (i) =>
+        i.stop?.kind === 'gate' && git(repo, 'log', '--format=%s', item.branch).startsWith('built\nbuilt'),
+    );
+    const ev = await events(jig, item.id);
+    expect(ev.find((e) => e.type === 'gate_rejected').payload).toEqual({
+      gate: 'review',
+      note: 'write it twice',
+      reject_to: 'build',
+      count: 1,
+    });
+    const wrongGate = await post(jig, `/api/work-items/${item.id}/gates/nope/approve`);
+    expect(wrongGate.status).toBe(404);
+  });
+
+  it('stops a failing step for a person, and retry reruns the node once the cause is fixed', async () => {
+    const home = tempHome();
+    const flag = join(home, 'flag');
+    const { jig, repo } = await engineSetup(
+      {
+        flaky: `
+nodes:
+  - id: check
+    kind: exec
+    tasks:
+      - id: needs_flag
+        kind: subprocess
+        argv: [test, -f, ${flag}]
+`,
+      },
+      { home },
+    );
+    const item = await fileItem(jig, repo, 'flaky');
+    const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
+    expect(stopped.stop.kind).toBe('failed');
+    expect(stopped.stop.reason).toMatch(/^check\.main\.needs_flag ended failed \(session s[0-9a-f]+/);
+    writeFileSync(flag, '');
+    expect((await post(jig, `/api/work-items/${item.id}/retry`)).status).toBe(200);
+    await until(jig, item.id, (i) => i.status === 'completed');
+    expect((await events(jig, item.id)).map((e) => e.type)).toContain('work_item_retried');
+    expect(existsSync(join(home, 'run', 'worktrees', item.id))).toBe(true);
+  });
+
+  it('a task that needs context stops with its question; skip moves past the node', async () => {
+    const { jig, repo } = await engineSetup({
+      ask: `
+nodes:
+  - id: ask
+    kind: exec
+    tasks:
+      - id: q
+        kind: subprocess
+        run: 'printf %s "{\\"status\\":\\"needs_context\\",\\"question\\":\\"Which API version?\\"}" > "$JIG_RESULT_PATH"'
+  - id: after
+    kind: exec
+    tasks:
+      - id: ok
+        kind: subprocess
+        run: 'true'
+`,
+    });
+    const item = await fileItem(jig, repo, 'ask');
+    const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
+    expect(stopped.stop).toEqual({
+      kind: 'question',
+      reason: 'ask.main.q asks: Which API version?',
+      suggested_action: null,
+    });
+    expect((await post(jig, `/api/work-items/${item.id}/skip`, { note: 'use v2' })).status).toBe(200);
+    await until(jig, item.id, (i) => i.status === 'completed');
+    expect((await events(jig, item.id)).find((e) => e.type === 'node_skipped').payload).toEqual({
+      node: 'ask',
+      note: 'use v2',
+    });
+  });
+
+  it('stops honestly at an agent task, since the harness is not built yet', async () => {
+    const { jig, repo } = await engineSetup({});
+    const item = await fileItem(jig, repo, 'default');
+    const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
+    expect(stopped.stop).toMatchObject({
+      kind: 'config',
+      reason: 'spec.main.author: agent tasks need the harness support, which this build does not have yet',
+    });
+  });
+});
+
+describe('caps, pause and slots', () => {
+  const sleeper = (seconds: number, capMinutes?: number) => `
+nodes:
+  - id: work
+    kind: exec
+    tasks:
+      - id: sleep
+        kind: subprocess
+        run: 'echo $$ > "$JIG_RESULT_PATH.pid"; sleep ${seconds}'
+${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : ''}`;
+
+  async function sleeperPid(jig: any, id: string): Promise<number> {
+    for (let i = 0; i < 100; i++) {
+      const ev = await events(jig, id);
+      const started = ev.find((e: any) => e.type === 'worker_session_started');
+      if (started) return started.payload.pid;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('no session started');
+  }
+
+  it('a time cap stops a running task at once, as a cap and not a failure', async () => {
+    const { jig, repo } = await engineSetup({ capped: sleeper(60, 0.02) });
+    const item = await fileItem(jig, repo, 'capped');
+    const pid = await sleeperPid(jig, item.id);
+    const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
+    expect(stopped.stop.kind).toBe('cap');
+    expect(isAlive(pid)).toBe(false);
+    const types = (await events(jig, item.id)).map((e) => e.type);
+    expect(types).toContain('time_cap_reached');
+    expect((await events(jig, item.id)).find((e) => e.type === 'worker_session_exited').payload.status).toBe(
+      'capped_out',
+    );
+  });
+
+  it('pause ends the task process group; resume reruns the step', async () => {
+    const { jig, repo } = await engineSetup({ slow: sleeper(60) });
+    const item = await fileItem(jig, repo, 'slow');
+    const pid = await sleeperPid(jig, item.id);
+    const paused = await post(jig, `/api/work-items/${item.id}/pause`);
+    expect(paused.status).toBe(200);
+    expect(paused.json.status).toBe('paused');
+    await until(jig, item.id, () => !isAlive(pid));
+    const exited = (await events(jig, item.id)).find((e) => e.type === 'worker_session_exited');
+    expect(exited.payload.status).toBe('paused');
+    const resumed = await post(jig, `/api/work-items/${item.id}/resume`, { note: 'carry on' });
+    expect(resumed.json.status).toBe('running');
+    const starts = () =>
+      events(jig, item.id).then((ev) => ev.filter((e) => e.type === 'worker_session_started').length);
+    for (let i = 0; i < 100 && (await starts()) < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await starts()).toBe(2);
+    await post(jig, `/api/work-items/${item.id}/cancel`, { reason: 'enough' });
+  });
+
+  it('cancel of a running item ends its processes and keeps worktree and branch', async () => {
+    const { jig, repo, home } = await engineSetup({ slow: sleeper(60) });
+    const item = await fileItem(jig, repo, 'slow');
+    const pid = await sleeperPid(jig, item.id);
+    const r = await post(jig, `/api/work-items/${item.id}/cancel`, { reason: 'not now' });
+    expect(r.json.status).toBe('cancelled');
+    await until(jig, item.id, () => !isAlive(pid));
+    expect(existsSync(join(home, 'run', 'worktrees', item.id))).toBe(true);
+    expect(git(repo, 'branch', '--list', item.branch)).toContain(item.branch);
+  });
+
+  it('max_concurrent queues the third of three items at 2, and starts it when a slot frees', async () => {
+    const { jig, repo } = await engineSetup(
+      { slow: sleeper(60) },
+      { policy: 'max_concurrent: 2\ndefault:\n  attempts: 3\n  wall_clock_s: 3600\nloops: {}\n' },
+    );
+    const a = await fileItem(jig, repo, 'slow');
+    const b = await fileItem(jig, repo, 'slow');
+    const c = await fileItem(jig, repo, 'slow');
+    expect([a.status, b.status, c.status]).toEqual(['running', 'running', 'queued']);
+    expect((await events(jig, c.id)).map((e) => e.type)).toContain('work_item_queued');
+    await post(jig, `/api/work-items/${a.id}/pause`);
+    await until(jig, c.id, (i) => i.status === 'running');
+    for (const x of [b, c]) await post(jig, `/api/work-items/${x.id}/cancel`);
+  });
+});
+
+describe('restarts', () => {
+  const chain = `
+nodes:
+  - id: work
+    kind: exec
+    tasks:
+      - id: sleep
+        kind: subprocess
+        run: 'sleep 2; echo slept > slept.txt'
+  - id: after
+    kind: exec
+    tasks:
+      - id: check
+        kind: subprocess
+        argv: [test, -f, slept.txt]
+`;
+  for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
+    it(`after ${signal} of the server, the running task is adopted, finishes, and the item moves on`, async () => {
+      const { jig, repo, home } = await engineSetup({ nap: chain });
+      const item = await fileItem(jig, repo, 'nap');
+      let pid = 0;
+      for (let i = 0; i < 100 && !pid; i++) {
+        const started = (await events(jig, item.id)).find((e) => e.type === 'worker_session_started');
+        pid = started?.payload.pid ?? 0;
+        if (!pid) await new Promise((r) => setTimeout(r, 50));
+      }
+      await jig.stop(signal);
+      expect(isAlive(pid)).toBe(true); // the task outlives the server, whatever the signal
+      const { startJig } = await import('./helpers/server.js');
+      const again = await startJig({ home });
+      const health = (await http(`${again.url}/api/health`)).json;
+      expect(health.reattach_summary).toMatchObject({
+        scanned: 1,
+        adopted: 1,
+        unknown: 0,
+        resumed_work_items: 1,
+      });
+      await until(again, item.id, (i) => i.status === 'completed');
+      const ev = await events(again, item.id);
+      const seqs = ev.map((e) => e.seq);
+      expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+      expect(new Set(seqs).size).toBe(seqs.length);
+      const types = ev.map((e) => e.type);
+      expect(types).toContain('session_reattached');
+      expect(types.filter((t) => t === 'worker_session_exited')).toHaveLength(2);
+      expect(types.at(-1)).toBe('work_item_completed');
+    });
+  }
+});

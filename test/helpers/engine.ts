@@ -1,0 +1,66 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { makeRepo } from './git.js';
+import { http, startJig, tempHome, type JigProcess } from './server.js';
+
+/** A home whose config holds the given chains (id -> YAML), and a connected repo. */
+export async function engineSetup(
+  chains: Record<string, string>,
+  opts: { home?: string; policy?: string; repoFiles?: Record<string, string>; setup?: string } = {},
+): Promise<{ jig: JigProcess; repo: string; home: string }> {
+  const home = opts.home ?? tempHome();
+  mkdirSync(join(home, 'config', 'chains'), { recursive: true });
+  for (const [id, text] of Object.entries(chains))
+    writeFileSync(join(home, 'config', 'chains', `${id}.yaml`), text);
+  if (opts.policy) writeFileSync(join(home, 'config', 'policy.yaml'), opts.policy);
+  const jig = await startJig({ home });
+  const repo = makeRepo(opts.repoFiles);
+  const r = await http(`${jig.url}/api/repos`, {
+    method: 'POST',
+    body: { path: repo, test_command: '', setup_command: opts.setup ?? '' },
+  });
+  expect(r.status).toBe(201);
+  return { jig, repo, home };
+}
+
+export async function fileItem(jig: JigProcess, repo: string, chain: string, start = true): Promise<any> {
+  const r = await http(`${jig.url}/api/work-items`, {
+    method: 'POST',
+    body: { title: `Run ${chain}`, repo, chain, start },
+  });
+  expect(r.status, r.text).toBe(201);
+  return r.json;
+}
+
+/** Polls the item until `ok` holds (bounded by count, not asserted on time). */
+export async function until(
+  jig: JigProcess,
+  id: string,
+  ok: (item: any) => boolean,
+  tries = 300,
+): Promise<any> {
+  let item: any;
+  for (let i = 0; i < tries; i++) {
+    item = (await http(`${jig.url}/api/work-items/${id}`)).json;
+    if (ok(item)) return item;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`item ${id} never reached the state; last: ${JSON.stringify(item)}`);
+}
+
+export async function events(jig: JigProcess, id: string): Promise<any[]> {
+  return (await http(`${jig.url}/api/work-items/${id}/events?limit=1000`)).json.events;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const post = (jig: JigProcess, path: string, body?: unknown) =>
+  http(`${jig.url}${path}`, { method: 'POST', body });
