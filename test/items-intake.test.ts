@@ -319,9 +319,11 @@ describe('POST /api/work-items', () => {
     expect((await http(`${jig.url}/api/work-items?limit=1`)).json.total).toBe(before);
   });
 
-  it('says honestly that starting is not built yet', async () => {
-    const res = await post('/api/work-items', { title: 'Go', repo, start: true });
-    expect(res.status).toBe(422);
-    expect(res.json.code).toBe('start_unavailable');
+  it('start: true files the item and starts it at once', async () => {
+    const res = await post('/api/work-items', { title: 'Go', repo, chain: 'quick-task', start: true });
+    expect(res.status).toBe(201);
+    expect(['running', 'queued', 'stopped']).toContain(res.json.status);
+    const events = (await http(`${jig.url}/api/work-items/${res.json.id}/events`)).json.events;
+    expect(events.slice(0, 2).map((e: { type: string }) => e.type)).toEqual(['work_item_created', 'work_item_started']);
   });
 });

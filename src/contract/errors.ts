@@ -14,6 +14,7 @@ export const errorCatalogue = {
   method_not_allowed: { status: 405, template: '{method} is not allowed on {path}' },
   config_refused: { status: 422, template: 'a configuration file was refused: {files}' },
   not_supervised: { status: 409, template: '{reason}' },
+  policy_invalid: { status: 422, template: '{reason}' },
   host_not_allowed: { status: 403, template: 'unexpected Host for a server bound to {bind}' },
   cross_site_write: { status: 403, template: 'cross-site write refused: {reason}' },
   remote_needs_password: {
@@ -58,11 +59,11 @@ export const errorCatalogue = {
   move_refused: { status: 409, template: '{reason}' },
   attachment_unreadable: { status: 422, template: '{kind} attachment: {reason}' },
   attachment_missing: { status: 404, template: 'work item {id} has no {kind} attachment' },
-  start_unavailable: {
-    status: 422,
-    template: 'this build cannot start work yet (the engine is not built); file the item paused',
-  },
   invalid_model_override: { status: 422, template: '{field}: {value} is not a model id' },
+  artifact_required: {
+    status: 422,
+    template: 'gate {gate} needs its {kind} document before it can be approved',
+  },
   internal: { status: 500, template: 'internal error: {reason}' },
 } as const satisfies Record<string, { status: number; template: string }>;
 

@@ -1,0 +1,97 @@
+/**
+ * Per-task overhead of the engine: a chain of 50 `true` subprocess tasks (50 steps, one task each)
+ * beside 50 plain spawns of `true` in the same run. Run: npm run build && npm run bench -- engine
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../src/server/main.js';
+
+const TASKS = 50;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+function repo(root: string): string {
+  const dir = join(root, 'repo');
+  mkdirSync(dir);
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'b',
+    GIT_AUTHOR_EMAIL: 'b@b',
+    GIT_COMMITTER_NAME: 'b',
+    GIT_COMMITTER_EMAIL: 'b@b',
+  };
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, env });
+  writeFileSync(join(dir, 'a'), 'a');
+  execFileSync('git', ['add', '-A'], { cwd: dir, env });
+  execFileSync('git', ['commit', '-qm', 'i'], { cwd: dir, env });
+  return dir;
+}
+
+async function rawSpawns(): Promise<number> {
+  const t0 = performance.now();
+  for (let i = 0; i < TASKS; i++) {
+    await new Promise<void>((res) => spawn('true', { stdio: 'ignore' }).once('exit', () => res()));
+  }
+  return performance.now() - t0;
+}
+
+async function engineRun(root: string, dir: string, n: number): Promise<number> {
+  const home = join(root, `home${n}`);
+  mkdirSync(join(home, 'config', 'chains'), { recursive: true });
+  const steps = Array.from(
+    { length: TASKS },
+    (_, i) =>
+      `      - id: s${i}\n        tasks:\n          - id: t\n            kind: subprocess\n            argv: ['true']\n`,
+  ).join('');
+  writeFileSync(
+    join(home, 'config', 'chains', 'many.yaml'),
+    `nodes:\n  - id: work\n    kind: exec\n    steps:\n${steps}`,
+  );
+  const jig = await startServer({ host: '127.0.0.1', port: 0, env: { JIG_HOME: home } });
+  try {
+    const post = (path: string, body: unknown) =>
+      fetch(`${jig.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ id: string; status: string }>);
+    await post('/api/repos', { path: dir, test_command: '', setup_command: '' });
+    const item = await post('/api/work-items', { title: 'many', repo: dir, chain: 'many' });
+    // Timed from the start request to completion; the worktree is cut once, inside the timing.
+    const t0 = performance.now();
+    await post(`/api/work-items/${item.id}/resume`, {});
+    for (;;) {
+      const now = (await (await fetch(`${jig.url}/api/work-items/${item.id}`)).json()) as { status: string };
+      if (now.status === 'completed') break;
+      if (now.status === 'stopped') throw new Error('the chain stopped');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return performance.now() - t0;
+  } finally {
+    await jig.close();
+  }
+}
+
+const root = mkdtempSync(join(tmpdir(), 'jig-bench-'));
+try {
+  const dir = repo(root);
+  const raw: number[] = [];
+  const eng: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    raw.push(await rawSpawns());
+    eng.push(await engineRun(root, dir, i));
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const r = med(raw);
+  const e = med(eng);
+  console.log(
+    `${TASKS} raw spawns of true           ${r.toFixed(0)} ms  (${(r / TASKS).toFixed(1)} ms each)`,
+  );
+  console.log(
+    `chain of ${TASKS} true tasks            ${e.toFixed(0)} ms  (${(e / TASKS).toFixed(1)} ms each, worktree included)`,
+  );
+  console.log(`engine overhead per task            ${((e - r) / TASKS).toFixed(1)} ms (median of ${RUNS})`);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
