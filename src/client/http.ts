@@ -52,10 +52,13 @@ export class JigClient {
     }
     const text = await res.text();
     let parsed: unknown = null;
-    try {
-      parsed = text.length > 0 ? JSON.parse(text) : null;
-    } catch {
-      parsed = { detail: text.slice(0, 500) };
+    if (!(res.headers.get('content-type') ?? '').includes('json')) parsed = text;
+    else {
+      try {
+        parsed = text.length > 0 ? JSON.parse(text) : null;
+      } catch {
+        parsed = { detail: text.slice(0, 500) };
+      }
     }
     return { status: res.status, body: parsed as T };
   }

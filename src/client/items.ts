@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import type { EventRecord, EventsPage } from '../contract/events.js';
 import type { WorkItem } from '../contract/items.js';
-import type { JigClient } from './http.js';
+import { ApiError, type JigClient } from './http.js';
 
 export interface CreateItemInput {
   title: string;
@@ -64,4 +64,27 @@ export function followEvents(
     ws.on('close', () => resolve());
     ws.on('error', reject);
   });
+}
+
+export interface SessionInfo {
+  id: string;
+  node: string;
+  task_path: string;
+  status: string;
+  exit_code: number | null;
+  started_at: string;
+  log_bytes: number;
+}
+
+export const listSessions = (c: JigClient, id: string) =>
+  c.call<{ sessions: SessionInfo[] }>('GET', `/api/work-items/${encodeURIComponent(id)}/sessions`);
+
+export async function readLog(c: JigClient, id: string, session: string, tail?: number): Promise<string> {
+  const q = tail !== undefined ? `?tail=${tail}` : '';
+  const res = await c.request<string>(
+    'GET',
+    `/api/work-items/${encodeURIComponent(id)}/sessions/${encodeURIComponent(session)}/log${q}`,
+  );
+  if (res.status !== 200) throw new ApiError(res.status, res.body as unknown as ApiError['body']);
+  return typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
 }

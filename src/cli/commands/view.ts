@@ -2,8 +2,8 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { EventRecord } from '../../contract/events.js';
 import { JigClient } from '../../client/http.js';
-import { followEvents, getItem, listItems, readEvents } from '../../client/items.js';
-import { EXIT_OK, printJson, runVerb } from '../output.js';
+import { followEvents, getItem, listItems, listSessions, readEvents, readLog } from '../../client/items.js';
+import { EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
 
 function eventLine(e: EventRecord): string {
   const payload = Object.keys(e.payload).length > 0 ? ` ${JSON.stringify(e.payload)}` : '';
@@ -98,6 +98,39 @@ export function registerView(program: Command): void {
           after = page.events[page.events.length - 1]!.seq;
         }
         if (opts.follow) await followEvents(client, id, after, print);
+        return EXIT_OK;
+      }),
+    );
+
+  view
+    .command('logs')
+    .argument('<id>', 'work item id')
+    .description("a task session's output (default: the item's latest session)")
+    .option('--session <id>', 'which session')
+    .option('-n, --bytes <n>', 'only the last N bytes', '65536')
+    .option('--list', 'list the sessions instead')
+    .option('--json', 'print the API answer (with --list)')
+    .action((id: string, opts: { session?: string; bytes: string; list?: boolean; json?: boolean }) =>
+      runVerb(async () => {
+        const client = new JigClient();
+        const { sessions } = await listSessions(client, id);
+        if (opts.list) {
+          if (opts.json) printJson({ sessions });
+          else {
+            for (const s of sessions) {
+              process.stdout.write(
+                `${s.id}\t${s.status}\t${s.task_path}\t${s.started_at}\t${s.log_bytes} bytes\n`,
+              );
+            }
+          }
+          return EXIT_OK;
+        }
+        const session = opts.session ?? sessions[sessions.length - 1]?.id;
+        if (!session) {
+          process.stderr.write(`jig: item ${id} has run no task yet\n`);
+          return EXIT_USAGE;
+        }
+        process.stdout.write(await readLog(client, id, session, Number(opts.bytes) || undefined));
         return EXIT_OK;
       }),
     );
