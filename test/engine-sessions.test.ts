@@ -24,7 +24,13 @@ nodes:
     expect(list.status).toBe(200);
     expect(list.json.sessions).toHaveLength(1);
     const s = list.json.sessions[0];
-    expect(s).toMatchObject({ node: 'talk', task_path: 'talk.main.say', kind: 'subprocess', status: 'failed', exit_code: 3 });
+    expect(s).toMatchObject({
+      node: 'talk',
+      task_path: 'talk.main.say',
+      kind: 'subprocess',
+      status: 'failed',
+      exit_code: 3,
+    });
     const text = `hello from ${item.id}\noops\n`;
     expect(s.log_bytes).toBe(text.length);
     const log = await http(`${jig.url}/api/work-items/${item.id}/sessions/${s.id}/log`);

@@ -106,6 +106,25 @@ describe('a 1.x home', () => {
     expect(log2.split('moved 1 schedule(s)').length - 1).toBe(1);
   });
 
+  it('leaves a trigger whose cron does not parse in policy.yaml, so the good schedules stay on', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'templates'), { recursive: true });
+    writeFileSync(
+      join(home, 'templates', 'policy.yaml'),
+      'triggers:\n  - {cron: "0 3 * * *", repo: /srv/app, chain: default, title: Good}\n  - {cron: "99 * * * *", repo: /srv/app, chain: default, title: Bad}\n',
+    );
+    const jig = await startJig({ home });
+    expect(parse(readFileSync(join(home, 'config', 'policy.yaml'), 'utf8')).triggers).toEqual([
+      { cron: '99 * * * *', repo: '/srv/app', chain: 'default', title: 'Bad' },
+    ]);
+    expect(parse(readFileSync(join(home, 'config', 'intake.yaml'), 'utf8')).schedules).toEqual([
+      { cron: '0 3 * * *', repo: '/srv/app', chain: 'default', title: 'Good' },
+    ]);
+    const log = readFileSync(join(home, 'run', 'logs', 'server.log'), 'utf8');
+    expect(log).toContain('left 1 whose cron does not parse in policy.yaml');
+    await jig.stop();
+  });
+
   it('moves intake max_concurrent into a policy that has none', async () => {
     const home = tempHome();
     mkdirSync(join(home, 'templates'), { recursive: true });

@@ -324,6 +324,9 @@ describe('POST /api/work-items', () => {
     expect(res.status).toBe(201);
     expect(['running', 'queued', 'stopped']).toContain(res.json.status);
     const events = (await http(`${jig.url}/api/work-items/${res.json.id}/events`)).json.events;
-    expect(events.slice(0, 2).map((e: { type: string }) => e.type)).toEqual(['work_item_created', 'work_item_started']);
+    expect(events.slice(0, 2).map((e: { type: string }) => e.type)).toEqual([
+      'work_item_created',
+      'work_item_started',
+    ]);
   });
 });

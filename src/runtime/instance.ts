@@ -5,8 +5,10 @@ import type { ConfigState } from './config/config-state.js';
 import type { HomePaths } from './home/paths.js';
 import type { ReattachSummary } from '../contract/health.js';
 import type { EventLog } from './events/event-log.js';
+import type { SchedulePoller } from './intake/schedule-poller.js';
 import type { ItemsService } from './items/items-service.js';
 import type { ReposService } from './repos/repos-service.js';
+import type { Engine } from './engine/engine.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -23,8 +25,17 @@ export interface Instance {
   log: Logger;
   /** True when a service manager (systemd, or JIG_SUPERVISED=1) restarts the server when it exits. */
   supervised: boolean;
+  /**
+   * Set by the process owner (`jig serve`): stop cleanly and exit with this code, so the service
+   * manager starts the server again. Unset when the server runs inside another program.
+   */
+  requestRestart?: (exitCode: number) => void;
   reattach: ReattachSummary;
   events: EventLog;
   items: ItemsService;
   repos: ReposService;
+  /** The schedule poller (intake.yaml schedules and legacy policy.yaml triggers). */
+  schedules: SchedulePoller;
+  /** Runs items through their chains (ADR 0003). */
+  engine: Engine;
 }

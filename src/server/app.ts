@@ -11,12 +11,19 @@ import type { Instance } from '../runtime/instance.js';
 import { installErrorHandling } from './error-handler.js';
 import { installPerimeter } from './perimeter.js';
 import { healthRoutes } from './routes/health.js';
+import { intakeRoutes } from './routes/intake.js';
 import { reloadRoutes } from './routes/reload.js';
+import { applyRoutes } from './routes/apply.js';
+import { harnessRoutes } from './routes/harnesses.js';
+import { policyRoutes } from './routes/policy.js';
+import { templateRoutes } from './routes/templates.js';
 import { schemaDocsRoutes } from './routes/schema-docs.js';
 import { eventRoutes } from './routes/events.js';
 import { repoRoutes } from './routes/repos.js';
 import { triggerRoutes } from './routes/triggers.js';
 import { workItemRoutes } from './routes/work-items.js';
+import { lifecycleRoutes } from './routes/lifecycle.js';
+import { sessionRoutes } from './routes/sessions.js';
 
 export interface RouteRecord {
   method: string;
@@ -81,12 +88,19 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
 
   await app.register(healthRoutes(inst));
   await app.register(reloadRoutes(inst));
+  await app.register(applyRoutes(inst));
+  await app.register(templateRoutes(inst));
+  await app.register(harnessRoutes(inst));
+  await app.register(policyRoutes(inst));
   await app.register(schemaDocsRoutes);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(triggerRoutes(inst));
   await app.register(workItemRoutes(inst));
+  await app.register(lifecycleRoutes(inst));
+  await app.register(sessionRoutes(inst));
   await app.register(repoRoutes(inst));
   await app.register(eventRoutes(inst));
+  await app.register(intakeRoutes(inst));
   await app.ready();
   return { app, routes };
 }

@@ -12,6 +12,10 @@ import { openStore } from '../store/database.js';
 import { EventLog } from '../runtime/events/event-log.js';
 import { ItemsService } from '../runtime/items/items-service.js';
 import { ReposService } from '../runtime/repos/repos-service.js';
+import { Engine } from '../runtime/engine/engine.js';
+import { systemClock, type Clock } from '../runtime/intake/clock.js';
+import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.js';
+import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';
 import { buildApp, type RouteRecord } from './app.js';
 
@@ -21,6 +25,10 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   /** Log to stderr as well as server.log (the CLI does; in-process tests do not). */
   logToStderr?: boolean;
+  /** How to restart for `POST /api/apply/restart`: the process owner stops and exits with the code. */
+  onRestart?: (exitCode: number) => void;
+  /** The clock the pollers read (tests pass a ManualClock); the real one by default. */
+  clock?: Clock;
 }
 
 export interface RunningServer {
@@ -91,6 +99,10 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       log.info({ files: prepared.seeded, dir: paths.configDir }, 'seeded configuration');
 
     const config = new ConfigState(paths.configDir);
+    // Crons are read by the dialect's own parser: a bad one refuses intake.yaml (or, when it cannot
+    // be read at all, a policy.yaml trigger's file), with the line and column of the fault.
+    config.intakeRules = intakeCronRule(paths.configDir);
+    config.policyRules = policyTriggerRule(paths.configDir);
     const loaded = config.loadAtStart();
     for (const r of loaded.refused)
       log.warn({ file: r.file, problems: r.problems }, 'config file does not load');
@@ -106,6 +118,11 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       events,
       attachmentsDir: paths.attachmentsDir,
     });
+    // Built here so routes can read it; its timer starts only once the server listens.
+    const schedules = new SchedulePoller({ config, items, store, log, clock: opts.clock ?? systemClock() });
+    const engineRef: { port: number } = { port: 0 };
+    const engine = new Engine({ store, events, config, repos, paths, log, port: () => engineRef.port });
+    items.onEnd = (id) => engine.ended(id);
     const inst: Instance = {
       paths,
       version: installedVersion(),
@@ -117,10 +134,13 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       access,
       log,
       supervised: Boolean(env.INVOCATION_ID) || env.JIG_SUPERVISED === '1',
+      ...(opts.onRestart ? { requestRestart: opts.onRestart } : {}),
       reattach: { scanned: 0, adopted: 0, resolved_from_file: 0, unknown: 0, resumed_work_items: 0 },
       events,
       items,
       repos,
+      schedules,
+      engine,
     };
     const { app, routes } = await buildApp(inst);
     try {
@@ -136,6 +156,11 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     const address = app.server.address();
     inst.port = typeof address === 'object' && address ? address.port : port;
     lock.update({ bind, port: inst.port });
+    engineRef.port = inst.port;
+    // Sessions that outlived the last server are adopted, and running items continue (ADR 0003).
+    inst.reattach = await engine.recover();
+    if (inst.reattach.scanned > 0 || inst.reattach.resumed_work_items > 0)
+      log.info(inst.reattach, 'reattached');
     const host = bind.includes(':') ? `[${bind}]` : bind;
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${inst.port}`;
     if (bind !== '127.0.0.1' && bind !== '::1' && bind !== 'localhost' && access.allowed_hosts.length === 0) {
@@ -149,9 +174,14 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       'jig listening',
     );
 
+    await schedules.start();
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> =>
       (closing ??= (async () => {
+        // First: no schedule files an item while the server closes, and no timer outlives it.
+        await schedules.stop();
+        // The engine stops walking; the task processes themselves keep running, to be adopted.
+        engine.close();
         await app.close();
         await inst.store.close();
         lock.release();

@@ -37,6 +37,15 @@ export async function markFirings(
   });
 }
 
+/** Forgets these entries' firings (filing stopped before reaching them). */
+export async function unmarkFirings(db: Kysely<Database>, keys: readonly string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 200)
+    await db
+      .deleteFrom('schedule_firings')
+      .where('entry_key', 'in', keys.slice(i, i + 200))
+      .execute();
+}
+
 /** Forgets firings older than `beforeMinute`: only recent minutes can still be fired twice. */
 export async function pruneFirings(db: Kysely<Database>, beforeMinute: number): Promise<void> {
   await db.deleteFrom('schedule_firings').where('minute', '<', beforeMinute).execute();

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { getHealth, reloadConfig } from '../../client/admin.js';
 import { JigClient } from '../../client/http.js';
 import { EXIT_FAIL, EXIT_OK, printJson, runVerb } from '../output.js';
+import { registerSchedules } from './schedules.js';
+import { registerTemplates } from './templates.js';
 
 export function registerAdmin(program: Command): void {
   const admin = program.command('admin').description("run this machine's Jig server");
@@ -46,7 +48,16 @@ export function registerAdmin(program: Command): void {
           }
           process.stdout.write(`${out.join('\n')}\n`);
         }
+        if (!opts.json) {
+          const warned = (r.warnings ?? []).flatMap((f) =>
+            f.problems.map((p) => `${p.file}:${p.line ?? 1}:${p.col ?? 1}: warning: ${p.message}`),
+          );
+          if (warned.length > 0) process.stdout.write(`${warned.join('\n')}\n`);
+        }
         return r.refused.length === 0 ? EXIT_OK : EXIT_FAIL;
       }),
     );
+
+  registerSchedules(admin);
+  registerTemplates(admin);
 }

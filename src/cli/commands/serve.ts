@@ -20,9 +20,40 @@ export function registerServe(program: Command): void {
     .action(async (opts: { host?: string; port?: number }) => {
       // `jig serve` is the one verb that runs the server itself (DESIGN.md: cli -> server/main.ts only).
       const { startServer } = await import('../../server/main.js');
-      let server;
+      let server: Awaited<ReturnType<typeof startServer>> | undefined;
+      let pending: { signal: string; code: number } | null = null;
+      const stop = (signal: string, exitCode = 0): void => {
+        // A signal that arrives while the server is still starting is acted on once it is up.
+        if (!server) {
+          pending ??= { signal, code: exitCode };
+          return;
+        }
+        const running = server;
+        running.inst.log.info({ signal }, 'stopping: no new requests; finishing the ones in flight');
+        setTimeout(() => {
+          process.stderr.write(`jig: did not stop within ${STOP_DEADLINE_MS / 1000}s; exiting\n`);
+          process.exit(1);
+        }, STOP_DEADLINE_MS).unref();
+        running.close().then(
+          () => process.exit(exitCode),
+          (err: unknown) => {
+            process.stderr.write(`jig: error while stopping: ${(err as Error).message}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      // Installed before anything else, so no signal finds the default handler (which would kill
+      // the process without closing the store or releasing the pid file).
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
       try {
-        server = await startServer({ host: opts.host, port: opts.port, logToStderr: true });
+        server = await startServer({
+          host: opts.host,
+          port: opts.port,
+          logToStderr: true,
+          // POST /api/apply/restart: a clean stop, then a non-zero exit the service manager restarts on.
+          onRestart: (code) => stop('restart', code),
+        });
       } catch (err) {
         process.stderr.write(`jig: ${(err as Error).message}\n`);
         process.exit(1);
@@ -30,21 +61,9 @@ export function registerServe(program: Command): void {
       process.stdout.write(
         `jig listening on ${server.url} (pid ${process.pid}, home ${server.inst.paths.home})\n`,
       );
-      const stop = (signal: string): void => {
-        server.inst.log.info({ signal }, 'stopping: no new requests; finishing the ones in flight');
-        setTimeout(() => {
-          process.stderr.write(`jig: did not stop within ${STOP_DEADLINE_MS / 1000}s; exiting\n`);
-          process.exit(1);
-        }, STOP_DEADLINE_MS).unref();
-        server.close().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            process.stderr.write(`jig: error while stopping: ${(err as Error).message}\n`);
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+      if (pending) {
+        const p: { signal: string; code: number } = pending;
+        stop(p.signal, p.code);
+      }
     });
 }

@@ -7,7 +7,7 @@ export const ScheduleEntry = z
     cron: z.string().min(1).describe('five fields, UTC'),
     repo: z.string().min(1).describe('path of a connected repository'),
     chain: ComponentRef.describe('chain id; a schedule never takes a default chain'),
-    title: z.string().min(1),
+    title: z.string().describe("one line; a blank title takes the description's first line"),
     description: z.string().default(''),
   })
   .strict();

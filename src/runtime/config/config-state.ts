@@ -1,33 +1,18 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatProblem, type Problem } from '../../contract/problems.js';
 import type { ReloadAnswer } from '../../contract/reload.js';
-import { loadChain, type ChainLoad } from '../../core/chain/load-chain.js';
-import { loadLibrary, type LibraryLoad } from '../../core/chain/load-library.js';
+import type { ChainLoad } from '../../core/chain/load-chain.js';
+import type { LibraryLoad } from '../../core/chain/load-library.js';
 import type { ChainCatalog, ChainLookup } from '../items/chain-catalog.js';
 import type { IntakeFile } from '../../contract/config/intake.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
-import { loadIntake, loadPolicy } from '../../core/config/load-settings.js';
+import { validateConfigSet, type ConfigSet } from '../../core/config/validate-set.js';
 import type { FileLoad } from '../../core/config/load-file.js';
+import { READ_WHEN_NEEDED_FILES, readConfigDir, sha256Text } from './config-dir.js';
+import { intakeVerdict, policyVerdict } from './verdicts.js';
 
 type Refused = ReloadAnswer['refused'][number];
-
-function chainIds(configDir: string): string[] {
-  const dir = join(configDir, 'chains');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.yaml'))
-    .map((f) => f.slice(0, -'.yaml'.length))
-    .sort();
-}
-
-function readText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 const describe = (problems: readonly Problem[]): string => problems.map(formatProblem).join('; ');
 
@@ -53,6 +38,11 @@ export class ConfigState implements ChainCatalog {
   /** Extra checks on policy.yaml outside its schema (legacy `triggers:` crons that cannot be read). */
   policyRules: (load: FileLoad<PolicyFile>) => Problem[] = () => [];
 
+  /** sha256 of the text running, per file (library, chains, policy, intake); absent = none running. */
+  private readonly runningSha = new Map<string, string | null>();
+  /** sha256 of harnesses.yaml and repos.yaml as the last reload checked them. */
+  private readonly checkedSha = new Map<string, string | null>();
+
   constructor(private readonly configDir: string) {}
 
   /** The first load at start; an intake file that does not load turns schedules off. */
@@ -62,13 +52,64 @@ export class ConfigState implements ChainCatalog {
     return answer;
   }
 
+  /**
+   * Rereads every file as one set (`validateConfigSet`, so the checks across files run too) and
+   * runs what loads. Library and chain files are refused for any problem, cross-file ones included
+   * (a task naming a harness, profile or steering that does not exist, a cap past the maxima);
+   * policy.yaml and intake.yaml as `verdicts.ts` says; harnesses.yaml and repos.yaml are only
+   * reported, since they are read when needed.
+   */
   reload(): ReloadAnswer {
-    const answer: ReloadAnswer = { loaded: [], refused: [] };
-    this.reloadTemplates(answer);
-    this.reloadPolicy(answer);
-    this.reloadIntake(answer);
-    for (const l of this.listeners) l(answer);
+    const read = readConfigDir(this.configDir);
+    const set = validateConfigSet(read.texts);
+    const answer: ReloadAnswer = { loaded: [], refused: [], warnings: [] };
+    this.reloadTemplates(set, read.hashes, answer);
+    this.reloadPolicy(set, read.texts.policy ?? null, answer);
+    this.reloadIntake(set, read.texts.intake ?? null, answer);
+    for (const file of READ_WHEN_NEEDED_FILES) {
+      const f = set.files[file]!;
+      this.checkedSha.set(file, read.hashes.get(file) ?? null);
+      if (f.problems.length > 0) answer.refused.push({ file, problems: f.problems });
+      else answer.loaded.push(file);
+      warn(answer, file, f.warnings);
+    }
+    this.notify(answer);
     return answer;
+  }
+
+  /**
+   * Rereads policy.yaml alone (`PUT /api/policy` saved it), checked against the other files on
+   * disk as a full reload would check it. Chains refused under the old policy wait for a reload.
+   */
+  reloadPolicyOnly(): ReloadAnswer {
+    const read = readConfigDir(this.configDir);
+    const set = validateConfigSet(read.texts);
+    const answer: ReloadAnswer = { loaded: [], refused: [], warnings: [] };
+    this.reloadPolicy(set, read.texts.policy ?? null, answer);
+    this.notify(answer);
+    return answer;
+  }
+
+  /**
+   * What a reload would say of this policy.yaml text, checked against the other files on disk:
+   * the problems that would refuse it, its warnings, and the problems it would add to chains
+   * (a cap past a new maximum, a harness no longer allowed).
+   */
+  checkPolicyText(text: string): { problems: Problem[]; warnings: Problem[]; breaks: Problem[] } {
+    const read = readConfigDir(this.configDir);
+    const before = validateConfigSet(read.texts);
+    const after = validateConfigSet({ ...read.texts, policy: text });
+    const v = policyVerdict(after, text, this.policyRules);
+    const old = new Set(chainProblems(before).map(formatProblem));
+    return {
+      problems: v.problems,
+      warnings: v.warnings,
+      breaks: chainProblems(after).filter((p) => !old.has(formatProblem(p))),
+    };
+  }
+
+  private notify(answer: ReloadAnswer): void {
+    for (const l of this.listeners) l(answer);
   }
 
   /** Called after every (re)load, with what loaded and what was refused. */
@@ -77,26 +118,35 @@ export class ConfigState implements ChainCatalog {
     return () => this.listeners.delete(listener);
   }
 
-  private reloadTemplates(answer: ReloadAnswer): void {
+  private reloadTemplates(set: ConfigSet, hashes: Map<string, string | null>, answer: ReloadAnswer): void {
     const refused: Refused[] = [];
-    const library = loadLibrary(readText(join(this.configDir, 'library.yaml')));
+    const library = set.library;
+    warn(answer, library.file, library.warnings);
     if (library.problems.length > 0) {
-      refused.push({ file: 'library.yaml', problems: library.problems });
+      refused.push({ file: library.file, problems: library.problems });
     } else {
-      answer.loaded.push('library.yaml');
+      answer.loaded.push(library.file);
+      this.runningSha.set(library.file, hashes.get(library.file) ?? null);
       const next = new Map<string, ChainLoad>();
-      for (const id of chainIds(this.configDir)) {
-        const text = readText(join(this.configDir, 'chains', `${id}.yaml`)) ?? '';
-        const load = loadChain(id, text, { library: library.index, resolver: library.resolver });
+      const running = new Set<string>();
+      for (const load of Object.values(set.chains)) {
+        warn(answer, load.file, load.warnings);
         if (load.problems.length === 0 && load.resolved) {
-          next.set(id, load);
+          next.set(load.id, load);
           answer.loaded.push(load.file);
+          this.runningSha.set(load.file, hashes.get(load.file) ?? null);
+          running.add(load.file);
         } else {
           refused.push({ file: load.file, problems: load.problems });
-          const running = this.chains.get(id);
-          if (running) next.set(id, running);
+          const kept = this.chains.get(load.id);
+          if (kept) {
+            next.set(load.id, kept);
+            running.add(load.file);
+          }
         }
       }
+      for (const file of [...this.runningSha.keys()])
+        if (file.startsWith('chains/') && !running.has(file)) this.runningSha.delete(file);
       this.library = library;
       this.chains = next;
     }
@@ -105,31 +155,43 @@ export class ConfigState implements ChainCatalog {
       refused.length === 0 ? null : refused.map((r) => describe(r.problems)).join('; ');
   }
 
-  private reloadPolicy(answer: ReloadAnswer): void {
-    const load = loadPolicy(readText(join(this.configDir, 'policy.yaml')));
-    const problems = [...load.problems, ...(load.model ? this.policyRules(load) : [])];
-    if (problems.length > 0 || !load.model) {
-      answer.refused.push({ file: 'policy.yaml', problems });
-      this.invalid.policy = describe(problems);
+  private reloadPolicy(set: ConfigSet, text: string | null, answer: ReloadAnswer): void {
+    const v = policyVerdict(set, text, this.policyRules);
+    warn(answer, 'policy.yaml', v.warnings);
+    if (v.problems.length > 0 || !v.load.model) {
+      answer.refused.push({ file: 'policy.yaml', problems: v.problems });
+      this.invalid.policy = describe(v.problems);
       return;
     }
     answer.loaded.push('policy.yaml');
     this.invalid.policy = null;
-    this.policyModel = load.model;
+    this.policyModel = v.load.model;
+    this.runningSha.set('policy.yaml', sha256Text(text));
   }
 
-  private reloadIntake(answer: ReloadAnswer): void {
-    const load = loadIntake(readText(join(this.configDir, 'intake.yaml')));
-    const problems = [...load.problems, ...(load.model ? this.intakeRules(load) : [])];
-    if (problems.length > 0 || !load.model) {
-      answer.refused.push({ file: 'intake.yaml', problems });
-      this.invalid.intake = describe(problems);
+  private reloadIntake(set: ConfigSet, text: string | null, answer: ReloadAnswer): void {
+    const v = intakeVerdict(set, text, this.intakeRules);
+    warn(answer, 'intake.yaml', v.warnings);
+    if (v.problems.length > 0 || !v.load.model) {
+      answer.refused.push({ file: 'intake.yaml', problems: v.problems });
+      this.invalid.intake = describe(v.problems);
       return;
     }
     answer.loaded.push('intake.yaml');
     this.invalid.intake = null;
     this.intakeOffFlag = false;
-    this.intakeModel = load.model;
+    this.intakeModel = v.load.model;
+    this.runningSha.set('intake.yaml', sha256Text(text));
+  }
+
+  /** sha256 of the text running, per file; a file with no entry has no running version. */
+  get runningHashes(): ReadonlyMap<string, string | null> {
+    return this.runningSha;
+  }
+
+  /** sha256 of harnesses.yaml and repos.yaml as the last reload checked them. */
+  get checkedHashes(): ReadonlyMap<string, string | null> {
+    return this.checkedSha;
   }
 
   lookup(id: string): ChainLookup {
@@ -190,4 +252,13 @@ export class ConfigState implements ChainCatalog {
   get degraded(): boolean {
     return this.invalid.templates !== null || this.invalid.policy !== null || this.invalid.intake !== null;
   }
+}
+
+function warn(answer: ReloadAnswer, file: string, problems: readonly Problem[]): void {
+  if (problems.length > 0) (answer.warnings ??= []).push({ file, problems: [...problems] });
+}
+
+/** Every problem of the library and chain files of a set. */
+function chainProblems(set: ConfigSet): Problem[] {
+  return [...set.library.problems, ...Object.values(set.chains).flatMap((c) => c.problems)];
 }

@@ -11,6 +11,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { isMap, isNode, isSeq, parseDocument, type Document, YAMLMap, YAMLSeq } from 'yaml';
 import { isDeepStrictEqual } from 'node:util';
 import { writeFileAtomic } from './atomic-write.js';
+import { parseCron } from '../../core/cron/parse.js';
 import type { HomePaths } from './paths.js';
 
 /** Something the first start did or found, logged once by the caller. */
@@ -158,20 +159,31 @@ export function moveLegacyKeys(configDir: string): HomeNotice[] {
         seq.flow = false;
         const existing = seq.items.map(plain);
         let moved = 0;
+        const kept: unknown[] = [];
         for (const item of isSeq(triggers) ? triggers.items : []) {
           const value = plain(item);
+          // A cron that does not parse stays in policy.yaml, where it is skipped with a warning (or
+          // refuses the file, if it cannot be read at all), rather than turning intake.yaml off.
+          const cron = (value as { cron?: unknown } | null)?.cron;
+          if (typeof cron !== 'string' || !parseCron(cron).ok) {
+            kept.push(item);
+            continue;
+          }
           if (existing.some((e) => isDeepStrictEqual(e, value))) continue;
           seq.items.push(item);
           moved++;
         }
         save(intakePath, target);
-        policy.delete('triggers');
+        if (kept.length === 0) policy.delete('triggers');
+        else (triggers as YAMLSeq).items = kept;
         save(policyPath, policy);
         intake = target;
         notices.push({
           level: 'info',
           key: 'policy-triggers',
-          message: `moved ${moved} schedule(s) from policy.yaml triggers: to intake.yaml schedules:`,
+          message:
+            `moved ${moved} schedule(s) from policy.yaml triggers: to intake.yaml schedules:` +
+            (kept.length > 0 ? `; left ${kept.length} whose cron does not parse in policy.yaml` : ''),
         });
       }
     }

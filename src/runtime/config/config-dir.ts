@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConfigTexts } from '../../core/config/validate-set.js';
+
+/** The files a reload reads: what runs (library, chains, policy, intake) and what it checks (harnesses, repos). */
+export const RELOADED_FILES = ['library.yaml', 'policy.yaml', 'intake.yaml'] as const;
+export const READ_WHEN_NEEDED_FILES = ['harnesses.yaml', 'repos.yaml'] as const;
+
+export function chainIdsOnDisk(configDir: string): string[] {
+  const dir = join(configDir, 'chains');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.slice(0, -'.yaml'.length))
+    .sort();
+}
+
+/** A config file's text, or null when it does not exist (or cannot be read). */
+export function readConfigText(configDir: string, file: string): string | null {
+  try {
+    return readFileSync(join(configDir, file), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** sha256 hex digest of a file's text; null for a file that does not exist. */
+export function sha256Text(text: string | null): string | null {
+  return text === null ? null : createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export interface ConfigDirRead {
+  texts: ConfigTexts;
+  /** File name (`library.yaml`, `chains/default.yaml`, ...) → sha256 of the text read, null if missing. */
+  hashes: Map<string, string | null>;
+}
+
+/**
+ * Reads the files a reload validates as one set: library, every chain, harnesses, policy, repos
+ * and intake (access.yaml and theme.yaml are read by their own owners).
+ */
+export function readConfigDir(configDir: string): ConfigDirRead {
+  const hashes = new Map<string, string | null>();
+  const read = (file: string): string | null => {
+    const text = readConfigText(configDir, file);
+    hashes.set(file, sha256Text(text));
+    return text;
+  };
+  const chains: Record<string, string> = {};
+  for (const id of chainIdsOnDisk(configDir)) {
+    const text = read(`chains/${id}.yaml`);
+    if (text !== null) chains[id] = text;
+  }
+  return {
+    texts: {
+      library: read('library.yaml'),
+      chains,
+      harnesses: read('harnesses.yaml'),
+      policy: read('policy.yaml'),
+      repos: read('repos.yaml'),
+      intake: read('intake.yaml'),
+    },
+    hashes,
+  };
+}
+
+/** sha256 of each file now on disk, for the files named plus every chain file. */
+export function hashesOnDisk(configDir: string, files: readonly string[]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const f of files) out.set(f, sha256Text(readConfigText(configDir, f)));
+  for (const id of chainIdsOnDisk(configDir)) {
+    const f = `chains/${id}.yaml`;
+    out.set(f, sha256Text(readConfigText(configDir, f)));
+  }
+  return out;
+}

@@ -1,0 +1,132 @@
+import { join } from 'node:path';
+import { Document, isMap, isScalar, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { JigError } from '../../contract/errors.js';
+import type { PolicyGetAnswer, PolicyPutBody } from '../../contract/policy-route.js';
+import { formatProblem } from '../../contract/problems.js';
+import type { Store } from '../../store/database.js';
+import { writeFileAtomic } from '../home/atomic-write.js';
+import { readConfigText } from './config-dir.js';
+import type { ConfigState } from './config-state.js';
+
+type Obj = Record<string, unknown>;
+const FILE = 'policy.yaml';
+/** What the loader fills in for `default:` when the file leaves a key out. */
+const DEFAULT_LOOP = { attempts: 3, wall_clock_s: 3600 };
+const DEFAULT_MAX_CONCURRENT = 3;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The file as a YAML document, or null when it is missing, does not parse, or is not a mapping. */
+function readDoc(text: string | null): Document | null {
+  if (text === null) return null;
+  const doc = parseDocument(text, { uniqueKeys: true });
+  if (doc.errors.length > 0) return null;
+  if (doc.contents !== null && !isMap(doc.contents)) return null;
+  return doc;
+}
+
+function keysOf(map: YAMLMap): string[] {
+  return map.items.map((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)));
+}
+
+/**
+ * Writes `value` at `key` of `map`, touching only what differs so that a comment on anything that
+ * survives stays: mappings are updated key by key (keys the new value lacks are removed), a scalar
+ * keeps its node (and its trailing comment), anything else is replaced.
+ */
+function assign(doc: Document, map: YAMLMap, key: string, value: unknown): void {
+  const current = map.get(key, true) as Node | undefined;
+  if (current !== undefined && same((current as { toJSON(): unknown }).toJSON(), value)) return;
+  if (isObj(value) && isMap(current) && !(current.flow && current.items.length === 0)) {
+    for (const k of keysOf(current)) if (!(k in value)) current.delete(k);
+    for (const [k, v] of Object.entries(value)) assign(doc, current, k, v);
+    return;
+  }
+  if (isScalar(current) && !isObj(value) && !Array.isArray(value)) {
+    current.value = value;
+    return;
+  }
+  map.set(key, doc.createNode(value));
+}
+
+/**
+ * `GET`/`PUT /api/policy`: policy.yaml as a settings form. A save merges the body over the file
+ * key by key, checks the result as a reload would, writes it atomically and applies it.
+ */
+export class PolicySettings {
+  constructor(
+    private readonly configDir: string,
+    private readonly config: ConfigState,
+    private readonly store: Store,
+  ) {}
+
+  private async activeCount(): Promise<number> {
+    const row = await this.store.db
+      .selectFrom('work_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'running')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * The file as on disk, with what a form needs to send it back: `max_concurrent` as the loaded
+   * policy runs it, `active_count`, and `loops`/`default` as the loader reads them when the file
+   * leaves them out. A file that does not parse reads as empty (a save replaces it).
+   */
+  async get(): Promise<PolicyGetAnswer> {
+    const doc = readDoc(readConfigText(this.configDir, FILE));
+    const content = (doc?.toJS() ?? {}) as Obj;
+    return {
+      ...content,
+      loops: content.loops ?? {},
+      default: isObj(content.default)
+        ? { ...DEFAULT_LOOP, ...content.default }
+        : (content.default ?? DEFAULT_LOOP),
+      max_concurrent: this.config.policy?.max_concurrent ?? DEFAULT_MAX_CONCURRENT,
+      active_count: await this.activeCount(),
+    };
+  }
+
+  /** Saves and applies; answers the saved file's content. Nothing is written when it is refused. */
+  put(body: PolicyPutBody): Obj {
+    const doc = readDoc(readConfigText(this.configDir, FILE)) ?? new Document({});
+    if (!isMap(doc.contents)) doc.contents = doc.createNode({});
+    const map = doc.contents as unknown as YAMLMap;
+    for (const [key, value] of Object.entries(body)) {
+      if (key === 'active_count' || value === undefined) continue;
+      if (value === null) map.delete(key);
+      else assign(doc, map, key, value);
+    }
+    const text = doc.toString();
+    const check = this.config.checkPolicyText(text);
+    if (check.problems.length > 0) {
+      throw new JigError(
+        'policy_invalid',
+        { reason: check.problems.map(formatProblem).join('; ') },
+        { problems: check.problems },
+      );
+    }
+    if (check.breaks.length > 0) {
+      throw new JigError(
+        'policy_invalid',
+        { reason: `it would break chains: ${check.breaks.map(formatProblem).join('; ')}` },
+        { problems: check.breaks },
+      );
+    }
+    writeFileAtomic(join(this.configDir, FILE), text);
+    const applied = this.config.reloadPolicyOnly();
+    if (applied.refused.length > 0) {
+      // Only a file changed on disk between the check and the reload gets here.
+      const problems = applied.refused.flatMap((r) => r.problems);
+      throw new JigError(
+        'policy_invalid',
+        { reason: `saved, but the reload refused it: ${problems.map(formatProblem).join('; ')}` },
+        { problems },
+      );
+    }
+    const saved = parseDocument(text).toJS() as unknown;
+    return isObj(saved) ? saved : {};
+  }
+}

@@ -1,0 +1,47 @@
+import { afterAll, expect, it } from 'vitest';
+import { makeRepo } from './helpers/git.js';
+import { cleanupAll, http, startJig } from './helpers/server.js';
+import { entriesYaml, writeConfig } from './schedules-helpers.js';
+
+afterAll(cleanupAll);
+
+/*
+ * The one test on the real clock: a spawned `jig serve` with a `* * * * *` schedule files an item
+ * at the next minute boundary. It waits at most about 70 s (the rest of the current minute and
+ * some slack); everything else about firing is tested with a ManualClock.
+ */
+it('a * * * * * schedule fires at the next minute on the real clock', { timeout: 120_000 }, async () => {
+  const jig = await startJig();
+  const repo = makeRepo({ 'package.json': '{"scripts":{"test":"node -e 0"}}\n' });
+  expect((await http(`${jig.url}/api/repos`, { method: 'POST', body: { path: repo } })).status).toBe(201);
+  writeConfig(
+    jig.home,
+    'intake.yaml',
+    entriesYaml('schedules', [{ cron: '* * * * *', repo, chain: 'quick-task', title: 'Every minute' }]),
+  );
+  const reloaded = await http(`${jig.url}/api/apply/reload`, { method: 'POST' });
+  expect(reloaded.status, reloaded.text).toBe(200);
+  const loadedAt = Date.now();
+  const boundary = (Math.floor(loadedAt / 60_000) + 1) * 60_000;
+
+  let items: { id: string; title: string; source: string; status: string; created_at: string }[] = [];
+  while (items.length === 0 && Date.now() < loadedAt + 70_000) {
+    await new Promise((r) => setTimeout(r, 500));
+    items = (await http(`${jig.url}/api/work-items`)).json.items;
+  }
+  expect(items).toHaveLength(1);
+  const item = items[0]!;
+  expect(item).toMatchObject({ title: 'Every minute', source: 'schedule', status: 'paused' });
+  // Filed just after the boundary that followed the reload, not before it.
+  const filedAt = Date.parse(item.created_at);
+  expect(filedAt).toBeGreaterThanOrEqual(boundary);
+  expect(filedAt - boundary).toBeLessThan(5_000);
+  const events = (await http(`${jig.url}/api/work-items/${item.id}/events`)).json.events;
+  expect(events[0].payload.schedule).toEqual({
+    index: 0,
+    cron: '* * * * *',
+    source: 'intake',
+    minute: new Date(boundary).toISOString(),
+  });
+  expect(await jig.stop()).toEqual({ code: 0, signal: null });
+});
