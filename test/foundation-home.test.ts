@@ -15,7 +15,7 @@ function listFiles(dir: string): string[] {
 describe('first start', () => {
   it('seeds every default config file, with run/ at 0700 and two distinct 0600 tokens', async () => {
     const jig = await startJig();
-    const seeded = listFiles(join(jig.home, 'config'));
+    const seeded = listFiles(join(jig.home, 'config')).filter((f) => !f.startsWith('.schemas/'));
     expect(seeded).toEqual(listFiles(join(repoRoot, 'defaults', 'config')));
     expect(seeded).toEqual([
       'access.yaml',
@@ -41,6 +41,16 @@ describe('first start', () => {
       return readFileSync(p, 'utf8').trim();
     });
     for (const t of tokens) expect(t).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    // Editors find each file's schema where its first-line comment points.
+    for (const f of seeded) {
+      const first = readFileSync(join(jig.home, 'config', f), 'utf8').split('\n')[0]!;
+      const target = /^# yaml-language-server: \$schema=(\S+)$/.exec(first)?.[1];
+      expect(target, f).toBeDefined();
+      const schema = join(jig.home, 'config', f, '..', target!);
+      expect(readFileSync(schema, 'utf8')).toBe(
+        readFileSync(join(repoRoot, 'schemas', target!.split('/').pop()!), 'utf8'),
+      );
+    }
     expect(tokens[0]).not.toBe(tokens[1]);
     expect(existsSync(join(jig.home, 'run', 'jig.db'))).toBe(true);
     expect(readFileSync(join(jig.home, 'run', 'logs', 'server.log'), 'utf8')).toContain(

@@ -200,6 +200,26 @@ describe('refusals that come from the configuration', () => {
     }
   });
 
+  it("answers 422 while the repo's steering names something the library does not define", async () => {
+    const path = `/api/repos?path=${encodeURIComponent(repo)}`;
+    expect(
+      (await http(`${jig.url}${path}`, { method: 'PATCH', body: { steering: ['project-standards'] } }))
+        .status,
+    ).toBe(200);
+    expect((await trigger({ title: 'steered', repo })).status).toBe(201);
+    await http(`${jig.url}${path}`, {
+      method: 'PATCH',
+      body: { steering: ['project-standards', 'house-style'] },
+    });
+    const res = await trigger({ title: 'x', repo });
+    expect(res.status).toBe(422);
+    expect(res.json).toEqual({
+      detail: `repo ${repo} names steering the library does not define: house-style`,
+      code: 'repo_steering_invalid',
+    });
+    await http(`${jig.url}${path}`, { method: 'PATCH', body: { steering: null } });
+  });
+
   it('answers 503 while policy.yaml, the library or a chain is invalid, and files again once fixed', async () => {
     for (const file of ['policy.yaml', 'library.yaml', 'chains/quick-task.yaml']) {
       const path = join(jig.home, 'config', file);

@@ -45,6 +45,10 @@ export const errorCatalogue = {
     status: 409,
     template: '{count} work item(s) not yet done, cancelled or abandoned use {path}; end them first',
   },
+  repo_steering_invalid: {
+    status: 422,
+    template: "repo {path} names steering the library does not define: {names}",
+  },
   repos_file_invalid: { status: 422, template: 'repos.yaml does not load: {reason}' },
   invalid_title: { status: 422, template: '{message}' },
   chain_unknown: { status: 422, template: 'chain {chain} names no chain in the library' },

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import type { HomePaths } from './paths.js';
 import { moveLegacyConfigDir, moveLegacyKeys, type HomeNotice } from './legacy-home.js';
-import { seedConfig } from './seed.js';
+import { seedConfig, writeSchemas } from './seed.js';
 import { ensureTokenFile } from './tokens.js';
 
 export interface PreparedHome {
@@ -26,6 +26,7 @@ export function prepareHome(paths: HomePaths): PreparedHome {
   const notices = moveLegacyConfigDir(paths);
   mkdirSync(paths.configDir, { recursive: true });
   const seeded = seedConfig(paths.configDir);
+  writeSchemas(paths.configDir);
   notices.push(...moveLegacyKeys(paths.configDir));
 
   const mcp = ensureTokenFile(paths.mcpTokenPath);

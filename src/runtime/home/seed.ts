@@ -1,8 +1,27 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from './atomic-write.js';
 import { join, relative } from 'node:path';
 import { packageRoot } from '../package-root.js';
 
 export const defaultsConfigDir = join(packageRoot, 'defaults', 'config');
+const packagedSchemasDir = join(packageRoot, 'schemas');
+
+/**
+ * Writes the JSON Schemas of the config files into `<config>/.schemas/`, where the seeded files'
+ * `# yaml-language-server: $schema=…` comments point, so an editor completes and checks them.
+ * These are Jig's own files, rewritten at every start so they match the running version.
+ */
+export function writeSchemas(configDir: string): void {
+  const dir = join(configDir, '.schemas');
+  mkdirSync(dir, { recursive: true });
+  for (const name of readdirSync(packagedSchemasDir)) {
+    if (!name.endsWith('.schema.json')) continue;
+    const text = readFileSync(join(packagedSchemasDir, name));
+    const dest = join(dir, name);
+    if (existsSync(dest) && readFileSync(dest).equals(text)) continue;
+    writeFileAtomic(dest, text);
+  }
+}
 
 function listFiles(dir: string): string[] {
   const out: string[] = [];

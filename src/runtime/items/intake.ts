@@ -86,6 +86,13 @@ export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake
     throw new JigError('repo_disabled', { path: repo.path, why });
   }
 
+  // The repo's steering is read at every launch: a name the library does not define is refused now.
+  const steering = deps.config.runningLibrary?.model?.steering ?? {};
+  const unknown = (repo.steering ?? []).filter((name) => !(name in steering));
+  if (unknown.length > 0) {
+    throw new JigError('repo_steering_invalid', { path: repo.path, names: unknown.join(', ') });
+  }
+
   const chainId = chainName(input, repo);
   const found = deps.chains.lookup(chainId);
   if (!found.ok) {

@@ -5,12 +5,10 @@ import { ErrorBodySchema } from '../../contract/error-body.js';
 import { EventsPage, EventsQuery } from '../../contract/events.js';
 import { JigError } from '../../contract/errors.js';
 import { readEvents } from '../../store/events.js';
+import { EventStream } from '../event-stream.js';
 import { getItem } from '../../store/work-items.js';
 import type { Instance } from '../../runtime/instance.js';
 
-/** A client this far behind (bytes queued in its socket) is cut off instead of slowing the server. */
-const MAX_BUFFERED = 4 * 1024 * 1024;
-const PAGE = 500;
 const PING_MS = 25_000;
 
 export function eventRoutes(inst: Instance): FastifyPluginAsyncZod {
@@ -55,52 +53,24 @@ export function eventRoutes(inst: Instance): FastifyPluginAsyncZod {
       },
       (socket: WebSocket, req) => {
         const query = req.query;
-        let sent = query.after_seq ?? inst.events.lastSeq;
-        let pulling = false;
-        let again = false;
-        let closed = false;
-
-        // Pull, not push: each client reads the log from its own last seq, so the switch from
-        // replay to live can neither skip nor repeat an event, whatever order commits land in.
-        const pull = async (): Promise<void> => {
-          if (pulling) {
-            again = true;
-            return;
-          }
-          pulling = true;
-          try {
-            do {
-              again = false;
-              for (;;) {
-                const batch = await readEvents(inst.store.db, { after: sent, limit: PAGE });
-                if (closed) return;
-                for (const e of batch) {
-                  socket.send(JSON.stringify({ type: 'event', event: e }));
-                  sent = e.seq;
-                }
-                if (socket.bufferedAmount > MAX_BUFFERED) {
-                  socket.close(4008, 'too slow: reconnect with after_seq to resume');
-                  return;
-                }
-                if (batch.length < PAGE) break;
-              }
-            } while (again && !closed);
-          } catch (err) {
-            req.log.warn({ err }, 'event stream failed');
-            socket.close(1011, 'event stream failed');
-          } finally {
-            pulling = false;
-          }
-        };
+        const stream = new EventStream({
+          socket,
+          after: query.after_seq ?? inst.events.lastSeq,
+          read: (after, limit) => readEvents(inst.store.db, { after, limit }),
+          onError: (err) => req.log.warn({ err }, 'event stream failed'),
+        });
+        const pull = (): Promise<void> => stream.pull();
 
         const unsubscribe = inst.events.subscribe(() => void pull());
         const ping = setInterval(() => socket.ping(), PING_MS);
         socket.on('close', () => {
-          closed = true;
+          stream.close();
           clearInterval(ping);
           unsubscribe();
         });
-        socket.send(JSON.stringify({ type: 'hello', after_seq: sent, last_seq: inst.events.lastSeq }));
+        socket.send(
+          JSON.stringify({ type: 'hello', after_seq: stream.lastSent, last_seq: inst.events.lastSeq }),
+        );
         void pull();
       },
     );
