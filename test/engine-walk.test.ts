@@ -262,14 +262,15 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
 });
 
 describe('restarts', () => {
+  // The task waits for a go-file, so the test decides when it ends: no race with the restart.
   const chain = `
 nodes:
   - id: work
     kind: exec
     tasks:
-      - id: sleep
+      - id: wait
         kind: subprocess
-        run: 'sleep 2; echo slept > slept.txt'
+        run: 'while [ ! -f "$JIG_RESULT_PATH.go" ]; do sleep 0.05; done; echo done > slept.txt'
   - id: after
     kind: exec
     tasks:
@@ -277,27 +278,33 @@ nodes:
         kind: subprocess
         argv: [test, -f, slept.txt]
 `;
+  async function firstSession(jig: any, id: string): Promise<{ session: string; pid: number }> {
+    for (let i = 0; i < 200; i++) {
+      const started = (await events(jig, id)).find((e) => e.type === 'worker_session_started');
+      if (started) return { session: started.payload.session, pid: started.payload.pid };
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('no session started');
+  }
+
   for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
     it(`after ${signal} of the server, the running task is adopted, finishes, and the item moves on`, async () => {
       const { jig, repo, home } = await engineSetup({ nap: chain });
       const item = await fileItem(jig, repo, 'nap');
-      let pid = 0;
-      for (let i = 0; i < 100 && !pid; i++) {
-        const started = (await events(jig, item.id)).find((e) => e.type === 'worker_session_started');
-        pid = started?.payload.pid ?? 0;
-        if (!pid) await new Promise((r) => setTimeout(r, 50));
-      }
+      const { session, pid } = await firstSession(jig, item.id);
       await jig.stop(signal);
       expect(isAlive(pid)).toBe(true); // the task outlives the server, whatever the signal
       const { startJig } = await import('./helpers/server.js');
       const again = await startJig({ home });
       const health = (await http(`${again.url}/api/health`)).json;
-      expect(health.reattach_summary).toMatchObject({
+      expect(health.reattach_summary).toEqual({
         scanned: 1,
         adopted: 1,
+        resolved_from_file: 0,
         unknown: 0,
         resumed_work_items: 1,
       });
+      writeFileSync(join(home, 'run', 'results', `${session}.json.go`), '');
       await until(again, item.id, (i) => i.status === 'completed');
       const ev = await events(again, item.id);
       const seqs = ev.map((e) => e.seq);
@@ -309,4 +316,27 @@ nodes:
       expect(types.at(-1)).toBe('work_item_completed');
     });
   }
+
+  it('a task that ended while the server was down is resolved from its files, and the item moves on', async () => {
+    const { jig, repo, home } = await engineSetup({ nap: chain });
+    const item = await fileItem(jig, repo, 'nap');
+    const { session, pid } = await firstSession(jig, item.id);
+    await jig.stop('SIGKILL');
+    writeFileSync(join(home, 'run', 'results', `${session}.json.go`), '');
+    for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(isAlive(pid)).toBe(false);
+    const { startJig } = await import('./helpers/server.js');
+    const again = await startJig({ home });
+    const health = (await http(`${again.url}/api/health`)).json;
+    expect(health.reattach_summary).toEqual({
+      scanned: 1,
+      adopted: 0,
+      resolved_from_file: 1,
+      unknown: 0,
+      resumed_work_items: 1,
+    });
+    await until(again, item.id, (i) => i.status === 'completed');
+    const exited = (await events(again, item.id)).filter((e) => e.type === 'worker_session_exited');
+    expect(exited[0].payload).toMatchObject({ session, status: 'done', exit_code: 0 });
+  });
 });
