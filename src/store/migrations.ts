@@ -4,6 +4,7 @@ import { authSessions } from './migrations/0002-auth-sessions.js';
 import { itemsAndEvents } from './migrations/0003-items-events.js';
 import { scheduleFirings } from './migrations/0004-schedule-firings.js';
 import { engineState } from './migrations/0005-engine.js';
+import { listIndex } from './migrations/0006-list-index.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   itemsAndEvents,
   scheduleFirings,
   engineState,
+  listIndex,
 ];
