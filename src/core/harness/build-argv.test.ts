@@ -1,0 +1,234 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { ProviderDefinition } from '../../contract/harness/provider.js';
+import { buildArgv, tomlString, type LaunchInputs } from './build-argv.js';
+import { loadProviders } from './load-providers.js';
+
+const dir = fileURLToPath(new URL('../../../defaults/harnesses/', import.meta.url));
+const loaded = loadProviders({
+  packaged: readdirSync(dir).map((f) => ({
+    file: `defaults/harnesses/${f}`,
+    text: readFileSync(dir + f, 'utf8'),
+  })),
+});
+const def = (id: string): ProviderDefinition => {
+  const d = loaded.providers[id];
+  if (!d) throw new Error(`no provider ${id}`);
+  return d;
+};
+const argv = (id: string, inputs: LaunchInputs): string[] => {
+  const b = buildArgv(def(id), inputs);
+  if (!b.ok) throw new Error(b.reason);
+  return b.argv;
+};
+const refusal = (id: string, inputs: LaunchInputs): string => {
+  const b = buildArgv(def(id), inputs);
+  if (b.ok) throw new Error(`expected a refusal, got ${b.argv.join(' ')}`);
+  return b.reason;
+};
+
+describe('buildArgv: golden argv per provider', () => {
+  it('packaged providers all load', () => {
+    expect(loaded.problems).toEqual([]);
+    expect(Object.keys(loaded.providers).sort()).toEqual([
+      'amp',
+      'antigravity',
+      'claude',
+      'codex',
+      'cursor',
+      'gemini',
+      'opencode',
+    ]);
+  });
+
+  it('claude: everything', () => {
+    expect(
+      argv('claude', {
+        prompt: 'Fix the bug',
+        context: 'CONTRACT',
+        model: 'sonnet',
+        effort: 'high',
+        permission_mode: 'default',
+        allowed_tools: ['Bash(git commit:*)', 'Edit'],
+        denied_tools: ['WebFetch', 'Monitor'],
+        resume_session_id: 'f0eaaa8a-f14d-4861-a6cf-1c830d72eaa6',
+      }),
+    ).toEqual([
+      'claude',
+      '-p',
+      'Fix the bug',
+      '--append-system-prompt',
+      'CONTRACT',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--model',
+      'sonnet',
+      '--effort',
+      'high',
+      '--permission-mode',
+      'default',
+      '--allowedTools',
+      'Bash(git commit:*),Edit',
+      '--disallowedTools',
+      'WebFetch,Monitor',
+      '--resume',
+      'f0eaaa8a-f14d-4861-a6cf-1c830d72eaa6',
+    ]);
+  });
+
+  it('claude: minimal (no context, no model) and the executable override', () => {
+    expect(argv('claude', { prompt: 'hi', executable: '/opt/bin/claude' })).toEqual([
+      '/opt/bin/claude',
+      '-p',
+      'hi',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+    ]);
+  });
+
+  it('codex: new session, context as developer_instructions (TOML-quoted), sandbox default', () => {
+    expect(
+      argv('codex', {
+        prompt: 'Fix it',
+        context: 'Be "careful"\nalways',
+        model: 'gpt-5-codex',
+        effort: 'high',
+      }),
+    ).toEqual([
+      'codex',
+      'exec',
+      '--json',
+      '-c',
+      'developer_instructions="Be \\"careful\\"\\nalways"',
+      '-m',
+      'gpt-5-codex',
+      '-c',
+      'model_reasoning_effort="high"',
+      '-c',
+      'sandbox_mode="workspace-write"',
+      'Fix it',
+    ]);
+  });
+
+  it('codex: resume is `codex exec resume … <id> <prompt>`', () => {
+    expect(
+      argv('codex', {
+        prompt: 'Go on',
+        effort: 'low',
+        resume_session_id: '01a203c3-b25a-7403-8523-6d28bcb6ba10',
+      }),
+    ).toEqual([
+      'codex',
+      'exec',
+      'resume',
+      '--json',
+      '-c',
+      'model_reasoning_effort="low"',
+      '-c',
+      'sandbox_mode="workspace-write"',
+      '01a203c3-b25a-7403-8523-6d28bcb6ba10',
+      'Go on',
+    ]);
+  });
+
+  it('gemini: context inline in the prompt, yolo by default, trust for the session', () => {
+    expect(argv('gemini', { prompt: 'Fix it', context: 'CONTRACT', model: 'gemini-2.5-pro' })).toEqual([
+      'gemini',
+      '-p',
+      'CONTRACT\n\n---\n\nFix it',
+      '-o',
+      'stream-json',
+      '-m',
+      'gemini-2.5-pro',
+      '--approval-mode',
+      'yolo',
+      '--skip-trust',
+    ]);
+  });
+
+  it('the unverified providers', () => {
+    expect(argv('cursor', { prompt: 'p', model: 'gpt-5', resume_session_id: 'c1' })).toEqual([
+      'agent',
+      '-p',
+      'p',
+      '--output-format',
+      'stream-json',
+      '--model',
+      'gpt-5',
+      '--auto-review',
+      '--resume',
+      'c1',
+      '--trust',
+    ]);
+    expect(argv('opencode', { prompt: 'p', context: 'C', model: 'anthropic/claude-sonnet-4-5' })).toEqual([
+      'opencode',
+      'run',
+      '--format',
+      'json',
+      '--model',
+      'anthropic/claude-sonnet-4-5',
+      '--auto',
+      'C\n\n---\n\np',
+    ]);
+    expect(argv('amp', { prompt: 'p', effort: 'high' })).toEqual([
+      'amp',
+      '-x',
+      'p',
+      '--stream-json',
+      '-m',
+      'high',
+      '--no-archive-after-execute',
+    ]);
+    expect(
+      argv('antigravity', { prompt: 'p', model: 'gemini-3-pro', effort: 'high', resume_session_id: 'k' }),
+    ).toEqual([
+      'agy',
+      '-p',
+      'p',
+      '--output-format',
+      'stream-json',
+      '--model',
+      'gemini-3-pro',
+      '--effort',
+      'high',
+      '--dangerously-skip-permissions',
+      '--conversation',
+      'k',
+    ]);
+  });
+});
+
+describe('buildArgv: rules', () => {
+  it('a prompt starting with "-" gets a leading space so no option parser takes it', () => {
+    expect(argv('claude', { prompt: '- fix the list' })[2]).toBe(' - fix the list');
+    expect(argv('codex', { prompt: '--help me' }).at(-1)).toBe(' --help me');
+  });
+
+  it('refuses what the CLI cannot honour', () => {
+    expect(refusal('gemini', { prompt: 'p', allowed_tools: ['Bash'] })).toMatch(/allowed-tools/);
+    expect(refusal('gemini', { prompt: 'p', denied_tools: ['Bash'] })).toMatch(/denied-tools/);
+    expect(refusal('gemini', { prompt: 'p', resume_session_id: 'x' })).toMatch(/cannot resume/);
+    expect(refusal('claude', { prompt: 'p', effort: 'extreme' })).toMatch(/effort `extreme`/);
+    expect(refusal('claude', { prompt: 'p', permission_mode: 'yolo' })).toMatch(/permission_mode/);
+    expect(refusal('claude', { prompt: 'p', model: 'gpt-5' })).toMatch(/model `gpt-5`/);
+  });
+
+  it('ignores, and says so, a model or effort the CLI has no option for', () => {
+    const b = buildArgv(def('amp'), { prompt: 'p', model: 'x' });
+    expect(b.ok && b.ignored).toEqual(['model (amp has no model option)']);
+  });
+
+  it('empty tool lists write no flag; extra args go at the extra slot', () => {
+    expect(
+      argv('claude', { prompt: 'p', allowed_tools: [], denied_tools: [], extra_args: ['--max-turns', '3'] }),
+    ).toEqual(['claude', '-p', 'p', '--output-format', 'stream-json', '--verbose', '--max-turns', '3']);
+  });
+
+  it('tomlString escapes quotes, backslashes and control characters', () => {
+    expect(tomlString('a"b\\c\n\t\u0001\u007f')).toBe('"a\\"b\\\\c\\n\\t\\u0001\\u007f"');
+    expect(tomlString('true')).toBe('"true"');
+  });
+});

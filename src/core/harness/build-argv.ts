@@ -1,0 +1,149 @@
+import type { ProviderDefinition, Slot, ValueCapability } from '../../contract/harness/provider.js';
+
+/** What one agent launch asks of its CLI; every field but the prompt is optional. */
+export interface LaunchInputs {
+  prompt: string;
+  /** The system prompt text (Jig's contract plus steering). */
+  context?: string | null;
+  model?: string | null;
+  effort?: string | null;
+  permission_mode?: string | null;
+  allowed_tools?: readonly string[] | null;
+  denied_tools?: readonly string[] | null;
+  /** Resume this CLI session instead of starting a new one. */
+  resume_session_id?: string | null;
+  /** The harness entry's `executable`, replacing the first word of the command. */
+  executable?: string | null;
+  /** Extra argv written at the provider's `extra` slot, after its own `extra_args`. */
+  extra_args?: readonly string[] | null;
+}
+
+export type ArgvBuild =
+  | {
+      ok: true;
+      argv: string[];
+      /** Variables to add to the launch environment. */
+      env: Record<string, string>;
+      /** Inputs the CLI cannot take and that were left out (the launch still makes sense). */
+      ignored: string[];
+    }
+  | { ok: false; reason: string };
+
+/**
+ * TOML basic string (Codex parses `-c key=value` values as TOML, and falls back to the raw text
+ * only when that fails — so a context reading `true` would otherwise become a boolean).
+ */
+export function tomlString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\r') out += '\\r';
+    else if (c < 0x20 || c === 0x7f) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return out + '"';
+}
+
+function fill(args: readonly string[], value: string | readonly string[]): string[] {
+  const list = typeof value === 'string' ? [value] : value;
+  const scalar = typeof value === 'string' ? value : value.join(',');
+  return args.map((a) =>
+    a
+      .replaceAll('{csv}', list.join(','))
+      .replaceAll('{toml}', tomlString(scalar))
+      .replaceAll('{value}', scalar),
+  );
+}
+
+/*
+ * A prompt is its own argv word; one that starts with `-` would be read as an option by every
+ * one of these CLIs' parsers, so it gets a leading space (harmless to the model).
+ */
+const safeWord = (s: string): string => (s.startsWith('-') ? ` ${s}` : s);
+
+function checkValue(name: string, cap: ValueCapability, value: string): string | null {
+  if (!cap.values || cap.values.some((re) => new RegExp(re).test(value))) return null;
+  return `${name} \`${value}\` is not one this CLI accepts (${cap.values.join(' or ')})`;
+}
+
+const present = (list: readonly string[] | null | undefined): list is readonly string[] =>
+  Array.isArray(list) && list.length > 0;
+
+/**
+ * The exact argv (and environment additions) that launch `def`'s CLI for these inputs. Pure: the
+ * same inputs give the same words. Refuses, with a reason, a launch the CLI cannot honour safely:
+ * a tool list it cannot enforce, a resume it cannot do by id, a value outside its vocabulary.
+ */
+export function buildArgv(def: ProviderDefinition, inputs: LaunchInputs): ArgvBuild {
+  const caps = def.capabilities;
+  const ignored: string[] = [];
+  const frag = new Map<Slot, string[]>();
+
+  const resumeId = inputs.resume_session_id ?? null;
+  if (resumeId !== null && !caps.resume) {
+    return {
+      ok: false,
+      reason: `${def.id} cannot resume a session by id; restart it with its brief instead`,
+    };
+  }
+  if (present(inputs.allowed_tools) && !caps.allowed_tools) {
+    return { ok: false, reason: `${def.id} cannot enforce an allowed-tools list` };
+  }
+  const denied = [...(caps.deny_tools?.always ?? []), ...(inputs.denied_tools ?? [])];
+  if (present(inputs.denied_tools) && !caps.deny_tools) {
+    return { ok: false, reason: `${def.id} cannot enforce a denied-tools list` };
+  }
+
+  let prompt = inputs.prompt;
+  const context = inputs.context ?? '';
+  if (context !== '') {
+    if (caps.context.channel === 'system_prompt') frag.set('context', fill(caps.context.args, context));
+    else prompt = caps.context.template.replace('{context}', () => context).replace('{prompt}', () => prompt);
+  }
+  frag.set('prompt', fill(caps.prompt.args, safeWord(prompt)));
+  if (caps.structured_log) frag.set('structured_log', [...caps.structured_log.args]);
+
+  for (const name of ['model', 'effort', 'permission_mode'] as const) {
+    const cap = caps[name];
+    const given = inputs[name] ?? null;
+    if (!cap) {
+      if (given !== null) ignored.push(`${name} (${def.id} has no ${name} option)`);
+      continue;
+    }
+    const value = given ?? cap.default ?? null;
+    if (value === null) continue;
+    const bad = checkValue(name, cap, value);
+    if (bad) return { ok: false, reason: bad };
+    frag.set(name, fill(cap.args, value));
+  }
+
+  const allowed = [...(caps.allowed_tools?.always ?? []), ...(inputs.allowed_tools ?? [])];
+  if (caps.allowed_tools && present(inputs.allowed_tools)) {
+    frag.set('allowed_tools', fill(caps.allowed_tools.args, [...new Set(allowed)]));
+  }
+  if (caps.deny_tools && denied.length > 0)
+    frag.set('deny_tools', fill(caps.deny_tools.args, [...new Set(denied)]));
+
+  let prefix = [...def.command];
+  if (resumeId !== null && caps.resume) {
+    if (caps.resume.via === 'command_resume') {
+      if (!def.command_resume)
+        return { ok: false, reason: `${def.id}: resume via command_resume needs command_resume` };
+      prefix = [...def.command_resume];
+    }
+    frag.set('resume', fill(caps.resume.args, resumeId));
+  }
+  frag.set('extra', [...def.extra_args, ...(inputs.extra_args ?? [])]);
+  if (inputs.executable) prefix[0] = inputs.executable;
+
+  const argv = [...prefix];
+  for (const slot of def.order) argv.push(...(frag.get(slot) ?? []));
+  const missing = [...frag.keys()].filter((s) => !def.order.includes(s) && (frag.get(s)?.length ?? 0) > 0);
+  if (missing.length > 0)
+    return { ok: false, reason: `${def.id}: order lists no place for ${missing.join(', ')}` };
+  return { ok: true, argv, env: { ...def.env }, ignored };
+}
