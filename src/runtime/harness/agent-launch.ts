@@ -1,0 +1,84 @@
+import type { HarnessesFile } from '../../contract/config/harnesses.js';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import type { ProviderDefinition } from '../../contract/harness/provider.js';
+import type { ModelTask } from '../../core/chain/model.js';
+import { buildArgv } from '../../core/harness/build-argv.js';
+import { resolveLaunch, type LaunchChoice } from '../../core/harness/resolve-launch.js';
+import { composeSteering, type SteeringInstructions } from '../../core/steering/compose.js';
+
+export interface AgentLaunchInput {
+  task: ModelTask;
+  node: string;
+  harnesses: HarnessesFile;
+  providers: Record<string, ProviderDefinition>;
+  repo: RepoEntry;
+  steering: (name: string) => SteeringInstructions | undefined;
+  agentOverrides?: Record<string, unknown>;
+  nodeOverrides?: Record<string, unknown>;
+  /** A person's note for this launch (a steer), delivered once. */
+  steer?: string | null;
+  /** Resume this CLI session (when the provider can) instead of starting over. */
+  resumeSessionId?: string | null;
+}
+
+export type AgentLaunch =
+  | {
+      ok: true;
+      argv: string[];
+      env: Record<string, string>;
+      provider: ProviderDefinition;
+      choice: LaunchChoice;
+      /** The system prompt as composed (for the task's log view). */
+      context: string;
+      prompt: string;
+      ignored: string[];
+    }
+  | { ok: false; reason: string };
+
+/**
+ * Everything one agent launch needs, from the frozen task and the running harness files: which CLI,
+ * which model, the system prompt (Jig's contract, then repo steering, then task steering) and the
+ * prompt (the task's, then any steer), turned into argv by the provider's definition.
+ */
+export function buildAgentLaunch(i: AgentLaunchInput): AgentLaunch {
+  const nodeOverride = i.nodeOverrides?.[i.node];
+  const resolved = resolveLaunch({
+    task: i.task,
+    harnesses: i.harnesses,
+    repoModels: i.repo.models,
+    itemOverride: i.agentOverrides,
+    nodeOverride:
+      nodeOverride && typeof nodeOverride === 'object'
+        ? (nodeOverride)
+        : undefined,
+  });
+  if (!resolved.ok) return resolved;
+  const { choice } = resolved;
+  const provider = i.providers[choice.provider];
+  if (!provider)
+    return { ok: false, reason: `${i.task.path}: no provider definition for ${choice.provider}` };
+  const taskSteering = Array.isArray(i.task.steering) ? i.task.steering.map(String) : [];
+  const steering = composeSteering({ repo: i.repo.steering ?? [], task: taskSteering, lookup: i.steering });
+  const base = typeof i.task.prompt === 'string' ? i.task.prompt : '';
+  const prompt = i.steer ? `${base}\n\nA note from the person running this work item:\n${i.steer}` : base;
+  const built = buildArgv(provider, {
+    prompt,
+    context: steering.text,
+    model: choice.model,
+    effort: choice.effort,
+    permission_mode: choice.permission_mode,
+    executable: choice.executable,
+    resume_session_id: i.resumeSessionId ?? null,
+  });
+  if (!built.ok) return { ok: false, reason: `${i.task.path}: ${built.reason}` };
+  return {
+    ok: true,
+    argv: built.argv,
+    env: built.env,
+    provider,
+    choice,
+    context: steering.text,
+    prompt,
+    ignored: built.ignored,
+  };
+}
