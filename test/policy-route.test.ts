@@ -189,7 +189,7 @@ describe('PUT /api/policy', () => {
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
       detail:
-        'policy.yaml:29:14: budget.daily_usd: must be more than 0, got number `-1`; policy.yaml:51:1: forge_cli_timeout: unknown key `forge_cli_timeout`; did you mean `forge_cli_timeout_s`?',
+        'policy.yaml:30:14: budget.daily_usd: must be more than 0, got number `-1`; policy.yaml:52:1: forge_cli_timeout: unknown key `forge_cli_timeout`; did you mean `forge_cli_timeout_s`?',
       code: 'policy_invalid',
       problems: [
         {
@@ -197,7 +197,7 @@ describe('PUT /api/policy', () => {
           field: 'daily_usd',
           message: 'must be more than 0, got number `-1`',
           file: 'policy.yaml',
-          line: 29,
+          line: 30,
           col: 14,
         },
         {
@@ -205,7 +205,7 @@ describe('PUT /api/policy', () => {
           field: 'forge_cli_timeout',
           message: 'unknown key `forge_cli_timeout`; did you mean `forge_cli_timeout_s`?',
           file: 'policy.yaml',
-          line: 51,
+          line: 52,
           col: 1,
         },
       ],
@@ -216,7 +216,7 @@ describe('PUT /api/policy', () => {
     expect(loop.status).toBe(422);
     expect(loop.json).toEqual({
       detail:
-        'policy.yaml:25:3: loops.verifcation.fix_loop: `verifcation.fix_loop` names no fix loop of any chain; did you mean `verification.fix_loop`?',
+        'policy.yaml:26:3: loops.verifcation.fix_loop: `verifcation.fix_loop` names no fix loop of any chain; did you mean `verification.fix_loop`?',
       code: 'policy_invalid',
       problems: [
         {
@@ -225,7 +225,7 @@ describe('PUT /api/policy', () => {
           message:
             '`verifcation.fix_loop` names no fix loop of any chain; did you mean `verification.fix_loop`?',
           file: 'policy.yaml',
-          line: 25,
+          line: 26,
           col: 3,
         },
       ],

@@ -47,7 +47,7 @@ export const errorCatalogue = {
   },
   repo_steering_invalid: {
     status: 422,
-    template: "repo {path} names steering the library does not define: {names}",
+    template: 'repo {path} names steering the library does not define: {names}',
   },
   repos_file_invalid: { status: 422, template: 'repos.yaml does not load: {reason}' },
   invalid_title: { status: 422, template: '{message}' },
@@ -67,6 +67,10 @@ export const errorCatalogue = {
   artifact_required: {
     status: 422,
     template: 'gate {gate} needs its {kind} document before it can be approved',
+  },
+  budget_not_raised: {
+    status: 422,
+    template: 'the new cap ({cap_usd} USD) must be above what the item has spent ({spent_usd} USD)',
   },
   internal: { status: 500, template: 'internal error: {reason}' },
 } as const satisfies Record<string, { status: number; template: string }>;

@@ -52,6 +52,43 @@ export interface WalkState {
   approved: string[];
   /** Documents tasks reported (`artifact_ref`), by the kind their task `produces`. */
   artifacts?: Record<string, string>;
+  /*
+   * Failure handling inside the current exec node (reference §2.7). All of it is cleared when the
+   * walk moves to another node, or a person retries; an escalation that succeeds clears the counters
+   * but keeps `escalated`.
+   */
+  /**
+   * Which plan of the node runs now. `decide`: measured, the fix loop's checks come next; `judged`:
+   * the judge has spoken for this cycle, the limits and stuck checks come next.
+   */
+  phase?: 'node' | 'recovery' | 'decide' | 'judge' | 'judged' | 'repair' | 'escalation';
+  /** When the current step's launches began: sessions started since then belong to it (restarts). */
+  step_at?: string | null;
+  /** Entries into the node: 1 on arrival, one more after each escalation that succeeded. */
+  entry?: number;
+  /** The recovery plan (`on_failure` path) that ran in this entry, if any. */
+  recovery?: string | null;
+  /** Fix cycles counted in this entry (refunded ones are not). */
+  cycles?: number;
+  /** When the fix loop opened in this entry, for its wall clock. */
+  loop_started_at?: string | null;
+  /** Every measurement of this entry: its loop-severity findings (the findings history). */
+  rounds?: {
+    round: number;
+    cycle: number;
+    after_repair: boolean;
+    findings: { tag: string; severity: string; message: string; line?: number; task: string }[];
+  }[];
+  /** Sessions of the measurement in progress (the node's own steps). */
+  measured?: string[];
+  /** The judge's reasoning for the repair about to run. */
+  concerns?: string | null;
+  /** The escalation task has run for this node. */
+  escalated?: boolean;
+  /** Why the node is stuck, while its escalation task runs. */
+  stuck_reason?: string | null;
+  /** A `read_only` step's snapshot taken before it ran. */
+  read_only_before?: string | null;
 }
 
 const jsonColumns = ['attachments', 'agent_overrides', 'node_overrides', 'policy_override'] as const;

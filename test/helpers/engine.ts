@@ -7,7 +7,13 @@ import { http, startJig, tempHome, type JigProcess } from './server.js';
 /** A home whose config holds the given chains (id -> YAML), and a connected repo. */
 export async function engineSetup(
   chains: Record<string, string>,
-  opts: { home?: string; policy?: string; repoFiles?: Record<string, string>; setup?: string } = {},
+  opts: {
+    home?: string;
+    policy?: string;
+    repoFiles?: Record<string, string>;
+    setup?: string;
+    testCommand?: string;
+  } = {},
 ): Promise<{ jig: JigProcess; repo: string; home: string }> {
   const home = opts.home ?? tempHome();
   mkdirSync(join(home, 'config', 'chains'), { recursive: true });
@@ -18,7 +24,7 @@ export async function engineSetup(
   const repo = makeRepo(opts.repoFiles);
   const r = await http(`${jig.url}/api/repos`, {
     method: 'POST',
-    body: { path: repo, test_command: '', setup_command: opts.setup ?? '' },
+    body: { path: repo, test_command: opts.testCommand ?? '', setup_command: opts.setup ?? '' },
   });
   expect(r.status).toBe(201);
   return { jig, repo, home };

@@ -4,18 +4,21 @@ import type { Logger } from 'pino';
 import type { EventActor } from '../../contract/events.js';
 import { JigError } from '../../contract/errors.js';
 import type { ReattachSummary } from '../../contract/health.js';
-import type { ModelExecNode, ModelStep, ResolvedChain } from '../../core/chain/model.js';
+import type { PolicyFile } from '../../contract/config/policy.js';
+import type { ResolvedChain } from '../../core/chain/model.js';
 import type { Store } from '../../store/database.js';
-import { runningSessions, type SessionRecord, type SessionStatus } from '../../store/sessions.js';
+import { runningSessions, type SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord, type WalkState } from '../../store/work-items.js';
 import type { ConfigState } from '../config/config-state.js';
 import type { EventLog, UnitOfWork } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
 import type { ReposService } from '../repos/repos-service.js';
 import { isSameProcess } from '../process/proc-info.js';
+import { NodeRunner } from './node-runner.js';
+import { atNode } from './node-state.js';
 import { SessionRunner } from './session-runner.js';
-import { taskEnv, taskSpec } from './task-spec.js';
-import { rejectTarget, stopKindOf, timeCapMinutes, worstStatus } from './walk-helpers.js';
+import { taskEnv } from './task-spec.js';
+import { rejectTarget, stopKindOf } from './walk-helpers.js';
 import { prepareWorktree } from './worktree.js';
 
 export interface EngineDeps {
@@ -29,9 +32,14 @@ export interface EngineDeps {
   port: () => number;
 }
 
-type StepOutcome = { ok: true } | { ok: false; kind: string; reason: string; session: string | null };
-
 const now = (): string => new Date().toISOString();
+
+/** Moves that only make sense for an item that has not ended. */
+function refuseEnded(rec: ItemRecord): void {
+  if (rec.status === 'completed' || rec.status === 'cancelled' || rec.status === 'abandoned') {
+    throw new JigError('move_refused', { reason: `the item is ${rec.status}` }, { status: rec.status });
+  }
+}
 
 /**
  * Runs work items through their frozen chains. All work for one item goes through one queue, so a
@@ -40,10 +48,28 @@ const now = (): string => new Date().toISOString();
 export class Engine {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly sessions: SessionRunner;
+  private readonly nodes: NodeRunner;
   private closed = false;
 
   constructor(private readonly d: EngineDeps) {
     this.sessions = new SessionRunner(d.store, d.events, d.paths, d.log);
+    this.nodes = new NodeRunner({
+      store: d.store,
+      events: d.events,
+      item: (id) => this.item(id),
+      stillRunning: (id) => this.stillRunning(id),
+      policy: (rec) => this.policyOf(rec),
+      launch: (rec, node, task, argv, capS, brief) => {
+        const repo = this.d.repos.find(rec.repo);
+        if (!repo) throw new JigError('repo_not_connected', { path: rec.repo });
+        return this.runArgv(rec, node, task.path, task.kind, argv, capS, repo, brief);
+      },
+    });
+  }
+
+  /** The policy the item froze at its first start (the running one before that). */
+  private policyOf(rec: ItemRecord): PolicyFile | null {
+    return (rec.policy_snapshot as PolicyFile | null) ?? this.d.config.policy;
   }
 
   private get db() {
@@ -259,7 +285,7 @@ export class Engine {
         throw new JigError('artifact_required', { gate, kind: g.artifact });
       }
       await this.d.events.transact(async (uow) => {
-        const next: WalkState = { ...walk, node: idx + 1, step: 0, approved: [...walk.approved, gate] };
+        const next: WalkState = { ...atNode(walk, idx + 1), approved: [...walk.approved, gate] };
         await updateItem(uow.db, id, { walk: next });
         await uow.emit({ work_item_id: id, type: 'gate_approved', by, node: gate, payload: { gate } });
         await this.claim(uow, rec, by);
@@ -314,7 +340,7 @@ export class Engine {
       const back = chain.nodes[target]!.id;
       await this.d.events.transact(async (uow) => {
         await updateItem(uow.db, id, {
-          walk: { ...walk, node: target, step: 0, rejects: { ...walk.rejects, [gate]: count } },
+          walk: { ...atNode(walk, target), rejects: { ...walk.rejects, [gate]: count } },
           steer: note,
           current_node: back,
         });
@@ -352,7 +378,8 @@ export class Engine {
         );
       }
       await this.d.events.transact(async (uow) => {
-        await updateItem(uow.db, id, { walk: { ...rec.walk!, step: 0 } });
+        // A retry is a fresh entry into the node: recovery, fix-loop counters and escalation reset.
+        await updateItem(uow.db, id, { walk: atNode(rec.walk!, rec.walk!.node) });
         await uow.emit({
           work_item_id: id,
           type: 'work_item_retried',
@@ -396,7 +423,7 @@ export class Engine {
       }
       await this.d.events.transact(async (uow) => {
         await updateItem(uow.db, id, {
-          walk: { ...rec.walk!, node: rec.walk!.node + 1, step: 0 },
+          walk: atNode(rec.walk!, rec.walk!.node + 1),
           updated_at: now(),
         });
         await uow.emit({
@@ -410,6 +437,57 @@ export class Engine {
       });
       const after = await this.item(id);
       if (after.status === 'running') this.kick(id);
+      return after;
+    });
+  }
+
+  /** A worker reports that it started a task of the item's plan. */
+  async progress(
+    id: string,
+    task: string,
+    by: EventActor,
+  ): Promise<{ work_item_id: string; task: string; seq: number }> {
+    const rec = await this.item(id);
+    refuseEnded(rec);
+    const ev = await this.d.events.transact((uow) =>
+      uow.emit({ work_item_id: id, type: 'plan_progress', by, node: rec.current_node, payload: { task } }),
+    );
+    return { work_item_id: id, task, seq: ev.seq };
+  }
+
+  /**
+   * Raises the item's own dollar cap above what it has spent; an item stopped on its budget runs again.
+   */
+  raiseBudget(id: string, capUsd: number, by: EventActor): Promise<ItemRecord> {
+    return this.serial(id, async () => {
+      const rec = await this.item(id);
+      refuseEnded(rec);
+      if (capUsd <= rec.spent_usd) {
+        throw new JigError(
+          'budget_not_raised',
+          { cap_usd: capUsd, spent_usd: rec.spent_usd },
+          { cap_usd: capUsd, spent_usd: rec.spent_usd },
+        );
+      }
+      const retry = rec.status === 'stopped' && rec.stop_kind === 'budget' && rec.walk !== null;
+      await this.d.events.transact(async (uow) => {
+        await updateItem(uow.db, id, {
+          budget_usd: capUsd,
+          // Retried as `retry` does: the node reruns from a fresh entry.
+          ...(retry ? { walk: atNode(rec.walk!, rec.walk!.node) } : {}),
+          updated_at: now(),
+        });
+        await uow.emit({
+          work_item_id: id,
+          type: 'budget_raised',
+          by,
+          node: rec.current_node,
+          payload: { from: rec.budget_usd, to: capUsd, spent_usd: rec.spent_usd, retried: retry },
+        });
+        if (retry) await this.claim(uow, rec, by);
+      });
+      const after = await this.item(id);
+      if (retry && after.status === 'running') this.kick(id);
       return after;
     });
   }
@@ -548,9 +626,13 @@ export class Engine {
         const message = (node as { message?: string }).message ?? `approve or reject ${node.id}`;
         return this.stop(rec, 'gate', message, node.id);
       }
-      if (rec.current_node !== node.id || walk.step === 0) {
+      if (walk.entry === undefined) {
         await this.d.events.transact(async (uow) => {
-          await updateItem(uow.db, id, { current_node: node.id, updated_at: now() });
+          await updateItem(uow.db, id, {
+            walk: { ...walk, entry: 1, phase: 'node' },
+            current_node: node.id,
+            updated_at: now(),
+          });
           await uow.emit({
             work_item_id: id,
             type: 'node_started',
@@ -559,24 +641,22 @@ export class Engine {
             payload: { node: node.id, step: walk.step },
           });
         });
+      } else if (rec.current_node !== node.id) {
+        await updateItem(this.db, id, { current_node: node.id, updated_at: now() });
       }
-      const exec = node;
-      for (let i = walk.step; i < exec.steps.length; i++) {
-        const outcome = await this.runStep(await this.item(id), chain, exec, exec.steps[i]!, repo);
-        if (!(await this.stillRunning(id))) return;
-        if (!outcome.ok)
-          return this.stop(await this.item(id), outcome.kind, outcome.reason, node.id, outcome.session);
-        await updateItem(this.db, id, { walk: { ...(await this.item(id)).walk!, step: i + 1 } });
-      }
+      const out = await this.nodes.run(id, chain, node, repo);
+      if (out.kind === 'halt') return;
+      if (out.kind === 'stop')
+        return this.stop(await this.item(id), out.stop, out.reason, node.id, out.session);
       await this.d.events.transact(async (uow) => {
         const w = (await getItem(uow.db, id))!.walk!;
-        await updateItem(uow.db, id, { walk: { ...w, node: w.node + 1, step: 0 }, updated_at: now() });
+        await updateItem(uow.db, id, { walk: atNode(w, w.node + 1), updated_at: now() });
         await uow.emit({
           work_item_id: id,
           type: 'node_completed',
           by: 'jig',
           node: node.id,
-          payload: { node: node.id },
+          payload: { node: node.id, ...out.payload },
         });
       });
     }
@@ -599,58 +679,6 @@ export class Engine {
     void this.promote();
   }
 
-  private async runStep(
-    rec: ItemRecord,
-    chain: ResolvedChain,
-    node: ModelExecNode,
-    step: ModelStep,
-    repo: NonNullable<ReturnType<ReposService['find']>>,
-  ): Promise<StepOutcome> {
-    const specs = step.tasks.map((t) => ({ task: t, spec: taskSpec(t, repo, rec.base_branch ?? 'HEAD') }));
-    const refused = specs.find((s) => s.spec.kind === 'refuse');
-    if (refused && refused.spec.kind === 'refuse')
-      return { ok: false, kind: refused.spec.stop, reason: refused.spec.reason, session: null };
-    const results = await Promise.all(
-      specs.map(async ({ task, spec }) => {
-        if (spec.kind === 'pass')
-          return { status: 'done' as SessionStatus, id: null as string | null, result: null };
-        if (spec.kind !== 'process')
-          return { status: 'config_error' as SessionStatus, id: null, result: null };
-        const cap = timeCapMinutes(chain, node, step, task, this.d.config.policy);
-        const s = await this.runArgv(
-          rec,
-          node.id,
-          task.path,
-          task.kind,
-          spec.argv,
-          cap === null ? null : Math.round(cap * 60),
-          repo,
-        );
-        return { status: s.status, id: s.id, result: s.result };
-      }),
-    );
-    for (const [i, r] of results.entries()) {
-      const ref = (r.result as { artifact_ref?: unknown } | null)?.artifact_ref;
-      const produces = (specs[i]!.task as { produces?: unknown }).produces;
-      if (typeof ref === 'string' && typeof produces === 'string') {
-        const w = (await this.item(rec.id)).walk!;
-        await updateItem(this.db, rec.id, {
-          walk: { ...w, artifacts: { ...w.artifacts, [produces]: ref } },
-        });
-      }
-    }
-    const worst = worstStatus(results.map((r) => r.status));
-    if (worst === null) return { ok: true };
-    const failed = results.find((r) => r.status === worst)!;
-    const task = specs[results.indexOf(failed)]!.task;
-    const question = (failed.result as { question?: string } | null)?.question;
-    const reason =
-      worst === 'needs_context' && question
-        ? `${task.path} asks: ${question}`
-        : `${task.path} ended ${worst}${failed.id ? ` (session ${failed.id}; jig view logs)` : ''}`;
-    return { ok: false, kind: stopKindOf[worst] ?? 'failed', reason, session: failed.id };
-  }
-
   private async runArgv(
     rec: ItemRecord,
     node: string,
@@ -659,6 +687,7 @@ export class Engine {
     argv: string[],
     timeCapS: number | null,
     repo: NonNullable<ReturnType<ReposService['find']>>,
+    brief?: string,
   ): Promise<SessionRecord> {
     const env = taskEnv(repo, {
       JIG_WORK_ITEM_ID: rec.id,
@@ -674,6 +703,7 @@ export class Engine {
       cwd: rec.worktree_path!,
       env,
       timeCapS,
+      ...(brief !== undefined ? { brief } : {}),
     });
     return this.sessions.finish(session, launched);
   }
@@ -757,37 +787,8 @@ export class Engine {
       this.kick(rec.id);
       return;
     }
-    if (s.status === 'done' || s.status === 'done_with_concerns') {
-      // The step's other tasks may have ended as well; check the whole step before moving on.
-      const ended = await this.db
-        .selectFrom('worker_sessions')
-        .select(['status', 'task_path', 'id'])
-        .where('work_item_id', '=', rec.id)
-        .where('node', '=', s.node)
-        .where('started_at', '>=', s.started_at.slice(0, 19))
-        .execute();
-      const worst = worstStatus(ended.map((e) => e.status as SessionStatus));
-      if (worst !== null) {
-        const bad = ended.find((e) => e.status === worst)!;
-        return this.stop(
-          rec,
-          stopKindOf[worst] ?? 'failed',
-          `${bad.task_path} ended ${worst} (session ${bad.id})`,
-          s.node,
-          bad.id,
-        );
-      }
-      await updateItem(this.db, rec.id, { walk: { ...rec.walk!, step: rec.walk!.step + 1 } });
-      this.kick(rec.id);
-      return;
-    }
-    return this.stop(
-      rec,
-      stopKindOf[s.status] ?? 'infra',
-      `${s.task_path} ended ${s.status} while the server was restarting (session ${s.id})`,
-      s.node,
-      s.id,
-    );
+    // The walk takes the step's ended sessions from the database instead of launching them again.
+    this.kick(rec.id);
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ResultFile } from '../../contract/result-file.js';
@@ -24,6 +24,8 @@ export interface SessionRequest {
   cwd: string;
   env: Record<string, string>;
   timeCapS: number | null;
+  /** Jig's instruction for a repair or judge: written beside the result file, named by $JIG_FIX_BRIEF. */
+  brief?: string;
 }
 
 /** Why the server itself ended a session, which decides its status over the exit code. */
@@ -50,7 +52,12 @@ export class SessionRunner {
     const exitPath = join(this.paths.resultsDir, `${id}.exit`);
     const logPath = join(this.paths.logsDir, `${id}.log`);
     for (const p of [resultPath, exitPath]) rmSync(p, { force: true });
-    const env = { ...req.env, JIG_SESSION_ID: id, JIG_RESULT_PATH: resultPath };
+    const env: Record<string, string> = { ...req.env, JIG_SESSION_ID: id, JIG_RESULT_PATH: resultPath };
+    if (req.brief !== undefined) {
+      const briefPath = join(this.paths.resultsDir, `${id}.brief.md`);
+      writeFileSync(briefPath, req.brief, { mode: 0o600 });
+      env.JIG_FIX_BRIEF = briefPath;
+    }
     const launched = launch({ argv: req.argv, cwd: req.cwd, env, logPath, exitPath });
     const session: SessionRecord = {
       id,

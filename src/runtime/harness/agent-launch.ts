@@ -19,6 +19,8 @@ export interface AgentLaunchInput {
   steer?: string | null;
   /** Resume this CLI session (when the provider can) instead of starting over. */
   resumeSessionId?: string | null;
+  /** Tools to grant the CLI for this launch (its `allowed_tools` capability); refused when it has none. */
+  allowedTools?: string[];
 }
 
 export type AgentLaunch =
@@ -47,10 +49,7 @@ export function buildAgentLaunch(i: AgentLaunchInput): AgentLaunch {
     harnesses: i.harnesses,
     repoModels: i.repo.models,
     itemOverride: i.agentOverrides,
-    nodeOverride:
-      nodeOverride && typeof nodeOverride === 'object'
-        ? (nodeOverride)
-        : undefined,
+    nodeOverride: nodeOverride && typeof nodeOverride === 'object' ? nodeOverride : undefined,
   });
   if (!resolved.ok) return resolved;
   const { choice } = resolved;
@@ -69,6 +68,7 @@ export function buildAgentLaunch(i: AgentLaunchInput): AgentLaunch {
     permission_mode: choice.permission_mode,
     executable: choice.executable,
     resume_session_id: i.resumeSessionId ?? null,
+    allowed_tools: i.allowedTools ?? null,
   });
   if (!built.ok) return { ok: false, reason: `${i.task.path}: ${built.reason}` };
   return {

@@ -9,7 +9,7 @@ const GateParams = IdParams.extend({ gate: z.string().min(1).max(64) });
 const errors = { 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema };
 const Note = z.string().trim().min(1).max(20_000);
 
-/** The moves that need the engine: start, pause, steer, retry, skip, and the gates. */
+/** The moves that need the engine: start, pause, steer, retry, skip, the gates, progress and budget. */
 export function lifecycleRoutes(inst: Instance): FastifyPluginAsyncZod {
   return async (app) => {
     const dto = (rec: Parameters<typeof inst.items.dto>[0]) => inst.items.dto(rec);
@@ -102,6 +102,36 @@ export function lifecycleRoutes(inst: Instance): FastifyPluginAsyncZod {
       },
       async (req) =>
         dto(await inst.engine.reject(req.params.id, req.params.gate, req.body.note, 'human', req.body.node)),
+    );
+    app.post(
+      '/api/work-items/:id/progress',
+      {
+        schema: {
+          summary: 'Record that a worker started a task of the plan (plan_progress)',
+          tags: ['lifecycle'],
+          params: IdParams,
+          body: z.object({ task: z.string().trim().min(1).max(500) }).strict(),
+          response: {
+            200: z.object({ work_item_id: z.string(), task: z.string(), seq: z.number().int() }),
+            ...errors,
+          },
+        },
+      },
+      async (req) => inst.engine.progress(req.params.id, req.body.task, 'agent'),
+    );
+    app.post(
+      '/api/work-items/:id/budget/raise',
+      {
+        schema: {
+          summary:
+            "Raise the item's own dollar cap above what it has spent; an item stopped on its budget runs again",
+          tags: ['lifecycle'],
+          params: IdParams,
+          body: z.object({ cap_usd: z.number().finite().min(0) }).strict(),
+          response: { 200: WorkItem, ...errors },
+        },
+      },
+      async (req) => dto(await inst.engine.raiseBudget(req.params.id, req.body.cap_usd, 'human')),
     );
     app.get(
       '/api/work-items/:id/artifact',

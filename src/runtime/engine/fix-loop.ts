@@ -1,0 +1,195 @@
+import type { PolicyFile } from '../../contract/config/policy.js';
+import type { ModelFixLoop } from '../../core/chain/model.js';
+import { fixBrief } from '../../core/findings/brief.js';
+import { stuckReason } from '../../core/findings/stuck.js';
+import { loopLimits } from '../../core/policy/loops.js';
+import type { ItemRecord, WalkState } from '../../store/work-items.js';
+import { measure, type Measurement } from './measure.js';
+import {
+  hardStop,
+  measuredSessions,
+  move,
+  nodeTasks,
+  stopOf,
+  type NodeCtx,
+  type NodeOutcome,
+} from './node-ctx.js';
+import { remeasure } from './node-state.js';
+import { runStep, stepOf } from './step-runner.js';
+
+/*
+ * The fix loop's cycle (reference §2.7, step 2), one persisted phase at a time so a restart resumes it:
+ * `decide` (builtin-only check) → `judge` (not on an entry's first cycle) → `judged` (limits, stuck
+ * detection, then `fix_cycle_started`) → `repair` → the node is measured again from its first step.
+ * Returning null means "the walk moved; look at it again".
+ */
+
+export const DEFAULT_LOOP_SEVERITIES = ['critical', 'important'];
+
+export function loopSeverities(policy: PolicyFile | null): string[] {
+  return policy?.findings?.loop_severities ?? DEFAULT_LOOP_SEVERITIES;
+}
+
+type Stuck = (reason: string) => Promise<NodeOutcome | null>;
+
+async function current(
+  ctx: NodeCtx,
+  rec: ItemRecord,
+  w: WalkState,
+): Promise<{ m: Measurement; loop: Measurement['findings'] }> {
+  const m = measure(await measuredSessions(ctx, w), nodeTasks(ctx.node));
+  const sev = loopSeverities(ctx.h.policy(rec));
+  return { m, loop: m.findings.filter((f) => sev.includes(f.severity)) };
+}
+
+function limits(ctx: NodeCtx, rec: ItemRecord) {
+  return loopLimits(ctx.chain, ctx.node.id, ctx.h.policy(rec))!;
+}
+
+function briefFor(
+  ctx: NodeCtx,
+  rec: ItemRecord,
+  w: WalkState,
+  m: Measurement,
+  loop: Measurement['findings'],
+) {
+  return (): string =>
+    fixBrief({
+      node: ctx.node.id,
+      cycle: w.cycles ?? 0,
+      attempts: limits(ctx, rec).attempts.value,
+      failed: m.failed,
+      findings: loop,
+      concerns: w.concerns ?? null,
+      history: w.rounds ?? [],
+    });
+}
+
+export async function decide(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
+  const w = rec.walk!;
+  const { m } = await current(ctx, rec, w);
+  if (
+    m.failed.length > 0 &&
+    m.failed.every((f) => f.kind === 'builtin') &&
+    m.findings.every((f) => f.synthetic)
+  ) {
+    return stopOf(
+      'failed',
+      `${ctx.node.id}: only builtin task(s) failed (${m.failed.map((f) => f.task).join(', ')}) and no findings were reported; no commit can fix that`,
+      m.failed[0]!.session,
+    );
+  }
+  const judge = ctx.node.fix_loop?.judge && (w.cycles ?? 0) > 0;
+  await move(
+    ctx,
+    (x) => ({ ...x, phase: judge ? 'judge' : 'judged', step: 0, step_at: null, concerns: null }),
+    [],
+  );
+  return null;
+}
+
+export async function judge(ctx: NodeCtx, rec: ItemRecord, stuck: Stuck): Promise<NodeOutcome | null> {
+  const w = rec.walk!;
+  const task = (ctx.node.fix_loop as ModelFixLoop).judge!;
+  const { m, loop } = await current(ctx, rec, w);
+  const r = await runStep(ctx.h, rec, ctx.repo, ctx.chain, ctx.node, stepOf(task), {
+    brief: briefFor(ctx, rec, w, m, loop),
+  });
+  if (r.kind === 'halt') return r;
+  if (r.kind === 'refuse') return stopOf('config', r.reason);
+  const hard = hardStop(r.runs);
+  if (hard) return hard;
+  const s = r.runs[0]!.session;
+  const verdict = typeof s?.result?.verdict === 'string' ? s.result.verdict : null;
+  const concerns = typeof s?.result?.concerns === 'string' ? s.result.concerns : null;
+  const applied =
+    verdict === 'stop_needs_human'
+      ? 'stop_needs_human'
+      : verdict === 'stop_downgrade' && m.failed.length === 0
+        ? 'stop_downgrade'
+        : 'continue';
+  await move(
+    ctx,
+    (x) => (applied === 'continue' ? { ...x, phase: 'judged', step: 0, step_at: null, concerns } : x),
+    [
+      {
+        type: 'judge_verdict',
+        payload: { cycle: w.cycles ?? 0, verdict, applied, concerns, session: s?.id ?? null },
+      },
+    ],
+  );
+  if (applied === 'stop_needs_human')
+    return stuck(`${ctx.node.id}.fix_loop: the judge asked for a person${concerns ? `: ${concerns}` : ''}`);
+  if (applied === 'stop_downgrade') {
+    return {
+      kind: 'completed',
+      payload: { downgraded: true, unresolved: loop.map((f) => f.tag), ...(concerns ? { concerns } : {}) },
+    };
+  }
+  return null;
+}
+
+export async function judged(ctx: NodeCtx, rec: ItemRecord, stuck: Stuck): Promise<NodeOutcome | null> {
+  const w = rec.walk!;
+  const lim = limits(ctx, rec);
+  const cycles = w.cycles ?? 0;
+  const started = Date.parse(w.loop_started_at ?? new Date().toISOString());
+  if (cycles >= lim.attempts.value || Date.now() - started >= lim.wall_clock_s.value * 1000) {
+    return stuck(`${ctx.node.id}.fix_loop exhausted after ${cycles} fix cycle(s)`);
+  }
+  const why = stuckReason(w.rounds ?? []);
+  if (why) return stuck(`${ctx.node.id}.fix_loop is stuck: ${why}`);
+  await move(ctx, (x) => ({ ...x, phase: 'repair', cycles: cycles + 1, step: 0, step_at: null }), [
+    {
+      type: 'fix_cycle_started',
+      payload: {
+        cycle: cycles + 1,
+        attempts: lim.attempts.value,
+        wall_clock_s: lim.wall_clock_s.value,
+        findings: (w.rounds?.at(-1)?.findings ?? []).map((f) => f.tag),
+      },
+    },
+  ]);
+  return null;
+}
+
+/** A repair that never really ran is not counted: the cycle is refunded and decided again later. */
+async function refund(ctx: NodeCtx, w: WalkState, reason: string): Promise<void> {
+  await move(
+    ctx,
+    (x) => ({ ...x, phase: 'judged', cycles: Math.max(0, (x.cycles ?? 1) - 1), step: 0, step_at: null }),
+    [{ type: 'fix_cycle_refunded', payload: { cycle: w.cycles ?? 0, reason } }],
+  );
+}
+
+export async function repair(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
+  const loop = ctx.node.fix_loop as ModelFixLoop;
+  for (let i = rec.walk!.step; i < loop.steps.length; i++) {
+    const cur = await ctx.h.item(ctx.id);
+    const w = cur.walk!;
+    const { m, loop: findings } = await current(ctx, cur, w);
+    const r = await runStep(ctx.h, cur, ctx.repo, ctx.chain, ctx.node, loop.steps[i]!, {
+      brief: briefFor(ctx, cur, w, m, findings),
+    });
+    if (r.kind === 'halt') {
+      // Paused or ended by a person: the repair did not really run. A server going down is not that:
+      // its tasks keep running and are adopted after the restart.
+      if ((await ctx.h.item(ctx.id)).status !== 'running') await refund(ctx, w, 'paused');
+      return r;
+    }
+    if (r.kind === 'refuse') {
+      await refund(ctx, w, `refused to start: ${r.reason}`);
+      return stopOf('config', r.reason);
+    }
+    const hard = hardStop(r.runs);
+    if (hard?.kind === 'stop') {
+      if (hard.stop !== 'question') await refund(ctx, w, `${hard.stop}: ${hard.reason}`);
+      return hard;
+    }
+    const failed = r.runs.some((x) => x.status === 'failed');
+    await move(ctx, (x) => ({ ...x, step: failed ? loop.steps.length : i + 1, step_at: null }), []);
+    if (failed) break;
+  }
+  await move(ctx, remeasure, []);
+  return null;
+}

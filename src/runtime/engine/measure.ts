@@ -1,0 +1,73 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type { ModelTask } from '../../core/chain/model.js';
+import type { FailedTask } from '../../core/findings/brief.js';
+import {
+  logTail,
+  parseFindings,
+  syntheticFinding,
+  type TaggedFinding,
+} from '../../core/findings/identity.js';
+import type { SessionRecord } from '../../store/sessions.js';
+
+export interface Measurement {
+  findings: TaggedFinding[];
+  /** Result-file entries that were not valid findings. */
+  dropped: number;
+  /** Tasks that ended `failed`. */
+  failed: (FailedTask & { kind: string })[];
+}
+
+/** The last bytes of a log, enough for its last lines. */
+function readTail(path: string, bytes = 8192): string {
+  try {
+    const size = statSync(path).size;
+    const fd = openSync(path, 'r');
+    try {
+      const len = Math.min(size, bytes);
+      const buf = Buffer.alloc(len);
+      readSync(fd, buf, 0, len, size - len);
+      return buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
+/** How a person would recognise the command: the `run:` line when there is one, else the argv. */
+export function commandOf(task: ModelTask | undefined, s: SessionRecord): string {
+  if (typeof task?.run === 'string') return task.run;
+  if (task?.kind === 'builtin') return `${String(task.ref)}: ${s.argv.join(' ')}`;
+  return s.argv.join(' ');
+}
+
+/**
+ * Gathers the findings of one measurement from its sessions' result files (reference §2.9); a task
+ * that failed without reporting any becomes one synthetic `critical` finding with its log's tail.
+ */
+export function measure(
+  sessions: readonly SessionRecord[],
+  tasks: ReadonlyMap<string, ModelTask>,
+): Measurement {
+  const out: Measurement = { findings: [], dropped: 0, failed: [] };
+  for (const s of sessions) {
+    const task = tasks.get(s.task_path);
+    const { findings, dropped } = parseFindings(s.result?.findings, s.task_path);
+    out.findings.push(...findings);
+    out.dropped += dropped;
+    if (s.status !== 'failed') continue;
+    const command = commandOf(task, s);
+    out.failed.push({
+      task: s.task_path,
+      command,
+      status: s.status,
+      session: s.id,
+      log: s.log_path,
+      kind: task?.kind ?? s.kind,
+    });
+    if (findings.length === 0)
+      out.findings.push(syntheticFinding(s.task_path, command, logTail(readTail(s.log_path))));
+  }
+  return out;
+}

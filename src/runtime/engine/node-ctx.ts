@@ -1,0 +1,99 @@
+import type { EventActor } from '../../contract/events.js';
+import type { ModelExecNode, ModelPlan, ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
+import type { ItemRecord, WalkState } from '../../store/work-items.js';
+import type { EventLog } from '../events/event-log.js';
+import { patchWalk } from './node-state.js';
+import type { StepHost, TaskRun } from './step-runner.js';
+import { stopKindOf, worstStatus } from './walk-helpers.js';
+
+/** How running a node ended: it completed, it stops the item, or the item stopped running under it. */
+export type NodeOutcome =
+  | { kind: 'completed'; payload: Record<string, unknown> }
+  | { kind: 'stop'; stop: string; reason: string; session: string | null }
+  | { kind: 'halt' };
+
+export interface NodeHost extends StepHost {
+  events: EventLog;
+  item(id: string): Promise<ItemRecord>;
+}
+
+export interface NodeCtx {
+  h: NodeHost;
+  id: string;
+  chain: ResolvedChain;
+  node: ModelExecNode;
+  repo: RepoEntry;
+}
+
+export const stopOf = (stop: string, reason: string, session: string | null = null): NodeOutcome => ({
+  kind: 'stop',
+  stop,
+  reason,
+  session,
+});
+
+/** A failure that skips recovery, the fix loop and escalation: config, question, cap, infra. */
+export function hardStop(runs: readonly TaskRun[]): NodeOutcome | null {
+  const worst = worstStatus(runs.map((r) => r.status));
+  if (worst === null || worst === 'failed') return null;
+  const bad = runs.find((r) => r.status === worst)!;
+  return stopOf(stopKindOf[worst] ?? 'infra', failureReason(bad), bad.session?.id ?? null);
+}
+
+export function failureReason(r: TaskRun): string {
+  const question = r.session?.result?.question;
+  if (r.status === 'needs_context' && typeof question === 'string' && question)
+    return `${r.task.path} asks: ${question}`;
+  return `${r.task.path} ended ${r.status}${r.session ? ` (session ${r.session.id}; jig view logs)` : ''}`;
+}
+
+/** Changes the walk and records the events of that change in one transaction. */
+export async function move(
+  ctx: NodeCtx,
+  fn: (w: WalkState) => WalkState,
+  events: { type: string; payload: Record<string, unknown>; by?: EventActor }[],
+): Promise<void> {
+  await ctx.h.events.transact(async (uow) => {
+    await patchWalk(uow.db, ctx.id, fn);
+    for (const e of events) {
+      await uow.emit({
+        work_item_id: ctx.id,
+        type: e.type,
+        by: e.by ?? 'jig',
+        node: ctx.node.id,
+        payload: { node: ctx.node.id, ...e.payload },
+      });
+    }
+  });
+}
+
+/** The sessions of the measurement in progress, in the order they ran. */
+export async function measuredSessions(ctx: NodeCtx, walk: WalkState): Promise<SessionRecord[]> {
+  const ids = new Set(walk.measured ?? []);
+  return (await sessionsOf(ctx.h.store.db, ctx.id)).filter((s) => ids.has(s.id));
+}
+
+/** Every task of the node's own steps, by path. */
+export function nodeTasks(node: ModelExecNode): Map<string, ModelTask> {
+  return new Map(node.steps.flatMap((s) => s.tasks.map((t) => [t.path, t] as const)));
+}
+
+/** The recovery plan for a failed task: its own `on_failure`, else its step's, else the node's. */
+export function nearestHandler(node: ModelExecNode, taskPath: string): ModelPlan | null {
+  for (const step of node.steps) {
+    const task = step.tasks.find((t) => t.path === taskPath);
+    if (task) return task.on_failure ?? step.on_failure ?? node.on_failure ?? null;
+  }
+  return node.on_failure ?? null;
+}
+
+export function planAt(node: ModelExecNode, path: string | null | undefined): ModelPlan | null {
+  if (!path) return null;
+  const all = [
+    node.on_failure,
+    ...node.steps.flatMap((s) => [s.on_failure, ...s.tasks.map((t) => t.on_failure)]),
+  ];
+  return all.find((p) => p?.path === path) ?? null;
+}

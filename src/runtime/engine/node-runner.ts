@@ -1,0 +1,233 @@
+import type { ModelExecNode, ResolvedChain } from '../../core/chain/model.js';
+import { roundOf } from '../../core/findings/stuck.js';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import type { ItemRecord } from '../../store/work-items.js';
+import { decide, judge, judged, loopSeverities, repair } from './fix-loop.js';
+import { measure } from './measure.js';
+import {
+  failureReason,
+  hardStop,
+  measuredSessions,
+  move,
+  nearestHandler,
+  nodeTasks,
+  planAt,
+  stopOf,
+  type NodeCtx,
+  type NodeHost,
+  type NodeOutcome,
+} from './node-ctx.js';
+import { freshEntry, remeasure } from './node-state.js';
+import { runStep, stepOf } from './step-runner.js';
+
+/**
+ * Runs one exec node with its failure handling (reference §2.7): the steps, then once per entry a
+ * recovery plan and a rerun, then the fix loop, then escalation when stuck. Each phase is persisted
+ * in the item's walk, so after a restart the node continues where it was.
+ */
+export class NodeRunner {
+  constructor(private readonly h: NodeHost) {}
+
+  async run(id: string, chain: ResolvedChain, node: ModelExecNode, repo: RepoEntry): Promise<NodeOutcome> {
+    const ctx: NodeCtx = { h: this.h, id, chain, node, repo };
+    for (;;) {
+      if (!(await this.h.stillRunning(id))) return { kind: 'halt' };
+      const rec = await this.h.item(id);
+      const stuck = (reason: string) => this.stuck(ctx, rec, reason);
+      let out: NodeOutcome | null;
+      switch (rec.walk!.phase ?? 'node') {
+        case 'node':
+          out = await this.steps(ctx, rec);
+          break;
+        case 'recovery':
+          out = await this.recovery(ctx, rec);
+          break;
+        case 'decide':
+          out = await decide(ctx, rec);
+          break;
+        case 'judge':
+          out = await judge(ctx, rec, stuck);
+          break;
+        case 'judged':
+          out = await judged(ctx, rec, stuck);
+          break;
+        case 'repair':
+          out = await repair(ctx, rec);
+          break;
+        case 'escalation':
+          out = await this.escalation(ctx, rec);
+          break;
+      }
+      if (out) return out;
+    }
+  }
+
+  /** The node's own steps, as one measurement; a failing step ends it (later steps need it to pass). */
+  private async steps(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
+    const { node } = ctx;
+    for (let i = rec.walk!.step; i < node.steps.length; i++) {
+      const step = node.steps[i]!;
+      const readOnly = step.read_only === true || node.read_only === true;
+      const r = await runStep(this.h, await this.h.item(ctx.id), ctx.repo, ctx.chain, node, step, {
+        readOnly,
+      });
+      if (r.kind === 'halt') return r;
+      if (r.kind === 'refuse') return stopOf('config', r.reason);
+      const hard = hardStop(r.runs);
+      if (hard) return hard;
+      if (r.violation) {
+        await move(ctx, (w) => w, [
+          {
+            type: 'read_only_violated',
+            payload: { step: step.path, before: r.violation.before, after: r.violation.after },
+          },
+        ]);
+        return stopOf('failed', `${step.path} is read_only but changed the worktree (${r.violation.after})`);
+      }
+      const failed = r.runs.some((x) => x.status === 'failed');
+      const ids = r.runs.flatMap((x) => (x.session ? [x.session.id] : []));
+      await move(
+        ctx,
+        (w) => ({
+          ...w,
+          measured: [...(w.measured ?? []), ...ids],
+          step: failed ? node.steps.length : i + 1,
+          step_at: null,
+        }),
+        [],
+      );
+      if (failed) break;
+    }
+    return this.measured(ctx, await this.h.item(ctx.id));
+  }
+
+  /** The measurement is over: recover once, or record the findings and open the fix loop, or end. */
+  private async measured(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
+    const w = rec.walk!;
+    const sessions = await measuredSessions(ctx, w);
+    const failed = sessions.filter((s) => s.status === 'failed');
+    const handler = failed.length > 0 && !w.recovery ? nearestHandler(ctx.node, failed[0]!.task_path) : null;
+    if (handler) {
+      await move(ctx, (x) => ({ ...x, phase: 'recovery', recovery: handler.path, step: 0, step_at: null }), [
+        {
+          type: 'node_recovery_started',
+          payload: { plan: handler.path, failed: failed.map((s) => s.task_path), entry: w.entry ?? 1 },
+        },
+      ]);
+      return null;
+    }
+    const m = measure(sessions, nodeTasks(ctx.node));
+    const sev = loopSeverities(this.h.policy(rec));
+    const loop = m.findings.filter((f) => sev.includes(f.severity));
+    const firstFailure = (): NodeOutcome => {
+      const s = failed[0]!;
+      return stopOf(
+        'failed',
+        failureReason({ task: { id: '', kind: s.kind, path: s.task_path }, status: s.status, session: s }),
+        s.id,
+      );
+    };
+    if (!ctx.node.fix_loop && m.findings.length === 0 && failed.length === 0)
+      return { kind: 'completed', payload: {} };
+    const round = roundOf(w.rounds ?? [], w.cycles ?? 0, loop);
+    const open = ctx.node.fix_loop !== undefined && loop.length > 0;
+    await move(
+      ctx,
+      (x) => ({
+        ...x,
+        rounds: [...(x.rounds ?? []), round],
+        ...(open
+          ? { phase: 'decide' as const, loop_started_at: x.loop_started_at ?? new Date().toISOString() }
+          : {}),
+      }),
+      [
+        {
+          type: 'findings_measured',
+          payload: {
+            entry: w.entry ?? 1,
+            round: round.round,
+            findings: m.findings.map(({ tag, severity, message, file, line, task, synthetic }) => ({
+              tag,
+              severity,
+              message,
+              ...(file !== undefined ? { file } : {}),
+              ...(line !== undefined ? { line } : {}),
+              task,
+              ...(synthetic ? { synthetic } : {}),
+            })),
+            dropped: m.dropped,
+            failed: m.failed.map((f) => f.task),
+            loop_severities: sev,
+            loop_open: open,
+          },
+        },
+      ],
+    );
+    if (open) return null;
+    if (failed.length > 0) return firstFailure();
+    return { kind: 'completed', payload: {} };
+  }
+
+  /** Runs the recovery plan; it must end `done`, then the whole node reruns from its first step. */
+  private async recovery(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
+    const plan = planAt(ctx.node, rec.walk!.recovery);
+    if (!plan) return stopOf('infra', `recovery plan ${rec.walk!.recovery ?? '?'} is not in the chain`);
+    for (let i = rec.walk!.step; i < plan.steps.length; i++) {
+      const r = await runStep(
+        this.h,
+        await this.h.item(ctx.id),
+        ctx.repo,
+        ctx.chain,
+        ctx.node,
+        plan.steps[i]!,
+      );
+      if (r.kind === 'halt') return r;
+      if (r.kind === 'refuse') return stopOf('config', r.reason);
+      const hard = hardStop(r.runs);
+      if (hard) return hard;
+      const bad = r.runs.find((x) => x.status === 'failed' || x.status === 'done_with_concerns');
+      if (bad)
+        return stopOf('failed', `recovery ${plan.path}: ${failureReason(bad)}`, bad.session?.id ?? null);
+      await move(ctx, (w) => ({ ...w, step: i + 1, step_at: null }), []);
+    }
+    await move(ctx, remeasure, []);
+    return null;
+  }
+
+  /** The node is stuck: its escalation task runs once, else the item stops as `stuck`. */
+  private async stuck(ctx: NodeCtx, rec: ItemRecord, reason: string): Promise<NodeOutcome | null> {
+    const esc = ctx.node.escalation && !rec.walk!.escalated ? ctx.node.escalation : null;
+    await move(
+      ctx,
+      (w) =>
+        esc
+          ? { ...w, phase: 'escalation', escalated: true, stuck_reason: reason, step: 0, step_at: null }
+          : w,
+      [
+        { type: 'node_stuck', payload: { reason, escalation: esc?.path ?? null } },
+        ...(esc ? [{ type: 'stuck_escalation_started', payload: { task: esc.path, reason } }] : []),
+      ],
+    );
+    return esc ? null : stopOf('stuck', reason);
+  }
+
+  private async escalation(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
+    const task = ctx.node.escalation!;
+    const reason = rec.walk!.stuck_reason ?? `${ctx.node.id} is stuck`;
+    const r = await runStep(this.h, rec, ctx.repo, ctx.chain, ctx.node, stepOf(task));
+    if (r.kind === 'halt') return r;
+    if (r.kind === 'refuse') return stopOf('config', r.reason);
+    const run = r.runs[0]!;
+    const ok = run.status === 'done' || run.status === 'done_with_concerns';
+    await move(ctx, (w) => (ok ? freshEntry(w) : w), [
+      {
+        type: 'stuck_escalation_finished',
+        payload: { task: task.path, status: run.status, session: run.session?.id ?? null, fresh_entry: ok },
+      },
+      ...(ok ? [{ type: 'node_started', payload: { step: 0, entry: (rec.walk!.entry ?? 1) + 1 } }] : []),
+    ]);
+    if (ok) return null;
+    if (run.status === 'config_error') return stopOf('config', failureReason(run), run.session?.id ?? null);
+    return stopOf('stuck', `${reason} (escalation ${failureReason(run)})`, run.session?.id ?? null);
+  }
+}

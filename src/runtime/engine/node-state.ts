@@ -1,0 +1,59 @@
+import type { WalkState } from '../../store/work-items.js';
+import { getItem, updateItem } from '../../store/work-items.js';
+
+/** Everything the walk keeps about failure handling inside one node (reference §2.7). */
+const NODE_LOCAL = [
+  'phase',
+  'step_at',
+  'entry',
+  'recovery',
+  'cycles',
+  'loop_started_at',
+  'rounds',
+  'measured',
+  'concerns',
+  'escalated',
+  'stuck_reason',
+  'read_only_before',
+] as const satisfies readonly (keyof WalkState)[];
+
+/** The walk positioned at the start of node `index`, with no failure-handling state carried over. */
+export function atNode(walk: WalkState, index: number): WalkState {
+  const out: WalkState = { ...walk, node: index, step: 0 };
+  for (const k of NODE_LOCAL) delete out[k];
+  return out;
+}
+
+/** A fresh entry into the same node (after an escalation that succeeded): counters reset. */
+export function freshEntry(walk: WalkState): WalkState {
+  return {
+    ...walk,
+    phase: 'node',
+    step: 0,
+    step_at: null,
+    entry: (walk.entry ?? 1) + 1,
+    recovery: null,
+    cycles: 0,
+    loop_started_at: null,
+    rounds: [],
+    measured: [],
+    concerns: null,
+    stuck_reason: null,
+    read_only_before: null,
+  };
+}
+
+/** The node's own steps again from the first, as a new measurement. */
+export function remeasure(walk: WalkState): WalkState {
+  return { ...walk, phase: 'node', step: 0, step_at: null, measured: [], concerns: null };
+}
+
+type Db = Parameters<typeof getItem>[0];
+
+/** Reads the walk, changes it, writes it back (inside the caller's transaction when given one). */
+export async function patchWalk(db: Db, id: string, fn: (w: WalkState) => WalkState): Promise<WalkState> {
+  const rec = await getItem(db, id);
+  const next = fn(rec!.walk!);
+  await updateItem(db, id, { walk: next, updated_at: new Date().toISOString() });
+  return next;
+}

@@ -1,0 +1,115 @@
+import type { PolicyFile } from '../../contract/config/policy.js';
+import type { ModelExecNode, ModelStep, ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import type { Store } from '../../store/database.js';
+import { sessionsOf, type SessionRecord, type SessionStatus } from '../../store/sessions.js';
+import type { ItemRecord } from '../../store/work-items.js';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import { patchWalk } from './node-state.js';
+import { worktreeSnapshot } from './read-only.js';
+import { taskSpec } from './task-spec.js';
+import { timeCapMinutes } from './walk-helpers.js';
+
+export interface TaskRun {
+  task: ModelTask;
+  status: SessionStatus;
+  /** Null for a task that passed without running (a repo with no tests). */
+  session: SessionRecord | null;
+}
+
+export type StepRun =
+  | { kind: 'halt' }
+  | { kind: 'refuse'; reason: string }
+  | { kind: 'ran'; runs: TaskRun[]; violation?: { before: string; after: string } };
+
+export interface StepHost {
+  store: Store;
+  stillRunning(id: string): Promise<boolean>;
+  policy(rec: ItemRecord): PolicyFile | null;
+  launch(
+    rec: ItemRecord,
+    node: string,
+    task: ModelTask,
+    argv: string[],
+    timeCapS: number | null,
+    brief?: string,
+  ): Promise<SessionRecord>;
+}
+
+/** A lone task (judge, escalation) as a step, so it runs, caps and resumes like any other. */
+export function stepOf(task: ModelTask): ModelStep {
+  return { id: task.id, path: task.path, tasks: [task] };
+}
+
+/**
+ * Runs the tasks of one step together. The step's start time is persisted first: after a restart the
+ * walk comes back here and takes the sessions that already ended since then instead of launching
+ * them again (a paused session is launched again). A `read_only` step is checked against a snapshot
+ * of the worktree taken before it, persisted the same way.
+ */
+export async function runStep(
+  host: StepHost,
+  rec: ItemRecord,
+  repo: RepoEntry,
+  chain: ResolvedChain,
+  node: ModelExecNode,
+  step: ModelStep,
+  opts: { readOnly?: boolean; brief?: () => string } = {},
+): Promise<StepRun> {
+  const db = host.store.db;
+  const specs = step.tasks.map((t) => ({ task: t, spec: taskSpec(t, repo, rec.base_branch ?? 'HEAD') }));
+  for (const { spec } of specs) if (spec.kind === 'refuse') return { kind: 'refuse', reason: spec.reason };
+  let walk = rec.walk!;
+  const resumed = walk.step_at ?? null;
+  if (resumed === null) {
+    const before = opts.readOnly ? await worktreeSnapshot(rec.worktree_path!) : null;
+    walk = await patchWalk(db, rec.id, (w) => ({
+      ...w,
+      step_at: new Date().toISOString(),
+      read_only_before: before,
+    }));
+  }
+  const paths = new Set(step.tasks.map((t) => t.path));
+  const earlier =
+    resumed === null
+      ? []
+      : (await sessionsOf(db, rec.id)).filter(
+          (s) =>
+            paths.has(s.task_path) &&
+            s.started_at >= resumed &&
+            s.status !== 'running' &&
+            s.status !== 'paused',
+        );
+  const brief = opts.brief?.();
+  const runs = await Promise.all(
+    specs.map(async ({ task, spec }): Promise<TaskRun> => {
+      if (spec.kind === 'pass') return { task, status: 'done', session: null };
+      const done = earlier.filter((s) => s.task_path === task.path).at(-1);
+      if (done) return { task, status: done.status, session: done };
+      if (spec.kind !== 'process') return { task, status: 'config_error', session: null };
+      const cap = timeCapMinutes(chain, node, step, task, host.policy(rec));
+      const s = await host.launch(
+        rec,
+        node.id,
+        task,
+        spec.argv,
+        cap === null ? null : Math.round(cap * 60),
+        brief,
+      );
+      return { task, status: s.status, session: s };
+    }),
+  );
+  if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
+  for (const r of runs) {
+    const ref = r.session?.result?.artifact_ref;
+    const produces = r.task.produces;
+    if (typeof ref === 'string' && typeof produces === 'string') {
+      await patchWalk(db, rec.id, (w) => ({ ...w, artifacts: { ...w.artifacts, [produces]: ref } }));
+    }
+  }
+  if (opts.readOnly && walk.read_only_before) {
+    const after = await worktreeSnapshot(rec.worktree_path!);
+    if (after !== walk.read_only_before)
+      return { kind: 'ran', runs, violation: { before: walk.read_only_before, after } };
+  }
+  return { kind: 'ran', runs };
+}
