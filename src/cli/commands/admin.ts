@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { getHealth, reloadConfig } from '../../client/admin.js';
 import { JigClient } from '../../client/http.js';
+import { registerHarnesses } from './harnesses.js';
 import { EXIT_FAIL, EXIT_OK, printJson, runVerb } from '../output.js';
 import { registerSchedules } from './schedules.js';
 import { registerTemplates } from './templates.js';
 
 export function registerAdmin(program: Command): void {
   const admin = program.command('admin').description("run this machine's Jig server");
+  registerHarnesses(admin);
 
   admin
     .command('health')

@@ -1,0 +1,93 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupAll, http, repoRoot, runJig, startJig, tempHome } from './helpers/server.js';
+
+afterAll(cleanupAll);
+
+const fakes = join(repoRoot, 'test', 'fixtures', 'fake-agents');
+
+describe('GET /api/harnesses and /api/harnesses/providers', () => {
+  it('says which harness CLIs are installed here, and what each provider can take', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(
+      join(home, 'config', 'harnesses.yaml'),
+      `harnesses:\n  claude:\n    provider: claude\n    executable: ${join(fakes, 'claude')}\n  codex:\n    provider: codex\n    executable: no-such-codex-here\n  gem:\n    provider: gemini\n    enabled: false\nprofiles: {}\n`,
+    );
+    // A PATH with no agent CLI on it, whatever this machine has installed.
+    const jig = await startJig({ home, env: { PATH: '/usr/bin:/bin' } });
+    const r = await http(`${jig.url}/api/harnesses`);
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({
+      harnesses: [
+        {
+          id: 'claude',
+          provider: 'claude',
+          enabled: true,
+          executable: join(fakes, 'claude'),
+          path: join(fakes, 'claude'),
+          installed: true,
+          version: null,
+          verified_with: '@anthropic-ai/claude-code@2.1.197',
+        },
+        {
+          id: 'codex',
+          provider: 'codex',
+          enabled: true,
+          executable: 'no-such-codex-here',
+          path: null,
+          installed: false,
+          version: null,
+          verified_with: '@openai/codex@0.169.0',
+        },
+        {
+          id: 'gem',
+          provider: 'gemini',
+          enabled: false,
+          executable: 'gemini',
+          path: null,
+          installed: false,
+          version: null,
+          verified_with: '@google/gemini-cli@0.61.0',
+        },
+      ],
+      problems: [],
+    });
+
+    const p = await http(`${jig.url}/api/harnesses/providers`);
+    expect(p.status).toBe(200);
+    expect(p.json.providers.map((x: { id: string }) => x.id)).toEqual([
+      'amp',
+      'antigravity',
+      'claude',
+      'codex',
+      'cursor',
+      'gemini',
+      'opencode',
+    ]);
+    const claude = p.json.providers.find((x: { id: string }) => x.id === 'claude');
+    expect(claude.capabilities).toEqual({
+      system_prompt: 'flag',
+      model: true,
+      effort: true,
+      permission_mode: true,
+      allowed_tools: true,
+      denied_tools: true,
+      resume: true,
+    });
+    const gemini = p.json.providers.find((x: { id: string }) => x.id === 'gemini');
+    expect(gemini.capabilities.system_prompt).toBe('inline');
+    expect(gemini.capabilities.resume).toBe(false);
+
+    const list = await runJig(['admin', 'harnesses'], { JIG_HOME: home });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toBe(
+      `claude\tclaude\t${join(fakes, 'claude')}\tinstalled\ncodex\tcodex\tno-such-codex-here\tnot installed\ngem\tgemini\tgemini\tdisabled\n`,
+    );
+    const one = await runJig(['admin', 'harnesses', 'claude'], { JIG_HOME: home });
+    expect(one.stdout.split('\n')[0]).toBe('claude: claude, enabled');
+    const none = await runJig(['admin', 'harnesses', 'nope'], { JIG_HOME: home });
+    expect(none).toMatchObject({ code: 1, stderr: 'jig: no harness nope in harnesses.yaml\n' });
+  });
+});
