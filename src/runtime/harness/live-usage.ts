@@ -18,7 +18,7 @@ export class LiveUsage {
     private readonly logPath: string,
     provider: ProviderDefinition,
   ) {
-    this.reader = createReader(provider);
+    this.reader = createReader(provider, { now: Date.now });
   }
 
   /** Reads what was appended since the last call; answers the readout so far. */

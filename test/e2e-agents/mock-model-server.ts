@@ -1,0 +1,531 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/*
+ * One loopback model server speaking the three APIs the real agent CLIs call: Anthropic Messages
+ * (Claude Code), OpenAI Responses (Codex) and Gemini (Gemini CLI). A test hands it a SCRIPT; each
+ * "main" model request (one that offers tools: the agent loop) answers with the next turn. Side
+ * requests the CLIs make on their own (quota probes, command-prefix checks, next-speaker checks)
+ * carry no tools and get a short neutral answer without consuming the script.
+ */
+
+export type Turn =
+  /** Answer with text (ends the agent's turn). */
+  | { say: string }
+  /** Ask the CLI to run this command with its own shell tool; the next request carries the result. */
+  | { bash: string; say?: string }
+  /** Token counts the next answer reports (else a small default). */
+  | { usage: { input: number; output: number; cache_read?: number } }
+  /** Answer every later main request with this HTTP error (an error turn ends the script). */
+  | { status: 401 }
+  | { status: 429; reset_after_s?: number }
+  /** Wait this long before the next answer. */
+  | { slow_ms: number };
+
+export type Api = 'anthropic' | 'openai' | 'gemini';
+
+export interface RecordedRequest {
+  api: Api | 'other';
+  method: string;
+  path: string;
+  /** Headers minus credentials. */
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  /** Offered tools: the agent loop (consumes the script). */
+  main: boolean;
+  /** Tool names offered, as the API spells them. */
+  tools: string[];
+  /** The model asked for. */
+  model: string | null;
+  /** The HTTP status answered. */
+  status: number;
+}
+
+export interface MockModelServer {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  /** Main requests only. */
+  main(): RecordedRequest[];
+  /** Token totals the mock reported over all answers. */
+  reported: { input: number; output: number; cache_read: number };
+  close(): Promise<void>;
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'cookie']);
+const DEFAULT_USAGE = { input: 100, output: 20, cache_read: 0 };
+
+/** A shell command wrapped the way each API's shell tool takes it. */
+interface Plan {
+  kind: 'say' | 'bash' | 'error';
+  text: string;
+  command: string;
+  status: number;
+  resetAfterS: number | null;
+  usage: { input: number; output: number; cache_read: number };
+  slowMs: number;
+}
+
+let seq = 0;
+const nextId = (prefix: string): string => `${prefix}_mock_${++seq}`;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sse(res: ServerResponse, events: { event?: string; data: unknown }[]): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  for (const e of events) {
+    if (e.event) res.write(`event: ${e.event}\n`);
+    res.write(`data: ${JSON.stringify(e.data)}\n\n`);
+  }
+  res.end();
+}
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function toolNames(api: Api, body: Obj): string[] {
+  const tools = Array.isArray(body.tools) ? (body.tools as unknown[]) : [];
+  const names: string[] = [];
+  for (const t of tools) {
+    if (!isObj(t)) continue;
+    if (api === 'gemini') {
+      const decls = Array.isArray(t.functionDeclarations) ? (t.functionDeclarations as unknown[]) : [];
+      for (const d of decls) if (isObj(d) && typeof d.name === 'string') names.push(d.name);
+    } else if (typeof t.name === 'string') names.push(t.name);
+    else if (typeof t.type === 'string') names.push(t.type);
+  }
+  return names;
+}
+
+/** Codex names its shell tool differently across versions; answer with whichever it offered. */
+function codexShellCall(tools: string[], command: string): { name: string; arguments: string } {
+  if (tools.includes('exec_command'))
+    return { name: 'exec_command', arguments: JSON.stringify({ cmd: command }) };
+  if (tools.includes('shell_command'))
+    return { name: 'shell_command', arguments: JSON.stringify({ command }) };
+  return { name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', command] }) };
+}
+
+export async function startMockModelServer(script: Turn[]): Promise<MockModelServer> {
+  const queue = [...script];
+  let sticky: Plan | null = null;
+  const requests: RecordedRequest[] = [];
+  const reported = { input: 0, output: 0, cache_read: 0 };
+  // Pending slow_ms waits, ended early by close() so a slow answer never outlives its test.
+  const waits = new Set<() => void>();
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        waits.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waits.add(done);
+    });
+
+  /** The next answer for a main request: modifiers up to and including the next answering turn. */
+  function nextPlan(): Plan {
+    if (sticky) return sticky;
+    const plan: Plan = {
+      kind: 'say',
+      text: 'Done.',
+      command: '',
+      status: 200,
+      resetAfterS: null,
+      usage: { ...DEFAULT_USAGE },
+      slowMs: 0,
+    };
+    for (;;) {
+      const t = queue.shift();
+      if (!t) return plan; // script exhausted: "Done."
+      if ('usage' in t) plan.usage = { cache_read: 0, ...t.usage };
+      else if ('slow_ms' in t) plan.slowMs += t.slow_ms;
+      else if ('status' in t) {
+        plan.kind = 'error';
+        plan.status = t.status;
+        plan.resetAfterS = 'reset_after_s' in t ? (t.reset_after_s ?? null) : null;
+        sticky = plan;
+        return plan;
+      } else if ('bash' in t) {
+        plan.kind = 'bash';
+        plan.command = t.bash;
+        plan.text = t.say ?? 'I will run a command.';
+        return plan;
+      } else {
+        plan.text = t.say;
+        return plan;
+      }
+    }
+  }
+
+  function sideUsage(): Plan {
+    return {
+      kind: 'say',
+      text: 'none',
+      command: '',
+      status: 200,
+      resetAfterS: null,
+      usage: { input: 0, output: 0, cache_read: 0 },
+      slowMs: 0,
+    };
+  }
+
+  function count(plan: Plan): void {
+    reported.input += plan.usage.input;
+    reported.output += plan.usage.output;
+    reported.cache_read += plan.usage.cache_read;
+  }
+
+  function sendError(api: Api, res: ServerResponse, plan: Plan): void {
+    const headers: Record<string, string> = {};
+    if (plan.resetAfterS !== null) {
+      headers['retry-after'] = String(plan.resetAfterS);
+      headers['anthropic-ratelimit-unified-status'] = 'rejected';
+      headers['anthropic-ratelimit-unified-reset'] = String(Math.floor(Date.now() / 1000) + plan.resetAfterS);
+    }
+    const auth = plan.status === 401;
+    const message = auth ? 'invalid x-api-key' : 'rate limit exceeded';
+    if (api === 'anthropic')
+      json(
+        res,
+        plan.status,
+        { type: 'error', error: { type: auth ? 'authentication_error' : 'rate_limit_error', message } },
+        headers,
+      );
+    else if (api === 'openai')
+      json(
+        res,
+        plan.status,
+        {
+          error: {
+            message: auth ? 'Incorrect API key provided' : 'Rate limit reached',
+            type: auth ? 'invalid_request_error' : 'rate_limit_exceeded',
+            code: auth ? 'invalid_api_key' : 'rate_limit_exceeded',
+          },
+        },
+        headers,
+      );
+    else
+      json(
+        res,
+        plan.status,
+        {
+          error: {
+            code: plan.status,
+            message: auth
+              ? 'API key not valid. Please pass a valid API key.'
+              : `Resource has been exhausted (e.g. check quota). Please retry in ${plan.resetAfterS ?? 1}s.`,
+            status: auth ? 'UNAUTHENTICATED' : 'RESOURCE_EXHAUSTED',
+          },
+        },
+        headers,
+      );
+  }
+
+  function anthropic(body: Obj, plan: Plan, res: ServerResponse): void {
+    const model = typeof body.model === 'string' ? body.model : 'claude-mock';
+    const id = nextId('msg');
+    const blocks: Obj[] = [{ type: 'text', text: plan.text }];
+    if (plan.kind === 'bash')
+      blocks.push({
+        type: 'tool_use',
+        id: nextId('toolu'),
+        name: 'Bash',
+        input: { command: plan.command, description: 'run the requested command' },
+      });
+    const stop = plan.kind === 'bash' ? 'tool_use' : 'end_turn';
+    const usage = {
+      input_tokens: plan.usage.input,
+      output_tokens: plan.usage.output,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: plan.usage.cache_read,
+    };
+    if (body.stream !== true) {
+      json(res, 200, {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: blocks,
+        stop_reason: stop,
+        stop_sequence: null,
+        usage,
+      });
+      return;
+    }
+    const events: { event: string; data: unknown }[] = [
+      {
+        event: 'message_start',
+        data: {
+          type: 'message_start',
+          message: {
+            id,
+            type: 'message',
+            role: 'assistant',
+            model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { ...usage, output_tokens: 1 },
+          },
+        },
+      },
+    ];
+    blocks.forEach((b, index) => {
+      if (b.type === 'text') {
+        events.push(
+          {
+            event: 'content_block_start',
+            data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+          },
+          {
+            event: 'content_block_delta',
+            data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } },
+          },
+        );
+      } else {
+        events.push(
+          {
+            event: 'content_block_start',
+            data: {
+              type: 'content_block_start',
+              index,
+              content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} },
+            },
+          },
+          {
+            event: 'content_block_delta',
+            data: {
+              type: 'content_block_delta',
+              index,
+              delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
+            },
+          },
+        );
+      }
+      events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
+    });
+    events.push(
+      {
+        event: 'message_delta',
+        data: {
+          type: 'message_delta',
+          delta: { stop_reason: stop, stop_sequence: null },
+          usage: { output_tokens: plan.usage.output },
+        },
+      },
+      { event: 'message_stop', data: { type: 'message_stop' } },
+    );
+    sse(res, events);
+  }
+
+  function openai(body: Obj, plan: Plan, tools: string[], res: ServerResponse): void {
+    const id = nextId('resp');
+    const items: Obj[] = [
+      {
+        type: 'message',
+        id: nextId('msg'),
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: plan.text, annotations: [] }],
+      },
+    ];
+    if (plan.kind === 'bash') {
+      const call = codexShellCall(tools, plan.command);
+      items.push({
+        type: 'function_call',
+        id: nextId('fc'),
+        call_id: nextId('call'),
+        status: 'completed',
+        ...call,
+      });
+    }
+    const model = typeof body.model === 'string' ? body.model : 'mock-model';
+    const events: { event: string; data: unknown }[] = [
+      {
+        event: 'response.created',
+        data: {
+          type: 'response.created',
+          response: { id, object: 'response', model, status: 'in_progress' },
+        },
+      },
+    ];
+    items.forEach((item, output_index) => {
+      events.push({
+        event: 'response.output_item.added',
+        data: { type: 'response.output_item.added', output_index, item },
+      });
+      if (item.type === 'message')
+        events.push({
+          event: 'response.output_text.delta',
+          data: {
+            type: 'response.output_text.delta',
+            output_index,
+            item_id: item.id,
+            content_index: 0,
+            delta: plan.text,
+          },
+        });
+      events.push({
+        event: 'response.output_item.done',
+        data: { type: 'response.output_item.done', output_index, item },
+      });
+    });
+    events.push({
+      event: 'response.completed',
+      data: {
+        type: 'response.completed',
+        response: {
+          id,
+          object: 'response',
+          model,
+          status: 'completed',
+          output: items,
+          usage: {
+            input_tokens: plan.usage.input + plan.usage.cache_read,
+            input_tokens_details: { cached_tokens: plan.usage.cache_read },
+            output_tokens: plan.usage.output,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: plan.usage.input + plan.usage.cache_read + plan.usage.output,
+          },
+        },
+      },
+    });
+    sse(res, events);
+  }
+
+  function gemini(model: string, stream: boolean, plan: Plan, res: ServerResponse): void {
+    const parts: Obj[] = [{ text: plan.text }];
+    if (plan.kind === 'bash')
+      parts.push({
+        functionCall: {
+          name: 'run_shell_command',
+          args: { command: plan.command, description: 'run the requested command' },
+        },
+      });
+    const chunk = {
+      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: {
+        promptTokenCount: plan.usage.input + plan.usage.cache_read,
+        cachedContentTokenCount: plan.usage.cache_read,
+        candidatesTokenCount: plan.usage.output,
+        totalTokenCount: plan.usage.input + plan.usage.cache_read + plan.usage.output,
+      },
+      modelVersion: model,
+    };
+    if (stream) sse(res, [{ data: chunk }]);
+    else json(res, 200, chunk);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const raw = req.method === 'GET' || req.method === 'HEAD' ? '' : await readBody(req);
+    let body: unknown = raw;
+    try {
+      body = raw ? JSON.parse(raw) : null;
+    } catch {
+      /* keep the text */
+    }
+    const headers: RecordedRequest['headers'] = {};
+    for (const [k, v] of Object.entries(req.headers)) headers[k] = SECRET_HEADERS.has(k) ? '<redacted>' : v;
+    const path = url.pathname;
+    const api: RecordedRequest['api'] = path.startsWith('/v1/messages')
+      ? 'anthropic'
+      : path.startsWith('/v1/responses')
+        ? 'openai'
+        : path.startsWith('/v1beta/')
+          ? 'gemini'
+          : 'other';
+    const b = isObj(body) ? body : {};
+    const tools = api === 'other' ? [] : toolNames(api, b);
+    const gm = /^\/v1beta\/models\/([^:]+):(\w+)$/.exec(path);
+    const model = typeof b.model === 'string' ? b.model : gm ? decodeURIComponent(gm[1]!) : null;
+    const rec: RecordedRequest = {
+      api,
+      method: req.method ?? '',
+      path: path + url.search,
+      headers,
+      body,
+      main: false,
+      tools,
+      model,
+      status: 200,
+    };
+    requests.push(rec);
+
+    if (req.method === 'HEAD' || (req.method === 'GET' && (path === '/' || path === ''))) {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(req.method === 'HEAD' ? undefined : 'ok');
+      return;
+    }
+    if (api === 'anthropic' && path === '/v1/messages/count_tokens')
+      return json(res, 200, { input_tokens: 10 });
+    if (req.method === 'GET' && path.endsWith('/models'))
+      return json(res, 200, { object: 'list', data: [], models: [] });
+    if (gm && gm[2] === 'countTokens') return json(res, 200, { totalTokens: 10 });
+    const isModelCall =
+      (api === 'anthropic' && path === '/v1/messages') ||
+      (api === 'openai' && path === '/v1/responses') ||
+      (gm !== null && (gm[2] === 'streamGenerateContent' || gm[2] === 'generateContent'));
+    if (req.method !== 'POST' || !isModelCall || api === 'other') {
+      rec.status = 404;
+      return json(res, 404, { error: { message: `mock model server: no route for ${req.method} ${path}` } });
+    }
+    rec.main = tools.length > 0;
+    const plan = rec.main ? nextPlan() : sideUsage();
+    if (plan.slowMs > 0) await sleep(plan.slowMs);
+    if (res.destroyed) return;
+    if (plan.kind === 'error') {
+      rec.status = plan.status;
+      return sendError(api, res, plan);
+    }
+    count(plan);
+    if (api === 'anthropic') anthropic(b, plan, res);
+    else if (api === 'openai') openai(b, plan, tools, res);
+    else gemini(model ?? 'gemini-mock', gm![2] === 'streamGenerateContent', plan, res);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) json(res, 500, { error: { message: String(e) } });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    main: () => requests.filter((r) => r.main),
+    reported,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const done of [...waits]) done();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
