@@ -2,31 +2,15 @@
  * Per-task overhead of the engine: a chain of 50 `true` subprocess tasks (50 steps, one task each)
  * beside 50 plain spawns of `true` in the same run. Run: npm run build && npm run bench -- engine
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../src/server/main.js';
+import { benchRepo } from './git-repo.js';
 
 const TASKS = 50;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-
-function repo(root: string): string {
-  const dir = join(root, 'repo');
-  mkdirSync(dir);
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 'b',
-    GIT_AUTHOR_EMAIL: 'b@b',
-    GIT_COMMITTER_NAME: 'b',
-    GIT_COMMITTER_EMAIL: 'b@b',
-  };
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, env });
-  writeFileSync(join(dir, 'a'), 'a');
-  execFileSync('git', ['add', '-A'], { cwd: dir, env });
-  execFileSync('git', ['commit', '-qm', 'i'], { cwd: dir, env });
-  return dir;
-}
 
 async function rawSpawns(): Promise<number> {
   const t0 = performance.now();
@@ -75,7 +59,7 @@ async function engineRun(root: string, dir: string, n: number): Promise<number> 
 
 const root = mkdtempSync(join(tmpdir(), 'jig-bench-'));
 try {
-  const dir = repo(root);
+  const dir = benchRepo(root);
   const raw: number[] = [];
   const eng: number[] = [];
   for (let i = 0; i < RUNS; i++) {

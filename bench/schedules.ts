@@ -6,33 +6,16 @@
  * timer jitter. Also: one tick over 1 000 schedules of which none is due.
  * Run: npm run bench -- schedules
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../src/runtime/intake/clock.js';
 import { startServer } from '../src/server/main.js';
+import { benchRepo } from './git-repo.js';
 
 const N = Number(process.env.BENCH_SCHEDULES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const MINUTE = 60_000;
-
-function makeRepo(root: string): string {
-  const dir = join(root, 'repo');
-  mkdirSync(dir);
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 'b',
-    GIT_AUTHOR_EMAIL: 'b@b',
-    GIT_COMMITTER_NAME: 'b',
-    GIT_COMMITTER_EMAIL: 'b@b',
-  };
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, env });
-  writeFileSync(join(dir, 'README.md'), '# bench\n');
-  execFileSync('git', ['add', '-A'], { cwd: dir, env });
-  execFileSync('git', ['commit', '-q', '-m', 'init'], { cwd: dir, env });
-  return dir;
-}
 
 function schedulesYaml(repo: string, cron: string): string {
   const lines = ['schedules:'];
@@ -51,7 +34,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 const root = mkdtempSync(join(tmpdir(), 'jig-bench-'));
 try {
-  const repo = makeRepo(root);
+  const repo = benchRepo(root);
   const home = join(root, 'home');
   const start = Date.parse('2030-01-07T08:59:30Z');
   const clock = new ManualClock(start);

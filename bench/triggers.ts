@@ -3,34 +3,17 @@
  * GET /api/work-items over 10 000 items beside a raw query + JSON.stringify route, in one process
  * with autocannon on loopback. Run: npm run build && npm run bench -- triggers
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { startServer } from '../src/server/main.js';
+import { benchRepo } from './git-repo.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 10;
-
-function makeRepo(root: string): string {
-  const dir = join(root, 'repo');
-  mkdirSync(dir);
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 'b',
-    GIT_AUTHOR_EMAIL: 'b@b',
-    GIT_COMMITTER_NAME: 'b',
-    GIT_COMMITTER_EMAIL: 'b@b',
-  };
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, env });
-  writeFileSync(join(dir, 'README.md'), '# bench\n');
-  execFileSync('git', ['add', '-A'], { cwd: dir, env });
-  execFileSync('git', ['commit', '-q', '-m', 'init'], { cwd: dir, env });
-  return dir;
-}
 
 async function baseline(dir: string) {
   const db = new Database(join(dir, 'baseline.db'));
@@ -86,7 +69,7 @@ async function run(name: string, opts: autocannon.Options): Promise<autocannon.R
 
 const root = mkdtempSync(join(tmpdir(), 'jig-bench-'));
 try {
-  const repo = makeRepo(root);
+  const repo = benchRepo(root);
   const base = await baseline(root);
   const jig = await startServer({ host: '127.0.0.1', port: 0, env: { JIG_HOME: join(root, 'home') } });
   const connect = await fetch(`${jig.url}/api/repos`, {
