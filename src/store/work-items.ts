@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ItemStatus } from '../contract/item-status.js';
+import { endedStatuses } from '../core/items/status.js';
 import type { Database, WorkItemsTable } from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -205,7 +206,7 @@ export async function countOpenForRepo(db: Db, repo: string): Promise<number> {
     .selectFrom('work_items')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('repo', '=', repo)
-    .where('status', 'not in', ['completed', 'cancelled', 'abandoned'])
+    .where('status', 'not in', endedStatuses)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -214,7 +215,7 @@ export async function openCountsByRepo(db: Db): Promise<Record<string, number>> 
   const rows = await db
     .selectFrom('work_items')
     .select(['repo', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('status', 'not in', ['completed', 'cancelled', 'abandoned'])
+    .where('status', 'not in', endedStatuses)
     .groupBy('repo')
     .execute();
   return Object.fromEntries(rows.map((r) => [r.repo, Number(r.n)]));
