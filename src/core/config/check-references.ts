@@ -13,10 +13,11 @@ export interface Known {
   steeringExists: (name: string) => boolean;
 }
 
-const KEYS = new Set(['harness', 'profile', 'steering']);
+const KEYS = new Set(['harness', 'profile', 'steering', 'escalation_harness']);
 
 /**
- * Every `harness:`, `profile:` and `steering:` in a chain, library or harnesses tree names
+ * Every `harness:`, `profile:`, `steering:` and `policy.escalation_harness` in a chain, library
+ * or harnesses tree names
  * something that exists. In a merged chain tree only the chain file's own values are checked;
  * values from library.yaml are checked (once) in the library.
  */
@@ -31,23 +32,28 @@ export function checkReferences(
   for (const { path, entry } of findKeys(tree, KEYS)) {
     if (entry.origin.file !== file) continue;
     if (under && path[0] !== under) continue;
-    const list =
-      entry.key === 'harness' ? known.harnesses : entry.key === 'profile' ? known.profiles : known.steering;
+    const harness = entry.key === 'harness' || entry.key === 'escalation_harness';
+    const list = harness ? known.harnesses : entry.key === 'profile' ? known.profiles : known.steering;
     if (list === null) continue;
+    // `policy.escalation_harness` is a harness id or `item` (the harness the item's own work ran on).
+    if (entry.key === 'escalation_harness' && path[path.length - 2] !== 'policy') continue;
     for (const { name, at } of namesIn(entry)) {
+      if (entry.key === 'escalation_harness' && name === 'item') continue;
       const exists = entry.key === 'steering' ? known.steeringExists(name) : list.includes(name);
       if (exists) continue;
       const where = at.length
         ? valueAt(entry.value, at)
         : { file: entry.value.origin.file, ...entry.value.pos };
       const what =
-        entry.key === 'harness'
-          ? 'a harness in harnesses.yaml'
-          : entry.key === 'profile'
-            ? 'a profile in harnesses.yaml `profiles:`'
-            : 'in library.yaml `steering:`';
+        entry.key === 'escalation_harness'
+          ? 'a harness in harnesses.yaml (or `item`)'
+          : entry.key === 'harness'
+            ? 'a harness in harnesses.yaml'
+            : entry.key === 'profile'
+              ? 'a profile in harnesses.yaml `profiles:`'
+              : 'in library.yaml `steering:`';
       const s = suggest(name, list);
-      const d = describe(library, under !== undefined, tree, path);
+      const d = describeReference(library, under !== undefined, tree, path);
       out.push({
         ...d,
         message: `${entry.key} \`${name}\` is not ${what}${s ? `; did you mean \`${s}\`?` : ''}`,
@@ -70,7 +76,8 @@ function toData(n: ANode): unknown {
   return Object.fromEntries(n.entries.map((e) => [e.key, toData(e.value)]));
 }
 
-function describe(library: boolean, plain: boolean, tree: ANode, path: PathSeg[]) {
+/** The canonical path and field of a data path in a chain, library or plain settings tree. */
+export function describeReference(library: boolean, plain: boolean, tree: ANode, path: PathSeg[]) {
   if (plain) return describePlain(null, path);
   const data = toData(tree);
   return library ? describeLibraryPath(data, path) : describeChainPath(data, path);

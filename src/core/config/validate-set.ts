@@ -3,15 +3,19 @@ import type { HarnessesFile } from '../../contract/config/harnesses.js';
 import type { IntakeFile } from '../../contract/config/intake.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ReposFile } from '../../contract/config/repos.js';
+import { CAP_KEYS } from '../../contract/config/scope-policy.js';
 import type { ThemeFile } from '../../contract/config/theme.js';
 import type { Problem } from '../../contract/problems.js';
 import type { AddonLookup } from '../chain/library-index.js';
 import { loadChain, type ChainLoad } from '../chain/load-chain.js';
 import { loadLibrary, type LibraryLoad } from '../chain/load-library.js';
 import { capScopes } from '../policy/caps.js';
+import { gateTimeoutChecks } from '../policy/gate-timeout.js';
 import { fixLoopKeys } from '../policy/loops.js';
 import { toolPolicies } from '../policy/ratchet.js';
+import { sameSandbox, sandboxProblems } from '../policy/sandbox.js';
 import { walkChain } from '../chain/walk.js';
+import { checkIcons } from './check-icons.js';
 import { checkReferences, type Known } from './check-references.js';
 import type { FileLoad } from './load-file.js';
 import { loadAccess, loadHarnesses, loadIntake, loadPolicy, loadRepos, loadTheme } from './load-settings.js';
@@ -98,13 +102,23 @@ export function validateConfigSet(texts: ConfigTexts, opts: ConfigSetOptions = {
   const chainExists = (name: string): boolean =>
     name.includes(':') ? (opts.addonChainExists?.(name) ?? true) : chains[name] !== undefined;
 
-  // Library and chain files: names they use.
-  if (library.tree) library.problems.push(...checkReferences(library.tree, library.file, known, true));
+  // Library and chain files: names they use; icons the board does not know (warnings).
+  if (library.tree) {
+    library.problems.push(...checkReferences(library.tree, library.file, known, true));
+    library.warnings.push(...checkIcons(library.tree, library.file, true));
+  }
   for (const c of Object.values(chains)) {
-    if (c.tree && c.model) c.problems.push(...checkReferences(c.tree, c.file, known, false));
+    if (c.tree && c.model) {
+      c.problems.push(...checkReferences(c.tree, c.file, known, false));
+      c.warnings.push(...checkIcons(c.tree, c.file, false));
+    }
     if (!c.checked || !c.tree) continue;
     const pol = policy.model;
-    c.problems.push(...capScopes({ id: c.id, checked: c.checked, tree: c.tree }, pol).problems);
+    const input = { id: c.id, checked: c.checked, tree: c.tree };
+    c.problems.push(...capScopes(input, pol).problems, ...sandboxProblems(input));
+    const gates = gateTimeoutChecks(input, pol);
+    c.problems.push(...gates.problems);
+    c.warnings.push(...gates.warnings);
     // A task on a harness its policy does not allow (a `never` harness, or `override` not asked for).
     const tools = toolPolicies(c.checked, pol);
     for (const v of walkChain(c.checked)) {
@@ -173,9 +187,14 @@ export function validateConfigSet(texts: ConfigTexts, opts: ConfigSetOptions = {
             );
         }
       }
-      for (const [cap, v] of Object.entries(r.policy ?? {})) {
-        const max = policy.model?.maxima?.work_item?.[cap as 'budget_usd'];
-        if (typeof v === 'number' && max !== undefined && v > max) {
+      // The repo layer sits above the chain: its caps are work-item caps, bounded by
+      // maxima.work_item (narrower levels are bounded by the smaller of the two, never relaxed).
+      const rp = r.policy;
+      const maxima = policy.model?.maxima;
+      for (const cap of CAP_KEYS) {
+        const v = rp?.[cap];
+        const max = maxima?.work_item?.[cap];
+        if (v !== undefined && max !== undefined && v > max) {
           repos.problems.push(
             at(
               ['policy', cap],
@@ -183,6 +202,47 @@ export function validateConfigSet(texts: ConfigTexts, opts: ConfigSetOptions = {
             ),
           );
         }
+      }
+      for (const k of ['max_attempts', 'timeout_minutes'] as const) {
+        const v = rp?.[k];
+        const max = maxima?.[k];
+        if (v !== undefined && max !== undefined && v > max) {
+          repos.problems.push(
+            at(
+              ['policy', k],
+              `policy.${k} ${v} relaxes policy.yaml maxima.${k} ${max}; a repo's policy may only tighten`,
+            ),
+          );
+        }
+      }
+      if (known.harnesses) {
+        rp?.allowed_harnesses?.forEach((h, j) => {
+          if (!known.harnesses!.includes(h))
+            repos.problems.push(
+              at(
+                ['policy', 'allowed_harnesses', j],
+                `harness \`${h}\` is not in harnesses.yaml${hint(h, known.harnesses!)}`,
+              ),
+            );
+        });
+        const esc = rp?.escalation_harness;
+        if (esc !== undefined && esc !== 'item' && !known.harnesses.includes(esc))
+          repos.problems.push(
+            at(
+              ['policy', 'escalation_harness'],
+              `escalation_harness \`${esc}\` is not a harness in harnesses.yaml (or \`item\`)${hint(esc, known.harnesses)}`,
+            ),
+          );
+      }
+      // Sandbox is set once: the repo's `policy.sandbox` may repeat its `sandbox`, not change it.
+      if (r.sandbox && rp?.sandbox && !sameSandbox(r.sandbox, rp.sandbox)) {
+        repos.problems.push(
+          at(
+            ['policy', 'sandbox'],
+            "sandbox is set once, by the repo's `sandbox`; its `policy.sandbox` cannot change it",
+            'key',
+          ),
+        );
       }
     });
   }
