@@ -169,13 +169,14 @@ nodes:
     });
   });
 
-  it('stops honestly at an agent task, since the harness is not built yet', async () => {
+  it('stops with a config stop when the agent CLI is not installed, naming it', async () => {
     const { jig, repo } = await engineSetup({});
     const item = await fileItem(jig, repo, 'default');
     const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
     expect(stopped.stop).toMatchObject({
       kind: 'config',
-      reason: 'spec.main.author: agent tasks need the harness support, which this build does not have yet',
+      reason:
+        'spec.main.author: no launch could start: claude: executable claude is not installed here (not on PATH)',
     });
   });
 });

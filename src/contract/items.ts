@@ -61,6 +61,7 @@ export const WorkItem = z.object({
   policy_override: Overrides,
   budget_cap: BudgetCap,
   spent_usd: z.number(),
+  spent_tokens: z.number().int().describe('tokens over all sessions: input (cached or not) plus output'),
   current_node: z.string().nullable(),
   stop: z
     .object({

@@ -5,6 +5,7 @@ import { itemsAndEvents } from './migrations/0003-items-events.js';
 import { scheduleFirings } from './migrations/0004-schedule-firings.js';
 import { engineState } from './migrations/0005-engine.js';
 import { listIndex } from './migrations/0006-list-index.js';
+import { agentSessions } from './migrations/0007-agent-sessions.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   scheduleFirings,
   engineState,
   listIndex,
+  agentSessions,
 ];

@@ -57,6 +57,8 @@ export interface WorkItemsTable {
   walk: string | null;
   steer: string | null;
   queued_at: string | null;
+  /** Migration 7: tokens (input + output, cache included) over all the item's sessions. */
+  spent_tokens: number;
 }
 
 /** Task processes the engine launched (migration 5). */
@@ -79,6 +81,20 @@ export interface WorkerSessionsTable {
   time_cap_s: number | null;
   started_at: string;
   exited_at: string | null;
+  /** Agent sessions (migration 7): the launch, the CLI's session id, live usage, the stream's end. */
+  harness: string | null;
+  provider: string | null;
+  model: string | null;
+  cli_session_id: string | null;
+  tokens_input: number;
+  tokens_output: number;
+  tokens_cache_read: number;
+  tokens_cache_write: number;
+  cost_usd: number | null;
+  /** `reported` by the CLI, `estimated` from the price table, null when unknown. */
+  cost_source: string | null;
+  readout: string | null;
+  note: string | null;
 }
 
 /** The append-only event log (migration 3). */

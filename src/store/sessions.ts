@@ -12,22 +12,50 @@ export type SessionStatus =
   | 'config_error'
   | 'capped_out'
   | 'paused'
-  | 'unknown';
+  | 'unknown'
+  /** An agent whose provider limited it (429, usage limit); the launch falls back or parks. */
+  | 'rate_limited'
+  /** The CLI could not work at all (not logged in, bad key, executable missing): not a code failure. */
+  | 'infra_error'
+  /** Ended by the server because a token or dollar cap was crossed while it ran. */
+  | 'budget_exceeded';
 
-export interface SessionRecord extends Omit<WorkerSessionsTable, 'argv' | 'result' | 'status'> {
+export interface SessionRecord extends Omit<WorkerSessionsTable, 'argv' | 'result' | 'status' | 'readout'> {
   status: SessionStatus;
   argv: string[];
   result: Record<string, unknown> | null;
+  /** What the agent's stream said (is_error, error_message, rate_limit, …); null for commands. */
+  readout: Record<string, unknown> | null;
 }
+
+const parse = (v: string | null): Record<string, unknown> | null =>
+  v === null ? null : (JSON.parse(v) as Record<string, unknown>);
 
 function fromRow(r: WorkerSessionsTable): SessionRecord {
   return {
     ...r,
     status: r.status as SessionStatus,
     argv: JSON.parse(r.argv) as string[],
-    result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
+    result: parse(r.result),
+    readout: parse(r.readout),
   };
 }
+
+/** The columns a command session leaves empty; agent launches fill them in. */
+export const NO_AGENT = {
+  harness: null,
+  provider: null,
+  model: null,
+  cli_session_id: null,
+  tokens_input: 0,
+  tokens_output: 0,
+  tokens_cache_read: 0,
+  tokens_cache_write: 0,
+  cost_usd: null,
+  cost_source: null,
+  readout: null,
+  note: null,
+} as const;
 
 export async function insertSession(db: Db, s: SessionRecord): Promise<void> {
   await db
@@ -36,6 +64,7 @@ export async function insertSession(db: Db, s: SessionRecord): Promise<void> {
       ...s,
       argv: JSON.stringify(s.argv),
       result: s.result === null ? null : JSON.stringify(s.result),
+      readout: s.readout === null ? null : JSON.stringify(s.readout),
     })
     .execute();
 }
@@ -45,12 +74,13 @@ export async function updateSession(
   id: string,
   patch: Partial<Omit<SessionRecord, 'id' | 'argv'>>,
 ): Promise<void> {
-  const { result, ...rest } = patch;
+  const { result, readout, ...rest } = patch;
   await db
     .updateTable('worker_sessions')
     .set({
       ...rest,
       ...(result !== undefined ? { result: result === null ? null : JSON.stringify(result) } : {}),
+      ...(readout !== undefined ? { readout: readout === null ? null : JSON.stringify(readout) } : {}),
     })
     .where('id', '=', id)
     .execute();
@@ -76,4 +106,20 @@ export async function runningSessions(db: Db, itemId?: string): Promise<SessionR
   let q = db.selectFrom('worker_sessions').selectAll().where('status', '=', 'running');
   if (itemId !== undefined) q = q.where('work_item_id', '=', itemId);
   return (await q.execute()).map(fromRow);
+}
+
+/** Dollars spent by sessions started since `iso` (every item), and how many had no known cost. */
+export async function spentSince(db: Db, iso: string): Promise<{ usd: number; unpriced: number }> {
+  const r = await db
+    .selectFrom('worker_sessions')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('cost_usd'), eb.val(0)).as('usd'),
+      eb.fn
+        .countAll<number>()
+        .filterWhere((w) => w.and([w('provider', 'is not', null), w('cost_usd', 'is', null)]))
+        .as('unpriced'),
+    ])
+    .where('started_at', '>=', iso)
+    .executeTakeFirstOrThrow();
+  return { usd: Number(r.usd), unpriced: Number(r.unpriced) };
 }

@@ -24,6 +24,7 @@ export interface ItemRecord {
   policy_override: Json;
   budget_usd: number | null;
   spent_usd: number;
+  spent_tokens: number;
   chain_definition: unknown;
   policy_snapshot: unknown;
   current_node: string | null;
@@ -90,6 +91,10 @@ export interface WalkState {
   stuck_reason?: string | null;
   /** A `read_only` step's snapshot taken before it ran. */
   read_only_before?: string | null;
+  /** Every launch was rate limited: the item waits until this time, then tries the step again. */
+  parked_until?: string | null;
+  /** Automatic retries after rate limits in this node (policy `rate_limit_retries` bounds them). */
+  rate_limit_retries?: number;
 }
 
 const jsonColumns = ['attachments', 'agent_overrides', 'node_overrides', 'policy_override'] as const;
@@ -122,6 +127,7 @@ const listColumns = [
   'policy_override',
   'budget_usd',
   'spent_usd',
+  'spent_tokens',
   'current_node',
   'stop_kind',
   'stop_reason',

@@ -38,6 +38,16 @@ export const ListCapability = z
   .object({
     args: Args,
     always: z.array(z.string().min(1)).optional(),
+    unrestricted: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'allowed_tools only: the list granted when policy sets no allowed_tools (for a CLI that denies unlisted tools when headless)',
+      ),
+    grants: z
+      .partialRecord(z.enum(['git-commit', 'git-rebase', 'git-push']), z.string().min(1))
+      .optional()
+      .describe('allowed_tools only: the tool pattern each policy grant adds to an allowed-tools list'),
   })
   .strict();
 export type ListCapability = z.infer<typeof ListCapability>;

@@ -7,6 +7,7 @@ import type { LibraryLoad } from '../../core/chain/load-library.js';
 import type { ChainCatalog, ChainLookup } from '../items/chain-catalog.js';
 import type { IntakeFile } from '../../contract/config/intake.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
+import { toPlain } from '../../core/config/tree.js';
 import { validateConfigSet, type ConfigSet } from '../../core/config/validate-set.js';
 import type { FileLoad } from '../../core/config/load-file.js';
 import { READ_WHEN_NEEDED_FILES, readConfigDir, sha256Text } from './config-dir.js';
@@ -106,6 +107,13 @@ export class ConfigState implements ChainCatalog {
       warnings: v.warnings,
       breaks: chainProblems(after).filter((p) => !old.has(formatProblem(p))),
     };
+  }
+
+  /** A library steering entry of the running library, as agent launches read it. */
+  steering(name: string): { instructions: string } | undefined {
+    const node = this.library?.index.lookup('steering', name);
+    const plain = node ? (toPlain(node) as { instructions?: unknown }) : undefined;
+    return typeof plain?.instructions === 'string' ? { instructions: plain.instructions } : undefined;
   }
 
   private notify(answer: ReloadAnswer): void {

@@ -194,15 +194,10 @@ export class TemplatesService {
       repoSteering = entry.steering ?? [];
     }
     const taskSteering = Array.isArray(visit.value.steering) ? (visit.value.steering as string[]) : [];
-    const index = this.config.runningLibrary?.index;
     const composed = composeSteering({
       repo: repoSteering,
       task: taskSteering,
-      lookup: (name) => {
-        const node = index?.lookup('steering', name);
-        const plain = node ? (toPlain(node) as { instructions?: unknown }) : undefined;
-        return typeof plain?.instructions === 'string' ? { instructions: plain.instructions } : undefined;
-      },
+      lookup: (name) => this.config.steering(name),
     });
     return { chain: chainId, task: taskPath, repo: repoPath ?? null, ...composed };
   }

@@ -7,13 +7,18 @@ import type { ReattachSummary } from '../../contract/health.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ResolvedChain } from '../../core/chain/model.js';
 import type { Store } from '../../store/database.js';
-import { runningSessions, type SessionRecord } from '../../store/sessions.js';
+import { runningSessions, sessionsOf, spentSince, type SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord, type WalkState } from '../../store/work-items.js';
 import type { ConfigState } from '../config/config-state.js';
 import type { EventLog, UnitOfWork } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
 import type { ReposService } from '../repos/repos-service.js';
 import { isSameProcess } from '../process/proc-info.js';
+import { HarnessCatalog } from '../harness/catalog.js';
+import { SkillCatalog } from '../harness/skills.js';
+import { countedTokens } from './agent-session.js';
+import { AgentRunner } from './agent-runner.js';
+import { crossedCap, crossedReason } from './spend.js';
 import { NodeRunner } from './node-runner.js';
 import { atNode } from './node-state.js';
 import { SessionRunner } from './session-runner.js';
@@ -49,10 +54,31 @@ export class Engine {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly sessions: SessionRunner;
   private readonly nodes: NodeRunner;
+  private readonly agents: AgentRunner;
+  private readonly catalog: HarnessCatalog;
+  /** Items parked on rate limits: the timer that tries them again. */
+  private readonly parked = new Map<string, NodeJS.Timeout>();
   private closed = false;
 
   constructor(private readonly d: EngineDeps) {
-    this.sessions = new SessionRunner(d.store, d.events, d.paths, d.log);
+    this.catalog = new HarnessCatalog(d.paths.configDir);
+    this.sessions = new SessionRunner(d.store, d.events, d.paths, d.log, {
+      provider: (id) => this.catalog.providers().providers[id],
+      prices: () => this.catalog.prices(),
+      onUsage: (s, final) => this.onUsage(s, final),
+    });
+    this.agents = new AgentRunner({
+      store: d.store,
+      events: d.events,
+      config: d.config,
+      catalog: this.catalog,
+      skills: new SkillCatalog(d.paths.configDir),
+      configDir: d.paths.configDir,
+      sessions: this.sessions,
+      log: d.log,
+      env: (rec, repo) => this.envOf(rec, repo),
+      dailySpent: () => this.dailySpent(),
+    });
     this.nodes = new NodeRunner({
       store: d.store,
       events: d.events,
@@ -64,7 +90,61 @@ export class Engine {
         if (!repo) throw new JigError('repo_not_connected', { path: rec.repo });
         return this.runArgv(rec, node, task.path, task.kind, argv, capS, repo, brief);
       },
+      launchAgent: async (rec, node, task, capS, brief) => {
+        const repo = this.d.repos.find(rec.repo);
+        if (!repo) throw new JigError('repo_not_connected', { path: rec.repo });
+        const out = await this.agents.run({
+          rec,
+          repo,
+          chain: rec.chain_definition as ResolvedChain,
+          policy: this.policyOf(rec),
+          node,
+          task,
+          timeCapS: capS,
+          ...(brief !== undefined ? { brief } : {}),
+        });
+        if (out.kind === 'session') return { session: out.session };
+        return {
+          refuse: { stop: out.stop, reason: out.reason, ...(out.session ? { session: out.session.id } : {}) },
+        };
+      },
     });
+  }
+
+  /** Spend of every item since local midnight (the daily cap's measure). */
+  private async dailySpent(): Promise<number> {
+    const midnight = new Date();
+    midnight.setHours(0, 0, 0, 0);
+    return (await spentSince(this.db, midnight.toISOString())).usd;
+  }
+
+  /**
+   * An agent's usage grew: the item's totals follow, and a running session that takes a scope past
+   * its token or dollar cap is named so the runner ends it at once.
+   */
+  private async onUsage(s: SessionRecord, final: boolean): Promise<string | null> {
+    const all = await sessionsOf(this.db, s.work_item_id);
+    const usd = all.reduce((sum, x) => sum + (x.cost_usd ?? 0), 0);
+    const tokens = all.reduce((sum, x) => sum + countedTokens(x), 0);
+    await updateItem(this.db, s.work_item_id, {
+      spent_usd: Math.round(usd * 1e6) / 1e6,
+      spent_tokens: tokens,
+    });
+    if (final) return null;
+    const rec = await getItem(this.db, s.work_item_id);
+    if (!rec?.chain_definition) return null;
+    const crossed = crossedCap({
+      rec,
+      chain: rec.chain_definition as ResolvedChain,
+      policy: this.policyOf(rec),
+      taskPath: s.task_path,
+      sessions: all,
+      dailySpent: await this.dailySpent(),
+    });
+    if (!crossed) return null;
+    // Crossing, not reaching: a session is stopped only when it has gone past the cap.
+    if (crossed.used <= crossed.limit) return null;
+    return crossedReason(crossed);
   }
 
   /** The policy the item froze at its first start (the running one before that). */
@@ -541,7 +621,73 @@ export class Engine {
             : { kind, reason, ...(session ? { session } : {}) },
       });
     });
+    if (kind === 'rate_limit') await this.park(rec.id);
     void this.promote();
+  }
+
+  /**
+   * An item stopped because every launch was rate limited waits until the earliest reset, then
+   * tries the step again by itself — at most `rate_limit_retries` times in a node, then it waits
+   * for a person.
+   */
+  private async park(id: string): Promise<void> {
+    const rec = await this.item(id);
+    const w = rec.walk;
+    if (!w?.parked_until) return;
+    const used = w.rate_limit_retries ?? 0;
+    const max = this.policyOf(rec)?.rate_limit_retries ?? 5;
+    if (used >= max) {
+      await this.d.events.transact(async (uow) => {
+        await updateItem(uow.db, id, {
+          walk: { ...w, parked_until: null },
+          stop_reason: `${rec.stop_reason ?? 'rate limited'}; ${max} automatic retr${max === 1 ? 'y' : 'ies'} used, retry it by hand`,
+        });
+      });
+      return;
+    }
+    await this.d.events.transact(async (uow) => {
+      await updateItem(uow.db, id, { walk: { ...w, rate_limit_retries: used + 1 } });
+      await uow.emit({
+        work_item_id: id,
+        type: 'work_item_parked',
+        by: 'jig',
+        node: rec.current_node,
+        payload: { until: w.parked_until, retry: used + 1, of: max },
+      });
+    });
+    this.armPark(id, w.parked_until);
+  }
+
+  private armPark(id: string, until: string): void {
+    clearTimeout(this.parked.get(id));
+    // setTimeout holds at most ~24.8 days; a longer wait re-arms when it fires.
+    const wait = Math.min(Math.max(0, Date.parse(until) - Date.now()), 2 ** 31 - 1);
+    const t = setTimeout(() => {
+      this.parked.delete(id);
+      if (Date.parse(until) > Date.now()) return this.armPark(id, until);
+      void this.serial(id, () => this.unpark(id)).catch((err: unknown) =>
+        this.d.log.error({ err, item: id }, 'unparking failed'),
+      );
+    }, wait);
+    t.unref();
+    this.parked.set(id, t);
+  }
+
+  private async unpark(id: string): Promise<void> {
+    const rec = await getItem(this.db, id);
+    if (!rec || rec.status !== 'stopped' || rec.stop_kind !== 'rate_limit' || !rec.walk?.parked_until) return;
+    await this.d.events.transact(async (uow) => {
+      await updateItem(uow.db, id, { walk: { ...rec.walk!, parked_until: null } });
+      await uow.emit({
+        work_item_id: id,
+        type: 'work_item_unparked',
+        by: 'jig',
+        node: rec.current_node,
+        payload: {},
+      });
+      await this.claim(uow, rec, 'jig');
+    });
+    if ((await this.item(id)).status === 'running') this.kick(id);
   }
 
   private async walk(id: string): Promise<void> {
@@ -679,6 +825,17 @@ export class Engine {
     void this.promote();
   }
 
+  private envOf(
+    rec: ItemRecord,
+    repo: NonNullable<ReturnType<ReposService['find']>>,
+  ): Record<string, string> {
+    return taskEnv(repo, {
+      JIG_WORK_ITEM_ID: rec.id,
+      JIG_DAEMON_PID: String(process.pid),
+      JIG_DAEMON_PORT: String(this.d.port()),
+    });
+  }
+
   private async runArgv(
     rec: ItemRecord,
     node: string,
@@ -689,11 +846,7 @@ export class Engine {
     repo: NonNullable<ReturnType<ReposService['find']>>,
     brief?: string,
   ): Promise<SessionRecord> {
-    const env = taskEnv(repo, {
-      JIG_WORK_ITEM_ID: rec.id,
-      JIG_DAEMON_PID: String(process.pid),
-      JIG_DAEMON_PORT: String(this.d.port()),
-    });
+    const env = this.envOf(rec, repo);
     const { session, launched } = await this.sessions.start({
       itemId: rec.id,
       node,
@@ -757,6 +910,16 @@ export class Engine {
       summary.resumed_work_items++;
       if (!itemsWithSessions.has(r.id)) this.kick(r.id);
     }
+    const parked = await this.db
+      .selectFrom('work_items')
+      .select('id')
+      .where('status', '=', 'stopped')
+      .where('stop_kind', '=', 'rate_limit')
+      .execute();
+    for (const p of parked) {
+      const until = (await getItem(this.db, p.id))?.walk?.parked_until;
+      if (until) this.armPark(p.id, until);
+    }
     void Promise.all(waits).then(() => this.promote());
     return summary;
   }
@@ -794,5 +957,7 @@ export class Engine {
   close(): void {
     this.closed = true;
     this.sessions.close();
+    for (const t of this.parked.values()) clearTimeout(t);
+    this.parked.clear();
   }
 }

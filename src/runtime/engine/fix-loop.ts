@@ -96,7 +96,7 @@ export async function judge(ctx: NodeCtx, rec: ItemRecord, stuck: Stuck): Promis
     brief: briefFor(ctx, rec, w, m, loop),
   });
   if (r.kind === 'halt') return r;
-  if (r.kind === 'refuse') return stopOf('config', r.reason);
+  if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
   const hard = hardStop(r.runs);
   if (hard) return hard;
   const s = r.runs[0]!.session;
@@ -179,7 +179,7 @@ export async function repair(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome
     }
     if (r.kind === 'refuse') {
       await refund(ctx, w, `refused to start: ${r.reason}`);
-      return stopOf('config', r.reason);
+      return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
     }
     const hard = hardStop(r.runs);
     if (hard?.kind === 'stop') {

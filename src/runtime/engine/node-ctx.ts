@@ -46,6 +46,8 @@ export function failureReason(r: TaskRun): string {
   const question = r.session?.result?.question;
   if (r.status === 'needs_context' && typeof question === 'string' && question)
     return `${r.task.path} asks: ${question}`;
+  if (r.session?.note && r.status !== 'failed')
+    return `${r.task.path}: ${r.session.note} (session ${r.session.id}; jig view logs)`;
   return `${r.task.path} ended ${r.status}${r.session ? ` (session ${r.session.id}; jig view logs)` : ''}`;
 }
 

@@ -72,7 +72,7 @@ export class NodeRunner {
         readOnly,
       });
       if (r.kind === 'halt') return r;
-      if (r.kind === 'refuse') return stopOf('config', r.reason);
+      if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
       const hard = hardStop(r.runs);
       if (hard) return hard;
       if (r.violation) {
@@ -182,7 +182,7 @@ export class NodeRunner {
         plan.steps[i]!,
       );
       if (r.kind === 'halt') return r;
-      if (r.kind === 'refuse') return stopOf('config', r.reason);
+      if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
       const hard = hardStop(r.runs);
       if (hard) return hard;
       const bad = r.runs.find((x) => x.status === 'failed' || x.status === 'done_with_concerns');
@@ -216,7 +216,7 @@ export class NodeRunner {
     const reason = rec.walk!.stuck_reason ?? `${ctx.node.id} is stuck`;
     const r = await runStep(this.h, rec, ctx.repo, ctx.chain, ctx.node, stepOf(task));
     if (r.kind === 'halt') return r;
-    if (r.kind === 'refuse') return stopOf('config', r.reason);
+    if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
     const run = r.runs[0]!;
     const ok = run.status === 'done' || run.status === 'done_with_concerns';
     await move(ctx, (w) => (ok ? freshEntry(w) : w), [

@@ -15,6 +15,8 @@ const NODE_LOCAL = [
   'escalated',
   'stuck_reason',
   'read_only_before',
+  'parked_until',
+  'rate_limit_retries',
 ] as const satisfies readonly (keyof WalkState)[];
 
 /** The walk positioned at the start of node `index`, with no failure-handling state carried over. */

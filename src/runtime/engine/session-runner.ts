@@ -2,14 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { ProviderDefinition } from '../../contract/harness/provider.js';
 import { ResultFile } from '../../contract/result-file.js';
+import type { PriceTable } from '../../core/harness/prices.js';
 import type { Store } from '../../store/database.js';
 import {
+  NO_AGENT,
   updateSession,
   insertSession,
   type SessionRecord,
   type SessionStatus,
 } from '../../store/sessions.js';
+import { AgentWatch, agentStatus, type Usage } from './agent-session.js';
 import type { EventLog } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
 import { isSameProcess } from '../process/proc-info.js';
@@ -26,10 +30,26 @@ export interface SessionRequest {
   timeCapS: number | null;
   /** Jig's instruction for a repair or judge: written beside the result file, named by $JIG_FIX_BRIEF. */
   brief?: string;
+  /** An agent launch: its stream is read live for usage, and its status follows the agent rules. */
+  agent?: { harness: string; provider: ProviderDefinition; model: string | null };
 }
 
+/** What the runner needs from the engine for agent sessions. */
+export interface AgentHooks {
+  provider(id: string): ProviderDefinition | undefined;
+  prices(): PriceTable;
+  /**
+   * Called with the session's usage each time it grows (and once at the end): the engine updates
+   * the item's totals and answers why a cap is crossed, or null.
+   */
+  onUsage(s: SessionRecord, final: boolean): Promise<string | null>;
+}
+
+/** How often a running agent's log is read for usage. */
+const POLL_MS = 1000;
+
 /** Why the server itself ended a session, which decides its status over the exit code. */
-type Ending = 'capped' | 'paused';
+type Ending = 'capped' | 'paused' | { budget: string };
 
 /**
  * Starts task processes, watches them to the end (or adopts them after a restart) and turns how
@@ -38,12 +58,14 @@ type Ending = 'capped' | 'paused';
 export class SessionRunner {
   private readonly endings = new Map<string, Ending>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly watches = new Map<string, { watch: AgentWatch; timer: NodeJS.Timeout }>();
 
   constructor(
     private readonly store: Store,
     private readonly events: EventLog,
     private readonly paths: HomePaths,
     private readonly log: Logger,
+    private readonly agents: AgentHooks,
   ) {}
 
   async start(req: SessionRequest): Promise<{ session: SessionRecord; launched: Launched }> {
@@ -78,6 +100,10 @@ export class SessionRunner {
       time_cap_s: req.timeCapS,
       started_at: new Date().toISOString(),
       exited_at: null,
+      ...NO_AGENT,
+      ...(req.agent
+        ? { harness: req.agent.harness, provider: req.agent.provider.id, model: req.agent.model }
+        : {}),
     };
     await this.events.transact(async (uow) => {
       await insertSession(uow.db, session);
@@ -86,11 +112,53 @@ export class SessionRunner {
         type: 'worker_session_started',
         by: 'jig',
         node: req.node,
-        payload: { session: id, task: req.taskPath, kind: req.kind, pid: launched.pid, argv: req.argv },
+        payload: {
+          session: id,
+          task: req.taskPath,
+          kind: req.kind,
+          pid: launched.pid,
+          argv: redact(req.argv),
+          ...(req.agent ? { harness: req.agent.harness, model: req.agent.model } : {}),
+        },
       });
     });
     this.armCap(session);
+    this.watch(session);
     return { session, launched };
+  }
+
+  /** Reads an agent's stream as it grows, so usage shows and caps stop it while it runs. */
+  private watch(s: SessionRecord): void {
+    if (s.provider === null || this.watches.has(s.id)) return;
+    const provider = this.agents.provider(s.provider);
+    if (!provider) return;
+    const watch = new AgentWatch(provider, this.agents.prices(), s.model, s.log_path);
+    let busy = false;
+    let last = '';
+    const tick = async (): Promise<void> => {
+      if (busy || this.endings.has(s.id)) return;
+      busy = true;
+      try {
+        const { usage } = watch.poll();
+        const key = JSON.stringify(usage);
+        if (key === last) return;
+        last = key;
+        await updateSession(this.store.db, s.id, usage);
+        const over = await this.agents.onUsage({ ...s, ...usage }, false);
+        if (over && !this.endings.has(s.id) && s.pid !== null) {
+          this.endings.set(s.id, { budget: over });
+          this.log.info({ session: s.id, reason: over }, 'cap crossed: ending the session');
+          void endGroup(s.pid, 2_000);
+        }
+      } catch (err) {
+        this.log.warn({ err, session: s.id }, 'reading live usage failed');
+      } finally {
+        busy = false;
+      }
+    };
+    const timer = setInterval(() => void tick(), POLL_MS);
+    timer.unref();
+    this.watches.set(s.id, { watch, timer });
   }
 
   /** A time cap is enforced while the task runs, not only before it starts. */
@@ -126,6 +194,7 @@ export class SessionRunner {
     if (launched) await launched.exited;
     else if (s.pid !== null) {
       this.armCap(s);
+      this.watch(s);
       await waitGone(s.pid, s.pid_start);
     }
     return this.record(s);
@@ -141,16 +210,49 @@ export class SessionRunner {
     // Whatever the task left running in its group goes too.
     if (s.pid !== null) void endGroup(s.pid, 10_000);
     const exitCode = readExitCode(s.exit_path);
-    const { status, result, note } = resolveStatus(s, exitCode, ending);
+    const agent = this.finishWatch(s);
+    const first = resolveStatus(s, exitCode, ending);
+    const result = first.result;
+    let { status, note } = first;
+    let usage: Partial<Usage> = {};
+    let readout: Record<string, unknown> | null = null;
+    if (agent) {
+      usage = agent.usage;
+      readout = {
+        done: agent.readout.done,
+        is_error: agent.readout.is_error,
+        error_message: agent.readout.error_message,
+        rate_limit: agent.readout.rate_limit,
+        permission_denials: agent.readout.permission_denials,
+        final_text: agent.readout.final_text,
+      };
+      // The result file wins when there is one; without it, the stream says how the agent ended.
+      if (ending === undefined && !existsSync(s.result_path)) {
+        const judged = agentStatus(null, agent.readout, exitCode);
+        status = judged.status;
+        note = judged.note ?? undefined;
+      }
+    }
     const done: SessionRecord = {
       ...s,
+      ...usage,
       status,
       exit_code: exitCode,
       result,
+      readout,
+      note: note ?? null,
       exited_at: new Date().toISOString(),
     };
     await this.events.transact(async (uow) => {
-      await updateSession(uow.db, s.id, { status, exit_code: exitCode, result, exited_at: done.exited_at });
+      await updateSession(uow.db, s.id, {
+        ...usage,
+        status,
+        exit_code: exitCode,
+        result,
+        readout,
+        note: note ?? null,
+        exited_at: done.exited_at,
+      });
       await uow.emit({
         work_item_id: s.work_item_id,
         type: 'worker_session_exited',
@@ -161,13 +263,43 @@ export class SessionRunner {
     });
     if (status === 'unknown')
       this.log.warn({ session: s.id }, 'session ended with no exit code and no result');
+    if (agent) await this.agents.onUsage(done, true);
     return done;
+  }
+
+  /** The agent's last readout (the whole log for a session adopted or resolved after a restart). */
+  private finishWatch(s: SessionRecord): ReturnType<AgentWatch['finish']> | null {
+    if (s.provider === null) return null;
+    const w = this.watches.get(s.id);
+    if (w) {
+      clearInterval(w.timer);
+      this.watches.delete(s.id);
+      return w.watch.finish();
+    }
+    const provider = this.agents.provider(s.provider);
+    if (!provider) return null;
+    return new AgentWatch(provider, this.agents.prices(), s.model, s.log_path).finish();
   }
 
   close(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    for (const w of this.watches.values()) clearInterval(w.timer);
+    this.watches.clear();
   }
+}
+
+/** Argv as shown in events and the task's log view: values of secret-looking options hidden. */
+export function redact(argv: readonly string[]): string[] {
+  const SECRET = /(key|token|secret|password|auth)/i;
+  return argv.map((a, i) => {
+    const eq = /^(--?[A-Za-z0-9_.-]+)=(.*)$/.exec(a);
+    if (eq && SECRET.test(eq[1]!)) return `${eq[1]}=***`;
+    if (/^[A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD)[A-Z0-9_]*=/.test(a)) return `${a.split('=')[0]}=***`;
+    const prev = argv[i - 1];
+    if (prev && /^--?[A-Za-z0-9_.-]+$/.test(prev) && SECRET.test(prev)) return '***';
+    return a;
+  });
 }
 
 /**
@@ -182,6 +314,7 @@ function resolveStatus(
 ): { status: SessionStatus; result: Record<string, unknown> | null; note?: string } {
   if (ending === 'capped') return { status: 'capped_out', result: null, note: 'time cap reached' };
   if (ending === 'paused') return { status: 'paused', result: null };
+  if (ending !== undefined) return { status: 'budget_exceeded', result: null, note: ending.budget };
   if (existsSync(s.result_path)) {
     let raw: unknown;
     try {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ModelExecNode, ModelStep, ModelTask, ResolvedChain } from '../../core/chain/model.js';
 import type { Store } from '../../store/database.js';
@@ -18,7 +20,7 @@ export interface TaskRun {
 
 export type StepRun =
   | { kind: 'halt' }
-  | { kind: 'refuse'; reason: string }
+  | { kind: 'refuse'; reason: string; stop?: string; session?: string }
   | { kind: 'ran'; runs: TaskRun[]; violation?: { before: string; after: string } };
 
 export interface StepHost {
@@ -33,6 +35,31 @@ export interface StepHost {
     timeCapS: number | null,
     brief?: string,
   ): Promise<SessionRecord>;
+  /** Launches an agent task (harness, fallback, caps); a refusal stops the item. */
+  launchAgent(
+    rec: ItemRecord,
+    node: string,
+    task: ModelTask,
+    timeCapS: number | null,
+    brief?: string,
+  ): Promise<{ session: SessionRecord } | { refuse: { stop: string; reason: string; session?: string } }>;
+}
+
+const ok = (s: SessionStatus): boolean => s === 'done' || s === 'done_with_concerns';
+
+/**
+ * The document a task produced: the `artifact_ref` it reported (a path inside the worktree), else
+ * the file at the path Jig gave it ($JIG_ARTIFACT_PATH) when it wrote one there.
+ */
+function reportedArtifact(s: SessionRecord, worktree: string, kind: string): string | null {
+  const ref = s.result?.artifact_ref;
+  if (typeof ref === 'string' && ref !== '') {
+    const abs = resolve(worktree, ref);
+    const rel = relative(worktree, abs);
+    if (rel && !rel.startsWith('..') && !isAbsolute(rel) && existsSync(abs)) return rel;
+  }
+  const fallback = join('.jig', 'docs', `${kind}.md`);
+  return existsSync(join(worktree, fallback)) ? fallback : null;
 }
 
 /** A lone task (judge, escalation) as a step, so it runs, caps and resumes like any other. */
@@ -77,16 +104,32 @@ export async function runStep(
             paths.has(s.task_path) &&
             s.started_at >= resumed &&
             s.status !== 'running' &&
-            s.status !== 'paused',
+            s.status !== 'paused' &&
+            s.status !== 'rate_limited',
         );
   const brief = opts.brief?.();
+  let refused: { stop: string; reason: string; session?: string } | null = null;
   const runs = await Promise.all(
     specs.map(async ({ task, spec }): Promise<TaskRun> => {
       if (spec.kind === 'pass') return { task, status: 'done', session: null };
       const done = earlier.filter((s) => s.task_path === task.path).at(-1);
       if (done) return { task, status: done.status, session: done };
-      if (spec.kind !== 'process') return { task, status: 'config_error', session: null };
       const cap = timeCapMinutes(chain, node, step, task, host.policy(rec));
+      if (spec.kind === 'agent') {
+        const out = await host.launchAgent(
+          rec,
+          node.id,
+          task,
+          cap === null ? null : Math.round(cap * 60),
+          brief,
+        );
+        if ('refuse' in out) {
+          refused ??= out.refuse;
+          return { task, status: 'config_error', session: null };
+        }
+        return { task, status: out.session.status, session: out.session };
+      }
+      if (spec.kind !== 'process') return { task, status: 'config_error', session: null };
       const s = await host.launch(
         rec,
         node.id,
@@ -99,12 +142,13 @@ export async function runStep(
     }),
   );
   if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
+  const refusal = refused as { stop: string; reason: string; session?: string } | null;
+  if (refusal) return { kind: 'refuse', ...refusal };
   for (const r of runs) {
-    const ref = r.session?.result?.artifact_ref;
     const produces = r.task.produces;
-    if (typeof ref === 'string' && typeof produces === 'string') {
-      await patchWalk(db, rec.id, (w) => ({ ...w, artifacts: { ...w.artifacts, [produces]: ref } }));
-    }
+    if (typeof produces !== 'string' || !r.session || !ok(r.status)) continue;
+    const ref = reportedArtifact(r.session, rec.worktree_path!, produces);
+    if (ref) await patchWalk(db, rec.id, (w) => ({ ...w, artifacts: { ...w.artifacts, [produces]: ref } }));
   }
   if (opts.readOnly && walk.read_only_before) {
     const after = await worktreeSnapshot(rec.worktree_path!);

@@ -6,6 +6,7 @@ import { splitWords } from '../../core/items/split-words.js';
 export type TaskSpec =
   | { kind: 'process'; argv: string[] }
   | { kind: 'pass'; note: string }
+  | { kind: 'agent' }
   | { kind: 'refuse'; stop: 'config'; reason: string };
 
 /**
@@ -52,11 +53,9 @@ export function taskSpec(task: ModelTask, repo: RepoEntry, baseBranch: string): 
       };
     }
     case 'agent':
-      return {
-        kind: 'refuse',
-        stop: 'config',
-        reason: `${task.path}: agent tasks need the harness support, which this build does not have yet`,
-      };
+      if (typeof task.prompt !== 'string' || task.prompt.trim() === '')
+        return { kind: 'refuse', stop: 'config', reason: `${task.path}: an agent task needs a prompt` };
+      return { kind: 'agent' };
     case 'forge':
       return {
         kind: 'refuse',

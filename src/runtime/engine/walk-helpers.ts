@@ -37,15 +37,30 @@ export function rejectTarget(chain: ResolvedChain, gateIndex: number, override?:
 }
 
 /** Which failure a step stops on when several tasks fail differently: the one a person must act on first. */
-const precedence: SessionStatus[] = ['config_error', 'needs_context', 'capped_out', 'unknown', 'failed'];
+const precedence: SessionStatus[] = [
+  'config_error',
+  'infra_error',
+  'budget_exceeded',
+  'rate_limited',
+  'needs_context',
+  'capped_out',
+  'unknown',
+  'failed',
+];
 
 export function worstStatus(statuses: SessionStatus[]): SessionStatus | null {
   for (const s of precedence) if (statuses.includes(s)) return s;
   return null;
 }
 
-export const stopKindOf: Record<string, 'config' | 'question' | 'cap' | 'infra' | 'failed'> = {
+export const stopKindOf: Record<
+  string,
+  'config' | 'question' | 'cap' | 'infra' | 'failed' | 'budget' | 'rate_limit'
+> = {
   config_error: 'config',
+  infra_error: 'infra',
+  budget_exceeded: 'budget',
+  rate_limited: 'rate_limit',
   needs_context: 'question',
   capped_out: 'cap',
   unknown: 'infra',

@@ -21,6 +21,14 @@ export interface AgentLaunchInput {
   resumeSessionId?: string | null;
   /** Tools to grant the CLI for this launch (its `allowed_tools` capability); refused when it has none. */
   allowedTools?: string[];
+  /** Tools policy refuses (its `deny_tools` capability); refused when the CLI cannot enforce them. */
+  deniedTools?: string[];
+  /** The whole prompt of a resumed session (the steer, or an instruction to go on). */
+  promptOverride?: string;
+  /** The text of the task's `skill:`; a skill that cannot load stops the launch. */
+  skill?: (ref: string) => { ok: true; text: string } | { ok: false; reason: string };
+  /** The document kind the task produces: the system prompt says where to write it. */
+  produces?: string | null;
 }
 
 export type AgentLaunch =
@@ -58,17 +66,35 @@ export function buildAgentLaunch(i: AgentLaunchInput): AgentLaunch {
     return { ok: false, reason: `${i.task.path}: no provider definition for ${choice.provider}` };
   const taskSteering = Array.isArray(i.task.steering) ? i.task.steering.map(String) : [];
   const steering = composeSteering({ repo: i.repo.steering ?? [], task: taskSteering, lookup: i.steering });
+  let skillText = '';
+  if (typeof i.task.skill === 'string' && i.skill) {
+    const sk = i.skill(i.task.skill);
+    if (!sk.ok) return { ok: false, reason: `${i.task.path}: skill ${i.task.skill}: ${sk.reason}` };
+    skillText = sk.text.trim();
+  }
+  // Jig's contract first, then the skill, then the repo's and the task's steering.
+  const text = (source: 'jig' | 'other'): string[] =>
+    steering.parts.filter((p) => (p.source === 'jig') === (source === 'jig')).map((p) => p.text.trimEnd());
+  const documentNote = i.produces
+    ? `This task produces the \`${i.produces}\` document: write it as Markdown to the path in $JIG_ARTIFACT_PATH and set "artifact_ref" in the result file to that path, relative to the worktree root. Do not commit it.`
+    : '';
+  const context = [...text('jig'), documentNote, skillText, ...text('other')]
+    .filter((x) => x.trim() !== '')
+    .join('\n\n');
   const base = typeof i.task.prompt === 'string' ? i.task.prompt : '';
-  const prompt = i.steer ? `${base}\n\nA note from the person running this work item:\n${i.steer}` : base;
+  const prompt =
+    i.promptOverride ??
+    (i.steer ? `${base}\n\nA note from the person running this work item:\n${i.steer}` : base);
   const built = buildArgv(provider, {
     prompt,
-    context: steering.text,
+    context,
     model: choice.model,
     effort: choice.effort,
     permission_mode: choice.permission_mode,
     executable: choice.executable,
     resume_session_id: i.resumeSessionId ?? null,
     allowed_tools: i.allowedTools ?? null,
+    denied_tools: i.deniedTools ?? null,
   });
   if (!built.ok) return { ok: false, reason: `${i.task.path}: ${built.reason}` };
   return {
@@ -77,7 +103,7 @@ export function buildAgentLaunch(i: AgentLaunchInput): AgentLaunch {
     env: built.env,
     provider,
     choice,
-    context: steering.text,
+    context,
     prompt,
     ignored: built.ignored,
   };

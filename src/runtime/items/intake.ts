@@ -149,6 +149,7 @@ export async function fileItem(
     policy_override: input.policy_override ?? {},
     budget_usd: input.budget_usd ?? null,
     spent_usd: 0,
+    spent_tokens: 0,
     chain_definition: null,
     policy_snapshot: null,
     current_node: null,

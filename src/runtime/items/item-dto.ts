@@ -51,6 +51,7 @@ export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
     policy_override: rec.policy_override,
     budget_cap: budgetCap(rec, policy),
     spent_usd: rec.spent_usd,
+    spent_tokens: rec.spent_tokens ?? 0,
     current_node: rec.current_node,
     stop:
       rec.stop_kind === null

@@ -6,6 +6,7 @@ import { decideMove, type Move } from '../../core/items/moves.js';
 import { isEnded } from '../../core/items/status.js';
 import { checkTitle } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
+import { spentSince } from '../../store/sessions.js';
 import { getItem, listItems, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { EventActor } from '../../contract/events.js';
 import { attachmentFile, prepareAttachment, storeAttachment } from './attachments.js';
@@ -300,19 +301,20 @@ export class ItemsService {
   }
 
   /** Spend since local midnight against policy's daily cap. */
-  budgetToday() {
+  async budgetToday() {
     const budget = (this.deps.config.policy?.budget ?? {}) as Record<string, unknown>;
     const midnight = new Date();
     midnight.setHours(0, 0, 0, 0);
     const cap = num(budget.daily_usd);
-    // Agent sessions (the only spenders) arrive with the harness work; until then nothing has spent.
-    const spent = 0;
+    // Agent sessions are the only spenders; a session with tokens but no price counts as unpriced.
+    const { usd, unpriced } = await spentSince(this.db, midnight.toISOString());
+    const spent = Math.round(usd * 1e6) / 1e6;
     return {
       since: midnight.toISOString(),
       spent_usd: spent,
       cap_usd: cap,
-      remaining_usd: cap === null ? null : Math.max(0, cap - spent),
-      unpriced_sessions: 0,
+      remaining_usd: cap === null ? null : Math.max(0, Math.round((cap - spent) * 1e6) / 1e6),
+      unpriced_sessions: unpriced,
     };
   }
 }

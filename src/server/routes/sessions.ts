@@ -21,6 +21,20 @@ const Session = z.object({
   started_at: z.string(),
   exited_at: z.string().nullable(),
   log_bytes: z.number().int(),
+  harness: z.string().nullable().describe('agent sessions: the harness id'),
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
+  cli_session_id: z.string().nullable().describe("the CLI's own session id (its resume key)"),
+  tokens: z.object({
+    input: z.number().int(),
+    output: z.number().int(),
+    cache_read: z.number().int(),
+    cache_write: z.number().int(),
+  }),
+  cost_usd: z.number().nullable(),
+  cost_source: z.enum(['reported', 'estimated']).nullable().describe('null: unknown (never free)'),
+  readout: z.record(z.string(), z.unknown()).nullable(),
+  note: z.string().nullable().describe('why the session ended as it did, when Jig knows'),
 });
 
 const MAX_READ = 1024 * 1024;
@@ -59,6 +73,20 @@ export function sessionRoutes(inst: Instance): FastifyPluginAsyncZod {
             started_at: s.started_at,
             exited_at: s.exited_at,
             log_bytes: existsSync(s.log_path) ? statSync(s.log_path).size : 0,
+            harness: s.harness,
+            provider: s.provider,
+            model: s.model,
+            cli_session_id: s.cli_session_id,
+            tokens: {
+              input: s.tokens_input,
+              output: s.tokens_output,
+              cache_read: s.tokens_cache_read,
+              cache_write: s.tokens_cache_write,
+            },
+            cost_usd: s.cost_usd,
+            cost_source: s.cost_source as 'reported' | 'estimated' | null,
+            readout: s.readout,
+            note: s.note,
           })),
         };
       },
