@@ -56,7 +56,7 @@ describe('agent tasks through the engine (fake CLIs)', () => {
     expect(done.spent_usd).toBeCloseTo(s.cost_usd, 6);
     expect(done.spent_tokens).toBe(1260);
     const [argv] = jsonLines(join(logs, 'argv.jsonl'));
-    expect(argv.slice(0, 2)).toEqual(['-p', 'Add the feature.']);
+    expect(argv.slice(0, 2)).toEqual(['-p', `Work item ${item.id}: Run one\n\nYour task: Add the feature.`]);
     expect(argv).toContain('--append-system-prompt');
     expect(argv).toEqual(
       expect.arrayContaining(['--output-format', 'stream-json', '--verbose', '--model', 'sonnet']),

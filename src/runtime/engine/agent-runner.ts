@@ -133,7 +133,7 @@ export class AgentRunner {
           : null;
       const steer = rec.steer;
       const launch = buildAgentLaunch({
-        task: { ...cand.task, prompt: promptOf(cand.task, r.brief) },
+        task: { ...cand.task, prompt: promptOf(rec, cand.task, r.brief) },
         node: r.node,
         harnesses: h.file,
         providers,
@@ -293,9 +293,11 @@ export class AgentRunner {
   }
 }
 
-function promptOf(task: ModelTask, brief: string | undefined): string {
+/** The work item first (what to do), then the task's own instruction, then Jig's brief if any. */
+function promptOf(rec: ItemRecord, task: ModelTask, brief: string | undefined): string {
+  const item = [`Work item ${rec.id}: ${rec.title}`, rec.description.trim()].filter(Boolean).join('\n\n');
   const base = typeof task.prompt === 'string' ? task.prompt : '';
-  return brief ? `${base}\n\n${brief}` : base;
+  return [item, `Your task: ${base}`, brief ?? ''].filter((x) => x.trim() !== '').join('\n\n');
 }
 
 /** The tools granted per launch: policy's list (plus its grants), else the CLI's working set. */
