@@ -32,6 +32,20 @@ export type ItemMove = 'cancel' | 'complete' | 'archive' | 'restore' | 'abandon'
 export const moveItem = (c: JigClient, id: string, move: ItemMove, reason?: string) =>
   c.call<WorkItem>('POST', `/api/work-items/${encodeURIComponent(id)}/${move}`, reason ? { reason } : {});
 
+export const escalateItem = (c: JigClient, id: string, message: string) =>
+  c.call<{ work_item_id: string; session: string; harness: string }>(
+    'POST',
+    `/api/work-items/${encodeURIComponent(id)}/escalate`,
+    { message },
+  );
+
+export const stopEscalation = (c: JigClient, id: string) =>
+  c.call<{ work_item_id: string; stopped: string }>(
+    'POST',
+    `/api/work-items/${encodeURIComponent(id)}/escalate/stop`,
+    {},
+  );
+
 export const readEvents = (c: JigClient, id: string, after?: number, limit = 1000) =>
   c.call<EventsPage>(
     'GET',

@@ -60,6 +60,10 @@ export const errorCatalogue = {
   new_work_refused: { status: 503, template: 'all new work is refused while {what} does not load: {reason}' },
   intake_failed: { status: 502, template: 'intake failed: {reason}' },
   item_not_found: { status: 404, template: 'no work item {id}' },
+  escalation_spend_cap: {
+    status: 409,
+    template: 'the item was stopped by a spend cap ({reason}); raise that cap before escalating',
+  },
   move_refused: { status: 409, template: '{reason}' },
   attachment_unreadable: { status: 422, template: '{kind} attachment: {reason}' },
   attachment_missing: { status: 404, template: 'work item {id} has no {kind} attachment' },

@@ -95,6 +95,10 @@ export interface WalkState {
   parked_until?: string | null;
   /** Automatic retries after rate limits in this node (policy `rate_limit_retries` bounds them). */
   rate_limit_retries?: number;
+  /** Auto-review runs per pending gate (policy `auto_review_attempts` bounds them). */
+  reviews?: Record<string, number>;
+  /** Escalation turns Jig started by itself for a stuck item (policy `auto_escalate_stuck_cap`). */
+  auto_escalations?: number;
 }
 
 const jsonColumns = ['attachments', 'agent_overrides', 'node_overrides', 'policy_override'] as const;

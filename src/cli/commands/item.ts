@@ -3,7 +3,7 @@ import { relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { JigClient } from '../../client/http.js';
-import { createItem, moveItem, type ItemMove } from '../../client/items.js';
+import { createItem, escalateItem, moveItem, stopEscalation, type ItemMove } from '../../client/items.js';
 import { EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
 
@@ -95,6 +95,31 @@ export function registerItem(program: Command): void {
     { move: 'restore', past: 'restored', about: 'bring an archived item back under Done' },
     { move: 'abandon', past: 'abandoned', about: 'end an item and DELETE its worktree and branch' },
   ];
+  item
+    .command('escalate')
+    .argument('<id>', 'work item id')
+    .description('ask an agent to help with a stopped item (or --stop the running turn)')
+    .option('--message <text>', 'what the agent should look at or do')
+    .option('--stop', 'end the running escalation turn')
+    .option('--json', 'print the API answer')
+    .action((id: string, opts: { message?: string; stop?: boolean; json?: boolean }) =>
+      runVerb(async () => {
+        if (opts.stop) {
+          const res = await stopEscalation(new JigClient(), id);
+          if (opts.json) printJson(res);
+          else process.stdout.write(`stopped escalation ${res.stopped} of ${id}\n`);
+          return EXIT_OK;
+        }
+        if (!opts.message?.trim()) {
+          process.stderr.write('jig: escalate needs --message TEXT (or --stop)\n');
+          return EXIT_USAGE;
+        }
+        const res = await escalateItem(new JigClient(), id, opts.message);
+        if (opts.json) printJson(res);
+        else process.stdout.write(`escalated ${id}: session ${res.session} on ${res.harness}\n`);
+        return EXIT_OK;
+      }),
+    );
   for (const m of moves) {
     const cmd = item
       .command(m.move)

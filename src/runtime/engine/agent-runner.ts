@@ -54,6 +54,8 @@ export interface AgentLaunchRequest {
   timeCapS: number | null;
   /** Jig's instruction (a repair's findings, a judge's question), added to the task's prompt. */
   brief?: string;
+  /** Told of each session as it starts (the escalation route answers with it). */
+  onStart?: (s: SessionRecord) => void;
 }
 
 const RESUME_PROMPT =
@@ -192,6 +194,7 @@ export class AgentRunner {
       });
       // A steer is delivered once: the launch that carried it consumed it.
       if (steer) await updateItem(this.d.store.db, rec.id, { steer: null });
+      r.onStart?.(session);
       const done = await this.d.sessions.finish(session, launched);
       last = done;
       if (done.status !== 'rate_limited') return { kind: 'session', session: done };

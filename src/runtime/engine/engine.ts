@@ -19,8 +19,11 @@ import { SkillCatalog } from '../harness/skills.js';
 import { countedTokens } from './agent-session.js';
 import { AgentRunner } from './agent-runner.js';
 import { crossedCap, crossedReason } from './spend.js';
+import { autoReviewApplies, runAutoReview } from './gate-review.js';
+import { ESCALATION_NODE, escalationHarness, escalationTask } from './escalation.js';
+import type { ModelNode } from '../../core/chain/model.js';
 import { NodeRunner } from './node-runner.js';
-import { atNode } from './node-state.js';
+import { atNode, patchWalk } from './node-state.js';
 import { SessionRunner } from './session-runner.js';
 import { taskEnv } from './task-spec.js';
 import { rejectTarget, stopKindOf } from './walk-helpers.js';
@@ -365,14 +368,35 @@ export class Engine {
         throw new JigError('artifact_required', { gate, kind: g.artifact });
       }
       await this.d.events.transact(async (uow) => {
-        const next: WalkState = { ...atNode(walk, idx + 1), approved: [...walk.approved, gate] };
-        await updateItem(uow.db, id, { walk: next });
-        await uow.emit({ work_item_id: id, type: 'gate_approved', by, node: gate, payload: { gate } });
+        await this.passGate(uow, rec, idx, by, {});
         await this.claim(uow, rec, by);
       });
       const after = await this.item(id);
       if (after.status === 'running') this.kick(id);
       return after;
+    });
+  }
+
+  /** The walk moves past an approved gate; its auto-review count is spent with it. */
+  private async passGate(
+    uow: UnitOfWork,
+    rec: ItemRecord,
+    idx: number,
+    by: EventActor,
+    extra: Record<string, unknown>,
+  ): Promise<void> {
+    const gate = (rec.chain_definition as ResolvedChain).nodes[idx]!.id;
+    const walk = rec.walk!;
+    const reviews = { ...walk.reviews };
+    delete reviews[gate];
+    const next: WalkState = { ...atNode(walk, idx + 1), approved: [...walk.approved, gate], reviews };
+    await updateItem(uow.db, rec.id, { walk: next, updated_at: now() });
+    await uow.emit({
+      work_item_id: rec.id,
+      type: 'gate_approved',
+      by,
+      node: gate,
+      payload: { gate, ...extra },
     });
   }
 
@@ -398,45 +422,144 @@ export class Engine {
           reason: `body.node: ${node ?? 'reject_to'} is not an exec node before ${gate}`,
         });
       }
-      const count = (walk.rejects[gate] ?? 0) + 1;
-      const cap = this.d.config.policy?.default?.attempts ?? 3;
-      if (count > cap) {
-        await this.d.events.transact(async (uow) => {
-          await updateItem(uow.db, id, {
-            walk: { ...walk, rejects: { ...walk.rejects, [gate]: count } },
-            stop_reason: `${gate} exhausted after ${cap} rejection(s)`,
-            updated_at: now(),
-          });
-          await uow.emit({
-            work_item_id: id,
-            type: 'gate_rejected',
-            by,
-            node: gate,
-            payload: { gate, note, exhausted: true },
-          });
-        });
-        return this.item(id);
-      }
-      const back = chain.nodes[target]!.id;
-      await this.d.events.transact(async (uow) => {
-        await updateItem(uow.db, id, {
-          walk: { ...atNode(walk, target), rejects: { ...walk.rejects, [gate]: count } },
-          steer: note,
-          current_node: back,
-        });
-        await uow.emit({
-          work_item_id: id,
-          type: 'gate_rejected',
-          by,
-          node: gate,
-          payload: { gate, note, reject_to: back, count },
-        });
-        await this.claim(uow, rec, by);
+      const back = await this.d.events.transact(async (uow) => {
+        const moved = await this.rejectGate(uow, rec, idx, target, note, by, {});
+        if (moved) await this.claim(uow, rec, by);
+        return moved;
       });
       const after = await this.item(id);
-      if (after.status === 'running') this.kick(id);
+      if (back && after.status === 'running') this.kick(id);
       return after;
     });
+  }
+
+  /**
+   * Sends the walk back to `target` with the note as its steer, unless the gate's reject loop is
+   * used up (then the item stays at the gate, saying so). Answers whether the walk moved.
+   */
+  private async rejectGate(
+    uow: UnitOfWork,
+    rec: ItemRecord,
+    idx: number,
+    target: number,
+    note: string,
+    by: EventActor,
+    extra: Record<string, unknown>,
+  ): Promise<boolean> {
+    const chain = rec.chain_definition as ResolvedChain;
+    const gate = chain.nodes[idx]!.id;
+    const walk = rec.walk!;
+    const count = (walk.rejects[gate] ?? 0) + 1;
+    const cap = this.policyOf(rec)?.default?.attempts ?? 3;
+    const reviews = { ...walk.reviews };
+    delete reviews[gate];
+    if (count > cap) {
+      await updateItem(uow.db, rec.id, {
+        walk: { ...walk, rejects: { ...walk.rejects, [gate]: count } },
+        stop_reason: `${gate} exhausted after ${cap} rejection(s)`,
+        updated_at: now(),
+      });
+      await uow.emit({
+        work_item_id: rec.id,
+        type: 'gate_rejected',
+        by,
+        node: gate,
+        payload: { gate, note, exhausted: true, ...extra },
+      });
+      return false;
+    }
+    const back = chain.nodes[target]!.id;
+    await updateItem(uow.db, rec.id, {
+      walk: { ...atNode(walk, target), rejects: { ...walk.rejects, [gate]: count }, reviews },
+      steer: note,
+      current_node: back,
+      updated_at: now(),
+    });
+    await uow.emit({
+      work_item_id: rec.id,
+      type: 'gate_rejected',
+      by,
+      node: gate,
+      payload: { gate, note, reject_to: back, count, ...extra },
+    });
+    return true;
+  }
+
+  /** The gate's reviewer runs first when it has one; its verdict moves the walk or waits for a person. */
+  private async gate(rec: ItemRecord, chain: ResolvedChain, node: ModelNode): Promise<'moved' | 'done'> {
+    const message = (node as { message?: string }).message ?? `approve or reject ${node.id}`;
+    const policy = this.policyOf(rec);
+    const task = autoReviewApplies(rec, node, policy);
+    const repo = this.d.repos.find(rec.repo);
+    if (!task || !repo) {
+      await this.stop(rec, 'gate', message, node.id);
+      return 'done';
+    }
+    await updateItem(this.db, rec.id, { current_node: node.id, updated_at: now() });
+    const out = await runAutoReview({
+      rec: await this.item(rec.id),
+      repo,
+      chain,
+      policy,
+      gate: node,
+      task,
+      events: this.d.events,
+      db: this.db,
+      agents: this.agents,
+      stillRunning: () => this.stillRunning(rec.id),
+    });
+    const idx = chain.nodes.indexOf(node);
+    const fresh = await this.item(rec.id);
+    switch (out.kind) {
+      case 'halt':
+        return 'done';
+      case 'again':
+        return 'moved';
+      case 'stop':
+        await this.stop(fresh, out.stop, out.reason, node.id);
+        return 'done';
+      case 'person':
+        await this.stop(fresh, 'gate', `${message} (${out.note})`, node.id);
+        return 'done';
+      case 'approve': {
+        const g = node as { artifact?: string; artifact_required?: boolean; chain_finalized?: boolean };
+        if (
+          g.artifact &&
+          (g.artifact_required || g.chain_finalized) &&
+          !this.artifactPath(fresh, g.artifact)
+        ) {
+          await this.stop(
+            fresh,
+            'gate',
+            `${message} (the auto review approved, but the ${g.artifact} document is missing)`,
+            node.id,
+          );
+          return 'done';
+        }
+        await this.d.events.transact((uow) =>
+          this.passGate(uow, fresh, idx, 'jig', { auto_review: out.session }),
+        );
+        return 'moved';
+      }
+      case 'reject': {
+        const target = rejectTarget(chain, idx);
+        if (target === null) {
+          await this.stop(fresh, 'gate', `${message} (the auto review rejected: ${out.note})`, node.id);
+          return 'done';
+        }
+        const moved = await this.d.events.transact((uow) =>
+          this.rejectGate(uow, fresh, idx, target, out.note, 'jig', { auto_review: out.session }),
+        );
+        if (moved) return 'moved';
+        await this.stop(
+          await this.item(rec.id),
+          'gate',
+          (await this.item(rec.id)).stop_reason ?? message,
+          node.id,
+        );
+        return 'done';
+      }
+    }
   }
 
   /** Reruns the node the item stopped on (not a gate: a gate is approved or rejected). */
@@ -572,6 +695,158 @@ export class Engine {
     });
   }
 
+  /**
+   * Starts an escalation turn on a stopped item: an agent that reads why it stopped and what it is
+   * asked, works in the worktree, and may ask Jig to retry. Answers once the agent has started.
+   * Refused (409) for an item a spend cap stopped: the cap must be raised first.
+   */
+  async escalate(id: string, message: string, by: EventActor): Promise<{ session: string; harness: string }> {
+    const rec = await this.item(id);
+    if (rec.status !== 'stopped') {
+      throw new JigError(
+        'move_refused',
+        { reason: `the item is ${rec.status}; only a stopped item can be escalated` },
+        { status: rec.status },
+      );
+    }
+    if (rec.stop_kind === 'budget') {
+      throw new JigError('escalation_spend_cap', { reason: rec.stop_reason ?? 'a spend cap' });
+    }
+    if ((await runningSessions(this.db, id)).some((s) => s.node === ESCALATION_NODE)) {
+      throw new JigError(
+        'move_refused',
+        { reason: 'an escalation turn is already running for this item' },
+        { status: rec.status },
+      );
+    }
+    const repo = this.d.repos.find(rec.repo);
+    if (!repo || !rec.worktree_path || !rec.chain_definition) {
+      throw new JigError(
+        'move_refused',
+        { reason: 'the item has no worktree yet; start it first' },
+        { status: rec.status },
+      );
+    }
+    const chain = rec.chain_definition as ResolvedChain;
+    const harness = escalationHarness(chain.policy, this.policyOf(rec), await sessionsOf(this.db, id));
+    const task = escalationTask(rec, harness, message);
+    await this.d.events.transact(async (uow) => {
+      await uow.emit({
+        work_item_id: id,
+        type: 'escalation_message',
+        by,
+        node: rec.current_node,
+        payload: { message, harness },
+      });
+    });
+    return new Promise((resolve, reject) => {
+      let started = false;
+      void this.agents
+        .run({
+          rec,
+          repo,
+          chain,
+          policy: this.policyOf(rec),
+          node: ESCALATION_NODE,
+          task,
+          timeCapS: null,
+          onStart: (s) => {
+            started = true;
+            resolve({ session: s.id, harness });
+          },
+        })
+        .then(async (out) => {
+          if (out.kind === 'refuse') {
+            if (!started)
+              reject(new JigError('move_refused', { reason: out.reason }, { status: rec.status }));
+            return;
+          }
+          await this.afterEscalation(id, out.session);
+        })
+        .catch((err: unknown) => {
+          this.d.log.error({ err, item: id }, 'escalation failed');
+          if (!started) reject(err instanceof Error ? err : new Error(String(err)));
+        });
+    });
+  }
+
+  /** The turn ended: recorded, and when it asks for a retry and the item still waits, retried. */
+  private async afterEscalation(id: string, s: SessionRecord): Promise<void> {
+    const action = (s.result?.suggested_action as { action?: string } | undefined)?.action ?? null;
+    await this.d.events.transact(async (uow) => {
+      await uow.emit({
+        work_item_id: id,
+        type: 'escalation_finished',
+        by: 'jig',
+        node: null,
+        payload: {
+          session: s.id,
+          status: s.status,
+          ...(typeof s.result?.concerns === 'string' ? { concerns: s.result.concerns } : {}),
+          ...(action ? { suggested_action: action } : {}),
+        },
+      });
+    });
+    const rec = await this.item(id);
+    if (
+      action === 'retry' &&
+      rec.status === 'stopped' &&
+      rec.stop_kind !== 'gate' &&
+      (s.status === 'done' || s.status === 'done_with_concerns')
+    ) {
+      await this.retry(id, 'agent');
+    }
+  }
+
+  /** Ends the running escalation turn of an item. */
+  async stopEscalation(id: string): Promise<{ stopped: string }> {
+    const rec = await this.item(id);
+    const live = (await runningSessions(this.db, id)).find((s) => s.node === ESCALATION_NODE);
+    if (!live) {
+      throw new JigError(
+        'move_refused',
+        { reason: 'no escalation turn is running for this item' },
+        { status: rec.status },
+      );
+    }
+    await this.sessions.end(live);
+    return { stopped: live.id };
+  }
+
+  /**
+   * A stuck item gets an escalation turn by itself (policy `auto_escalate_stuck`), after
+   * `auto_escalate_delay_s`, at most `auto_escalate_stuck_cap` times per item.
+   */
+  private async autoEscalate(id: string): Promise<void> {
+    const rec = await this.item(id);
+    const policy = this.policyOf(rec);
+    if (!policy?.auto_escalate_stuck || rec.status !== 'stopped' || rec.stop_kind !== 'stuck') return;
+    const used = rec.walk?.auto_escalations ?? 0;
+    const cap = policy.auto_escalate_stuck_cap;
+    if (used >= cap) {
+      await this.d.events.transact((uow) =>
+        uow.emit({
+          work_item_id: id,
+          type: 'work_item_auto_escalate_capped',
+          by: 'jig',
+          node: rec.current_node,
+          payload: { cap },
+        }),
+      );
+      return;
+    }
+    await patchWalk(this.db, id, (w) => ({ ...w, auto_escalations: used + 1 }));
+    const go = (): void => {
+      void this.escalate(
+        id,
+        `Jig stopped this item as stuck: ${rec.stop_reason ?? ''}. Find out why and fix it if you can.`,
+        'jig',
+      ).catch((err: unknown) => this.d.log.warn({ err, item: id }, 'automatic escalation did not start'));
+    };
+    if (policy.auto_escalate_delay_s > 0) setTimeout(go, policy.auto_escalate_delay_s * 1000).unref();
+    else go();
+  }
+
   /** The document a gate decides on: a path a task reported (`artifact_ref`) for that kind. */
   artifactPath(rec: ItemRecord, kind: string): string | null {
     const rel = rec.walk?.artifacts?.[kind];
@@ -622,6 +897,7 @@ export class Engine {
       });
     });
     if (kind === 'rate_limit') await this.park(rec.id);
+    if (kind === 'stuck') setImmediate(() => void this.autoEscalate(rec.id));
     void this.promote();
   }
 
@@ -769,8 +1045,8 @@ export class Engine {
       const node = chain.nodes[walk.node];
       if (!node) return this.complete(rec);
       if (node.kind === 'gate') {
-        const message = (node as { message?: string }).message ?? `approve or reject ${node.id}`;
-        return this.stop(rec, 'gate', message, node.id);
+        if ((await this.gate(rec, chain, node)) === 'done') return;
+        continue;
       }
       if (walk.entry === undefined) {
         await this.d.events.transact(async (uow) => {

@@ -28,6 +28,38 @@ export function lifecycleRoutes(inst: Instance): FastifyPluginAsyncZod {
       async (req) => dto(await inst.engine.resume(req.params.id, req.body?.note, 'human')),
     );
     app.post(
+      '/api/work-items/:id/escalate',
+      {
+        schema: {
+          summary:
+            'Send a message to an agent that helps with a stopped item (409 when a spend cap stopped it); answers once the agent has started',
+          tags: ['lifecycle'],
+          params: IdParams,
+          body: z.object({ message: Note }).strict(),
+          response: {
+            202: z.object({ work_item_id: z.string(), session: z.string(), harness: z.string() }),
+            ...errors,
+          },
+        },
+      },
+      async (req, reply) => {
+        const out = await inst.engine.escalate(req.params.id, req.body.message, 'human');
+        return reply.code(202).send({ work_item_id: req.params.id, ...out });
+      },
+    );
+    app.post(
+      '/api/work-items/:id/escalate/stop',
+      {
+        schema: {
+          summary: 'End the running escalation turn of an item',
+          tags: ['lifecycle'],
+          params: IdParams,
+          response: { 200: z.object({ work_item_id: z.string(), stopped: z.string() }), ...errors },
+        },
+      },
+      async (req) => ({ work_item_id: req.params.id, ...(await inst.engine.stopEscalation(req.params.id)) }),
+    );
+    app.post(
       '/api/work-items/:id/pause',
       {
         schema: {

@@ -1,0 +1,94 @@
+import type { PolicyFile } from '../../contract/config/policy.js';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import type { ModelNode, ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import type { ItemRecord } from '../../store/work-items.js';
+import type { EventLog } from '../events/event-log.js';
+import type { AgentRunner } from './agent-runner.js';
+import { patchWalk } from './node-state.js';
+
+/** What the reviewer's verdict asks of the gate; the engine applies it (a worker never decides). */
+export type ReviewOutcome =
+  | { kind: 'approve'; session: string }
+  | { kind: 'reject'; note: string; session: string }
+  | { kind: 'again' }
+  | { kind: 'person'; note: string }
+  | { kind: 'stop'; stop: string; reason: string }
+  | { kind: 'halt' };
+
+/** Items a person filed get the reviewer; schedules, triggers and agents' items wait for a person. */
+export function autoReviewApplies(
+  rec: ItemRecord,
+  gate: ModelNode,
+  policy: PolicyFile | null,
+): ModelTask | null {
+  const task = (gate as { auto_review?: ModelTask }).auto_review;
+  if (!task || (rec.source !== 'human' && rec.source !== 'duplicate')) return null;
+  const used = rec.walk?.reviews?.[gate.id] ?? 0;
+  return used < (policy?.auto_review_attempts ?? 1) ? task : null;
+}
+
+/**
+ * Runs the gate's reviewer agent once (the attempt is counted before it starts, so a restart never
+ * runs more than `auto_review_attempts`) and reads its verdict: `approve`, `reject` with concerns
+ * (they become the steer of the node it re-enters), `fixed` (it repaired the document; review
+ * again while attempts remain), `undecided` or anything else (a person decides, seeing why).
+ */
+export async function runAutoReview(d: {
+  rec: ItemRecord;
+  repo: RepoEntry;
+  chain: ResolvedChain;
+  policy: PolicyFile | null;
+  gate: ModelNode;
+  task: ModelTask;
+  events: EventLog;
+  db: Parameters<typeof patchWalk>[0];
+  agents: AgentRunner;
+  stillRunning: () => Promise<boolean>;
+}): Promise<ReviewOutcome> {
+  const { rec, gate } = d;
+  const attempt = (rec.walk?.reviews?.[gate.id] ?? 0) + 1;
+  await d.events.transact(async (uow) => {
+    await patchWalk(uow.db, rec.id, (w) => ({ ...w, reviews: { ...w.reviews, [gate.id]: attempt } }));
+    await uow.emit({
+      work_item_id: rec.id,
+      type: 'gate_auto_review_started',
+      by: 'jig',
+      node: gate.id,
+      payload: { gate: gate.id, attempt },
+    });
+  });
+  const out = await d.agents.run({
+    rec,
+    repo: d.repo,
+    chain: d.chain,
+    policy: d.policy,
+    node: gate.id,
+    task: d.task,
+    timeCapS: null,
+  });
+  if (!(await d.stillRunning())) return { kind: 'halt' };
+  if (out.kind === 'refuse') return { kind: 'stop', stop: out.stop, reason: out.reason };
+  const s = out.session;
+  const verdict = typeof s.result?.verdict === 'string' ? s.result.verdict : null;
+  const concerns = typeof s.result?.concerns === 'string' ? s.result.concerns.trim() : '';
+  await d.events.transact(async (uow) => {
+    await uow.emit({
+      work_item_id: rec.id,
+      type: 'gate_auto_review_finished',
+      by: 'jig',
+      node: gate.id,
+      payload: { gate: gate.id, session: s.id, status: s.status, verdict, ...(concerns ? { concerns } : {}) },
+    });
+  });
+  const ok = s.status === 'done' || s.status === 'done_with_concerns';
+  if (ok && verdict === 'approve') return { kind: 'approve', session: s.id };
+  if (ok && verdict === 'reject' && concerns) return { kind: 'reject', note: concerns, session: s.id };
+  if (ok && verdict === 'fixed') {
+    const left = attempt < (d.policy?.auto_review_attempts ?? 1);
+    if (left) return { kind: 'again' };
+  }
+  const why = ok
+    ? `the auto review answered ${verdict ?? 'no verdict'}${concerns ? `: ${concerns}` : ''}`
+    : `the auto review ended ${s.status}${s.note ? ` (${s.note})` : ''}`;
+  return { kind: 'person', note: why };
+}
