@@ -16,11 +16,26 @@ function script(dir: string): string {
     p,
     JSON.stringify({
       rules: [
-        { match: 'Write a specification', mode: 'done', tokens: '3000,600', artifact: '# Spec\n\nAdd a greeting.\n' },
-        { match: 'Turn the approved spec', mode: 'done', tokens: '2000,400', artifact: '# Plan\n\n1. Edit.\n' },
+        {
+          match: 'Write a specification',
+          mode: 'done',
+          tokens: '3000,600',
+          artifact: '# Spec\n\nAdd a greeting.\n',
+        },
+        {
+          match: 'Turn the approved spec',
+          mode: 'done',
+          tokens: '2000,400',
+          artifact: '# Plan\n\n1. Edit.\n',
+        },
         { match: 'Implement the approved plan', mode: 'fix', tokens: '8000,1500' },
         { match: 'Review the change in the review package', mode: 'done', tokens: '2500,300', findings: [] },
-        { match: 'Write a work brief', mode: 'done', tokens: '1500,300', artifact: '# Brief\n\nOne change.\n' },
+        {
+          match: 'Write a work brief',
+          mode: 'done',
+          tokens: '1500,300',
+          artifact: '# Brief\n\nOne change.\n',
+        },
       ],
       default: { mode: 'fail' },
     }),
@@ -47,12 +62,18 @@ describe('the seeded default chain with the fake Claude Code', () => {
     expect(at.current_node).toBe('spec_approval');
     const spec = await http(`${jig.url}/api/work-items/${item.id}/artifact`);
     expect(spec.status).toBe(200);
-    expect(spec.json).toMatchObject({ gate: 'spec_approval', kind: 'spec', text: '# Spec\n\nAdd a greeting.\n' });
+    expect(spec.json).toMatchObject({
+      gate: 'spec_approval',
+      kind: 'spec',
+      text: '# Spec\n\nAdd a greeting.\n',
+    });
     expect((await post(jig, `/api/work-items/${item.id}/gates/spec_approval/approve`)).status).toBe(200);
 
     at = await until(jig, item.id, (i) => ended(i) && i.current_node === 'plan_approval');
     expect(at.stop.kind).toBe('gate');
-    expect((await http(`${jig.url}/api/work-items/${item.id}/artifact`)).json.text).toBe('# Plan\n\n1. Edit.\n');
+    expect((await http(`${jig.url}/api/work-items/${item.id}/artifact`)).json.text).toBe(
+      '# Plan\n\n1. Edit.\n',
+    );
     expect((await post(jig, `/api/work-items/${item.id}/gates/plan_approval/approve`)).status).toBe(200);
 
     at = await until(jig, item.id, (i) => ended(i) && i.current_node === 'local_review');
