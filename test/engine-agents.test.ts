@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { agentSetup, fakeWith, harnessesYaml, jsonLines, sessions, setRepoKeys } from './helpers/agents.js';
 import { events, fileItem, until } from './helpers/engine.js';
 import { git } from './helpers/git.js';
-import { cleanupAll, http } from './helpers/server.js';
+import { cleanupAll, http, startJig } from './helpers/server.js';
 
 afterAll(cleanupAll);
 
@@ -238,4 +238,42 @@ nodes:
     const detail = await http(`${jig.url}/api/work-items/${item.id}`);
     expect(detail.json.steer ?? null).toBeNull();
   });
+
+  for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
+    it(`an agent session outlives the server (${signal}) and is adopted: its usage is read to the end`, async () => {
+      const { jig, repo, home } = await agentSetup(
+        { one: ONE_AGENT },
+        {
+          env: {
+            FAKE_AGENT_MODE: 'slow',
+            FAKE_AGENT_STEPS: '12',
+            FAKE_AGENT_DELAY_MS: '250',
+            FAKE_AGENT_TOKENS: '1200,240',
+          },
+        },
+      );
+      const item = await fileItem(jig, repo, 'one');
+      let first: any;
+      for (let i = 0; i < 200 && !first?.cli_session_id; i++) {
+        [first] = await sessions(jig, item.id);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(first.status).toBe('running');
+      await jig.stop(signal);
+      const again = await startJig({ home });
+      const done = await until(again, item.id, ended);
+      expect(done.status, JSON.stringify(done.stop)).toBe('completed');
+      const [s] = await sessions(again, item.id);
+      expect(s).toMatchObject({
+        id: first.id,
+        status: 'done',
+        tokens: { input: 1200, output: 240, cache_read: 0, cache_write: 0 },
+        cost_source: 'reported',
+      });
+      expect(done.spent_tokens).toBe(1440);
+      expect(done.spent_usd).toBeCloseTo(s.cost_usd, 6);
+      const types = (await events(again, item.id)).map((e) => e.type);
+      expect(types).toContain('session_reattached');
+    });
+  }
 });
