@@ -276,4 +276,54 @@ nodes:
       expect(types).toContain('session_reattached');
     });
   }
+
+  it('the sandbox rule: no network policy is a config stop at launch; a sandbox Jig cannot run is never skipped', async () => {
+    const { jig, repo, home } = await agentSetup({ one: ONE_AGENT }, { env: { FAKE_AGENT_MODE: 'done' } });
+    setRepoKeys(home, repo, { sandbox: { kind: 'podman', image: 'node:20' } });
+    const a = await fileItem(jig, repo, 'one');
+    const stopped = await until(jig, a.id, ended);
+    expect(stopped.stop).toMatchObject({
+      kind: 'config',
+      reason: `repo ${repo} has a sandbox with no network: policy; set sandbox.network (allow lists) or unrestricted_network: true in repos.yaml`,
+    });
+    setRepoKeys(home, repo, { sandbox: { kind: 'podman', image: 'node:20', unrestricted_network: true } });
+    const b = await fileItem(jig, repo, 'one');
+    const refused = await until(jig, b.id, ended);
+    expect(refused.stop.kind).toBe('config');
+    expect(refused.stop.reason).toMatch(/asks for a podman sandbox.*Jig will not run the agent unsandboxed$/);
+    expect(await sessions(jig, b.id)).toEqual([]);
+  });
+
+  it('falling back to a harness the policy does not allow is refused, not launched', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jig-fakes-'));
+    const limited = fakeWith(dir, 'claude-limited', 'claude', { FAKE_AGENT_MODE: 'rate_limit' });
+    const chain = `
+nodes:
+  - id: build
+    kind: exec
+    tasks:
+      - id: implement
+        kind: agent
+        harness: claude
+        prompt: Add the feature.
+        fallback:
+          - harness: codex
+            model: gpt-5-codex
+`;
+    const { jig, repo } = await agentSetup(
+      { fb: chain },
+      {
+        harnesses: harnessesYaml({ claude: limited }),
+        env: { FAKE_AGENT_MODE: 'done' },
+        policy: 'defaults:\n  allowed_harnesses: [claude]\nmaxima:\n  allowed_harnesses: [claude]\n',
+      },
+    );
+    const item = await fileItem(jig, repo, 'fb');
+    const done = await until(jig, item.id, ended);
+    expect(done.stop).toMatchObject({
+      kind: 'config',
+      reason: 'build.main.implement: harness codex is not allowed by policy (allowed_harnesses: claude)',
+    });
+    expect((await sessions(jig, item.id)).map((x) => x.harness)).toEqual(['claude']);
+  });
 });
