@@ -326,4 +326,58 @@ nodes:
     });
     expect((await sessions(jig, item.id)).map((x) => x.harness)).toEqual(['claude']);
   });
+
+  it("an item's policy_override replaces a scope's cap for that item; a malformed one is refused with 422", async () => {
+    const chain = `
+nodes:
+  - id: build
+    kind: exec
+    tasks:
+      - id: implement
+        kind: agent
+        harness: claude
+        prompt: Add the feature.
+        policy:
+          token_budget: 100
+`;
+    const { jig, repo } = await agentSetup(
+      { capped: chain },
+      {
+        env: {
+          FAKE_AGENT_MODE: 'slow',
+          FAKE_AGENT_STEPS: '8',
+          FAKE_AGENT_DELAY_MS: '250',
+          FAKE_AGENT_TOKENS: '400,100',
+        },
+      },
+    );
+    const bad = await http(`${jig.url}/api/work-items`, {
+      method: 'POST',
+      body: {
+        title: 'x',
+        repo,
+        chain: 'capped',
+        policy_override: { 'build.main.implement': { token_budget: -1 } },
+      },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.json.detail).toBe(
+      'body.policy_override.build.main.implement.token_budget: must be a positive integer',
+    );
+    const r = await http(`${jig.url}/api/work-items`, {
+      method: 'POST',
+      body: {
+        title: 'raised',
+        repo,
+        chain: 'capped',
+        start: true,
+        policy_override: { 'build.main.implement': { token_budget: 100000 } },
+      },
+    });
+    expect(r.status, r.text).toBe(201);
+    // Without the override the session (500 tokens over 8 steps) crosses 100 early and is ended.
+    const done = await until(jig, r.json.id, ended);
+    expect(done.status, JSON.stringify(done.stop)).toBe('completed');
+    expect(done.spent_tokens).toBe(500);
+  });
 });

@@ -41,6 +41,7 @@ describe('POST /api/triggers', () => {
       policy_override: {},
       budget_cap: { cap_usd: 10, key: 'policy', spent_usd: 0 },
       spent_usd: 0,
+      spent_tokens: 0,
       current_node: null,
       stop: null,
       created_at: expect.any(String),

@@ -16,9 +16,12 @@ export type Turn =
   | { bash: string; say?: string }
   /** Token counts the next answer reports (else a small default). */
   | { usage: { input: number; output: number; cache_read?: number } }
-  /** Answer every later main request with this HTTP error (an error turn ends the script). */
-  | { status: 401 }
-  | { status: 429; reset_after_s?: number }
+  /**
+   * Answer every later main request with this HTTP error (an error turn ends the script), or with
+   * `once`, only the next main request (the script goes on after it).
+   */
+  | { status: 401; once?: boolean }
+  | { status: 429; reset_after_s?: number; once?: boolean }
   /** Wait this long before the next answer. */
   | { slow_ms: number };
 
@@ -166,7 +169,7 @@ export async function startMockModelServer(script: Turn[]): Promise<MockModelSer
         plan.kind = 'error';
         plan.status = t.status;
         plan.resetAfterS = 'reset_after_s' in t ? (t.reset_after_s ?? null) : null;
-        sticky = plan;
+        if (t.once !== true) sticky = plan;
         return plan;
       } else if ('bash' in t) {
         plan.kind = 'bash';

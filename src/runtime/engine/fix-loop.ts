@@ -2,6 +2,7 @@ import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ModelFixLoop } from '../../core/chain/model.js';
 import { fixBrief } from '../../core/findings/brief.js';
 import { stuckReason } from '../../core/findings/stuck.js';
+import { overrideAt } from '../../core/items/policy-override.js';
 import { loopLimits } from '../../core/policy/loops.js';
 import type { ItemRecord, WalkState } from '../../store/work-items.js';
 import { measure, type Measurement } from './measure.js';
@@ -42,8 +43,19 @@ async function current(
   return { m, loop: m.findings.filter((f) => sev.includes(f.severity)) };
 }
 
+/** The loop's limits, with the item's own override for the node on top (maxima still clamp). */
 function limits(ctx: NodeCtx, rec: ItemRecord) {
-  return loopLimits(ctx.chain, ctx.node.id, ctx.h.policy(rec))!;
+  const policy = ctx.h.policy(rec);
+  const base = loopLimits(ctx.chain, ctx.node.id, policy)!;
+  const o = overrideAt(rec.policy_override, ctx.node.id);
+  const maxA = policy?.maxima?.max_attempts;
+  const maxW = policy?.maxima?.timeout_minutes;
+  const out = { ...base };
+  if (o.max_attempts !== undefined)
+    out.attempts = { value: Math.min(o.max_attempts, maxA ?? Infinity), source: 'item' };
+  if (o.timeout_minutes !== undefined)
+    out.wall_clock_s = { value: Math.min(o.timeout_minutes, maxW ?? Infinity) * 60, source: 'item' };
+  return out;
 }
 
 function briefFor(

@@ -17,7 +17,8 @@ import { AgentWatch, agentStatus, type Usage } from './agent-session.js';
 import type { EventLog } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
 import { isSameProcess } from '../process/proc-info.js';
-import { endGroup, launch, readExitCode, waitGone, type Launched } from './supervisor.js';
+import { descendants } from '../process/proc-info.js';
+import { endGroup, launch, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
 
 export interface SessionRequest {
   itemId: string;
@@ -59,6 +60,16 @@ export class SessionRunner {
   private readonly endings = new Map<string, Ending>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly watches = new Map<string, { watch: AgentWatch; timer: NodeJS.Timeout }>();
+  /** Processes each session's task started, as last seen: ended with it even after they are orphaned. */
+  private readonly seen = new Map<string, Map<number, Known>>();
+
+  private remember(s: SessionRecord): Known[] {
+    if (s.pid === null) return [];
+    const map = this.seen.get(s.id) ?? new Map<number, Known>();
+    for (const k of descendants(s.pid)) map.set(k.pid, k);
+    this.seen.set(s.id, map);
+    return [...map.values()];
+  }
 
   constructor(
     private readonly store: Store,
@@ -139,6 +150,7 @@ export class SessionRunner {
       if (busy || this.endings.has(s.id)) return;
       busy = true;
       try {
+        this.remember(s);
         const { usage } = watch.poll();
         const key = JSON.stringify(usage);
         if (key === last) return;
@@ -148,7 +160,7 @@ export class SessionRunner {
         if (over && !this.endings.has(s.id) && s.pid !== null) {
           this.endings.set(s.id, { budget: over });
           this.log.info({ session: s.id, reason: over }, 'cap crossed: ending the session');
-          void endGroup(s.pid, 2_000);
+          void endGroup(s.pid, 2_000, this.remember(s));
         }
       } catch (err) {
         this.log.warn({ err, session: s.id }, 'reading live usage failed');
@@ -176,7 +188,7 @@ export class SessionRunner {
           payload: { session: s.id, task: s.task_path, cap_s: s.time_cap_s },
         });
       });
-      void endGroup(s.pid!, 5_000);
+      void endGroup(s.pid!, 5_000, this.remember(s));
     };
     if (left <= 0) fire();
     else this.timers.set(s.id, setTimeout(fire, left));
@@ -186,7 +198,7 @@ export class SessionRunner {
   async end(s: SessionRecord): Promise<void> {
     if (s.pid === null || !isSameProcess(s.pid, s.pid_start)) return;
     this.endings.set(s.id, 'paused');
-    await endGroup(s.pid, 10_000);
+    await endGroup(s.pid, 10_000, this.remember(s));
   }
 
   /** Waits for a session this server started, or one it adopted after a restart, and records its end. */
@@ -208,7 +220,8 @@ export class SessionRunner {
     const ending = this.endings.get(s.id);
     this.endings.delete(s.id);
     // Whatever the task left running in its group goes too.
-    if (s.pid !== null) void endGroup(s.pid, 10_000);
+    if (s.pid !== null) void endGroup(s.pid, 10_000, [...(this.seen.get(s.id)?.values() ?? [])]);
+    this.seen.delete(s.id);
     const exitCode = readExitCode(s.exit_path);
     const agent = this.finishWatch(s);
     const first = resolveStatus(s, exitCode, ending);

@@ -3,6 +3,7 @@ import type { ResolvedChain } from '../../core/chain/model.js';
 import { walkChain, type Visit } from '../../core/chain/walk.js';
 import type { SessionRecord } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
+import { overrideAt } from '../../core/items/policy-override.js';
 import { countedTokens } from './agent-session.js';
 
 export interface Crossed {
@@ -98,6 +99,13 @@ export function crossedCap(input: {
     of: [...sessions],
   });
   for (const sc of scopes) {
+    // The item's own override for the scope replaces the chain's cap (not policy's outer ceilings).
+    const o = overrideAt(rec.policy_override, sc.scope === 'work_item' ? 'work_item' : sc.path);
+    sc.caps = {
+      ...sc.caps,
+      ...(o.token_budget !== undefined ? { token_budget: o.token_budget } : {}),
+      ...(o.budget_usd !== undefined ? { budget_usd: o.budget_usd } : {}),
+    };
     const t = pick(sc.caps, sc.level, 'token_budget');
     if (t !== null && tokens(sc.of) >= t)
       return { scope: sc.scope, path: sc.path, key: 'token_budget', limit: t, used: tokens(sc.of) };

@@ -114,7 +114,7 @@ export async function runStep(
       if (spec.kind === 'pass') return { task, status: 'done', session: null };
       const done = earlier.filter((s) => s.task_path === task.path).at(-1);
       if (done) return { task, status: done.status, session: done };
-      const cap = timeCapMinutes(chain, node, step, task, host.policy(rec));
+      const cap = timeCapMinutes(chain, node, step, task, host.policy(rec), rec.policy_override);
       if (spec.kind === 'agent') {
         const out = await host.launchAgent(
           rec,

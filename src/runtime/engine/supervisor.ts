@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { isAlive, isSameProcess, processStartTime } from '../process/proc-info.js';
+import { descendants, isAlive, isSameProcess, processStartTime } from '../process/proc-info.js';
 
 /**
  * Runs the task, then writes its exit code to the file named by $0, atomically (temp + mv), so a
@@ -73,18 +73,49 @@ function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
+/** A process the task started, remembered with its start time (a pid may be reused later). */
+export interface Known {
+  pid: number;
+  start: string;
+  pgid: number;
+}
+
 /**
- * Ends a task's whole process group: SIGTERM, then SIGKILL after the grace period for whatever is
- * left. Also used after a task exits, to end background jobs it left behind.
+ * Ends a task's whole process group and every process it started, even those that moved to a
+ * session of their own: SIGTERM, then SIGKILL after the grace period for whatever is left. Also
+ * used after a task exits, to end background jobs it left behind (`known`: descendants seen while
+ * it ran, since an orphan can no longer be found through its parent).
  */
-export async function endGroup(pid: number, graceMs = 10_000): Promise<void> {
-  if (!signalGroup(pid, 'SIGTERM')) return;
+export async function endGroup(pid: number, graceMs = 10_000, known: readonly Known[] = []): Promise<void> {
+  const tree = new Map<number, Known>();
+  const add = (list: readonly Known[]): void => {
+    for (const k of list) if (!tree.has(k.pid)) tree.set(k.pid, k);
+  };
+  add(known);
+  add(descendants(pid));
+  const live = (): Known[] => [...tree.values()].filter((k) => isSameProcess(k.pid, k.start));
+  const signalAll = (signal: NodeJS.Signals): boolean => {
+    let any = signalGroup(pid, signal);
+    for (const k of live()) {
+      // Its own group when it leads one (a setsid'd command and what it started), else itself.
+      if (k.pgid === k.pid) any = signalGroup(k.pid, signal) || any;
+      try {
+        process.kill(k.pid, signal);
+        any = true;
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    return any;
+  };
+  if (!signalAll('SIGTERM')) return;
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 100));
-    if (!groupAlive(pid)) return;
+    add(descendants(pid));
+    if (!groupAlive(pid) && live().length === 0) return;
   }
-  signalGroup(pid, 'SIGKILL');
+  signalAll('SIGKILL');
 }
 
 function groupAlive(pid: number): boolean {

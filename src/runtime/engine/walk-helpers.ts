@@ -6,6 +6,7 @@ import type {
   ResolvedChain,
 } from '../../core/chain/model.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
+import { overrideAt } from '../../core/items/policy-override.js';
 import type { SessionStatus } from '../../store/sessions.js';
 
 /** The time cap a task runs under: the nearest scope that sets one, else policy.yaml's task default. */
@@ -15,7 +16,12 @@ export function timeCapMinutes(
   step: ModelStep,
   task: ModelTask,
   policy: PolicyFile | null,
+  override?: unknown,
 ): number | null {
+  for (const p of [task.path, step.path, node.id]) {
+    const o = overrideAt(override, p).time_cap_minutes;
+    if (o !== undefined) return o;
+  }
   const own = (x: unknown): number | undefined => {
     const p = (x as { policy?: { time_cap_minutes?: unknown } } | undefined)?.policy;
     return typeof p?.time_cap_minutes === 'number' ? p.time_cap_minutes : undefined;

@@ -4,6 +4,7 @@ import { JigError } from '../../contract/errors.js';
 import type { AttachmentInput, AttachmentKind } from '../../contract/items.js';
 import { checkTitle } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
+import { policyOverrideProblem } from '../../core/items/policy-override.js';
 import { insertItem, type ItemRecord } from '../../store/work-items.js';
 import type { EventActor } from '../../contract/events.js';
 import type { Store } from '../../store/database.js';
@@ -107,6 +108,16 @@ export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake
     const bad = badModelIds(root, value);
     if (bad.length > 0)
       throw new JigError('invalid_model_override', { field: bad[0]!.field, value: bad[0]!.value });
+  }
+
+  if (input.policy_override !== undefined) {
+    const bad = policyOverrideProblem(input.policy_override);
+    if (bad)
+      throw new JigError(
+        'validation_failed',
+        { reason: `body.${bad.field}: ${bad.message}` },
+        { issues: [{ field: `body.${bad.field}`, message: bad.message }] },
+      );
   }
 
   const attachments: PreparedAttachment[] = [];

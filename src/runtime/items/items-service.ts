@@ -6,6 +6,7 @@ import { decideMove, type Move } from '../../core/items/moves.js';
 import { isEnded } from '../../core/items/status.js';
 import { checkTitle } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
+import { policyOverrideProblem } from '../../core/items/policy-override.js';
 import { spentSince } from '../../store/sessions.js';
 import { getItem, listItems, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { EventActor } from '../../contract/events.js';
@@ -185,6 +186,13 @@ export class ItemsService {
       events.push({ type: `${key}_changed`, payload: { value: v } });
     }
     if (body.policy_override !== undefined) {
+      const bad = policyOverrideProblem(body.policy_override);
+      if (bad)
+        throw new JigError(
+          'validation_failed',
+          { reason: `body.${bad.field}: ${bad.message}` },
+          { issues: [{ field: `body.${bad.field}`, message: bad.message }] },
+        );
       changes.policy_override = body.policy_override;
       events.push({ type: 'policy_override_changed', payload: { value: body.policy_override } });
     }
