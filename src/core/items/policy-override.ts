@@ -37,5 +37,5 @@ export function policyOverrideProblem(value: unknown): { field: string; message:
 /** The override an item sets for one scope (empty when none). */
 export function overrideAt(value: unknown, path: string): ScopeOverride {
   const v = (value as Record<string, unknown> | null | undefined)?.[path];
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v) : {};
+  return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
 }
