@@ -233,4 +233,47 @@ nodes:
     expect(cli.code).not.toBe(0);
     expect(cli.stderr).toContain('raise that cap before escalating');
   });
+
+  it('a stuck item gets an escalation turn by itself; its fix and retry carry the item to the end', async () => {
+    const stuck = `
+nodes:
+  - id: verify
+    kind: exec
+    tasks:
+      - id: test
+        kind: subprocess
+        run: test -f fake-agent-change.txt
+    fix_loop:
+      tasks:
+        - id: repair
+          kind: subprocess
+          run: 'true'
+      judge:
+        kind: subprocess
+        run: |
+          printf '%s' '{"status":"done","verdict":"stop_needs_human","concerns":"needs a person"}' > "$JIG_RESULT_PATH"
+`;
+    const s = script([{ match: 'What you are asked', mode: 'fix', suggested_action: 'retry' }]);
+    const { jig, repo } = await agentSetup({ stuck }, { env: { FAKE_AGENT_SCRIPT: s.file } });
+    const item = await fileItem(jig, repo, 'stuck');
+    const done = await until(jig, item.id, (i) => i.status === 'completed', 600);
+    expect(done.status).toBe('completed');
+    const evs = await events(jig, item.id);
+    const types = evs.map((e) => e.type);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'node_stuck',
+        'escalation_message',
+        'escalation_finished',
+        'work_item_retried',
+      ]),
+    );
+    expect(evs.find((e) => e.type === 'escalation_message')).toMatchObject({
+      by: 'jig',
+      payload: { harness: 'claude' },
+    });
+    expect(evs.find((e) => e.type === 'escalation_message').payload.message).toMatch(
+      /^Jig stopped this item as stuck: verify\.fix_loop: the judge asked for a person: needs a person\./,
+    );
+  });
 });
