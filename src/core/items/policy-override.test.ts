@@ -12,6 +12,15 @@ describe('policy_override', () => {
     expect(overrideAt({ verification: { max_attempts: 5 } }, 'verification')).toEqual({ max_attempts: 5 });
     expect(overrideAt({}, 'verification')).toEqual({});
     expect(overrideAt(null, 'verification')).toEqual({});
+    // The flat spelling `PATH.FIELD`.
+    expect(policyOverrideProblem({ 'implementation.time_cap_minutes': 30 })).toBeNull();
+    expect(overrideAt({ 'implementation.time_cap_minutes': 30 }, 'implementation')).toEqual({
+      time_cap_minutes: 30,
+    });
+    expect(policyOverrideProblem({ 'implementation.max_attempts': 0 })).toEqual({
+      field: 'policy_override.implementation.max_attempts',
+      message: 'must be a positive integer',
+    });
   });
 
   it.each([
