@@ -1,98 +1,16 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { SessionReadout } from '../src/contract/harness/provider.js';
-import { buildArgv, type LaunchInputs } from '../src/core/harness/build-argv.js';
-import { loadProviders } from '../src/core/harness/load-providers.js';
+import { describe, expect, it } from 'vitest';
+import type { LaunchInputs } from '../src/core/harness/build-argv.js';
 import { parsePriceTable, sessionCost } from '../src/core/harness/prices.js';
-import { createReader } from '../src/core/harness/readers/reader.js';
+import { commits, fakes, result, root, run, tempDir } from './helpers/fake-run.js';
 
 /*
  * The fake agent CLIs, spawned for real through the argv builder, their streams read by the
  * provider's reader: what the engine will do with the real CLIs.
  */
-const root = fileURLToPath(new URL('..', import.meta.url));
-const fakes = join(root, 'test/fixtures/fake-agents');
-const { providers } = loadProviders({
-  packaged: readdirSync(join(root, 'defaults/harnesses')).map((f) => ({
-    file: `defaults/harnesses/${f}`,
-    text: readFileSync(join(root, 'defaults/harnesses', f), 'utf8'),
-  })),
-});
 const prices = parsePriceTable(readFileSync(join(root, 'defaults/prices.json'), 'utf8'));
-
-const temps: string[] = [];
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
-
-function repo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'jig-fake-agent-'));
-  temps.push(dir);
-  const git = (...a: string[]) => execFileSync('git', a, { cwd: dir, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git(
-    '-c',
-    'user.name=t',
-    '-c',
-    'user.email=t@example.invalid',
-    'commit',
-    '-q',
-    '--allow-empty',
-    '-m',
-    'init',
-  );
-  return dir;
-}
-
-interface Run {
-  code: number | null;
-  readout: SessionReadout;
-  /** Snapshots taken after each stdout chunk (live accounting). */
-  live: SessionReadout[];
-  stderr: string;
-  cwd: string;
-  resultPath: string;
-}
-
-async function run(
-  id: 'claude' | 'codex' | 'gemini',
-  inputs: Omit<LaunchInputs, 'executable'>,
-  env: Record<string, string>,
-  opts: { killOn?: (r: SessionReadout) => boolean } = {},
-): Promise<Run> {
-  const def = providers[id]!;
-  const built = buildArgv(def, { ...inputs, executable: join(fakes, id) });
-  if (!built.ok) throw new Error(built.reason);
-  const cwd = repo();
-  const resultPath = join(cwd, '.jig-result.json');
-  const child = spawn(built.argv[0]!, built.argv.slice(1), {
-    cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env['PATH'] ?? '', JIG_RESULT_PATH: resultPath, ...built.env, ...env },
-  });
-  const reader = createReader(def, { now: () => Date.parse('2026-11-22T12:00:00Z') });
-  const live: SessionReadout[] = [];
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    reader.chunk(d);
-    const snap = reader.snapshot();
-    live.push(snap);
-    if (opts.killOn?.(snap)) child.kill('SIGTERM');
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const code = await new Promise<number | null>((res) => child.on('close', (c) => res(c)));
-  reader.end();
-  return { code, readout: reader.snapshot(), live, stderr, cwd, resultPath };
-}
-
-const result = (r: Run): unknown =>
-  existsSync(r.resultPath) ? JSON.parse(readFileSync(r.resultPath, 'utf8')) : null;
-const commits = (cwd: string): number =>
-  Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd, encoding: 'utf8' }).trim());
 
 const LAUNCH: Record<'claude' | 'codex' | 'gemini', Omit<LaunchInputs, 'executable'>> = {
   claude: {
@@ -209,8 +127,7 @@ describe.each(['claude', 'codex', 'gemini'] as const)('fake %s through the argv 
 
 describe('what the fakes received', () => {
   it('records argv and prompt; codex resume keeps the thread id', async () => {
-    const logs = mkdtempSync(join(tmpdir(), 'jig-fake-logs-'));
-    temps.push(logs);
+    const logs = tempDir('jig-fake-logs-');
     const env = {
       FAKE_AGENT_MODE: 'noop',
       FAKE_AGENT_ARGV_LOG: join(logs, 'argv.jsonl'),
@@ -246,8 +163,7 @@ describe('what the fakes received', () => {
   });
 
   it('claude gets the context as its system prompt; gemini inline in the prompt', async () => {
-    const logs = mkdtempSync(join(tmpdir(), 'jig-fake-logs-'));
-    temps.push(logs);
+    const logs = tempDir('jig-fake-logs-');
     const env = { FAKE_AGENT_MODE: 'noop', FAKE_AGENT_PROMPT_LOG: join(logs, 'p.jsonl') };
     await run('claude', LAUNCH.claude, env);
     await run('gemini', LAUNCH.gemini, env);

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { MockModelServer } from './mock-model-server.js';
 
 /*
  * Where the pinned real agent CLIs live once `node test/e2e-agents/install-clis.mjs` has run
@@ -40,4 +41,47 @@ export function cli(id: CliId): CliLookup {
   // Shown by every reporter (a skipped describe's title is not, by the default one).
   console.warn(`[e2e-agents] skipping the real ${id} scenarios: ${skip}`);
   return { skip };
+}
+
+/** What each CLI needs, beyond Jig's launch, to talk to the mock offline from a private home. */
+export function cliEnv(id: CliId, home: string, mock: MockModelServer): Record<string, string> {
+  if (id === 'claude') {
+    return {
+      ANTHROPIC_BASE_URL: mock.url,
+      ANTHROPIC_API_KEY: 'sk-ant-mock',
+      CLAUDE_CONFIG_DIR: join(home, '.claude'),
+      CLAUDE_CODE_MAX_RETRIES: '0',
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+    };
+  }
+  if (id === 'codex') {
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      [
+        'model_provider = "mock"',
+        '[model_providers.mock]',
+        'name = "mock"',
+        `base_url = "${mock.url}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "MOCK_API_KEY"',
+        'request_max_retries = 0',
+        'stream_max_retries = 0',
+        '',
+      ].join('\n'),
+    );
+    return { CODEX_HOME: codexHome, MOCK_API_KEY: 'sk-mock' };
+  }
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  writeFileSync(
+    join(home, '.gemini', 'settings.json'),
+    // maxAttempts 1: no retries (else a 429 backs off for minutes, honouring "retry in Ns").
+    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, general: { maxAttempts: 1 } }),
+  );
+  // Gemini writes error reports to the system temp dir: keep them in the private home.
+  mkdirSync(join(home, 'tmp'), { recursive: true });
+  return { GOOGLE_GEMINI_BASE_URL: mock.url, GEMINI_API_KEY: 'mock-gemini-key', TMPDIR: join(home, 'tmp') };
 }

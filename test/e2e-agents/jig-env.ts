@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { harnessesYaml } from '../helpers/agents.js';
 import { gitEnv } from '../helpers/git.js';
-import { cacheDir, type CliId } from './clis.js';
+import { cacheDir, cliEnv, type CliId } from './clis.js';
 import type { MockModelServer } from './mock-model-server.js';
 
 /*
@@ -30,47 +30,13 @@ export function realHarnesses(bins: Partial<Record<CliId, string>>): string {
 
 /** The repository env for all three CLIs, pointed at one mock (only the installed ones are used). */
 export function mockEnv(home: string, mock: MockModelServer): Record<string, string> {
-  const codexHome = join(home, '.codex');
-  mkdirSync(codexHome, { recursive: true });
-  writeFileSync(
-    join(codexHome, 'config.toml'),
-    [
-      'model_provider = "mock"',
-      '[model_providers.mock]',
-      'name = "mock"',
-      `base_url = "${mock.url}/v1"`,
-      'wire_api = "responses"',
-      'env_key = "MOCK_API_KEY"',
-      'request_max_retries = 0',
-      'stream_max_retries = 0',
-      '',
-    ].join('\n'),
-  );
-  mkdirSync(join(home, '.gemini'), { recursive: true });
-  writeFileSync(
-    join(home, '.gemini', 'settings.json'),
-    // maxAttempts 1: no retries (else a 429 backs off for minutes).
-    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, general: { maxAttempts: 1 } }),
-  );
-  mkdirSync(join(home, 'tmp'), { recursive: true });
   return {
     HOME: home,
-    TMPDIR: join(home, 'tmp'),
     ...gitEnv,
-    // Claude Code
-    ANTHROPIC_BASE_URL: mock.url,
-    ANTHROPIC_API_KEY: 'sk-ant-mock',
-    CLAUDE_CONFIG_DIR: join(home, '.claude'),
-    CLAUDE_CODE_MAX_RETRIES: '0',
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    // Codex
-    CODEX_HOME: codexHome,
-    MOCK_API_KEY: 'sk-mock',
-    // Gemini CLI
-    GOOGLE_GEMINI_BASE_URL: mock.url,
-    GEMINI_API_KEY: 'mock-gemini-key',
+    ...cliEnv('claude', home, mock),
+    ...cliEnv('codex', home, mock),
+    // Gemini's also sets TMPDIR inside the private home.
+    ...cliEnv('gemini', home, mock),
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionReadout } from '../../src/contract/harness/provider.js';
@@ -11,7 +11,7 @@ import { LiveUsage } from '../../src/runtime/harness/live-usage.js';
 import { endGroup, launch, readExitCode } from '../../src/runtime/engine/supervisor.js';
 import { git, gitEnv, makeRepo } from '../helpers/git.js';
 import { cleanupAll } from '../helpers/server.js';
-import { cacheDir, cli, PINNED, type CliId } from './clis.js';
+import { cacheDir, cli, cliEnv, PINNED, type CliId } from './clis.js';
 import { CLIS, binPath } from './install-clis.mjs';
 import { startMockModelServer, type MockModelServer, type Turn } from './mock-model-server.js';
 
@@ -53,49 +53,6 @@ function harnessesFor(id: CliId, bin: string, defaults?: Record<string, string>)
     harnesses: { [id]: { provider: id, executable: bin, ...(defaults ? { defaults } : {}) } },
     profiles: { strong: { providers: { [id]: { model: MODELS[id] } } } },
   });
-}
-
-/** What each CLI needs, beyond Jig's launch, to talk to the mock offline from a private home. */
-function cliEnv(id: CliId, home: string, mock: MockModelServer): Record<string, string> {
-  if (id === 'claude') {
-    return {
-      ANTHROPIC_BASE_URL: mock.url,
-      ANTHROPIC_API_KEY: 'sk-ant-mock',
-      CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      CLAUDE_CODE_MAX_RETRIES: '0',
-      DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-    };
-  }
-  if (id === 'codex') {
-    const codexHome = join(home, '.codex');
-    mkdirSync(codexHome, { recursive: true });
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      [
-        'model_provider = "mock"',
-        '[model_providers.mock]',
-        'name = "mock"',
-        `base_url = "${mock.url}/v1"`,
-        'wire_api = "responses"',
-        'env_key = "MOCK_API_KEY"',
-        'request_max_retries = 0',
-        'stream_max_retries = 0',
-        '',
-      ].join('\n'),
-    );
-    return { CODEX_HOME: codexHome, MOCK_API_KEY: 'sk-mock' };
-  }
-  mkdirSync(join(home, '.gemini'), { recursive: true });
-  writeFileSync(
-    join(home, '.gemini', 'settings.json'),
-    // maxAttempts 1: no retries (else a 429 backs off for minutes, honouring "retry in Ns").
-    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, general: { maxAttempts: 1 } }),
-  );
-  // Gemini writes error reports to the system temp dir: keep them in the private home.
-  mkdirSync(join(home, 'tmp'), { recursive: true });
-  return { GOOGLE_GEMINI_BASE_URL: mock.url, GEMINI_API_KEY: 'mock-gemini-key', TMPDIR: join(home, 'tmp') };
 }
 
 async function runAgent(

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { HarnessesFile } from '../../contract/config/harnesses.js';
+import { formatProblem } from '../../contract/problems.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import type { ModelTask, ResolvedChain } from '../../core/chain/model.js';
@@ -11,6 +12,7 @@ import type { Store } from '../../store/database.js';
 import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { ConfigState } from '../config/config-state.js';
+import { readConfigText } from '../config/config-dir.js';
 import type { EventLog } from '../events/event-log.js';
 import { buildAgentLaunch } from '../harness/agent-launch.js';
 import type { HarnessCatalog } from '../harness/catalog.js';
@@ -75,18 +77,13 @@ export class AgentRunner {
 
   /** harnesses.yaml as it is on disk now (it is read when needed, not at reload). */
   private harnesses(): { file: HarnessesFile | null; problems: string } {
-    let text: string | null = null;
-    try {
-      text = readFileSync(join(this.d.configDir, 'harnesses.yaml'), 'utf8');
-    } catch {
-      text = null;
-    }
+    const text = readConfigText(this.d.configDir, 'harnesses.yaml');
     if (this.harnessCache?.text !== text) {
       const load = loadHarnesses(text);
       this.harnessCache = {
         text,
         file: load.model ?? null,
-        problems: load.problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.message}`).join('; '),
+        problems: load.problems.map(formatProblem).join('; '),
       };
     }
     return this.harnessCache;

@@ -20,10 +20,11 @@ import { countedTokens } from './agent-session.js';
 import { AgentRunner } from './agent-runner.js';
 import { crossedCap, crossedReason } from './spend.js';
 import { autoReviewApplies, runAutoReview } from './gate-review.js';
-import { ESCALATION_NODE, escalationHarness, escalationTask } from './escalation.js';
+import { Escalations } from './escalation.js';
+import { Parking } from './parking.js';
 import type { ModelNode } from '../../core/chain/model.js';
 import { NodeRunner } from './node-runner.js';
-import { atNode, patchWalk } from './node-state.js';
+import { atNode } from './node-state.js';
 import { SessionRunner } from './session-runner.js';
 import { taskEnv } from './task-spec.js';
 import { rejectTarget, stopKindOf } from './walk-helpers.js';
@@ -58,9 +59,9 @@ export class Engine {
   private readonly sessions: SessionRunner;
   private readonly nodes: NodeRunner;
   private readonly agents: AgentRunner;
+  private readonly escalations: Escalations;
   private readonly catalog: HarnessCatalog;
-  /** Items parked on rate limits: the timer that tries them again. */
-  private readonly parked = new Map<string, NodeJS.Timeout>();
+  private readonly parking: Parking;
   private closed = false;
 
   constructor(private readonly d: EngineDeps) {
@@ -81,6 +82,27 @@ export class Engine {
       log: d.log,
       env: (rec, repo) => this.envOf(rec, repo),
       dailySpent: () => this.dailySpent(),
+    });
+    this.parking = new Parking({
+      store: d.store,
+      events: d.events,
+      log: d.log,
+      item: (id) => this.item(id),
+      policyOf: (rec) => this.policyOf(rec),
+      serial: (id, fn) => this.serial(id, fn),
+      claim: (uow, rec, by) => this.claim(uow, rec, by),
+      kick: (id) => this.kick(id),
+    });
+    this.escalations = new Escalations({
+      store: d.store,
+      events: d.events,
+      repos: d.repos,
+      log: d.log,
+      agents: this.agents,
+      sessions: this.sessions,
+      item: (id) => this.item(id),
+      policyOf: (rec) => this.policyOf(rec),
+      retry: (id, by) => this.retry(id, by),
     });
     this.nodes = new NodeRunner({
       store: d.store,
@@ -695,156 +717,12 @@ export class Engine {
     });
   }
 
-  /**
-   * Starts an escalation turn on a stopped item: an agent that reads why it stopped and what it is
-   * asked, works in the worktree, and may ask Jig to retry. Answers once the agent has started.
-   * Refused (409) for an item a spend cap stopped: the cap must be raised first.
-   */
-  async escalate(id: string, message: string, by: EventActor): Promise<{ session: string; harness: string }> {
-    const rec = await this.item(id);
-    if (rec.status !== 'stopped') {
-      throw new JigError(
-        'move_refused',
-        { reason: `the item is ${rec.status}; only a stopped item can be escalated` },
-        { status: rec.status },
-      );
-    }
-    if (rec.stop_kind === 'budget') {
-      throw new JigError('escalation_spend_cap', { reason: rec.stop_reason ?? 'a spend cap' });
-    }
-    if ((await runningSessions(this.db, id)).some((s) => s.node === ESCALATION_NODE)) {
-      throw new JigError(
-        'move_refused',
-        { reason: 'an escalation turn is already running for this item' },
-        { status: rec.status },
-      );
-    }
-    const repo = this.d.repos.find(rec.repo);
-    if (!repo || !rec.worktree_path || !rec.chain_definition) {
-      throw new JigError(
-        'move_refused',
-        { reason: 'the item has no worktree yet; start it first' },
-        { status: rec.status },
-      );
-    }
-    const chain = rec.chain_definition as ResolvedChain;
-    const harness = escalationHarness(chain.policy, this.policyOf(rec), await sessionsOf(this.db, id));
-    const task = escalationTask(rec, harness, message);
-    await this.d.events.transact(async (uow) => {
-      await uow.emit({
-        work_item_id: id,
-        type: 'escalation_message',
-        by,
-        node: rec.current_node,
-        payload: { message, harness },
-      });
-    });
-    return new Promise((resolve, reject) => {
-      let started = false;
-      void this.agents
-        .run({
-          rec,
-          repo,
-          chain,
-          policy: this.policyOf(rec),
-          node: ESCALATION_NODE,
-          task,
-          timeCapS: null,
-          onStart: (s) => {
-            started = true;
-            resolve({ session: s.id, harness });
-          },
-        })
-        .then(async (out) => {
-          if (out.kind === 'refuse') {
-            if (!started)
-              reject(new JigError('move_refused', { reason: out.reason }, { status: rec.status }));
-            return;
-          }
-          await this.afterEscalation(id, out.session);
-        })
-        .catch((err: unknown) => {
-          this.d.log.error({ err, item: id }, 'escalation failed');
-          if (!started) reject(err instanceof Error ? err : new Error(String(err)));
-        });
-    });
+  escalate(id: string, message: string, by: EventActor): Promise<{ session: string; harness: string }> {
+    return this.escalations.escalate(id, message, by);
   }
 
-  /** The turn ended: recorded, and when it asks for a retry and the item still waits, retried. */
-  private async afterEscalation(id: string, s: SessionRecord): Promise<void> {
-    const action = (s.result?.suggested_action as { action?: string } | undefined)?.action ?? null;
-    await this.d.events.transact(async (uow) => {
-      await uow.emit({
-        work_item_id: id,
-        type: 'escalation_finished',
-        by: 'jig',
-        node: null,
-        payload: {
-          session: s.id,
-          status: s.status,
-          ...(typeof s.result?.concerns === 'string' ? { concerns: s.result.concerns } : {}),
-          ...(action ? { suggested_action: action } : {}),
-        },
-      });
-    });
-    const rec = await this.item(id);
-    if (
-      action === 'retry' &&
-      rec.status === 'stopped' &&
-      rec.stop_kind !== 'gate' &&
-      (s.status === 'done' || s.status === 'done_with_concerns')
-    ) {
-      await this.retry(id, 'agent');
-    }
-  }
-
-  /** Ends the running escalation turn of an item. */
-  async stopEscalation(id: string): Promise<{ stopped: string }> {
-    const rec = await this.item(id);
-    const live = (await runningSessions(this.db, id)).find((s) => s.node === ESCALATION_NODE);
-    if (!live) {
-      throw new JigError(
-        'move_refused',
-        { reason: 'no escalation turn is running for this item' },
-        { status: rec.status },
-      );
-    }
-    await this.sessions.end(live);
-    return { stopped: live.id };
-  }
-
-  /**
-   * A stuck item gets an escalation turn by itself (policy `auto_escalate_stuck`), after
-   * `auto_escalate_delay_s`, at most `auto_escalate_stuck_cap` times per item.
-   */
-  private async autoEscalate(id: string): Promise<void> {
-    const rec = await this.item(id);
-    const policy = this.policyOf(rec);
-    if (!policy?.auto_escalate_stuck || rec.status !== 'stopped' || rec.stop_kind !== 'stuck') return;
-    const used = rec.walk?.auto_escalations ?? 0;
-    const cap = policy.auto_escalate_stuck_cap;
-    if (used >= cap) {
-      await this.d.events.transact((uow) =>
-        uow.emit({
-          work_item_id: id,
-          type: 'work_item_auto_escalate_capped',
-          by: 'jig',
-          node: rec.current_node,
-          payload: { cap },
-        }),
-      );
-      return;
-    }
-    await patchWalk(this.db, id, (w) => ({ ...w, auto_escalations: used + 1 }));
-    const go = (): void => {
-      void this.escalate(
-        id,
-        `Jig stopped this item as stuck: ${rec.stop_reason ?? ''}. Find out why and fix it if you can.`,
-        'jig',
-      ).catch((err: unknown) => this.d.log.warn({ err, item: id }, 'automatic escalation did not start'));
-    };
-    if (policy.auto_escalate_delay_s > 0) setTimeout(go, policy.auto_escalate_delay_s * 1000).unref();
-    else go();
+  stopEscalation(id: string): Promise<{ stopped: string }> {
+    return this.escalations.stop(id);
   }
 
   /** The document a gate decides on: a path a task reported (`artifact_ref`) for that kind. */
@@ -896,74 +774,9 @@ export class Engine {
             : { kind, reason, ...(session ? { session } : {}) },
       });
     });
-    if (kind === 'rate_limit') await this.park(rec.id);
-    if (kind === 'stuck') setImmediate(() => void this.autoEscalate(rec.id));
+    if (kind === 'rate_limit') await this.parking.park(rec.id);
+    if (kind === 'stuck') setImmediate(() => void this.escalations.autoEscalate(rec.id));
     void this.promote();
-  }
-
-  /**
-   * An item stopped because every launch was rate limited waits until the earliest reset, then
-   * tries the step again by itself — at most `rate_limit_retries` times in a node, then it waits
-   * for a person.
-   */
-  private async park(id: string): Promise<void> {
-    const rec = await this.item(id);
-    const w = rec.walk;
-    if (!w?.parked_until) return;
-    const used = w.rate_limit_retries ?? 0;
-    const max = this.policyOf(rec)?.rate_limit_retries ?? 5;
-    if (used >= max) {
-      await this.d.events.transact(async (uow) => {
-        await updateItem(uow.db, id, {
-          walk: { ...w, parked_until: null },
-          stop_reason: `${rec.stop_reason ?? 'rate limited'}; ${max} automatic retr${max === 1 ? 'y' : 'ies'} used, retry it by hand`,
-        });
-      });
-      return;
-    }
-    await this.d.events.transact(async (uow) => {
-      await updateItem(uow.db, id, { walk: { ...w, rate_limit_retries: used + 1 } });
-      await uow.emit({
-        work_item_id: id,
-        type: 'work_item_parked',
-        by: 'jig',
-        node: rec.current_node,
-        payload: { until: w.parked_until, retry: used + 1, of: max },
-      });
-    });
-    this.armPark(id, w.parked_until);
-  }
-
-  private armPark(id: string, until: string): void {
-    clearTimeout(this.parked.get(id));
-    // setTimeout holds at most ~24.8 days; a longer wait re-arms when it fires.
-    const wait = Math.min(Math.max(0, Date.parse(until) - Date.now()), 2 ** 31 - 1);
-    const t = setTimeout(() => {
-      this.parked.delete(id);
-      if (Date.parse(until) > Date.now()) return this.armPark(id, until);
-      void this.serial(id, () => this.unpark(id)).catch((err: unknown) =>
-        this.d.log.error({ err, item: id }, 'unparking failed'),
-      );
-    }, wait);
-    t.unref();
-    this.parked.set(id, t);
-  }
-
-  private async unpark(id: string): Promise<void> {
-    const rec = await getItem(this.db, id);
-    if (!rec || rec.status !== 'stopped' || rec.stop_kind !== 'rate_limit' || !rec.walk?.parked_until) return;
-    await this.d.events.transact(async (uow) => {
-      await updateItem(uow.db, id, { walk: { ...rec.walk!, parked_until: null } });
-      await uow.emit({
-        work_item_id: id,
-        type: 'work_item_unparked',
-        by: 'jig',
-        node: rec.current_node,
-        payload: {},
-      });
-      await this.claim(uow, rec, 'jig');
-    });
-    if ((await this.item(id)).status === 'running') this.kick(id);
   }
 
   private async walk(id: string): Promise<void> {
@@ -1194,7 +1007,7 @@ export class Engine {
       .execute();
     for (const p of parked) {
       const until = (await getItem(this.db, p.id))?.walk?.parked_until;
-      if (until) this.armPark(p.id, until);
+      if (until) this.parking.arm(p.id, until);
     }
     void Promise.all(waits).then(() => this.promote());
     return summary;
@@ -1233,7 +1046,6 @@ export class Engine {
   close(): void {
     this.closed = true;
     this.sessions.close();
-    for (const t of this.parked.values()) clearTimeout(t);
-    this.parked.clear();
+    this.parking.close();
   }
 }

@@ -1,7 +1,16 @@
+import type { Logger } from 'pino';
 import type { PolicyFile } from '../../contract/config/policy.js';
-import type { ModelTask } from '../../core/chain/model.js';
-import type { SessionRecord } from '../../store/sessions.js';
+import { JigError } from '../../contract/errors.js';
+import type { EventActor } from '../../contract/events.js';
+import type { ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import type { Store } from '../../store/database.js';
+import { runningSessions, sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
+import type { EventLog } from '../events/event-log.js';
+import type { ReposService } from '../repos/repos-service.js';
+import type { AgentRunner } from './agent-runner.js';
+import { patchWalk } from './node-state.js';
+import type { SessionRunner } from './session-runner.js';
 
 /** The node name escalation sessions are recorded under: they belong to no node of the chain. */
 export const ESCALATION_NODE = '<escalation>';
@@ -43,4 +52,177 @@ export function escalationTask(rec: ItemRecord, harness: string, message: string
     'In the result file, say what you found and did in "concerns". When the item can go on, add "suggested_action": {"action": "retry", "reason": "…"} and Jig retries the node it stopped on; otherwise a person decides.',
   ].join('\n\n');
   return { id: ESCALATION_PATH, path: ESCALATION_PATH, kind: 'agent', harness, prompt };
+}
+
+export interface EscalationHost {
+  store: Store;
+  events: EventLog;
+  repos: ReposService;
+  log: Logger;
+  agents: AgentRunner;
+  sessions: SessionRunner;
+  item(id: string): Promise<ItemRecord>;
+  policyOf(rec: ItemRecord): PolicyFile | null;
+  retry(id: string, by: EventActor): Promise<ItemRecord>;
+}
+
+/** Escalation turns: a person's (or, for a stuck item, Jig's) message to an agent on a stopped item. */
+export class Escalations {
+  constructor(private readonly h: EscalationHost) {}
+
+  /**
+   * Starts an escalation turn on a stopped item: an agent that reads why it stopped and what it is
+   * asked, works in the worktree, and may ask Jig to retry. Answers once the agent has started.
+   * Refused (409) for an item a spend cap stopped: the cap must be raised first.
+   */
+  async escalate(id: string, message: string, by: EventActor): Promise<{ session: string; harness: string }> {
+    const rec = await this.h.item(id);
+    if (rec.status !== 'stopped') {
+      throw new JigError(
+        'move_refused',
+        { reason: `the item is ${rec.status}; only a stopped item can be escalated` },
+        { status: rec.status },
+      );
+    }
+    if (rec.stop_kind === 'budget') {
+      throw new JigError('escalation_spend_cap', { reason: rec.stop_reason ?? 'a spend cap' });
+    }
+    if ((await runningSessions(this.h.store.db, id)).some((s) => s.node === ESCALATION_NODE)) {
+      throw new JigError(
+        'move_refused',
+        { reason: 'an escalation turn is already running for this item' },
+        { status: rec.status },
+      );
+    }
+    const repo = this.h.repos.find(rec.repo);
+    if (!repo || !rec.worktree_path || !rec.chain_definition) {
+      throw new JigError(
+        'move_refused',
+        { reason: 'the item has no worktree yet; start it first' },
+        { status: rec.status },
+      );
+    }
+    const chain = rec.chain_definition as ResolvedChain;
+    const harness = escalationHarness(
+      chain.policy,
+      this.h.policyOf(rec),
+      await sessionsOf(this.h.store.db, id),
+    );
+    const task = escalationTask(rec, harness, message);
+    await this.h.events.transact(async (uow) => {
+      await uow.emit({
+        work_item_id: id,
+        type: 'escalation_message',
+        by,
+        node: rec.current_node,
+        payload: { message, harness },
+      });
+    });
+    return new Promise((resolve, reject) => {
+      let started = false;
+      void this.h.agents
+        .run({
+          rec,
+          repo,
+          chain,
+          policy: this.h.policyOf(rec),
+          node: ESCALATION_NODE,
+          task,
+          timeCapS: null,
+          onStart: (s) => {
+            started = true;
+            resolve({ session: s.id, harness });
+          },
+        })
+        .then(async (out) => {
+          if (out.kind === 'refuse') {
+            if (!started)
+              reject(new JigError('move_refused', { reason: out.reason }, { status: rec.status }));
+            return;
+          }
+          await this.afterEscalation(id, out.session);
+        })
+        .catch((err: unknown) => {
+          this.h.log.error({ err, item: id }, 'escalation failed');
+          if (!started) reject(err instanceof Error ? err : new Error(String(err)));
+        });
+    });
+  }
+
+  /** The turn ended: recorded, and when it asks for a retry and the item still waits, retried. */
+  private async afterEscalation(id: string, s: SessionRecord): Promise<void> {
+    const action = (s.result?.suggested_action as { action?: string } | undefined)?.action ?? null;
+    await this.h.events.transact(async (uow) => {
+      await uow.emit({
+        work_item_id: id,
+        type: 'escalation_finished',
+        by: 'jig',
+        node: null,
+        payload: {
+          session: s.id,
+          status: s.status,
+          ...(typeof s.result?.concerns === 'string' ? { concerns: s.result.concerns } : {}),
+          ...(action ? { suggested_action: action } : {}),
+        },
+      });
+    });
+    const rec = await this.h.item(id);
+    if (
+      action === 'retry' &&
+      rec.status === 'stopped' &&
+      rec.stop_kind !== 'gate' &&
+      (s.status === 'done' || s.status === 'done_with_concerns')
+    ) {
+      await this.h.retry(id, 'agent');
+    }
+  }
+
+  /** Ends the running escalation turn of an item. */
+  async stop(id: string): Promise<{ stopped: string }> {
+    const rec = await this.h.item(id);
+    const live = (await runningSessions(this.h.store.db, id)).find((s) => s.node === ESCALATION_NODE);
+    if (!live) {
+      throw new JigError(
+        'move_refused',
+        { reason: 'no escalation turn is running for this item' },
+        { status: rec.status },
+      );
+    }
+    await this.h.sessions.end(live);
+    return { stopped: live.id };
+  }
+
+  /**
+   * A stuck item gets an escalation turn by itself (policy `auto_escalate_stuck`), after
+   * `auto_escalate_delay_s`, at most `auto_escalate_stuck_cap` times per item.
+   */
+  async autoEscalate(id: string): Promise<void> {
+    const rec = await this.h.item(id);
+    const policy = this.h.policyOf(rec);
+    if (!policy?.auto_escalate_stuck || rec.status !== 'stopped' || rec.stop_kind !== 'stuck') return;
+    const used = rec.walk?.auto_escalations ?? 0;
+    const cap = policy.auto_escalate_stuck_cap;
+    if (used >= cap) {
+      await this.h.events.transact((uow) =>
+        uow.emit({
+          work_item_id: id,
+          type: 'work_item_auto_escalate_capped',
+          by: 'jig',
+          node: rec.current_node,
+          payload: { cap },
+        }),
+      );
+      return;
+    }
+    await patchWalk(this.h.store.db, id, (w) => ({ ...w, auto_escalations: used + 1 }));
+    const go = (): void => {
+      void this.escalate(
+        id,
+        `Jig stopped this item as stuck: ${rec.stop_reason ?? ''}. Find out why and fix it if you can.`,
+        'jig',
+      ).catch((err: unknown) => this.h.log.warn({ err, item: id }, 'automatic escalation did not start'));
+    };
+    if (policy.auto_escalate_delay_s > 0) setTimeout(go, policy.auto_escalate_delay_s * 1000).unref();
+    else go();
+  }
 }

@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ProfilesAnswer } from '../../contract/templates.js';
 import { TemplatesService } from '../../runtime/config/templates-service.js';
 import type { Instance } from '../../runtime/instance.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readConfigText } from '../../runtime/config/config-dir.js';
 import { HarnessesAnswer, ProvidersAnswer } from '../../contract/harnesses-route.js';
 import { loadHarnesses } from '../../core/config/load-settings.js';
 import { HarnessCatalog } from '../../runtime/harness/catalog.js';
@@ -37,13 +36,8 @@ export function harnessRoutes(inst: Instance): FastifyPluginAsyncZod {
         },
       },
       async () => {
-        let text: string | null = null;
-        try {
-          text = readFileSync(join(inst.paths.configDir, 'harnesses.yaml'), 'utf8');
-        } catch {
-          // No file: no harnesses, said as such below.
-        }
-        const load = loadHarnesses(text);
+        // No file: no harnesses, said as such below.
+        const load = loadHarnesses(readConfigText(inst.paths.configDir, 'harnesses.yaml'));
         const providers = catalog.providers().providers;
         const harnesses = await Promise.all(
           Object.entries(load.model?.harnesses ?? {}).map(async ([id, h]) => {

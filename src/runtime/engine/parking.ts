@@ -1,0 +1,94 @@
+import type { Logger } from 'pino';
+import type { PolicyFile } from '../../contract/config/policy.js';
+import type { EventActor } from '../../contract/events.js';
+import type { Store } from '../../store/database.js';
+import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
+import type { EventLog, UnitOfWork } from '../events/event-log.js';
+
+export interface ParkingHost {
+  store: Store;
+  events: EventLog;
+  log: Logger;
+  item(id: string): Promise<ItemRecord>;
+  policyOf(rec: ItemRecord): PolicyFile | null;
+  serial<T>(id: string, fn: () => Promise<T>): Promise<T>;
+  claim(uow: UnitOfWork, rec: ItemRecord, by: EventActor): Promise<'running' | 'queued'>;
+  kick(id: string): void;
+}
+
+/** Items parked on rate limits, and the timers that try them again at the reset. */
+export class Parking {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly h: ParkingHost) {}
+
+  /**
+   * An item stopped because every launch was rate limited waits until the earliest reset, then
+   * tries the step again by itself — at most `rate_limit_retries` times in a node, then it waits
+   * for a person.
+   */
+  async park(id: string): Promise<void> {
+    const rec = await this.h.item(id);
+    const w = rec.walk;
+    if (!w?.parked_until) return;
+    const used = w.rate_limit_retries ?? 0;
+    const max = this.h.policyOf(rec)?.rate_limit_retries ?? 5;
+    if (used >= max) {
+      await this.h.events.transact(async (uow) => {
+        await updateItem(uow.db, id, {
+          walk: { ...w, parked_until: null },
+          stop_reason: `${rec.stop_reason ?? 'rate limited'}; ${max} automatic retr${max === 1 ? 'y' : 'ies'} used, retry it by hand`,
+        });
+      });
+      return;
+    }
+    await this.h.events.transact(async (uow) => {
+      await updateItem(uow.db, id, { walk: { ...w, rate_limit_retries: used + 1 } });
+      await uow.emit({
+        work_item_id: id,
+        type: 'work_item_parked',
+        by: 'jig',
+        node: rec.current_node,
+        payload: { until: w.parked_until, retry: used + 1, of: max },
+      });
+    });
+    this.arm(id, w.parked_until);
+  }
+
+  arm(id: string, until: string): void {
+    clearTimeout(this.timers.get(id));
+    // setTimeout holds at most ~24.8 days; a longer wait re-arms when it fires.
+    const wait = Math.min(Math.max(0, Date.parse(until) - Date.now()), 2 ** 31 - 1);
+    const t = setTimeout(() => {
+      this.timers.delete(id);
+      if (Date.parse(until) > Date.now()) return this.arm(id, until);
+      void this.h
+        .serial(id, () => this.unpark(id))
+        .catch((err: unknown) => this.h.log.error({ err, item: id }, 'unparking failed'));
+    }, wait);
+    t.unref();
+    this.timers.set(id, t);
+  }
+
+  private async unpark(id: string): Promise<void> {
+    const rec = await getItem(this.h.store.db, id);
+    if (!rec || rec.status !== 'stopped' || rec.stop_kind !== 'rate_limit' || !rec.walk?.parked_until) return;
+    await this.h.events.transact(async (uow) => {
+      await updateItem(uow.db, id, { walk: { ...rec.walk!, parked_until: null } });
+      await uow.emit({
+        work_item_id: id,
+        type: 'work_item_unparked',
+        by: 'jig',
+        node: rec.current_node,
+        payload: {},
+      });
+      await this.h.claim(uow, rec, 'jig');
+    });
+    if ((await this.h.item(id)).status === 'running') this.h.kick(id);
+  }
+
+  close(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+}
