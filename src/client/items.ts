@@ -102,3 +102,9 @@ export async function readLog(c: JigClient, id: string, session: string, tail?: 
   if (res.status !== 200) throw new ApiError(res.status, res.body as unknown as ApiError['body']);
   return typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
 }
+
+/** The moves the engine makes: resume, pause, retry and skip (bodies as the lifecycle routes take them). */
+export type RunMove = 'resume' | 'pause' | 'retry' | 'skip';
+
+export const runMove = (c: JigClient, id: string, move: RunMove, body: Record<string, string>) =>
+  c.call<WorkItem>('POST', `/api/work-items/${encodeURIComponent(id)}/${move}`, body);

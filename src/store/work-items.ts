@@ -45,6 +45,12 @@ export interface ItemRecord {
 }
 
 /** The persisted position of an item's walk through its frozen chain. */
+/** Where a wall clock started, and how much held time the item had by then. */
+export interface WallClock {
+  at: string;
+  paused_ms: number;
+}
+
 export interface WalkState {
   node: number;
   step: number;
@@ -63,7 +69,7 @@ export interface WalkState {
    * Which plan of the node runs now. `decide`: measured, the fix loop's checks come next; `judged`:
    * the judge has spoken for this cycle, the limits and stuck checks come next.
    */
-  phase?: 'node' | 'recovery' | 'decide' | 'judge' | 'judged' | 'repair' | 'escalation';
+  phase?: 'node' | 'base' | 'conflict' | 'recovery' | 'decide' | 'judge' | 'judged' | 'repair' | 'escalation';
   /** When the current step's launches began: sessions started since then belong to it (restarts). */
   step_at?: string | null;
   /** Entries into the node: 1 on arrival, one more after each escalation that succeeded. */
@@ -95,6 +101,23 @@ export interface WalkState {
   parked_until?: string | null;
   /** Automatic retries after rate limits in this node (policy `rate_limit_retries` bounds them). */
   rate_limit_retries?: number;
+  /** `on_base_changed`: the base was compared at this entry of the node. */
+  base_checked?: boolean;
+  /** A rebase that conflicted, while the node's `on_conflict` plan resolves it. */
+  conflict?: { base: string; base_tip: string; files: string[] } | null;
+  /** Restarts `on_base_changed` made, per node (bounded like reject loops). */
+  base_restarts?: Record<string, number>;
+  /** Wall clocks for `total_time_cap_minutes`: the item's, the current node's, step's and gate's. */
+  clock?: WallClock;
+  node_clock?: WallClock | null;
+  step_clock?: (WallClock & { path: string }) | null;
+  gate_clock?: WallClock | null;
+  /** Time the item was held by a person (paused, or stopped for anything but a gate or a rate limit). */
+  paused_ms?: number;
+  /** When the current hold began. */
+  paused_at?: string | null;
+  /** A person's retry of one task: only that task of the current step runs again. */
+  only_task?: string | null;
   /** Auto-review runs per pending gate (policy `auto_review_attempts` bounds them). */
   reviews?: Record<string, number>;
   /** Escalation turns Jig started by itself for a stuck item (policy `auto_escalate_stuck_cap`). */

@@ -6,6 +6,7 @@ import { JigClient } from '../../client/http.js';
 import { createItem, escalateItem, moveItem, stopEscalation, type ItemMove } from '../../client/items.js';
 import { EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
+import { registerItemRun } from './item-run.js';
 
 interface CreateOpts {
   repo?: string;
@@ -35,6 +36,7 @@ function inRepo(file: string, repo: string): string {
 
 export function registerItem(program: Command): void {
   const item = program.command('item').description('file work items and act on them');
+  registerItemRun(item);
 
   item
     .command('create')

@@ -30,7 +30,7 @@ describe('policy_override', () => {
     [
       { verification: { attempts: 3 } },
       'policy_override.verification.attempts',
-      'is not one of max_attempts, timeout_minutes, time_cap_minutes, token_budget, budget_usd',
+      'is not one of max_attempts, timeout_minutes, time_cap_minutes, total_time_cap_minutes, token_budget, budget_usd',
     ],
     [
       { verification: { max_attempts: 1.5 } },

@@ -7,6 +7,7 @@ export const OVERRIDE_KEYS = [
   'max_attempts',
   'timeout_minutes',
   'time_cap_minutes',
+  'total_time_cap_minutes',
   'token_budget',
   'budget_usd',
 ] as const;

@@ -5,7 +5,8 @@ import type { EventActor } from '../../contract/events.js';
 import { JigError } from '../../contract/errors.js';
 import type { ReattachSummary } from '../../contract/health.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
-import type { ResolvedChain } from '../../core/chain/model.js';
+import type { ModelExecNode, ModelNode, ResolvedChain } from '../../core/chain/model.js';
+import { retryTarget } from '../../core/chain/retry-target.js';
 import type { Store } from '../../store/database.js';
 import { runningSessions, sessionsOf, spentSince, type SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord, type WalkState } from '../../store/work-items.js';
@@ -22,13 +23,38 @@ import { crossedCap, crossedReason } from './spend.js';
 import { autoReviewApplies, runAutoReview } from './gate-review.js';
 import { Escalations } from './escalation.js';
 import { Parking } from './parking.js';
-import type { ModelNode } from '../../core/chain/model.js';
 import { NodeRunner } from './node-runner.js';
 import { atNode } from './node-state.js';
 import { SessionRunner } from './session-runner.js';
 import { taskEnv } from './task-spec.js';
 import { rejectTarget, stopKindOf } from './walk-helpers.js';
 import { prepareWorktree } from './worktree.js';
+import { clockAt, hold, release, WallClocks } from './wall-clock.js';
+
+/**
+ * The walk as an item stops: a gate starts its clock; a stop for a person holds the wall clocks,
+ * like a pause (a rate-limit park is a wait and keeps them running).
+ */
+/**
+ * The item waits on this gate: stopped at it for a person, or stopped there by a wall clock (a gate
+ * that timed out, or a total cap reached while it waited), since then the gate stays open.
+ */
+function gateOpen(rec: ItemRecord, gate: string): boolean {
+  const chain = rec.chain_definition as ResolvedChain | null;
+  const node = chain && rec.walk ? chain.nodes[rec.walk.node] : undefined;
+  return (
+    rec.status === 'stopped' &&
+    rec.current_node === gate &&
+    node?.kind === 'gate' &&
+    node.id === gate &&
+    (rec.stop_kind === 'gate' || rec.stop_kind === 'cap')
+  );
+}
+
+function stoppedWalk(w: WalkState, kind: string): WalkState {
+  if (kind === 'gate') return w.gate_clock ? w : { ...w, gate_clock: clockAt(w) };
+  return kind === 'rate_limit' ? w : hold(w);
+}
 
 export interface EngineDeps {
   store: Store;
@@ -62,6 +88,7 @@ export class Engine {
   private readonly escalations: Escalations;
   private readonly catalog: HarnessCatalog;
   private readonly parking: Parking;
+  private readonly clocks: WallClocks;
   private closed = false;
 
   constructor(private readonly d: EngineDeps) {
@@ -93,6 +120,15 @@ export class Engine {
       claim: (uow, rec, by) => this.claim(uow, rec, by),
       kick: (id) => this.kick(id),
     });
+    this.clocks = new WallClocks({
+      store: d.store,
+      events: d.events,
+      log: d.log,
+      policyOf: (rec) => this.policyOf(rec),
+      endSessions: (id) => this.endSessions(id),
+      promote: () => void this.promote(),
+    });
+    this.clocks.start();
     this.escalations = new Escalations({
       store: d.store,
       events: d.events,
@@ -228,7 +264,9 @@ export class Engine {
       .executeTakeFirstOrThrow();
     const free = Number(running.n) < this.maxConcurrent();
     const status = free ? 'running' : 'queued';
+    const w = (await getItem(uow.db, rec.id))?.walk ?? null;
     await updateItem(uow.db, rec.id, {
+      ...(w?.paused_at ? { walk: release(w) } : {}),
       status,
       queued_at: free ? null : now(),
       started_at: rec.started_at ?? (free ? now() : null),
@@ -325,7 +363,13 @@ export class Engine {
     }
     // Marked paused first, so the walk sees it and stops; then the processes are ended.
     await this.d.events.transact(async (uow) => {
-      await updateItem(uow.db, id, { status: 'paused', queued_at: null, updated_at: now() });
+      const w = (await getItem(uow.db, id))?.walk ?? null;
+      await updateItem(uow.db, id, {
+        status: 'paused',
+        queued_at: null,
+        updated_at: now(),
+        ...(w ? { walk: hold(w) } : {}),
+      });
       await uow.emit({ work_item_id: id, type: 'work_item_paused', by, payload: { from: rec.status } });
     });
     await this.endSessions(id);
@@ -374,7 +418,7 @@ export class Engine {
       }
       // Idempotent: approving a gate already approved answers the item as it is.
       if (walk.approved.includes(gate) && walk.node > idx) return rec;
-      if (rec.status !== 'stopped' || rec.stop_kind !== 'gate' || rec.current_node !== gate) {
+      if (!gateOpen(rec, gate)) {
         throw new JigError(
           'move_refused',
           { reason: `gate ${gate} is not waiting for a decision (the item is ${rec.status})` },
@@ -431,7 +475,7 @@ export class Engine {
       if (!chain || !walk || idx < 0 || chain.nodes[idx]!.kind !== 'gate') {
         throw new JigError('not_found', { what: `gate ${gate} of this item's chain` });
       }
-      if (rec.status !== 'stopped' || rec.stop_kind !== 'gate' || rec.current_node !== gate) {
+      if (!gateOpen(rec, gate)) {
         throw new JigError(
           'move_refused',
           { reason: `gate ${gate} is not waiting for a decision (the item is ${rec.status})` },
@@ -584,8 +628,12 @@ export class Engine {
     }
   }
 
-  /** Reruns the node the item stopped on (not a gate: a gate is approved or rejected). */
-  retry(id: string, by: EventActor): Promise<ItemRecord> {
+  /**
+   * Reruns the node the item stopped on (not a gate: a gate is approved or rejected), or an earlier
+   * point given by `path` (`node`, `node.step`, `node.step.task`). A person's retry is a fresh entry:
+   * recovery, fix-loop counters and escalation reset; the steer goes to the next agent launch.
+   */
+  retry(id: string, by: EventActor, opts: { path?: string; steer?: string } = {}): Promise<ItemRecord> {
     return this.serial(id, async () => {
       const rec = await this.item(id);
       if (rec.status !== 'stopped' || !rec.walk) {
@@ -602,15 +650,37 @@ export class Engine {
           { status: rec.status },
         );
       }
+      const chain = rec.chain_definition as ResolvedChain;
+      const found = retryTarget(chain, rec.walk.node, opts.path);
+      if (!found.ok) throw new JigError('validation_failed', { reason: `path: ${found.reason}` });
+      const t = found.target;
+      const back = chain.nodes[t.node]?.id ?? null;
+      // Gates after the point retried from are decided again when the walk reaches them.
+      const later = new Set(chain.nodes.slice(t.node).map((n) => n.id));
+      const walk: WalkState = {
+        ...atNode(rec.walk, t.node),
+        step: t.step,
+        approved: rec.walk.approved.filter((g) => !later.has(g)),
+        ...(t.task ? { only_task: t.task } : {}),
+      };
       await this.d.events.transact(async (uow) => {
-        // A retry is a fresh entry into the node: recovery, fix-loop counters and escalation reset.
-        await updateItem(uow.db, id, { walk: atNode(rec.walk!, rec.walk!.node) });
+        await updateItem(uow.db, id, {
+          walk,
+          current_node: back,
+          ...(opts.steer ? { steer: opts.steer } : {}),
+        });
         await uow.emit({
           work_item_id: id,
           type: 'work_item_retried',
           by,
-          node: rec.current_node,
-          payload: { node: rec.current_node },
+          node: back,
+          payload: {
+            node: back,
+            from: rec.current_node,
+            step: (chain.nodes[t.node] as ModelExecNode).steps[t.step]?.path ?? null,
+            task: t.task,
+            ...(opts.steer ? { steer: opts.steer } : {}),
+          },
         });
         await this.claim(uow, rec, by);
       });
@@ -736,7 +806,7 @@ export class Engine {
   async artifact(id: string): Promise<{ gate: string; kind: string; path: string; text: string }> {
     const rec = await this.item(id);
     const chain = rec.chain_definition as ResolvedChain | null;
-    if (rec.stop_kind !== 'gate' || !chain || !rec.current_node) {
+    if (!chain || !rec.current_node || !gateOpen(rec, rec.current_node)) {
       throw new JigError('not_found', { what: 'a pending gate' });
     }
     const g = chain.nodes.find((n) => n.id === rec.current_node) as { artifact?: string } | undefined;
@@ -756,12 +826,14 @@ export class Engine {
     session?: string | null,
   ): Promise<void> {
     await this.d.events.transact(async (uow) => {
+      const w = (await getItem(uow.db, rec.id))?.walk ?? null;
       await updateItem(uow.db, rec.id, {
         status: 'stopped',
         stop_kind: kind,
         stop_reason: reason,
         current_node: node,
         updated_at: now(),
+        ...(w ? { walk: stoppedWalk(w, kind) } : {}),
       });
       await uow.emit({
         work_item_id: rec.id,
@@ -785,7 +857,13 @@ export class Engine {
     if (rec.walk === null || rec.chain_definition === null) {
       const frozen = this.d.config.runningChains.get(rec.chain)?.resolved;
       if (!frozen) return this.stop(rec, 'config', `chain ${rec.chain} does not resolve now`, null);
-      const walk: WalkState = { node: 0, step: 0, rejects: {}, approved: [] };
+      const walk: WalkState = {
+        node: 0,
+        step: 0,
+        rejects: {},
+        approved: [],
+        clock: clockAt({} as WalkState),
+      };
       await updateItem(this.db, id, {
         chain_definition: frozen,
         policy_snapshot: this.d.config.policy,
@@ -864,7 +942,7 @@ export class Engine {
       if (walk.entry === undefined) {
         await this.d.events.transact(async (uow) => {
           await updateItem(uow.db, id, {
-            walk: { ...walk, entry: 1, phase: 'node' },
+            walk: { ...walk, entry: 1, phase: 'node', node_clock: clockAt(walk) },
             current_node: node.id,
             updated_at: now(),
           });
@@ -881,6 +959,7 @@ export class Engine {
       }
       const out = await this.nodes.run(id, chain, node, repo);
       if (out.kind === 'halt') return;
+      if (out.kind === 'moved') continue;
       if (out.kind === 'stop')
         return this.stop(await this.item(id), out.stop, out.reason, node.id, out.session);
       await this.d.events.transact(async (uow) => {
@@ -1047,5 +1126,6 @@ export class Engine {
     this.closed = true;
     this.sessions.close();
     this.parking.close();
+    this.clocks.close();
   }
 }

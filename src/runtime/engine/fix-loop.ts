@@ -7,6 +7,7 @@ import { loopLimits } from '../../core/policy/loops.js';
 import type { ItemRecord, WalkState } from '../../store/work-items.js';
 import { measure, type Measurement } from './measure.js';
 import {
+  failureReason,
   hardStop,
   measuredSessions,
   move,
@@ -15,6 +16,7 @@ import {
   type NodeCtx,
   type NodeOutcome,
 } from './node-ctx.js';
+import { isConflict } from './base-change.js';
 import { remeasure } from './node-state.js';
 import { runStep, stepOf } from './step-runner.js';
 
@@ -186,7 +188,9 @@ export async function repair(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome
     if (r.kind === 'halt') {
       // Paused or ended by a person: the repair did not really run. A server going down is not that:
       // its tasks keep running and are adopted after the restart.
-      if ((await ctx.h.item(ctx.id)).status !== 'running') await refund(ctx, w, 'paused');
+      const now = await ctx.h.item(ctx.id);
+      if (now.status !== 'running')
+        await refund(ctx, w, now.status === 'paused' ? 'paused' : `stopped: ${now.stop_kind ?? ''}`);
       return r;
     }
     if (r.kind === 'refuse') {
@@ -197,6 +201,20 @@ export async function repair(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome
     if (hard?.kind === 'stop') {
       if (hard.stop !== 'question') await refund(ctx, w, `${hard.stop}: ${hard.reason}`);
       return hard;
+    }
+    // A builtin or forge task of the repair that failed means the repair could not do its work (a
+    // rebase that conflicts, a forge call refused): the cycle is refunded, and a person looks,
+    // since running the same cycle again would fail the same way.
+    const broken = r.runs.find(
+      (x) => x.status === 'failed' && (x.task.kind === 'builtin' || x.task.kind === 'forge'),
+    );
+    if (broken) {
+      await refund(ctx, w, `${broken.task.path} failed`);
+      return stopOf(
+        isConflict(broken.session) ? 'conflict' : 'failed',
+        `the repair could not finish: ${failureReason(broken)} (fix cycle refunded)`,
+        broken.session?.id ?? null,
+      );
     }
     const failed = r.runs.some((x) => x.status === 'failed');
     await move(ctx, (x) => ({ ...x, step: failed ? loop.steps.length : i + 1, step_at: null }), []);

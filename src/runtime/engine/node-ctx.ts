@@ -12,7 +12,9 @@ import { stopKindOf, worstStatus } from './walk-helpers.js';
 export type NodeOutcome =
   | { kind: 'completed'; payload: Record<string, unknown> }
   | { kind: 'stop'; stop: string; reason: string; session: string | null }
-  | { kind: 'halt' };
+  | { kind: 'halt' }
+  /** The walk was moved to another node (a restart on a new base). */
+  | { kind: 'moved' };
 
 export interface NodeHost extends StepHost {
   events: EventLog;

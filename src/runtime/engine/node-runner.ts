@@ -17,6 +17,7 @@ import {
   type NodeHost,
   type NodeOutcome,
 } from './node-ctx.js';
+import { afterRebase, baseRebase, checkBase, conflictPlan, isConflict, rebaseReport } from './base-change.js';
 import { freshEntry, remeasure } from './node-state.js';
 import { runStep, stepOf } from './step-runner.js';
 
@@ -37,7 +38,21 @@ export class NodeRunner {
       let out: NodeOutcome | null;
       switch (rec.walk!.phase ?? 'node') {
         case 'node':
-          out = await this.steps(ctx, rec);
+          if (
+            ctx.node.on_base_changed &&
+            !rec.walk!.base_checked &&
+            rec.walk!.step === 0 &&
+            !rec.walk!.step_at
+          ) {
+            await checkBase(ctx, rec);
+            out = null;
+          } else out = await this.steps(ctx, rec);
+          break;
+        case 'base':
+          out = await baseRebase(ctx, rec);
+          break;
+        case 'conflict':
+          out = await conflictPlan(ctx, rec);
           break;
         case 'recovery':
           out = await this.recovery(ctx, rec);
@@ -68,13 +83,23 @@ export class NodeRunner {
     for (let i = rec.walk!.step; i < node.steps.length; i++) {
       const step = node.steps[i]!;
       const readOnly = step.read_only === true || node.read_only === true;
-      const r = await runStep(this.h, await this.h.item(ctx.id), ctx.repo, ctx.chain, node, step, {
+      const cur = await this.h.item(ctx.id);
+      const only = i === rec.walk!.step ? (cur.walk!.only_task ?? undefined) : undefined;
+      const r = await runStep(this.h, cur, ctx.repo, ctx.chain, node, step, {
         readOnly,
+        ...(only ? { only } : {}),
       });
       if (r.kind === 'halt') return r;
       if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
       const hard = hardStop(r.runs);
       if (hard) return hard;
+      // A rebase in the node's own steps: a conflict goes to `on_conflict`, a new base restarts.
+      const rebase = r.runs.find((x) => x.task.ref === 'jig.mr_rebase' && rebaseReport(x.session));
+      if (rebase && (isConflict(rebase.session) || rebase.status === 'done')) {
+        const next = await afterRebase(ctx, rebase, node.on_base_changed !== undefined);
+        if (next) return next;
+        if ((await this.h.item(ctx.id)).walk!.phase === 'conflict') return null;
+      }
       if (r.violation) {
         await move(ctx, (w) => w, [
           {
@@ -93,6 +118,7 @@ export class NodeRunner {
           measured: [...(w.measured ?? []), ...ids],
           step: failed ? node.steps.length : i + 1,
           step_at: null,
+          only_task: null,
         }),
         [],
       );

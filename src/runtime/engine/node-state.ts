@@ -17,6 +17,12 @@ const NODE_LOCAL = [
   'read_only_before',
   'parked_until',
   'rate_limit_retries',
+  'only_task',
+  'base_checked',
+  'conflict',
+  'node_clock',
+  'step_clock',
+  'gate_clock',
 ] as const satisfies readonly (keyof WalkState)[];
 
 /** The walk positioned at the start of node `index`, with no failure-handling state carried over. */

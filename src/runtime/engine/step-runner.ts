@@ -10,6 +10,7 @@ import { patchWalk } from './node-state.js';
 import { worktreeSnapshot } from './read-only.js';
 import { taskSpec } from './task-spec.js';
 import { timeCapMinutes } from './walk-helpers.js';
+import { clockAt } from './wall-clock.js';
 
 export interface TaskRun {
   task: ModelTask;
@@ -80,10 +81,11 @@ export async function runStep(
   chain: ResolvedChain,
   node: ModelExecNode,
   step: ModelStep,
-  opts: { readOnly?: boolean; brief?: () => string } = {},
+  opts: { readOnly?: boolean; brief?: () => string; only?: string } = {},
 ): Promise<StepRun> {
   const db = host.store.db;
-  const specs = step.tasks.map((t) => ({ task: t, spec: taskSpec(t, repo, rec.base_branch ?? 'HEAD') }));
+  const tasks = opts.only ? step.tasks.filter((t) => t.path === opts.only) : step.tasks;
+  const specs = tasks.map((t) => ({ task: t, spec: taskSpec(t, repo, rec.base_branch ?? 'HEAD') }));
   for (const { spec } of specs) if (spec.kind === 'refuse') return { kind: 'refuse', reason: spec.reason };
   let walk = rec.walk!;
   const resumed = walk.step_at ?? null;
@@ -92,10 +94,11 @@ export async function runStep(
     walk = await patchWalk(db, rec.id, (w) => ({
       ...w,
       step_at: new Date().toISOString(),
+      step_clock: { ...clockAt(w), path: step.path },
       read_only_before: before,
     }));
   }
-  const paths = new Set(step.tasks.map((t) => t.path));
+  const paths = new Set(tasks.map((t) => t.path));
   const earlier =
     resumed === null
       ? []

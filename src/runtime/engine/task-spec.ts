@@ -1,6 +1,10 @@
 import type { RepoEntry } from '../../contract/config/repos.js';
 import type { ModelTask } from '../../core/chain/model.js';
+import { fileURLToPath } from 'node:url';
 import { splitWords } from '../../core/items/split-words.js';
+
+/** The rebase builtin is a script of its own, so it is supervised and adopted like any task. */
+export const MR_REBASE = fileURLToPath(new URL('../builtins/mr-rebase.js', import.meta.url));
 
 /** What to run for one task, or why it cannot run (a config stop, never a fake success). */
 export type TaskSpec =
@@ -45,7 +49,8 @@ export function taskSpec(task: ModelTask, repo: RepoEntry, baseBranch: string): 
           return { kind: 'pass', note: 'the repo has no tests (test_command: "")' };
         return { kind: 'process', argv: ['/bin/sh', '-c', repo.test_command] };
       }
-      if (task.ref === 'jig.mr_rebase') return { kind: 'process', argv: ['git', 'rebase', baseBranch] };
+      if (task.ref === 'jig.mr_rebase')
+        return { kind: 'process', argv: [process.execPath, MR_REBASE, baseBranch] };
       return {
         kind: 'refuse',
         stop: 'config',

@@ -88,13 +88,32 @@ export function lifecycleRoutes(inst: Instance): FastifyPluginAsyncZod {
       '/api/work-items/:id/retry',
       {
         schema: {
-          summary: 'Rerun the node the item stopped on',
+          summary:
+            'Rerun the node the item stopped on, or from an earlier path (node, node.step or node.step.task); the steer goes to the next agent launch',
           tags: ['lifecycle'],
           params: IdParams,
+          body: z
+            .object({
+              path: z
+                .string()
+                .regex(/^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*){0,2}$/, {
+                  error: 'is not a path like node, node.step or node.step.task',
+                })
+                .optional(),
+              steer: Note.optional(),
+            })
+            .strict()
+            .nullish(),
           response: { 200: WorkItem, ...errors },
         },
       },
-      async (req) => dto(await inst.engine.retry(req.params.id, 'human')),
+      async (req) =>
+        dto(
+          await inst.engine.retry(req.params.id, 'human', {
+            ...(req.body?.path ? { path: req.body.path } : {}),
+            ...(req.body?.steer ? { steer: req.body.steer } : {}),
+          }),
+        ),
     );
     app.post(
       '/api/work-items/:id/skip',

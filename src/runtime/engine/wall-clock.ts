@@ -1,0 +1,257 @@
+import type { Logger } from 'pino';
+import type { PolicyFile } from '../../contract/config/policy.js';
+import type { ModelNode, ModelStep, ResolvedChain } from '../../core/chain/model.js';
+import { walkChain } from '../../core/chain/walk.js';
+import { overrideAt } from '../../core/items/policy-override.js';
+import { durationMinutes } from '../../core/policy/gate-timeout.js';
+import type { Store } from '../../store/database.js';
+import {
+  getItem,
+  updateItem,
+  type ItemRecord,
+  type WalkState,
+  type WallClock,
+} from '../../store/work-items.js';
+import type { EventLog } from '../events/event-log.js';
+
+/*
+ * `total_time_cap_minutes`: wall clock, waits included (a queue slot, a gate, a rate-limit park),
+ * less the time the item was held by a person: paused, or stopped on something other than a gate
+ * or a rate limit (a failure, a question, a cap). Such a stop is a pause in all but name: nothing
+ * runs and nothing waits on the outside world, so counting it would only make a person's retry
+ * stop at once. Each clock remembers the item's paused total when it started; its elapsed time is
+ * the wall time since then less the pauses added since.
+ */
+
+/** Milliseconds the item has spent held by a person so far, the current hold included. */
+export function heldMs(w: WalkState, now: number): number {
+  return (w.paused_ms ?? 0) + (w.paused_at ? Math.max(0, now - Date.parse(w.paused_at)) : 0);
+}
+
+/** A clock started now. */
+export function clockAt(w: WalkState, now = Date.now()): WallClock {
+  return { at: new Date(now).toISOString(), paused_ms: heldMs(w, now) };
+}
+
+export function elapsedMinutes(c: WallClock, w: WalkState, now: number): number {
+  return (now - Date.parse(c.at) - (heldMs(w, now) - c.paused_ms)) / 60_000;
+}
+
+/** Starts a hold (a pause, or a stop for a person) unless one is running. */
+export function hold(w: WalkState, now = Date.now()): WalkState {
+  return w.paused_at ? w : { ...w, paused_at: new Date(now).toISOString() };
+}
+
+/** Ends a hold: its length is added to the paused total. */
+export function release(w: WalkState, now = Date.now()): WalkState {
+  if (!w.paused_at) return w;
+  return { ...w, paused_ms: heldMs(w, now), paused_at: null };
+}
+
+export interface WallCrossed {
+  scope: 'task' | 'step' | 'node' | 'gate' | 'work_item';
+  path: string;
+  /** `total_time_cap_minutes`, or a gate's `timeout`. */
+  key: 'total_time_cap_minutes' | 'timeout';
+  limit_minutes: number;
+  elapsed_minutes: number;
+}
+
+type Level = { total_time_cap_minutes?: number } | undefined;
+const own = (v: unknown): number | undefined => {
+  const n = (v as { policy?: { total_time_cap_minutes?: unknown } } | undefined)?.policy
+    ?.total_time_cap_minutes;
+  return typeof n === 'number' ? n : undefined;
+};
+
+/**
+ * The cap of one scope: the item's override, else the scope's own policy, else policy.yaml's
+ * default for its level; `maxima` for the level bounds it whoever set it.
+ */
+function capOf(override: unknown, path: string, value: unknown, level: Level, max: Level): number | null {
+  const v =
+    (overrideAt(override, path) as { total_time_cap_minutes?: number }).total_time_cap_minutes ??
+    own(value) ??
+    level?.total_time_cap_minutes;
+  if (v === undefined) return null;
+  const m = max?.total_time_cap_minutes;
+  return m === undefined ? v : Math.min(v, m);
+}
+
+function stepAt(chain: ResolvedChain, path: string): ModelStep | null {
+  const v = walkChain(chain).find((x) => x.kind === 'step' && x.path === path);
+  return (v?.value as ModelStep | undefined) ?? null;
+}
+
+/**
+ * The first wall-clock cap the item has reached: the running step's and its tasks' (their clock is
+ * the step's, since a step's tasks start together), the current node's, a pending gate's own cap or
+ * `timeout`, and the item's. Null when none is reached, or the item keeps no clocks (filed before
+ * they existed).
+ */
+export function wallClockCrossed(input: {
+  walk: WalkState;
+  chain: ResolvedChain;
+  policy: PolicyFile | null;
+  override: unknown;
+  now: number;
+}): WallCrossed | null {
+  const { walk: w, chain, policy, override, now } = input;
+  const d = policy?.defaults;
+  const x = policy?.maxima;
+  const checks: { c: WallClock | null | undefined; s: Omit<WallCrossed, 'elapsed_minutes'> | null }[] = [];
+  const at = (
+    scope: WallCrossed['scope'],
+    path: string,
+    limit: number | null,
+    key: WallCrossed['key'] = 'total_time_cap_minutes',
+  ) => (limit === null ? null : { scope, path, key, limit_minutes: limit });
+  // A step clock counts only while a step is in flight (`step_at` is cleared between steps).
+  const sc = w.step_at ? w.step_clock : null;
+  const step = sc ? stepAt(chain, sc.path) : null;
+  if (sc && step) {
+    for (const t of step.tasks)
+      checks.push({ c: sc, s: at('task', t.path, capOf(override, t.path, t, d?.tasks, x?.tasks)) });
+    checks.push({ c: sc, s: at('step', step.path, capOf(override, step.path, step, d?.steps, x?.steps)) });
+  }
+  const node: ModelNode | undefined = chain.nodes[w.node];
+  if (node?.kind === 'exec') {
+    checks.push({
+      c: w.node_clock,
+      s: at('node', node.id, capOf(override, node.id, node, d?.nodes, x?.nodes)),
+    });
+  } else if (node?.kind === 'gate' && w.gate_clock) {
+    const gc = w.gate_clock;
+    checks.push({ c: gc, s: at('gate', node.id, capOf(override, node.id, node, undefined, undefined)) });
+    const t = typeof node.timeout === 'string' ? durationMinutes(node.timeout) : null;
+    checks.push({ c: gc, s: at('gate', node.id, t, 'timeout') });
+  }
+  checks.push({
+    c: w.clock,
+    s: at('work_item', 'work_item', capOf(override, 'work_item', chain, d?.work_item, x?.work_item)),
+  });
+  for (const { c, s } of checks) {
+    if (!c || !s) continue;
+    const e = elapsedMinutes(c, w, now);
+    if (e >= s.limit_minutes) return { ...s, elapsed_minutes: e };
+  }
+  return null;
+}
+
+/** What a person reads when a wall clock stops the item. */
+export function wallReason(c: WallCrossed): string {
+  const used = `${c.elapsed_minutes.toFixed(1)} of ${+c.limit_minutes.toFixed(2)} minutes`;
+  if (c.key === 'timeout') {
+    return `gate ${c.path} timed out (${used}); it stays open: approve or reject it`;
+  }
+  const where = c.scope === 'work_item' ? 'the work item' : `${c.scope} ${c.path}`;
+  const gate = c.scope === 'gate' ? '; the gate stays open' : '';
+  return `total_time_cap_minutes of ${where} reached: ${used} of wall clock, less pauses${gate} (raise it with the item's policy_override)`;
+}
+
+export interface WallClockHost {
+  store: Store;
+  events: EventLog;
+  log: Logger;
+  policyOf(rec: ItemRecord): PolicyFile | null;
+  /** Ends the item's live sessions (process groups and descendants). */
+  endSessions(id: string): Promise<void>;
+  /** Hands the item's slot to the next queued item. */
+  promote(): void;
+}
+
+/**
+ * Watches the wall clocks of every item whose clocks run (running, queued, at a gate, parked on a
+ * rate limit) and stops an item whose clock reached its cap: a cap stop, never a code failure, so no
+ * fix cycle is spent (a repair cut short is refunded as paused). One sweep a second over the
+ * handful of active items is cheaper and simpler than a timer per clock that every move re-arms.
+ */
+export class WallClocks {
+  private timer: NodeJS.Timeout | null = null;
+  private busy = false;
+
+  constructor(
+    private readonly h: WallClockHost,
+    private readonly everyMs = 1000,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.sweep(), this.everyMs);
+    this.timer.unref();
+  }
+
+  async sweep(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const rows = await this.h.store.db
+        .selectFrom('work_items')
+        .select('id')
+        .where((eb) =>
+          eb.or([
+            eb('status', 'in', ['running', 'queued']),
+            eb.and([eb('status', '=', 'stopped'), eb('stop_kind', 'in', ['gate', 'rate_limit'])]),
+          ]),
+        )
+        .execute();
+      for (const { id } of rows) await this.check(id);
+    } catch (err) {
+      this.h.log.error({ err }, 'wall-clock sweep failed');
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async check(id: string): Promise<void> {
+    const stopped = await this.h.events.transact(async (uow) => {
+      const rec = await getItem(uow.db, id);
+      if (!rec?.walk || !rec.chain_definition) return null;
+      const active =
+        rec.status === 'running' ||
+        rec.status === 'queued' ||
+        (rec.status === 'stopped' && (rec.stop_kind === 'gate' || rec.stop_kind === 'rate_limit'));
+      if (!active) return null;
+      const crossed = wallClockCrossed({
+        walk: rec.walk,
+        chain: rec.chain_definition as ResolvedChain,
+        policy: this.h.policyOf(rec),
+        override: rec.policy_override,
+        now: Date.now(),
+      });
+      if (!crossed) return null;
+      const reason = wallReason(crossed);
+      // Marked stopped first, so the walk sees it and halts; then its processes are ended.
+      await updateItem(uow.db, id, {
+        status: 'stopped',
+        stop_kind: 'cap',
+        stop_reason: reason,
+        queued_at: null,
+        walk: hold({ ...rec.walk, parked_until: null }),
+        updated_at: new Date().toISOString(),
+      });
+      const base = { work_item_id: id, by: 'jig' as const, node: rec.current_node };
+      await uow.emit({
+        ...base,
+        type: crossed.key === 'timeout' ? 'gate_timed_out' : 'time_cap_reached',
+        payload: {
+          clock: 'total',
+          scope: crossed.scope,
+          path: crossed.path,
+          key: crossed.key,
+          limit_minutes: crossed.limit_minutes,
+          elapsed_minutes: +crossed.elapsed_minutes.toFixed(3),
+          from: rec.status === 'stopped' ? `stopped:${rec.stop_kind ?? ''}` : rec.status,
+        },
+      });
+      await uow.emit({ ...base, type: 'work_item_needs_human', payload: { kind: 'cap', reason } });
+      return rec.status;
+    });
+    if (stopped === 'running') await this.h.endSessions(id);
+    if (stopped === 'running' || stopped === 'queued') this.h.promote();
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
