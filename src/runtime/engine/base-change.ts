@@ -230,7 +230,9 @@ export async function afterRebase(ctx: NodeCtx, run: TaskRun, restart: boolean):
   const report = rebaseReport(run.session);
   if (report?.conflict) return onConflict(ctx, run, report);
   if (!ok(run.status) || !report) {
-    return stopOf('failed', failureReason(run), run.session?.id ?? null);
+    const said = (run.session?.result as { summary?: unknown } | null | undefined)?.summary;
+    const why = typeof said === 'string' ? `${run.task.path}: ${said}` : failureReason(run);
+    return stopOf('failed', why, run.session?.id ?? null);
   }
   const how = run.task.path;
   // With `on_base_changed`, code on a base it was not verified on restarts, whoever rebased it (a

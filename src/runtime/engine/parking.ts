@@ -4,6 +4,7 @@ import type { EventActor } from '../../contract/events.js';
 import type { Store } from '../../store/database.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { EventLog, UnitOfWork } from '../events/event-log.js';
+import { hold } from './wall-clock.js';
 
 export interface ParkingHost {
   store: Store;
@@ -36,7 +37,8 @@ export class Parking {
     if (used >= max) {
       await this.h.events.transact(async (uow) => {
         await updateItem(uow.db, id, {
-          walk: { ...w, parked_until: null },
+          // No longer waiting on a reset but on a person: the wall clocks hold.
+          walk: hold({ ...w, parked_until: null }),
           stop_reason: `${rec.stop_reason ?? 'rate limited'}; ${max} automatic retr${max === 1 ? 'y' : 'ies'} used, retry it by hand`,
         });
       });

@@ -209,7 +209,8 @@ export class WallClocks {
       const active =
         rec.status === 'running' ||
         rec.status === 'queued' ||
-        (rec.status === 'stopped' && (rec.stop_kind === 'gate' || rec.stop_kind === 'rate_limit'));
+        (rec.status === 'stopped' &&
+          (rec.stop_kind === 'gate' || (rec.stop_kind === 'rate_limit' && !!rec.walk.parked_until)));
       if (!active) return null;
       const crossed = wallClockCrossed({
         walk: rec.walk,
