@@ -10,7 +10,7 @@ import { patchWalk } from './node-state.js';
 import { worktreeSnapshot } from './read-only.js';
 import { taskSpec } from './task-spec.js';
 import { timeCapMinutes } from './walk-helpers.js';
-import { clockAt } from './wall-clock.js';
+import { clockAt, wallClockCrossed, wallReason } from './wall-clock.js';
 
 export interface TaskRun {
   task: ModelTask;
@@ -90,6 +90,15 @@ export async function runStep(
   let walk = rec.walk!;
   const resumed = walk.step_at ?? null;
   if (resumed === null) {
+    // Checked before a launch too, not only by the sweep, so no task starts on a clock already run out.
+    const late = wallClockCrossed({
+      walk,
+      chain,
+      policy: host.policy(rec),
+      override: rec.policy_override,
+      now: Date.now(),
+    });
+    if (late) return { kind: 'refuse', stop: 'cap', reason: wallReason(late) };
     const before = opts.readOnly ? await worktreeSnapshot(rec.worktree_path!) : null;
     walk = await patchWalk(db, rec.id, (w) => ({
       ...w,
