@@ -1,4 +1,5 @@
-import type { ModelExecNode, ResolvedChain } from '../../core/chain/model.js';
+import type { ModelExecNode, ModelStep, ResolvedChain } from '../../core/chain/model.js';
+import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import { roundOf } from '../../core/findings/stuck.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import type { ItemRecord } from '../../store/work-items.js';
@@ -20,6 +21,22 @@ import {
 import { afterRebase, baseRebase, checkBase, conflictPlan, isConflict, rebaseReport } from './base-change.js';
 import { freshEntry, remeasure } from './node-state.js';
 import { runStep, stepOf } from './step-runner.js';
+
+/** The latest session of each task of the step other than `only` (what a one-task retry keeps). */
+async function keptSiblings(
+  h: NodeHost,
+  id: string,
+  step: ModelStep,
+  only: string,
+): Promise<SessionRecord[]> {
+  const all = await sessionsOf(h.store.db, id);
+  return step.tasks
+    .filter((t) => t.path !== only)
+    .flatMap((t) => {
+      const last = all.filter((x) => x.task_path === t.path).at(-1);
+      return last ? [last] : [];
+    });
+}
 
 /**
  * Runs one exec node with its failure handling (reference §2.7): the steps, then once per entry a
@@ -109,8 +126,11 @@ export class NodeRunner {
         ]);
         return stopOf('failed', `${step.path} is read_only but changed the worktree (${r.violation.after})`);
       }
-      const failed = r.runs.some((x) => x.status === 'failed');
-      const ids = r.runs.flatMap((x) => (x.session ? [x.session.id] : []));
+      // A retry of one task keeps its siblings' last results: they are measured with it, so a
+      // sibling that failed still fails the step and its findings still count.
+      const kept = only ? await keptSiblings(this.h, ctx.id, step, only) : [];
+      const failed = [...r.runs.map((x) => x.status), ...kept.map((x) => x.status)].includes('failed');
+      const ids = [...kept.map((x) => x.id), ...r.runs.flatMap((x) => (x.session ? [x.session.id] : []))];
       await move(
         ctx,
         (w) => ({
