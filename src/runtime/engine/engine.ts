@@ -142,6 +142,7 @@ export class Engine {
     });
     this.nodes = new NodeRunner({
       store: d.store,
+      clockStop: (id) => this.clocks.stopIfCrossed(id),
       events: d.events,
       item: (id) => this.item(id),
       stillRunning: (id) => this.stillRunning(id),
@@ -264,9 +265,14 @@ export class Engine {
       .executeTakeFirstOrThrow();
     const free = Number(running.n) < this.maxConcurrent();
     const status = free ? 'running' : 'queued';
-    const w = (await getItem(uow.db, rec.id))?.walk ?? null;
+    const cur = await getItem(uow.db, rec.id);
+    const w = cur?.walk ?? null;
+    // The first start freezes the chain and starts the item's clock, queued or not: a wait for a
+    // slot is a wait like any other.
+    const frozen = w === null ? this.freeze(cur ?? rec) : null;
     await updateItem(uow.db, rec.id, {
       ...(w?.paused_at ? { walk: release(w) } : {}),
+      ...(frozen ?? {}),
       status,
       queued_at: free ? null : now(),
       started_at: rec.started_at ?? (free ? now() : null),
@@ -456,7 +462,8 @@ export class Engine {
     const reviews = { ...walk.reviews };
     delete reviews[gate];
     const next: WalkState = { ...atNode(walk, idx + 1), approved: [...walk.approved, gate], reviews };
-    await updateItem(uow.db, rec.id, { walk: next, updated_at: now() });
+    const after = (rec.chain_definition as ResolvedChain).nodes[idx + 1]?.id ?? null;
+    await updateItem(uow.db, rec.id, { walk: next, current_node: after, updated_at: now() });
     await uow.emit({
       work_item_id: rec.id,
       type: 'gate_approved',
@@ -851,24 +858,21 @@ export class Engine {
     void this.promote();
   }
 
+  /** The chain and policy an item keeps from its first start on, and its walk at the first node. */
+  private freeze(rec: ItemRecord): Pick<ItemRecord, 'chain_definition' | 'policy_snapshot' | 'walk'> | null {
+    const chain = this.d.config.runningChains.get(rec.chain)?.resolved;
+    if (!chain) return null;
+    const walk: WalkState = { node: 0, step: 0, rejects: {}, approved: [], clock: clockAt({} as WalkState) };
+    return { chain_definition: chain, policy_snapshot: this.d.config.policy, walk: rec.walk ?? walk };
+  }
+
   private async walk(id: string): Promise<void> {
     let rec = await this.item(id);
     if (rec.status !== 'running') return;
     if (rec.walk === null || rec.chain_definition === null) {
-      const frozen = this.d.config.runningChains.get(rec.chain)?.resolved;
+      const frozen = this.freeze(rec);
       if (!frozen) return this.stop(rec, 'config', `chain ${rec.chain} does not resolve now`, null);
-      const walk: WalkState = {
-        node: 0,
-        step: 0,
-        rejects: {},
-        approved: [],
-        clock: clockAt({} as WalkState),
-      };
-      await updateItem(this.db, id, {
-        chain_definition: frozen,
-        policy_snapshot: this.d.config.policy,
-        walk,
-      });
+      await updateItem(this.db, id, frozen);
       rec = await this.item(id);
     }
     const repo = this.d.repos.find(rec.repo);

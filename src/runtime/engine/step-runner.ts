@@ -10,7 +10,7 @@ import { patchWalk } from './node-state.js';
 import { worktreeSnapshot } from './read-only.js';
 import { taskSpec } from './task-spec.js';
 import { timeCapMinutes } from './walk-helpers.js';
-import { clockAt, wallClockCrossed, wallReason } from './wall-clock.js';
+import { clockAt, wallClockCrossed } from './wall-clock.js';
 
 export interface TaskRun {
   task: ModelTask;
@@ -26,6 +26,8 @@ export type StepRun =
 
 export interface StepHost {
   store: Store;
+  /** Stops the item when a wall clock of it ran out (recorded as the sweep records it); true if so. */
+  clockStop(id: string): Promise<boolean>;
   stillRunning(id: string): Promise<boolean>;
   policy(rec: ItemRecord): PolicyFile | null;
   launch(
@@ -98,7 +100,7 @@ export async function runStep(
       override: rec.policy_override,
       now: Date.now(),
     });
-    if (late) return { kind: 'refuse', stop: 'cap', reason: wallReason(late) };
+    if (late && (await host.clockStop(rec.id))) return { kind: 'halt' };
     const before = opts.readOnly ? await worktreeSnapshot(rec.worktree_path!) : null;
     walk = await patchWalk(db, rec.id, (w) => ({
       ...w,

@@ -194,7 +194,7 @@ export class WallClocks {
           ]),
         )
         .execute();
-      for (const { id } of rows) await this.check(id);
+      for (const { id } of rows) await this.stopIfCrossed(id);
     } catch (err) {
       this.h.log.error({ err }, 'wall-clock sweep failed');
     } finally {
@@ -202,7 +202,11 @@ export class WallClocks {
     }
   }
 
-  private async check(id: string): Promise<void> {
+  /**
+   * Stops the item when one of its wall clocks ran out (the sweep, and the check before a launch,
+   * both come here, so the stop is recorded the same way whoever notices it). True when it stopped.
+   */
+  async stopIfCrossed(id: string): Promise<boolean> {
     const stopped = await this.h.events.transact(async (uow) => {
       const rec = await getItem(uow.db, id);
       if (!rec?.walk || !rec.chain_definition) return null;
@@ -249,6 +253,7 @@ export class WallClocks {
     });
     if (stopped === 'running') await this.h.endSessions(id);
     if (stopped === 'running' || stopped === 'queued') this.h.promote();
+    return stopped !== null;
   }
 
   close(): void {

@@ -163,7 +163,8 @@ export class ItemsService {
       });
     }
     if (body.chain !== undefined && body.chain !== rec.chain) {
-      if (rec.started_at !== null) {
+      // A queued item has frozen its chain too, though no slot has started it yet.
+      if (rec.started_at !== null || rec.walk !== null) {
         throw new JigError('move_refused', {
           reason: 'the item has started; its chain changes through an item draft',
         });
