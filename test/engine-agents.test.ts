@@ -380,4 +380,30 @@ nodes:
     expect(done.status, JSON.stringify(done.stop)).toBe('completed');
     expect(done.spent_tokens).toBe(500);
   });
+
+  it("a retry with task_config runs the node's agents on that model from then on; a bad model id is 422", async () => {
+    const { jig, repo } = await agentSetup({ one: ONE_AGENT }, { env: { FAKE_AGENT_MODE: 'noop' } });
+    const item = await fileItem(jig, repo, 'one');
+    expect((await until(jig, item.id, ended)).stop.kind).toBe('failed');
+    const url = `${jig.url}/api/work-items/${item.id}/retry`;
+    const bad = await http(url, { method: 'POST', body: { task_config: { model: 'opus; rm -rf /' } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json).toEqual({
+      detail: 'task_config.model: "opus; rm -rf /" is not a model id',
+      code: 'invalid_model_override',
+    });
+    const r = await http(url, {
+      method: 'POST',
+      body: { path: 'build', task_config: { model: 'claude-opus-4-1', effort: 'high' } },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.node_overrides).toEqual({ build: { model: 'claude-opus-4-1', effort: 'high' } });
+    await until(jig, item.id, ended);
+    const all = await sessions(jig, item.id);
+    expect(all.map((s: any) => s.model)).toEqual(['claude-sonnet-4-5', 'claude-opus-4-1']);
+    const changed = (await events(jig, item.id)).filter((e: any) => e.type === 'node_overrides_changed');
+    expect(changed.map((e: any) => [e.by, e.payload])).toEqual([
+      ['human', { value: { build: { model: 'claude-opus-4-1', effort: 'high' } } }],
+    ]);
+  });
 });

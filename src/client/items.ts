@@ -106,5 +106,5 @@ export async function readLog(c: JigClient, id: string, session: string, tail?: 
 /** The moves the engine makes: resume, pause, retry and skip (bodies as the lifecycle routes take them). */
 export type RunMove = 'resume' | 'pause' | 'retry' | 'skip';
 
-export const runMove = (c: JigClient, id: string, move: RunMove, body: Record<string, string>) =>
+export const runMove = (c: JigClient, id: string, move: RunMove, body: Record<string, unknown>) =>
   c.call<WorkItem>('POST', `/api/work-items/${encodeURIComponent(id)}/${move}`, body);

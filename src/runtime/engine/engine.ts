@@ -7,6 +7,7 @@ import type { ReattachSummary } from '../../contract/health.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ModelExecNode, ModelNode, ResolvedChain } from '../../core/chain/model.js';
 import { retryTarget } from '../../core/chain/retry-target.js';
+import { isModelId } from '../../core/items/overrides.js';
 import type { Store } from '../../store/database.js';
 import { runningSessions, sessionsOf, spentSince, type SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord, type WalkState } from '../../store/work-items.js';
@@ -640,7 +641,11 @@ export class Engine {
    * point given by `path` (`node`, `node.step`, `node.step.task`). A person's retry is a fresh entry:
    * recovery, fix-loop counters and escalation reset; the steer goes to the next agent launch.
    */
-  retry(id: string, by: EventActor, opts: { path?: string; steer?: string } = {}): Promise<ItemRecord> {
+  retry(
+    id: string,
+    by: EventActor,
+    opts: { path?: string; steer?: string; task_config?: { model?: string; effort?: string } } = {},
+  ): Promise<ItemRecord> {
     return this.serial(id, async () => {
       const rec = await this.item(id);
       if (rec.status !== 'stopped' || !rec.walk) {
@@ -662,6 +667,21 @@ export class Engine {
       if (!found.ok) throw new JigError('validation_failed', { reason: `path: ${found.reason}` });
       const t = found.target;
       const back = chain.nodes[t.node]?.id ?? null;
+      const tc = opts.task_config;
+      if (tc?.model !== undefined && !isModelId(tc.model))
+        throw new JigError('invalid_model_override', {
+          field: 'task_config.model',
+          value: JSON.stringify(tc.model),
+        });
+      // The model and effort asked for apply to the agent tasks of the node retried, from now on (a
+      // node override, as PATCH would set it), so a later rerun of the node keeps the choice.
+      const nodeOverrides =
+        tc && back && (tc.model !== undefined || tc.effort !== undefined)
+          ? {
+              ...rec.node_overrides,
+              [back]: { ...(rec.node_overrides[back] as Record<string, unknown> | undefined), ...tc },
+            }
+          : null;
       // Gates after the point retried from are decided again when the walk reaches them.
       const later = new Set(chain.nodes.slice(t.node).map((n) => n.id));
       const walk: WalkState = {
@@ -675,7 +695,16 @@ export class Engine {
           walk,
           current_node: back,
           ...(opts.steer ? { steer: opts.steer } : {}),
+          ...(nodeOverrides ? { node_overrides: nodeOverrides } : {}),
         });
+        if (nodeOverrides) {
+          await uow.emit({
+            work_item_id: id,
+            type: 'node_overrides_changed',
+            by,
+            payload: { value: nodeOverrides },
+          });
+        }
         await uow.emit({
           work_item_id: id,
           type: 'work_item_retried',

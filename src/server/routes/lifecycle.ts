@@ -101,6 +101,14 @@ export function lifecycleRoutes(inst: Instance): FastifyPluginAsyncZod {
                 })
                 .optional(),
               steer: Note.optional(),
+              task_config: z
+                .object({
+                  model: z.string().max(200).optional(),
+                  effort: z.string().trim().min(1).max(40).optional(),
+                })
+                .strict()
+                .optional()
+                .describe("model and effort for the retried node's agent tasks (kept as its node override)"),
             })
             .strict()
             .nullish(),
@@ -112,6 +120,7 @@ export function lifecycleRoutes(inst: Instance): FastifyPluginAsyncZod {
           await inst.engine.retry(req.params.id, 'human', {
             ...(req.body?.path ? { path: req.body.path } : {}),
             ...(req.body?.steer ? { steer: req.body.steer } : {}),
+            ...(req.body?.task_config ? { task_config: req.body.task_config } : {}),
           }),
         ),
     );
