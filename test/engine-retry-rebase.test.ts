@@ -355,6 +355,17 @@ nodes:
       step: 'build.one',
       task: null,
     });
+
+    // --model and --effort travel as task_config and become the node's override.
+    const model = await runJig(['item', 'retry', item.id, '--model', 'gpt-5-codex', '--effort', 'high'], env);
+    expect(model.code, model.stderr).toBe(0);
+    expect(payloads(await events(jig, item.id), 'node_overrides_changed')).toEqual([
+      { value: { build: { model: 'gpt-5-codex', effort: 'high' } } },
+    ]);
+    await until(jig, item.id, stoppedAs('failed'));
+    const badModel = await runJig(['item', 'retry', item.id, '--model', 'a b'], env);
+    expect(badModel.code).toBe(2);
+    expect(badModel.stderr).toContain('task_config.model: "a b" is not a model id');
   });
 });
 
