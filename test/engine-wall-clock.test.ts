@@ -521,6 +521,14 @@ describe('wall clocks at a gate', () => {
     expect(ofType(ev, 'time_cap_reached')).toEqual([]);
 
     await expectGateOpen(jig, item.id);
+    // A gate that timed out is still decided, not retried.
+    const retried = await post(jig, `/api/work-items/${item.id}/retry`);
+    expect(retried.status).toBe(409);
+    expect(retried.json).toEqual({
+      detail: 'the item waits at gate review: approve or reject it',
+      code: 'move_refused',
+      status: 'stopped',
+    });
     const approved = await post(jig, `/api/work-items/${item.id}/gates/review/approve`);
     expect(approved.status, approved.text).toBe(200);
     const done = await until(jig, item.id, ended);

@@ -116,6 +116,8 @@ export interface WalkState {
   paused_ms?: number;
   /** When the current hold began. */
   paused_at?: string | null;
+  /** The step of the node's own steps that failed in the measurement in progress, if any. */
+  failed_step?: number | null;
   /** A person's retry of one task: only that task of the current step runs again. */
   only_task?: string | null;
   /** Auto-review runs per pending gate (policy `auto_review_attempts` bounds them). */

@@ -43,6 +43,34 @@ describe('retryTarget', () => {
     });
   });
 
+  it('within the stopped node, not past the first step that did not pass', () => {
+    expect(retryTarget(chain, 2, 'verify.test', 0)).toEqual({
+      ok: false,
+      reason:
+        'verify.test comes after verify.lint, which did not pass; a retry goes back (use skip to go forward)',
+    });
+    expect(retryTarget(chain, 2, 'verify.lint', 0)).toEqual({
+      ok: true,
+      target: { node: 2, step: 0, task: null },
+    });
+    // An earlier node is not bounded by the stopped node's progress.
+    expect(retryTarget(chain, 2, 'build.main', 0)).toEqual({
+      ok: true,
+      target: { node: 0, step: 0, task: null },
+    });
+  });
+
+  it('without a path, a gate or the end of the chain has nothing to rerun', () => {
+    expect(retryTarget(chain, 1)).toEqual({
+      ok: false,
+      reason: 'the item waits at gate approve: approve or reject it',
+    });
+    expect(retryTarget(chain, 4)).toEqual({
+      ok: false,
+      reason: 'the item is past its last node; there is nothing to rerun',
+    });
+  });
+
   it('refuses forward, gates, and names that are not there, saying why', () => {
     expect(retryTarget(chain, 2, 'ship')).toEqual({
       ok: false,

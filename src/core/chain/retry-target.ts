@@ -17,8 +17,20 @@ export type RetryTargetResult = { ok: true; target: RetryTarget } | { ok: false;
  * `fix_loop`) runs only as part of that handler, so retrying it alone would leave the handler half
  * done.
  */
-export function retryTarget(chain: ResolvedChain, current: number, path?: string): RetryTargetResult {
-  if (path === undefined) return { ok: true, target: { node: current, step: 0, task: null } };
+export function retryTarget(
+  chain: ResolvedChain,
+  current: number,
+  path?: string,
+  /** The last step of the stopped node a retry may start at: the first that did not pass. */
+  reached = Number.MAX_SAFE_INTEGER,
+): RetryTargetResult {
+  if (path === undefined) {
+    const here = chain.nodes[current];
+    if (!here) return { ok: false, reason: 'the item is past its last node; there is nothing to rerun' };
+    if (here.kind !== 'exec')
+      return { ok: false, reason: `the item waits at gate ${here.id}: approve or reject it` };
+    return { ok: true, target: { node: current, step: 0, task: null } };
+  }
   const [nodeId, stepId, taskId, ...rest] = path.split('.');
   const idx = chain.nodes.findIndex((n) => n.id === nodeId);
   const node = chain.nodes[idx];
@@ -37,6 +49,12 @@ export function retryTarget(chain: ResolvedChain, current: number, path?: string
     return {
       ok: false,
       reason: `no step ${stepId} among ${node.id}'s own steps (${node.steps.map((s) => s.id).join(', ')})`,
+    };
+  }
+  if (idx === current && stepIdx > reached) {
+    return {
+      ok: false,
+      reason: `${step.path} comes after ${node.steps[reached]?.path ?? 'the step that did not pass'}, which did not pass; a retry goes back (use skip to go forward)`,
     };
   }
   if (taskId === undefined) return { ok: true, target: { node: idx, step: stepIdx, task: null } };

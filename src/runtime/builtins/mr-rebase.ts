@@ -8,7 +8,7 @@
  * Usage: node mr-rebase.js <base branch>
  */
 import { spawnSync } from 'node:child_process';
-import { renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 
 function git(args: string[]): { code: number; out: string; err: string } {
   const r = spawnSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -25,10 +25,37 @@ function finish(result: Record<string, unknown>, code: number): never {
   process.exit(code);
 }
 
+/** A rebase or merge left open by an earlier run that was killed mid-way (a pause, a cap). */
+function inProgress(): boolean {
+  return ['rebase-merge', 'rebase-apply', 'MERGE_HEAD'].some((p) => {
+    const path = git(['rev-parse', '--git-path', p]).out;
+    return path !== '' && existsSync(path);
+  });
+}
+
+// Ended mid-rebase (Jig ends a task's process group with SIGTERM): abort, so nothing is left open.
+// git itself gets the signal too; the handler runs once spawnSync returns.
+process.on('SIGTERM', () => {
+  if (inProgress()) git(['rebase', '--abort']);
+  process.exit(143);
+});
+
 const base = process.argv[2];
 if (!base) finish({ status: 'failed', summary: 'mr_rebase: no base branch given' }, 2);
 const tip = git(['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
 if (tip.code !== 0) finish({ status: 'failed', summary: `mr_rebase: base branch ${base} does not exist` }, 1);
+if (inProgress()) {
+  git(['rebase', '--abort']);
+  git(['merge', '--abort']);
+  if (inProgress())
+    finish(
+      { status: 'failed', summary: 'mr_rebase: a rebase or merge is in progress and could not be aborted' },
+      1,
+    );
+}
+if (git(['symbolic-ref', '-q', 'HEAD']).code !== 0) {
+  finish({ status: 'failed', summary: "mr_rebase: HEAD is detached; check out the item's branch first" }, 1);
+}
 const head = git(['rev-parse', 'HEAD']).out;
 const block = { base, base_tip: tip.out, head_before: head };
 if (git(['merge-base', '--is-ancestor', tip.out, 'HEAD']).code === 0) {
@@ -66,13 +93,13 @@ if (r.code === 0) {
   );
 }
 const files = git(['diff', '--name-only', '--diff-filter=U']).out.split('\n').filter(Boolean);
-git(['rebase', '--abort']);
+const aborted = git(['rebase', '--abort']).code === 0 && !inProgress();
 finish(
   {
     status: 'failed',
     summary:
       files.length > 0
-        ? `mr_rebase: rebasing onto ${base} conflicts in ${files.join(', ')}; the rebase was aborted`
+        ? `mr_rebase: rebasing onto ${base} conflicts in ${files.join(', ')}; ${aborted ? 'the rebase was aborted' : 'the rebase could NOT be aborted: run git rebase --abort in the worktree'}`
         : `mr_rebase: git rebase failed: ${r.err || r.out}`,
     rebase: { ...block, head_after: head, conflict: files.length > 0, files },
   },

@@ -74,7 +74,7 @@ export async function restartOnNewBase(
   const walk = rec.walk!;
   const count = (walk.base_restarts?.[ctx.node.id] ?? 0) + 1;
   if (count > cap) {
-    await pinBase(ctx, rec, tip, how);
+    // Not pinned: the nodes from restart_from never ran on this base, so a retry must restart them.
     return stopOf(
       'cap',
       `${ctx.node.id}.on_base_changed restarted the chain ${cap} time(s); the base keeps moving`,
@@ -217,7 +217,11 @@ export async function baseRebase(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOut
   if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
   const hard = hardStop(r.runs);
   if (hard) return hard;
-  return afterRebase(ctx, r.runs[0]!, true);
+  const next = await afterRebase(ctx, r.runs[0]!, true);
+  // Only pinned (the base was where the branch already sat): the node's own steps come next.
+  if (next === null && (await ctx.h.item(ctx.id)).walk!.phase === 'base')
+    await move(ctx, (w) => ({ ...w, phase: 'node', step: 0, step_at: null, base_checked: true }), []);
+  return next;
 }
 
 /**
@@ -259,7 +263,12 @@ export async function conflictPlan(ctx: NodeCtx, rec: ItemRecord): Promise<NodeO
     const hard = hardStop(r.runs);
     if (hard) return hard;
     const bad = r.runs.find((x) => !ok(x.status));
-    if (bad) return stopOf('conflict', `${plan.path}: ${failureReason(bad)}`, bad.session?.id ?? null);
+    if (bad) {
+      // Never leave the worktree mid-rebase for the person who takes over.
+      const left = await verifyRebase(rec.worktree_path!, c.base_tip);
+      const note = left?.includes('Jig aborted it') ? `; ${left}` : '';
+      return stopOf('conflict', `${plan.path}: ${failureReason(bad)}${note}`, bad.session?.id ?? null);
+    }
     await move(ctx, (w) => ({ ...w, step: i + 1, step_at: null }), []);
   }
   const problem = await verifyRebase(rec.worktree_path!, c.base_tip);

@@ -52,6 +52,19 @@ function gateOpen(rec: ItemRecord, gate: string): boolean {
   );
 }
 
+/**
+ * The first step of the stopped node that did not pass in this entry: a retry of the node's steps
+ * may start there or before, never after (that would skip a failing step).
+ */
+function reachedStep(chain: ResolvedChain, w: WalkState): number {
+  const node = chain.nodes[w.node];
+  if (node?.kind !== 'exec') return 0;
+  if (typeof w.failed_step === 'number') return w.failed_step;
+  // Stopped inside the node's own steps (a cap, a question): the step it was on.
+  if ((w.phase ?? 'node') === 'node' && w.step < node.steps.length) return w.step;
+  return node.steps.length - 1;
+}
+
 function stoppedWalk(w: WalkState, kind: string): WalkState {
   if (kind === 'gate') return w.gate_clock ? w : { ...w, gate_clock: clockAt(w) };
   return kind === 'rate_limit' ? w : hold(w);
@@ -663,7 +676,9 @@ export class Engine {
         );
       }
       const chain = rec.chain_definition as ResolvedChain;
-      const found = retryTarget(chain, rec.walk.node, opts.path);
+      const found = retryTarget(chain, rec.walk.node, opts.path, reachedStep(chain, rec.walk));
+      if (!found.ok && opts.path === undefined)
+        throw new JigError('move_refused', { reason: found.reason }, { status: rec.status });
       if (!found.ok) throw new JigError('validation_failed', { reason: `path: ${found.reason}` });
       const t = found.target;
       const back = chain.nodes[t.node]?.id ?? null;
@@ -684,10 +699,14 @@ export class Engine {
           : null;
       // Gates after the point retried from are decided again when the walk reaches them.
       const later = new Set(chain.nodes.slice(t.node).map((n) => n.id));
+      const restarts = Object.fromEntries(
+        Object.entries(rec.walk.base_restarts ?? {}).filter(([n]) => !later.has(n)),
+      );
       const walk: WalkState = {
         ...atNode(rec.walk, t.node),
         step: t.step,
         approved: rec.walk.approved.filter((g) => !later.has(g)),
+        base_restarts: restarts,
         ...(t.task ? { only_task: t.task } : {}),
       };
       await this.d.events.transact(async (uow) => {
@@ -713,7 +732,7 @@ export class Engine {
           payload: {
             node: back,
             from: rec.current_node,
-            step: (chain.nodes[t.node] as ModelExecNode).steps[t.step]?.path ?? null,
+            step: (chain.nodes[t.node] as ModelExecNode | undefined)?.steps?.[t.step]?.path ?? null,
             task: t.task,
             ...(opts.steer ? { steer: opts.steer } : {}),
           },
@@ -861,8 +880,12 @@ export class Engine {
     node: string | null,
     session?: string | null,
   ): Promise<void> {
-    await this.d.events.transact(async (uow) => {
-      const w = (await getItem(uow.db, rec.id))?.walk ?? null;
+    const stopped = await this.d.events.transact(async (uow) => {
+      const cur = await getItem(uow.db, rec.id);
+      // Only the walk stops an item here, and only a running one: a move that got there first (a
+      // pause, a wall clock) keeps its own stop.
+      if (cur?.status !== 'running') return false;
+      const w = cur.walk;
       await updateItem(uow.db, rec.id, {
         status: 'stopped',
         stop_kind: kind,
@@ -881,7 +904,9 @@ export class Engine {
             ? { gate: node, message: reason }
             : { kind, reason, ...(session ? { session } : {}) },
       });
+      return true;
     });
+    if (!stopped) return;
     if (kind === 'rate_limit') await this.parking.park(rec.id);
     if (kind === 'stuck') setImmediate(() => void this.escalations.autoEscalate(rec.id));
     void this.promote();

@@ -202,11 +202,12 @@ export async function repair(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome
       if (hard.stop !== 'question') await refund(ctx, w, `${hard.stop}: ${hard.reason}`);
       return hard;
     }
-    // A builtin or forge task of the repair that failed means the repair could not do its work (a
-    // rebase that conflicts, a forge call refused): the cycle is refunded, and a person looks,
-    // since running the same cycle again would fail the same way.
+    // A rebase or forge task of the repair that failed means the repair could not do its work (a
+    // conflict, a forge call refused): the cycle is refunded, and a person looks, since running the
+    // same cycle again would fail the same way. Tests run inside a repair are different: their
+    // failure is the repair's result, measured like any other.
     const broken = r.runs.find(
-      (x) => x.status === 'failed' && (x.task.kind === 'builtin' || x.task.kind === 'forge'),
+      (x) => x.status === 'failed' && (x.task.kind === 'forge' || x.task.ref === 'jig.mr_rebase'),
     );
     if (broken) {
       await refund(ctx, w, `${broken.task.path} failed`);

@@ -22,7 +22,10 @@ import { afterRebase, baseRebase, checkBase, conflictPlan, isConflict, rebaseRep
 import { freshEntry, remeasure } from './node-state.js';
 import { runStep, stepOf } from './step-runner.js';
 
-/** The latest session of each task of the step other than `only` (what a one-task retry keeps). */
+/**
+ * The latest session of each task of the step other than `only`, when it finished (done,
+ * done_with_concerns or failed): what a one-task retry keeps.
+ */
 async function keptSiblings(
   h: NodeHost,
   id: string,
@@ -30,11 +33,12 @@ async function keptSiblings(
   only: string,
 ): Promise<SessionRecord[]> {
   const all = await sessionsOf(h.store.db, id);
+  const finished = new Set(['done', 'done_with_concerns', 'failed']);
   return step.tasks
     .filter((t) => t.path !== only)
     .flatMap((t) => {
       const last = all.filter((x) => x.task_path === t.path).at(-1);
-      return last ? [last] : [];
+      return last && finished.has(last.status) ? [last] : [];
     });
 }
 
@@ -101,7 +105,13 @@ export class NodeRunner {
       const step = node.steps[i]!;
       const readOnly = step.read_only === true || node.read_only === true;
       const cur = await this.h.item(ctx.id);
-      const only = i === rec.walk!.step ? (cur.walk!.only_task ?? undefined) : undefined;
+      const one = i === rec.walk!.step ? (cur.walk!.only_task ?? undefined) : undefined;
+      // Siblings of a one-task retry that never finished (no session, paused, capped, lost) run
+      // with it: only a finished result, passed or failed, is kept.
+      const kept = one ? await keptSiblings(this.h, ctx.id, step, one) : [];
+      const only = one
+        ? step.tasks.map((t) => t.path).filter((p) => !kept.some((k) => k.task_path === p))
+        : undefined;
       const r = await runStep(this.h, cur, ctx.repo, ctx.chain, node, step, {
         readOnly,
         ...(only ? { only } : {}),
@@ -128,7 +138,6 @@ export class NodeRunner {
       }
       // A retry of one task keeps its siblings' last results: they are measured with it, so a
       // sibling that failed still fails the step and its findings still count.
-      const kept = only ? await keptSiblings(this.h, ctx.id, step, only) : [];
       const failed = [...r.runs.map((x) => x.status), ...kept.map((x) => x.status)].includes('failed');
       const ids = [...kept.map((x) => x.id), ...r.runs.flatMap((x) => (x.session ? [x.session.id] : []))];
       await move(
@@ -139,6 +148,7 @@ export class NodeRunner {
           step: failed ? node.steps.length : i + 1,
           step_at: null,
           only_task: null,
+          ...(failed ? { failed_step: i } : {}),
         }),
         [],
       );

@@ -23,6 +23,7 @@ const NODE_LOCAL = [
   'node_clock',
   'step_clock',
   'gate_clock',
+  'failed_step',
 ] as const satisfies readonly (keyof WalkState)[];
 
 /** The walk positioned at the start of node `index`, with no failure-handling state carried over. */
@@ -48,12 +49,16 @@ export function freshEntry(walk: WalkState): WalkState {
     concerns: null,
     stuck_reason: null,
     read_only_before: null,
+    failed_step: null,
+    // A fresh entry looks at the base again; the node's wall clock keeps running (it bounds the
+    // node, escalations included).
+    base_checked: false,
   };
 }
 
 /** The node's own steps again from the first, as a new measurement. */
 export function remeasure(walk: WalkState): WalkState {
-  return { ...walk, phase: 'node', step: 0, step_at: null, measured: [], concerns: null };
+  return { ...walk, phase: 'node', step: 0, step_at: null, measured: [], concerns: null, failed_step: null };
 }
 
 type Db = Parameters<typeof getItem>[0];

@@ -83,10 +83,10 @@ export async function runStep(
   chain: ResolvedChain,
   node: ModelExecNode,
   step: ModelStep,
-  opts: { readOnly?: boolean; brief?: () => string; only?: string } = {},
+  opts: { readOnly?: boolean; brief?: () => string; only?: string[] } = {},
 ): Promise<StepRun> {
   const db = host.store.db;
-  const tasks = opts.only ? step.tasks.filter((t) => t.path === opts.only) : step.tasks;
+  const tasks = opts.only ? step.tasks.filter((t) => opts.only!.includes(t.path)) : step.tasks;
   const specs = tasks.map((t) => ({ task: t, spec: taskSpec(t, repo, rec.base_branch ?? 'HEAD') }));
   for (const { spec } of specs) if (spec.kind === 'refuse') return { kind: 'refuse', reason: spec.reason };
   let walk = rec.walk!;
@@ -100,7 +100,10 @@ export async function runStep(
       override: rec.policy_override,
       now: Date.now(),
     });
-    if (late && (await host.clockStop(rec.id))) return { kind: 'halt' };
+    if (late) {
+      await host.clockStop(rec.id);
+      return { kind: 'halt' };
+    }
     const before = opts.readOnly ? await worktreeSnapshot(rec.worktree_path!) : null;
     walk = await patchWalk(db, rec.id, (w) => ({
       ...w,
@@ -121,6 +124,8 @@ export async function runStep(
             s.status !== 'paused' &&
             s.status !== 'rate_limited',
         );
+  // A move (pause, a wall clock) may have stopped the item since the walk looked: launch nothing.
+  if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
   const brief = opts.brief?.();
   let refused: { stop: string; reason: string; session?: string } | null = null;
   const runs = await Promise.all(
