@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { ModelTask } from '../../core/chain/model.js';
 import type { SessionRecord } from '../../store/sessions.js';
-import { updateItem, type ItemRecord } from '../../store/work-items.js';
+import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import { git } from '../git/git.js';
 import { failureReason, hardStop, move, stopOf, type NodeCtx, type NodeOutcome } from './node-ctx.js';
 import { atNode } from './node-state.js';
@@ -71,8 +71,7 @@ export async function restartOnNewBase(
   cap: number,
   how: string,
 ): Promise<NodeOutcome> {
-  const walk = rec.walk!;
-  const count = (walk.base_restarts?.[ctx.node.id] ?? 0) + 1;
+  const count = (rec.walk!.base_restarts?.[ctx.node.id] ?? 0) + 1;
   if (count > cap) {
     // Not pinned: the nodes from restart_from never ran on this base, so a retry must restart them.
     return stopOf(
@@ -83,6 +82,8 @@ export async function restartOnNewBase(
   const target = restartIndex(ctx);
   const to = ctx.chain.nodes[target]!.id;
   await ctx.h.events.transact(async (uow) => {
+    // The walk as it is now, inside the transaction: a hold set meanwhile is kept.
+    const walk = (await getItem(uow.db, ctx.id))!.walk!;
     await updateItem(uow.db, ctx.id, {
       base_ref: tip,
       walk: {

@@ -65,6 +65,9 @@ type Db = Parameters<typeof getItem>[0];
 
 /** Reads the walk, changes it, writes it back (inside the caller's transaction when given one). */
 export async function patchWalk(db: Db, id: string, fn: (w: WalkState) => WalkState): Promise<WalkState> {
+  // Read and write in one transaction, so a move made meanwhile (a pause's hold, a park) is not
+  // overwritten by a walk read before it.
+  if (!db.isTransaction) return db.transaction().execute((trx) => patchWalk(trx, id, fn));
   const rec = await getItem(db, id);
   const next = fn(rec!.walk!);
   await updateItem(db, id, { walk: next, updated_at: new Date().toISOString() });
