@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentSetup } from './helpers/agents.js';
 import { engineSetup, events, fileItem, isAlive, post, until } from './helpers/engine.js';
-import { cleanupAll, http, tempHome, type JigProcess } from './helpers/server.js';
+import { cleanupAll, http, startJig, tempHome, type JigProcess } from './helpers/server.js';
 
 /** Ends what a test left running (its tasks outlive the server by design), then the servers. */
 const leftovers: (() => Promise<unknown> | void)[] = [];
@@ -165,6 +165,42 @@ nodes:
       node: 'work',
     });
     expect(isAlive(session)).toBe(false);
+  });
+
+  it('a clock keeps running across a kill -9 of the server: after the restart the adopted task is ended as cap', async () => {
+    const home = tempHome();
+    const { jig, repo } = await engineSetup(
+      {
+        across: `
+policy:
+  total_time_cap_minutes: 0.1
+nodes:
+  - id: work
+    kind: exec
+    tasks:
+      - id: sleep
+        kind: subprocess
+        ${SLEEPER}
+`,
+      },
+      { home },
+    );
+    const item = await fileItem(jig, repo, 'across');
+    const pid = await sleepPid(jig, item);
+    await jig.stop('SIGKILL');
+    // The task outlives the server by design; the restarted server adopts it and its clock.
+    expect(isAlive(pid)).toBe(true);
+    const again = await startJig({ home });
+    const stopped = await until(again, item.id, capStop);
+    expect(stopped.stop.reason).toMatch(capReason('the work item', '0.1'));
+    await waitFor('the sleep to end', async () => (isAlive(pid) ? undefined : true));
+    const ev = await events(again, item.id);
+    expect(ofType(ev, 'time_cap_reached').map((e) => [e.payload.scope, e.payload.from])).toEqual([
+      ['work_item', 'running'],
+    ]);
+    expect(
+      ofType(ev, 'session_reattached').length + ofType(ev, 'session_resolved_after_restart').length,
+    ).toBe(1);
   });
 
   it("a node's own cap stops the item in that node, its clock starting at the node's entry", async () => {
