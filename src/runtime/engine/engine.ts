@@ -5,9 +5,7 @@ import type { EventActor } from '../../contract/events.js';
 import { JigError } from '../../contract/errors.js';
 import type { ReattachSummary } from '../../contract/health.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
-import type { ModelExecNode, ModelNode, ResolvedChain } from '../../core/chain/model.js';
-import { retryTarget } from '../../core/chain/retry-target.js';
-import { isModelId } from '../../core/items/overrides.js';
+import type { ModelNode, ResolvedChain } from '../../core/chain/model.js';
 import type { Store } from '../../store/database.js';
 import { runningSessions, sessionsOf, spentSince, type SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord, type WalkState } from '../../store/work-items.js';
@@ -30,12 +28,9 @@ import { SessionRunner } from './session-runner.js';
 import { taskEnv } from './task-spec.js';
 import { rejectTarget, stopKindOf } from './walk-helpers.js';
 import { prepareWorktree } from './worktree.js';
+import { planRetry, type RetryOptions } from './retry-plan.js';
 import { clockAt, hold, release, WallClocks } from './wall-clock.js';
 
-/**
- * The walk as an item stops: a gate starts its clock; a stop for a person holds the wall clocks,
- * like a pause (a rate-limit park is a wait and keeps them running).
- */
 /**
  * The item waits on this gate: stopped at it for a person, or stopped there by a wall clock (a gate
  * that timed out, or a total cap reached while it waited), since then the gate stays open.
@@ -53,18 +48,9 @@ function gateOpen(rec: ItemRecord, gate: string): boolean {
 }
 
 /**
- * The first step of the stopped node that did not pass in this entry: a retry of the node's steps
- * may start there or before, never after (that would skip a failing step).
+ * The walk as an item stops: a gate starts its clock; a stop for a person holds the wall clocks,
+ * like a pause (a rate-limit park is a wait and keeps them running).
  */
-function reachedStep(chain: ResolvedChain, w: WalkState): number {
-  const node = chain.nodes[w.node];
-  if (node?.kind !== 'exec') return 0;
-  if (typeof w.failed_step === 'number') return w.failed_step;
-  // Stopped inside the node's own steps (a cap, a question): the step it was on.
-  if ((w.phase ?? 'node') === 'node' && w.step < node.steps.length) return w.step;
-  return node.steps.length - 1;
-}
-
 function stoppedWalk(w: WalkState, kind: string): WalkState {
   if (kind === 'gate') return w.gate_clock ? w : { ...w, gate_clock: clockAt(w) };
   return kind === 'rate_limit' ? w : hold(w);
@@ -654,88 +640,31 @@ export class Engine {
    * point given by `path` (`node`, `node.step`, `node.step.task`). A person's retry is a fresh entry:
    * recovery, fix-loop counters and escalation reset; the steer goes to the next agent launch.
    */
-  retry(
-    id: string,
-    by: EventActor,
-    opts: { path?: string; steer?: string; task_config?: { model?: string; effort?: string } } = {},
-  ): Promise<ItemRecord> {
+  retry(id: string, by: EventActor, opts: RetryOptions = {}): Promise<ItemRecord> {
     return this.serial(id, async () => {
       const rec = await this.item(id);
-      if (rec.status !== 'stopped' || !rec.walk) {
-        throw new JigError(
-          'move_refused',
-          { reason: `the item is ${rec.status}; only a stopped item can be retried` },
-          { status: rec.status },
-        );
-      }
-      if (rec.stop_kind === 'gate') {
-        throw new JigError(
-          'move_refused',
-          { reason: `the item waits at gate ${rec.current_node ?? ''}: approve or reject it` },
-          { status: rec.status },
-        );
-      }
-      const chain = rec.chain_definition as ResolvedChain;
-      const found = retryTarget(chain, rec.walk.node, opts.path, reachedStep(chain, rec.walk));
-      if (!found.ok && opts.path === undefined)
-        throw new JigError('move_refused', { reason: found.reason }, { status: rec.status });
-      if (!found.ok) throw new JigError('validation_failed', { reason: `path: ${found.reason}` });
-      const t = found.target;
-      const back = chain.nodes[t.node]?.id ?? null;
-      const tc = opts.task_config;
-      if (tc?.model !== undefined && !isModelId(tc.model))
-        throw new JigError('invalid_model_override', {
-          field: 'task_config.model',
-          value: JSON.stringify(tc.model),
-        });
-      // The model and effort asked for apply to the agent tasks of the node retried, from now on (a
-      // node override, as PATCH would set it), so a later rerun of the node keeps the choice.
-      const nodeOverrides =
-        tc && back && (tc.model !== undefined || tc.effort !== undefined)
-          ? {
-              ...rec.node_overrides,
-              [back]: { ...(rec.node_overrides[back] as Record<string, unknown> | undefined), ...tc },
-            }
-          : null;
-      // Gates after the point retried from are decided again when the walk reaches them.
-      const later = new Set(chain.nodes.slice(t.node).map((n) => n.id));
-      const restarts = Object.fromEntries(
-        Object.entries(rec.walk.base_restarts ?? {}).filter(([n]) => !later.has(n)),
-      );
-      const walk: WalkState = {
-        ...atNode(rec.walk, t.node),
-        step: t.step,
-        approved: rec.walk.approved.filter((g) => !later.has(g)),
-        base_restarts: restarts,
-        ...(t.task ? { only_task: t.task } : {}),
-      };
+      const plan = planRetry(rec, opts);
       await this.d.events.transact(async (uow) => {
         await updateItem(uow.db, id, {
-          walk,
-          current_node: back,
+          walk: plan.walk,
+          current_node: plan.node,
           ...(opts.steer ? { steer: opts.steer } : {}),
-          ...(nodeOverrides ? { node_overrides: nodeOverrides } : {}),
+          ...(plan.nodeOverrides ? { node_overrides: plan.nodeOverrides } : {}),
         });
-        if (nodeOverrides) {
+        if (plan.nodeOverrides) {
           await uow.emit({
             work_item_id: id,
             type: 'node_overrides_changed',
             by,
-            payload: { value: nodeOverrides },
+            payload: { value: plan.nodeOverrides },
           });
         }
         await uow.emit({
           work_item_id: id,
           type: 'work_item_retried',
           by,
-          node: back,
-          payload: {
-            node: back,
-            from: rec.current_node,
-            step: (chain.nodes[t.node] as ModelExecNode | undefined)?.steps?.[t.step]?.path ?? null,
-            task: t.task,
-            ...(opts.steer ? { steer: opts.steer } : {}),
-          },
+          node: plan.node,
+          payload: plan.payload,
         });
         await this.claim(uow, rec, by);
       });
