@@ -9,6 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { OPEN_OPERATIONS } from '../git/open-operations.js';
 
 function git(args: string[]): { code: number; out: string; err: string } {
   const r = spawnSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -27,7 +28,7 @@ function finish(result: Record<string, unknown>, code: number): never {
 
 /** A rebase or merge left open by an earlier run that was killed mid-way (a pause, a cap). */
 function inProgress(): boolean {
-  return ['rebase-merge', 'rebase-apply', 'MERGE_HEAD'].some((p) => {
+  return OPEN_OPERATIONS.some((p) => {
     const path = git(['rev-parse', '--git-path', p]).out;
     return path !== '' && existsSync(path);
   });

@@ -3,9 +3,11 @@ import type { ModelTask } from '../../core/chain/model.js';
 import type { SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import { git } from '../git/git.js';
+import { OPEN_OPERATIONS } from '../git/open-operations.js';
 import { failureReason, hardStop, move, stopOf, type NodeCtx, type NodeOutcome } from './node-ctx.js';
 import { atNode } from './node-state.js';
 import { runStep, stepOf, type TaskRun } from './step-runner.js';
+import { passed } from './walk-helpers.js';
 
 /** What `jig.mr_rebase` reports in its result file (see `runtime/builtins/mr-rebase.ts`). */
 export interface RebaseReport {
@@ -182,7 +184,7 @@ export function conflictBrief(
 
 /** After the conflict plan: the branch must contain the base tip, with no rebase or merge left open. */
 export async function verifyRebase(worktree: string, tip: string): Promise<string | null> {
-  for (const dir of ['rebase-merge', 'rebase-apply', 'MERGE_HEAD']) {
+  for (const dir of OPEN_OPERATIONS) {
     const p = await git(worktree, ['rev-parse', '--git-path', dir]);
     const abs = p.stdout.trim();
     if (abs && existsSync(abs.startsWith('/') ? abs : `${worktree}/${abs}`)) {
@@ -197,7 +199,6 @@ export async function verifyRebase(worktree: string, tip: string): Promise<strin
   return ok.code === 0 ? null : `the branch does not contain ${tip.slice(0, 12)}`;
 }
 
-const ok = (s: string): boolean => s === 'done' || s === 'done_with_concerns';
 const restartCap = (ctx: NodeCtx, rec: ItemRecord): number => ctx.h.policy(rec)?.default?.attempts ?? 3;
 
 /**
@@ -234,7 +235,7 @@ export async function afterRebase(ctx: NodeCtx, run: TaskRun, restart: boolean):
   const rec = await ctx.h.item(ctx.id);
   const report = rebaseReport(run.session);
   if (report?.conflict) return onConflict(ctx, run, report);
-  if (!ok(run.status) || !report) {
+  if (!passed(run.status) || !report) {
     const said = (run.session?.result as { summary?: unknown } | null | undefined)?.summary;
     const why = typeof said === 'string' ? `${run.task.path}: ${said}` : failureReason(run);
     return stopOf('failed', why, run.session?.id ?? null);
@@ -263,7 +264,7 @@ export async function conflictPlan(ctx: NodeCtx, rec: ItemRecord): Promise<NodeO
     if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
     const hard = hardStop(r.runs);
     if (hard) return hard;
-    const bad = r.runs.find((x) => !ok(x.status));
+    const bad = r.runs.find((x) => !passed(x.status));
     if (bad) {
       // Never leave the worktree mid-rebase for the person who takes over.
       const left = await verifyRebase(rec.worktree_path!, c.base_tip);

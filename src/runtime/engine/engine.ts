@@ -26,7 +26,7 @@ import { NodeRunner } from './node-runner.js';
 import { atNode } from './node-state.js';
 import { SessionRunner } from './session-runner.js';
 import { taskEnv } from './task-spec.js';
-import { rejectTarget, stopKindOf } from './walk-helpers.js';
+import { passed, rejectTarget, stopKindOf } from './walk-helpers.js';
 import { prepareWorktree } from './worktree.js';
 import { planRetry, type RetryOptions } from './retry-plan.js';
 import { clockAt, hold, release, WallClocks } from './wall-clock.js';
@@ -903,7 +903,7 @@ export class Engine {
             repo,
           );
           if (!(await this.stillRunning(id))) return;
-          if (out.status !== 'done' && out.status !== 'done_with_concerns') {
+          if (!passed(out.status)) {
             return this.stop(
               rec,
               stopKindOf[out.status] ?? 'failed',
@@ -1093,7 +1093,7 @@ export class Engine {
     const others = await runningSessions(this.db, rec.id);
     if (others.length > 0) return;
     if (s.node === '<setup>') {
-      if (s.status !== 'done' && s.status !== 'done_with_concerns') {
+      if (!passed(s.status)) {
         return this.stop(
           rec,
           stopKindOf[s.status] ?? 'failed',

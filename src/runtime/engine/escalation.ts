@@ -11,6 +11,7 @@ import type { ReposService } from '../repos/repos-service.js';
 import type { AgentRunner } from './agent-runner.js';
 import { patchWalk } from './node-state.js';
 import type { SessionRunner } from './session-runner.js';
+import { passed } from './walk-helpers.js';
 
 /** The node name escalation sessions are recorded under: they belong to no node of the chain. */
 export const ESCALATION_NODE = '<escalation>';
@@ -167,12 +168,7 @@ export class Escalations {
       });
     });
     const rec = await this.h.item(id);
-    if (
-      action === 'retry' &&
-      rec.status === 'stopped' &&
-      rec.stop_kind !== 'gate' &&
-      (s.status === 'done' || s.status === 'done_with_concerns')
-    ) {
+    if (action === 'retry' && rec.status === 'stopped' && rec.stop_kind !== 'gate' && passed(s.status)) {
       await this.h.retry(id, 'agent');
     }
   }

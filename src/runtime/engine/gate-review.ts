@@ -5,6 +5,7 @@ import type { ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
 import type { AgentRunner } from './agent-runner.js';
 import { patchWalk } from './node-state.js';
+import { passed } from './walk-helpers.js';
 
 /** What the reviewer's verdict asks of the gate; the engine applies it (a worker never decides). */
 export type ReviewOutcome =
@@ -80,7 +81,7 @@ export async function runAutoReview(d: {
       payload: { gate: gate.id, session: s.id, status: s.status, verdict, ...(concerns ? { concerns } : {}) },
     });
   });
-  const ok = s.status === 'done' || s.status === 'done_with_concerns';
+  const ok = passed(s.status);
   if (ok && verdict === 'approve') return { kind: 'approve', session: s.id };
   if (ok && verdict === 'reject' && concerns) return { kind: 'reject', note: concerns, session: s.id };
   if (ok && verdict === 'fixed') {

@@ -21,6 +21,7 @@ import {
 import { afterRebase, baseRebase, checkBase, conflictPlan, isConflict, rebaseReport } from './base-change.js';
 import { freshEntry, remeasure } from './node-state.js';
 import { runStep, stepOf } from './step-runner.js';
+import { passed } from './walk-helpers.js';
 
 /**
  * The latest session of each task of the step other than `only`, when it finished (done,
@@ -33,12 +34,11 @@ async function keptSiblings(
   only: string,
 ): Promise<SessionRecord[]> {
   const all = await sessionsOf(h.store.db, id);
-  const finished = new Set(['done', 'done_with_concerns', 'failed']);
   return step.tasks
     .filter((t) => t.path !== only)
     .flatMap((t) => {
       const last = all.filter((x) => x.task_path === t.path).at(-1);
-      return last && finished.has(last.status) ? [last] : [];
+      return last && (passed(last.status) || last.status === 'failed') ? [last] : [];
     });
 }
 
@@ -274,7 +274,7 @@ export class NodeRunner {
     if (r.kind === 'halt') return r;
     if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
     const run = r.runs[0]!;
-    const ok = run.status === 'done' || run.status === 'done_with_concerns';
+    const ok = passed(run.status);
     await move(ctx, (w) => (ok ? freshEntry(w) : w), [
       {
         type: 'stuck_escalation_finished',

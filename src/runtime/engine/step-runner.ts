@@ -9,7 +9,7 @@ import type { RepoEntry } from '../../contract/config/repos.js';
 import { patchWalk } from './node-state.js';
 import { worktreeSnapshot } from './read-only.js';
 import { taskSpec } from './task-spec.js';
-import { timeCapMinutes } from './walk-helpers.js';
+import { passed, timeCapMinutes } from './walk-helpers.js';
 import { clockAt, wallClockCrossed } from './wall-clock.js';
 
 export interface TaskRun {
@@ -47,8 +47,6 @@ export interface StepHost {
     brief?: string,
   ): Promise<{ session: SessionRecord } | { refuse: { stop: string; reason: string; session?: string } }>;
 }
-
-const ok = (s: SessionStatus): boolean => s === 'done' || s === 'done_with_concerns';
 
 /**
  * The document a task produced: the `artifact_ref` it reported (a path inside the worktree), else
@@ -165,7 +163,7 @@ export async function runStep(
   if (refusal) return { kind: 'refuse', ...refusal };
   for (const r of runs) {
     const produces = r.task.produces;
-    if (typeof produces !== 'string' || !r.session || !ok(r.status)) continue;
+    if (typeof produces !== 'string' || !r.session || !passed(r.status)) continue;
     const ref = reportedArtifact(r.session, rec.worktree_path!, produces);
     if (ref) await patchWalk(db, rec.id, (w) => ({ ...w, artifacts: { ...w.artifacts, [produces]: ref } }));
   }

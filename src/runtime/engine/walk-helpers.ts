@@ -54,6 +54,9 @@ const precedence: SessionStatus[] = [
   'failed',
 ];
 
+/** A session that ended as its task wanted: done, or done with concerns. */
+export const passed = (s: string): boolean => s === 'done' || s === 'done_with_concerns';
+
 export function worstStatus(statuses: SessionStatus[]): SessionStatus | null {
   for (const s of precedence) if (statuses.includes(s)) return s;
   return null;

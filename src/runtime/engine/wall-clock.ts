@@ -69,10 +69,7 @@ const own = (v: unknown): number | undefined => {
  * default for its level; `maxima` for the level bounds it whoever set it.
  */
 function capOf(override: unknown, path: string, value: unknown, level: Level, max: Level): number | null {
-  const v =
-    (overrideAt(override, path) as { total_time_cap_minutes?: number }).total_time_cap_minutes ??
-    own(value) ??
-    level?.total_time_cap_minutes;
+  const v = overrideAt(override, path).total_time_cap_minutes ?? own(value) ?? level?.total_time_cap_minutes;
   if (v === undefined) return null;
   const m = max?.total_time_cap_minutes;
   return m === undefined ? v : Math.min(v, m);
