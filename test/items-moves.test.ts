@@ -195,7 +195,10 @@ describe('worktrees and branches', () => {
     expect(existsSync(wt)).toBe(false);
     expect(branches()).toContain(item.branch);
     const events = (await api('GET', `/api/work-items/${item.id}/events`)).json.events;
-    expect(events.at(-1).payload).toEqual({ from: 'cancelled', worktree_removed: true });
+    expect(events.slice(-2).map((e: any) => [e.type, e.payload])).toEqual([
+      ['work_item_archived', { from: 'cancelled' }],
+      ['worktree_reclaimed', { worktree_removed: true }],
+    ]);
   });
 
   it('abandon deletes the worktree and the branch', async () => {
@@ -206,10 +209,10 @@ describe('worktrees and branches', () => {
     expect(existsSync(wt)).toBe(false);
     expect(branches()).not.toContain(item.branch);
     const events = (await api('GET', `/api/work-items/${item.id}/events`)).json.events;
-    expect(events.at(-1)).toMatchObject({
-      type: 'work_item_abandoned',
-      payload: { from: 'paused', reason: 'wrong approach', worktree_removed: true, branch_deleted: true },
-    });
+    expect(events.slice(-2).map((e: any) => [e.type, e.by, e.payload])).toEqual([
+      ['work_item_abandoned', 'human', { from: 'paused', reason: 'wrong approach' }],
+      ['worktree_reclaimed', 'jig', { worktree_removed: true, branch_deleted: true }],
+    ]);
   });
 });
 

@@ -15,6 +15,11 @@ export const errorCatalogue = {
   config_refused: { status: 422, template: 'a configuration file was refused: {files}' },
   not_supervised: { status: 409, template: '{reason}' },
   policy_invalid: { status: 422, template: '{reason}' },
+  policy_changed: {
+    status: 409,
+    template:
+      'policy.yaml changed since it was read (If-Match {sent}); read it again (GET /api/policy) and reapply your change',
+  },
   host_not_allowed: { status: 403, template: 'unexpected Host for a server bound to {bind}' },
   cross_site_write: { status: 403, template: 'cross-site write refused: {reason}' },
   remote_needs_password: {
@@ -50,6 +55,10 @@ export const errorCatalogue = {
     template: 'repo {path} names steering the library does not define: {names}',
   },
   repos_file_invalid: { status: 422, template: 'repos.yaml does not load: {reason}' },
+  repo_file_unsafe: {
+    status: 422,
+    template: '{file} in {path} {reason}; Jig reads only regular files inside the repository',
+  },
   invalid_title: { status: 422, template: '{message}' },
   chain_unknown: { status: 422, template: 'chain {chain} names no chain in the library' },
   chain_conflict: {
@@ -59,6 +68,11 @@ export const errorCatalogue = {
   chain_unresolved: { status: 422, template: 'chain {chain} does not resolve: {reason}' },
   new_work_refused: { status: 503, template: 'all new work is refused while {what} does not load: {reason}' },
   intake_failed: { status: 502, template: 'intake failed: {reason}' },
+  idempotency_key_reused: {
+    status: 422,
+    template:
+      'Idempotency-Key {key} was used within the last 24 hours for a different request; send a new key for a new item',
+  },
   item_not_found: { status: 404, template: 'no work item {id}' },
   escalation_spend_cap: {
     status: 409,
@@ -97,13 +111,15 @@ export class JigError extends Error {
   readonly status: number;
   readonly extra: Record<string, unknown>;
 
+  /** `cause`: what went wrong underneath, for the server log (never sent to the caller). */
   constructor(
     code: ErrorCode,
     params: Record<string, string | number> = {},
     extra: Record<string, unknown> = {},
+    options: { cause?: unknown } = {},
   ) {
     const entry = errorCatalogue[code];
-    super(fill(entry.template, params));
+    super(fill(entry.template, params), options);
     this.name = 'JigError';
     this.code = code;
     this.status = entry.status;

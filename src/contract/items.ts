@@ -88,6 +88,19 @@ export const TriggerBody = z.object({
 });
 export type TriggerBody = z.infer<typeof TriggerBody>;
 
+/** Visible ASCII, as HTTP header values carry it; long enough for a UUID or a delivery id. */
+export const TriggerHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/, 'is 1 to 255 visible ASCII characters')
+    .optional()
+    .describe(
+      'Files the item once: a repeat with the same key within 24 h answers the first item (201, header Idempotent-Replayed: true); the same key with another body is a 422',
+    ),
+});
+
 export const CreateItemBody = z
   .object({
     title: z.string(),

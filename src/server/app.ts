@@ -9,6 +9,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Instance } from '../runtime/instance.js';
 import { installErrorHandling } from './error-handler.js';
+import { installJsonBodyParser } from './json-body.js';
 import { installPerimeter } from './perimeter.js';
 import { healthRoutes } from './routes/health.js';
 import { intakeRoutes } from './routes/intake.js';
@@ -69,6 +70,7 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
   });
 
   installErrorHandling(app);
+  installJsonBodyParser(app);
 
   // Once a stop begins, answers close their connection: a kept-alive socket would otherwise hold
   // the stop open until its keep-alive timeout.

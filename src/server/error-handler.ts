@@ -37,7 +37,15 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
-    if (error instanceof JigError) return send(reply, error);
+    if (error instanceof JigError) {
+      // A 5xx is ours or a dependency's fault: whoever reads the log needs what happened underneath.
+      if (error.status >= 500)
+        req.log.error(
+          { err: error.cause ?? error },
+          `answered ${error.status} ${error.code}: ${error.message}`,
+        );
+      return send(reply, error);
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => ({
         field: fieldName(error.validationContext, v.instancePath),

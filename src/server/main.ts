@@ -159,6 +159,9 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     engineRef.port = inst.port;
     // Sessions that outlived the last server are adopted, and running items continue (ADR 0003).
     inst.reattach = await engine.recover();
+    // An archive or abandon cut off before its worktree and branch were removed finishes now.
+    const reclaimed = await items.reclaimPending();
+    if (reclaimed > 0) log.info({ items: reclaimed }, 'finished reclaiming worktrees');
     if (inst.reattach.scanned > 0 || inst.reattach.resumed_work_items > 0)
       log.info(inst.reattach, 'reattached');
     const host = bind.includes(':') ? `[${bind}]` : bind;

@@ -6,6 +6,7 @@ import { scheduleFirings } from './migrations/0004-schedule-firings.js';
 import { engineState } from './migrations/0005-engine.js';
 import { listIndex } from './migrations/0006-list-index.js';
 import { agentSessions } from './migrations/0007-agent-sessions.js';
+import { triggerKeys } from './migrations/0008-trigger-keys.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   engineState,
   listIndex,
   agentSessions,
+  triggerKeys,
 ];

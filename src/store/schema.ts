@@ -116,6 +116,14 @@ export interface ScheduleFiringsTable {
   fired_at: string;
 }
 
+/** `Idempotency-Key`s of `POST /api/triggers` (migration 8). */
+export interface TriggerKeysTable {
+  key: string;
+  request_sha256: string;
+  work_item_id: string;
+  created_at: string;
+}
+
 export interface Database {
   work_items: WorkItemsTable;
   events: EventsTable;
@@ -124,4 +132,5 @@ export interface Database {
   jig_schema: SchemaVersionTable;
   auth_sessions: AuthSessionsTable;
   schedule_firings: ScheduleFiringsTable;
+  trigger_keys: TriggerKeysTable;
 }

@@ -195,6 +195,33 @@ export async function updateItem(db: Db, id: string, patch: Partial<ItemRecord>)
   await db.updateTable('work_items').set(toRow(patch)).where('id', '=', id).execute();
 }
 
+/** The state a move was decided on: its status, and whether the item was archived. */
+export interface ExpectedState {
+  status: ItemStatus;
+  archived: boolean;
+}
+
+/**
+ * Compare-and-set: writes the patch only while the row is still in the state the caller decided
+ * on, and answers whether it did. Inside one SQLite transaction a read already sees the latest row;
+ * the guard keeps the rule where transactions interleave (a second process, another store).
+ */
+export async function updateItemIf(
+  db: Db,
+  id: string,
+  expected: ExpectedState,
+  patch: Partial<ItemRecord>,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('work_items')
+    .set(toRow(patch))
+    .where('id', '=', id)
+    .where('status', '=', expected.status)
+    .where('archived_at', expected.archived ? 'is not' : 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
 export interface ItemFilter {
   statuses?: ItemStatus[];
   repo?: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTitle, codePointLength, TITLE_MAX } from './title-rules.js';
+import { checkTitle, codePointLength, dropHiddenCharacters, TITLE_MAX } from './title-rules.js';
 
 const refused = (title: string): string => {
   const r = checkTitle(title);
@@ -79,5 +79,38 @@ describe('checkTitle', () => {
     expect(codePointLength('abc')).toBe(3);
     expect(codePointLength('😀x')).toBe(2);
     expect(codePointLength('\ud83d')).toBe(1);
+  });
+});
+
+describe('invisible format characters (issue 14)', () => {
+  it.each([
+    ['a bidi override', 'Fix \u202Eexe.txt'],
+    ['a bidi embedding', 'a\u202Ab'],
+    ['a bidi isolate', 'a\u2066b\u2069'],
+    ['a left-to-right mark', 'a\u200Eb'],
+    ['a zero-width space', 'Fix\u200Bit'],
+    ['a word joiner', 'a\u2060b'],
+    ['a byte order mark', '\uFEFFFix it'],
+    ['a soft hyphen', 'in\u00ADvisible'],
+    ['a joiner at the start', '\u200Dfix'],
+    ['a joiner before a space', 'fix\u200D it'],
+    ['tag characters that spell hidden text', 'Fix it\u{E0069}\u{E0067}\u{E006E}'],
+  ])('refuses %s', (_what, title) => {
+    expect(refused(title)).toBe('the title is plain text');
+  });
+
+  it.each([
+    ['a family emoji (joiners between emoji)', '👨‍👩‍👧 party'],
+    ['the rainbow flag (joiner after a variation selector)', '🏳️‍🌈'],
+    ['a subdivision flag (tag run after a black flag)', 'Scotland 🏴󠁧󠁢󠁳󠁣󠁴󠁿'],
+    ['a Persian word with a non-joiner', 'می‌خواهم'],
+    ['a Devanagari conjunct with a joiner', 'क्‍ष'],
+  ])('keeps %s', (_what, title) => {
+    expect(checkTitle(title)).toEqual({ ok: true, title });
+  });
+
+  it('cleans what it refuses: the schedule cleaner and a duplicate drop the same characters', () => {
+    expect(dropHiddenCharacters('Fix \u202Eit\u200B now\u{E0069}')).toBe('Fix it now');
+    expect(dropHiddenCharacters('👨‍👩‍👧 \u200Dx')).toBe('👨‍👩‍👧 x');
   });
 });

@@ -16,10 +16,57 @@ export const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/;
  * C0 controls (tab and escape among them), DEL, C1 controls, and a lone surrogate (half of a
  * UTF-16 pair: no character at all, and invalid in UTF-8 storage). With the `u` flag a
  * well-formed pair is one code point and does not match the surrogate range; only lone halves do.
- * Format characters (zero-width joiner, bidi marks) are not controls and stay: emoji and
- * right-to-left titles need them.
  */
 export const CONTROL = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udfff]/u;
+
+/**
+ * Invisible format characters (Unicode category Cf): bidi overrides, embeddings, isolates and
+ * marks, zero-width spaces, word joiners, the BOM, tag characters. A title is shown to people and
+ * handed to agents, so a character that reorders or hides text ("Trojan Source", tag smuggling)
+ * would make the two read different things. Three uses are real text and stay: a zero-width joiner
+ * or non-joiner between two visible characters (emoji sequences, Indic and Persian scripts), and
+ * the tag run that spells a subdivision flag after U+1F3F4 (🏴 + tags + CANCEL TAG).
+ */
+const FORMAT = /\p{Cf}/gu;
+const VISIBLE = /[\p{L}\p{M}\p{N}\p{S}\p{P}]/u;
+const JOINERS = new Set([0x200c, 0x200d]);
+const FLAG_TAGS = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
+
+/** The UTF-16 ranges of `text` that are invisible format characters no real text needs. */
+function hiddenRanges(text: string): [number, number][] {
+  const allowed = new Set<number>();
+  for (const m of text.matchAll(FLAG_TAGS)) {
+    for (let i = m.index + 2; i < m.index + m[0].length; i++) allowed.add(i);
+  }
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(FORMAT)) {
+    const at = m.index;
+    if (allowed.has(at)) continue;
+    if (JOINERS.has(m[0].codePointAt(0)!)) {
+      const before = [...text.slice(0, at)].at(-1) ?? '';
+      const after = [...text.slice(at + m[0].length, at + m[0].length + 2)][0] ?? '';
+      if (VISIBLE.test(before) && VISIBLE.test(after)) continue;
+    }
+    out.push([at, at + m[0].length]);
+  }
+  return out;
+}
+
+/** Whether the text holds an invisible format character that no real text needs (see above). */
+export function hasHiddenCharacter(text: string): boolean {
+  return hiddenRanges(text).length > 0;
+}
+
+/** The text without those characters: how a schedule's title and a duplicate are cleaned. */
+export function dropHiddenCharacters(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const [a, b] of hiddenRanges(text)) {
+    out += text.slice(from, a);
+    from = b;
+  }
+  return out + text.slice(from);
+}
 
 export type TitleCheck = { ok: true; title: string } | { ok: false; message: string };
 
@@ -39,7 +86,8 @@ export function checkTitle(title: string): TitleCheck {
   const trimmed = title.trim();
   if (trimmed === '') return { ok: false, message: 'title cannot be empty' };
   if (LINE_BREAK.test(title)) return { ok: false, message: 'the title is one line' };
-  if (CONTROL.test(title)) return { ok: false, message: 'the title is plain text' };
+  if (CONTROL.test(title) || hasHiddenCharacter(title))
+    return { ok: false, message: 'the title is plain text' };
   const length = codePointLength(trimmed);
   if (length > TITLE_MAX)
     return { ok: false, message: `the title is at most ${TITLE_MAX} characters (got ${length})` };

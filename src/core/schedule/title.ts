@@ -1,4 +1,10 @@
-import { codePointLength, CONTROL, LINE_BREAK, TITLE_MAX } from '../items/title-rules.js';
+import {
+  codePointLength,
+  CONTROL,
+  dropHiddenCharacters,
+  LINE_BREAK,
+  TITLE_MAX,
+} from '../items/title-rules.js';
 
 /**
  * Cleaning a schedule's title and description before its item is filed (spec: Schedule titles).
@@ -12,9 +18,12 @@ export type CleanedSchedule = { blank: false; title: string; description: string
 const CONTROLS = new RegExp(CONTROL.source, 'gu');
 const LINE_BREAKS = new RegExp(LINE_BREAK.source, 'g');
 
-/** One line as a title: a tab becomes a space, other controls go, surrounding spaces go. */
+/**
+ * One line as a title: a tab becomes a space, other controls and invisible format characters go,
+ * surrounding spaces go.
+ */
 function cleanLine(line: string): string {
-  return line.replace(/\t/g, ' ').replace(CONTROLS, '').trim();
+  return dropHiddenCharacters(line.replace(/\t/g, ' ').replace(CONTROLS, '')).trim();
 }
 
 const isBlank = (text: string): boolean => cleanLine(text.replace(LINE_BREAKS, ' ')) === '';
@@ -59,8 +68,9 @@ function cutIndex(text: string, max: number): number {
  * blank (the schedule is then skipped with a warning). In order:
  * 1. A line break ends the title: the first line stays, the rest (without blank lines around it)
  *    goes on top of the description. A block scalar's trailing line break leaves no rest.
- * 2. In the title, a tab becomes a space and control characters are dropped; surrounding
- *    whitespace is trimmed.
+ * 2. In the title, a tab becomes a space, control characters and invisible format characters
+ *    (bidi overrides, zero-width spaces: `hasHiddenCharacter`) are dropped; surrounding whitespace
+ *    is trimmed.
  * 3. A blank title takes the description's first non-blank line, cleaned the same way. The
  *    description keeps that line: it is the item's full text, the title only names it.
  * 4. A title over 500 characters is cut there and the cut-off text opens the description, followed

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Document, isMap, isScalar, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { JigError } from '../../contract/errors.js';
@@ -16,6 +17,19 @@ const DEFAULT_MAX_CONCURRENT = 3;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** A strong entity tag of the file's text (a missing file is the empty text). */
+export function etagOf(text: string | null): string {
+  return `"${createHash('sha256')
+    .update(text ?? '')
+    .digest('hex')}"`;
+}
+
+/** `If-Match`: `*`, or a list of entity tags; a weak tag never matches (RFC 9110, 13.1.1). */
+function matches(header: string, etag: string): boolean {
+  const tags = header.split(',').map((t) => t.trim());
+  return tags.includes('*') || tags.includes(etag);
+}
 
 /** The file as a YAML document, or null when it is missing, does not parse, or is not a mapping. */
 function readDoc(text: string | null): Document | null {
@@ -75,8 +89,13 @@ export class PolicySettings {
    * policy runs it, `active_count`, and `loops`/`default` as the loader reads them when the file
    * leaves them out. A file that does not parse reads as empty (a save replaces it).
    */
-  async get(): Promise<PolicyGetAnswer> {
-    const doc = readDoc(readConfigText(this.configDir, FILE));
+  async get(): Promise<{ answer: PolicyGetAnswer; etag: string }> {
+    const text = readConfigText(this.configDir, FILE);
+    return { answer: await this.answer(text), etag: etagOf(text) };
+  }
+
+  private async answer(text: string | null): Promise<PolicyGetAnswer> {
+    const doc = readDoc(text);
     const content = (doc?.toJS() ?? {}) as Obj;
     return {
       ...content,
@@ -89,9 +108,18 @@ export class PolicySettings {
     };
   }
 
-  /** Saves and applies; answers the saved file's content. Nothing is written when it is refused. */
-  put(body: PolicyPutBody): Obj {
-    const doc = readDoc(readConfigText(this.configDir, FILE)) ?? new Document({});
+  /**
+   * Saves and applies; answers the saved file's content and its entity tag. Nothing is written
+   * when it is refused. `ifMatch` (the `If-Match` header) makes the save conditional on the file
+   * being the one the caller read, so two editors cannot overwrite each other unawares; the whole
+   * read-check-write runs without a pause, so no other save can slip between the check and the write.
+   */
+  put(body: PolicyPutBody, ifMatch?: string): { saved: Obj; etag: string } {
+    const current = readConfigText(this.configDir, FILE);
+    if (ifMatch !== undefined && !matches(ifMatch, etagOf(current))) {
+      throw new JigError('policy_changed', { sent: ifMatch.trim() }, { etag: etagOf(current) });
+    }
+    const doc = readDoc(current) ?? new Document({});
     if (!isMap(doc.contents)) doc.contents = doc.createNode({});
     const map = doc.contents as unknown as YAMLMap;
     for (const [key, value] of Object.entries(body)) {
@@ -127,6 +155,6 @@ export class PolicySettings {
       );
     }
     const saved = parseDocument(text).toJS() as unknown;
-    return isObj(saved) ? saved : {};
+    return { saved: isObj(saved) ? saved : {}, etag: etagOf(text) };
   }
 }

@@ -69,6 +69,28 @@ export interface EngineDeps {
 
 const now = (): string => new Date().toISOString();
 
+/**
+ * A person's move is decided on the item as read before its transaction (in the item's queue, so
+ * the walk cannot interleave); a move outside that queue (cancel, abandon, pause, a wall clock) may
+ * have changed the item since. Checked inside the transaction, so the later move is refused as it
+ * would be run after the other.
+ */
+async function unchanged(uow: UnitOfWork, rec: ItemRecord): Promise<void> {
+  const cur = await getItem(uow.db, rec.id);
+  if (!cur) throw new JigError('item_not_found', { id: rec.id });
+  if (
+    cur.status !== rec.status ||
+    cur.stop_kind !== rec.stop_kind ||
+    (cur.archived_at === null) !== (rec.archived_at === null)
+  ) {
+    throw new JigError(
+      'move_refused',
+      { reason: `the item is ${cur.status} now; it changed while this move was decided` },
+      { status: cur.status },
+    );
+  }
+}
+
 /** Moves that only make sense for an item that has not ended. */
 function refuseEnded(rec: ItemRecord): void {
   if (rec.status === 'completed' || rec.status === 'cancelled' || rec.status === 'abandoned') {
@@ -257,6 +279,7 @@ export class Engine {
 
   /** Moves an item to running if a slot is free, else queues it; answers the status set. */
   private async claim(uow: UnitOfWork, rec: ItemRecord, by: EventActor): Promise<'running' | 'queued'> {
+    await unchanged(uow, rec);
     const running = await uow.db
       .selectFrom('work_items')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -356,30 +379,36 @@ export class Engine {
     });
   }
 
-  /** Stops a running or queued item; its sessions end (SIGTERM, then SIGKILL after 10 s). */
+  /**
+   * Stops a running or queued item; its sessions end (SIGTERM, then SIGKILL after 10 s). Decided on
+   * the row inside the transaction: pause runs beside the walk, not in the item's queue.
+   */
   async pause(id: string, by: EventActor): Promise<ItemRecord> {
-    const rec = await this.item(id);
-    if (rec.status === 'paused') return rec;
-    if (rec.status !== 'running' && rec.status !== 'queued') {
-      throw new JigError(
-        'move_refused',
-        { reason: `the item is ${rec.status}; only a running or queued item can be paused` },
-        { status: rec.status },
-      );
-    }
-    // Marked paused first, so the walk sees it and stops; then the processes are ended.
-    await this.d.events.transact(async (uow) => {
-      const w = (await getItem(uow.db, id))?.walk ?? null;
+    const paused = await this.d.events.transact(async (uow) => {
+      const rec = await getItem(uow.db, id);
+      if (!rec) throw new JigError('item_not_found', { id });
+      if (rec.status === 'paused') return false;
+      if (rec.status !== 'running' && rec.status !== 'queued') {
+        throw new JigError(
+          'move_refused',
+          { reason: `the item is ${rec.status}; only a running or queued item can be paused` },
+          { status: rec.status },
+        );
+      }
+      // Marked paused first, so the walk sees it and stops; then the processes are ended.
       await updateItem(uow.db, id, {
         status: 'paused',
         queued_at: null,
         updated_at: now(),
-        ...(w ? { walk: hold(w) } : {}),
+        ...(rec.walk ? { walk: hold(rec.walk) } : {}),
       });
       await uow.emit({ work_item_id: id, type: 'work_item_paused', by, payload: { from: rec.status } });
+      return true;
     });
-    await this.endSessions(id);
-    void this.promote();
+    if (paused) {
+      await this.endSessions(id);
+      void this.promote();
+    }
     return this.item(id);
   }
 
@@ -406,6 +435,7 @@ export class Engine {
         );
       }
       await this.d.events.transact(async (uow) => {
+        await unchanged(uow, rec);
         await updateItem(uow.db, id, { steer: note, updated_at: now() });
         await uow.emit({ work_item_id: id, type: 'steer_context_set', by, payload: { note } });
       });
@@ -440,6 +470,7 @@ export class Engine {
         throw new JigError('artifact_required', { gate, kind: g.artifact });
       }
       await this.d.events.transact(async (uow) => {
+        await unchanged(uow, rec);
         await this.passGate(uow, rec, idx, by, {});
         await this.claim(uow, rec, by);
       });
@@ -496,6 +527,7 @@ export class Engine {
         });
       }
       const back = await this.d.events.transact(async (uow) => {
+        await unchanged(uow, rec);
         const moved = await this.rejectGate(uow, rec, idx, target, note, by, {});
         if (moved) await this.claim(uow, rec, by);
         return moved;
@@ -645,6 +677,7 @@ export class Engine {
       const rec = await this.item(id);
       const plan = planRetry(rec, opts);
       await this.d.events.transact(async (uow) => {
+        await unchanged(uow, rec);
         await updateItem(uow.db, id, {
           walk: plan.walk,
           current_node: plan.node,
@@ -701,6 +734,7 @@ export class Engine {
         );
       }
       await this.d.events.transact(async (uow) => {
+        await unchanged(uow, rec);
         await updateItem(uow.db, id, {
           walk: atNode(rec.walk!, rec.walk!.node + 1),
           updated_at: now(),
@@ -750,6 +784,7 @@ export class Engine {
       }
       const retry = rec.status === 'stopped' && rec.stop_kind === 'budget' && rec.walk !== null;
       await this.d.events.transact(async (uow) => {
+        await unchanged(uow, rec);
         await updateItem(uow.db, id, {
           budget_usd: capUsd,
           // Retried as `retry` does: the node reruns from a fresh entry.
@@ -969,6 +1004,8 @@ export class Engine {
 
   private async complete(rec: ItemRecord): Promise<void> {
     await this.d.events.transact(async (uow) => {
+      // A person's move that ended the item meanwhile keeps its ending.
+      if ((await getItem(uow.db, rec.id))?.status !== 'running') return;
       await updateItem(uow.db, rec.id, {
         status: 'completed',
         ended_at: now(),

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import type { HomePaths } from './paths.js';
 import { moveLegacyConfigDir, moveLegacyKeys, type HomeNotice } from './legacy-home.js';
 import { seedConfig, writeSchemas } from './seed.js';
+import { removeStaleTemps } from './stale-temps.js';
 import { ensureTokenFile } from './tokens.js';
 
 export interface PreparedHome {
@@ -25,6 +26,18 @@ export function prepareHome(paths: HomePaths): PreparedHome {
 
   const notices = moveLegacyConfigDir(paths);
   mkdirSync(paths.configDir, { recursive: true });
+  // Before anything reads the config: a write cut off by a kill -9 leaves its temp file behind.
+  const stale = [
+    ...removeStaleTemps(paths.configDir),
+    ...removeStaleTemps(paths.attachmentsDir).map((f) => `run/attachments/${f}`),
+  ];
+  if (stale.length > 0) {
+    notices.push({
+      level: 'info',
+      key: 'stale_temps',
+      message: `removed ${stale.length} temp file(s) an interrupted write left behind: ${stale.join(', ')}`,
+    });
+  }
   const seeded = seedConfig(paths.configDir);
   writeSchemas(paths.configDir);
   notices.push(...moveLegacyKeys(paths.configDir));

@@ -1,4 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
 import type { AttachmentInput, AttachmentKind } from '../../contract/items.js';
@@ -6,6 +7,7 @@ import { checkTitle } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
 import { policyOverrideProblem } from '../../core/items/policy-override.js';
 import { insertItem, type ItemRecord } from '../../store/work-items.js';
+import { findTriggerKey, recordTriggerKey, type TriggerKey } from '../../store/trigger-keys.js';
 import type { EventActor } from '../../contract/events.js';
 import type { Store } from '../../store/database.js';
 import type { ConfigState } from '../config/config-state.js';
@@ -132,6 +134,15 @@ export interface FileOptions {
   source: ItemRecord['source'];
   by: EventActor;
   extraPayload?: Record<string, unknown>;
+  /** A trigger's `Idempotency-Key`, recorded with the item in its transaction. */
+  idempotency?: { key: string; sha256: string; since: string };
+}
+
+/** The key was recorded by another request while this one was checked: that request's item wins. */
+export class KeyTaken extends Error {
+  constructor(readonly row: TriggerKey) {
+    super(`idempotency key ${row.key} is taken`);
+  }
 }
 
 /** Files a checked item, paused, with its `work_item_created` event in the same transaction. */
@@ -181,7 +192,20 @@ export async function fileItem(
     for (const a of checked.attachments)
       rec.attachments[a.kind] = storeAttachment(deps.attachmentsDir, id, a);
     await deps.events.transact(async (uow) => {
+      const key = opts.idempotency;
+      if (key) {
+        // Decided inside the transaction: of two requests with one key, exactly one files.
+        const earlier = await findTriggerKey(uow.db, key.key, key.since);
+        if (earlier) throw new KeyTaken(earlier);
+      }
       await insertItem(uow.db, rec);
+      if (key) {
+        await recordTriggerKey(
+          uow.db,
+          { key: key.key, request_sha256: key.sha256, work_item_id: id, created_at: now },
+          key.since,
+        );
+      }
       await uow.emit({
         work_item_id: id,
         type: 'work_item_created',
@@ -206,8 +230,11 @@ export async function fileItem(
       }
     });
   } catch (err) {
-    if (err instanceof JigError) throw err;
-    throw new JigError('intake_failed', { reason: (err as Error).message });
+    // Nothing was filed, so nothing filed for it stays behind.
+    if (checked.attachments.length > 0)
+      rmSync(join(deps.attachmentsDir, id), { recursive: true, force: true });
+    if (err instanceof JigError || err instanceof KeyTaken) throw err;
+    throw new JigError('intake_failed', { reason: (err as Error).message }, {}, { cause: err });
   }
   return rec;
 }

@@ -4,15 +4,16 @@ import type { AttachmentKind, PatchItemBody, WorkItem } from '../../contract/ite
 import { itemStatuses, type ItemStatus } from '../../contract/item-status.js';
 import { decideMove, type Move } from '../../core/items/moves.js';
 import { isEnded } from '../../core/items/status.js';
-import { checkTitle } from '../../core/items/title-rules.js';
+import { checkTitle, dropHiddenCharacters } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
 import { policyOverrideProblem } from '../../core/items/policy-override.js';
 import { spentSince } from '../../store/sessions.js';
-import { getItem, listItems, updateItem, type ItemRecord } from '../../store/work-items.js';
+import { getItem, listItems, updateItem, updateItemIf, type ItemRecord } from '../../store/work-items.js';
 import type { EventActor } from '../../contract/events.js';
 import { attachmentFile, prepareAttachment, storeAttachment } from './attachments.js';
 import { checkIntake, fileItem, type IntakeDeps, type IntakeInput } from './intake.js';
 import { toDto, type PolicyBudget } from './item-dto.js';
+import { fileTrigger, type TriggerFiled } from './trigger-intake.js';
 import { branchExists, deleteBranch, removeWorktree } from './worktree-cleanup.js';
 
 const moveEvents: Record<Move, string> = {
@@ -72,6 +73,11 @@ export class ItemsService {
   ): Promise<ItemRecord> {
     const checked = checkIntake(this.deps, input);
     return fileItem(this.deps, input, checked, { source, by, extraPayload });
+  }
+
+  /** `POST /api/triggers`, with its optional `Idempotency-Key` (see trigger-intake.ts). */
+  trigger(input: IntakeInput, idempotencyKey?: string): Promise<TriggerFiled> {
+    return fileTrigger(this.deps, input, idempotencyKey);
   }
 
   dryRun(input: IntakeInput, start: boolean) {
@@ -224,35 +230,98 @@ export class ItemsService {
     return { ...rec, ...changes };
   }
 
-  /** One move of the state table; refused moves answer 409 naming the current status. */
+  /**
+   * One move of the state table; refused moves answer 409 naming the current status. The move is
+   * decided on the row read inside its own transaction and written only while the row is still in
+   * that state, so of two racing moves exactly one wins and the other answers what it would answer
+   * run after. What a move does outside the store (ending processes, removing the worktree and the
+   * branch) happens after the win, by the winner only.
+   */
   async move(id: string, move: Move, by: EventActor, reason?: string): Promise<ItemRecord> {
-    const rec = await this.record(id);
-    const decision = decideMove(move, { status: rec.status, archived: rec.archived_at !== null });
-    if (!decision.ok) throw new JigError('move_refused', { reason: decision.reason }, { status: rec.status });
-    if (!decision.changed) return rec;
-    const now = new Date().toISOString();
-    const changes: Partial<ItemRecord> = { status: decision.to.status, updated_at: now };
-    const payload: Record<string, unknown> = { from: rec.status };
-    if (reason) payload.reason = reason;
-    if (move === 'archive') changes.archived_at = now;
-    if (move === 'restore') changes.archived_at = null;
-    if (move === 'cancel' || move === 'complete' || move === 'abandon') changes.ended_at = now;
-    if (move === 'abandon' && (rec.status === 'running' || rec.status === 'queued')) {
-      // The processes go before their worktree does.
-      await this.onEnd(id);
-    }
-    if (move === 'archive' || move === 'abandon') {
-      // Archive reclaims the disk a worktree takes; abandon also deletes the branch. Cancel keeps both.
-      payload.worktree_removed = await removeWorktree(rec.repo, rec.worktree_path);
-      changes.worktree_path = null;
-    }
-    if (move === 'abandon') payload.branch_deleted = await deleteBranch(rec.repo, rec.branch);
-    await this.deps.events.transact(async (uow) => {
-      await updateItem(uow.db, id, changes);
+    const claimed = await this.deps.events.transact(async (uow) => {
+      const rec = await getItem(uow.db, id);
+      if (!rec) throw new JigError('item_not_found', { id });
+      const from = { status: rec.status, archived: rec.archived_at !== null };
+      const decision = decideMove(move, from);
+      if (!decision.ok)
+        throw new JigError('move_refused', { reason: decision.reason }, { status: rec.status });
+      if (!decision.changed) return { rec, after: rec, changed: false };
+      const now = new Date().toISOString();
+      const changes: Partial<ItemRecord> = { status: decision.to.status, updated_at: now };
+      if (move === 'archive') changes.archived_at = now;
+      if (move === 'restore') changes.archived_at = null;
+      if (move === 'pause') changes.queued_at = null;
+      if (move === 'cancel' || move === 'complete' || move === 'abandon') changes.ended_at = now;
+      if (!(await updateItemIf(uow.db, id, from, changes))) {
+        throw new JigError(
+          'move_refused',
+          { reason: 'the item changed meanwhile; read it again' },
+          { status: rec.status },
+        );
+      }
+      const payload: Record<string, unknown> = { from: rec.status };
+      if (reason) payload.reason = reason;
       await uow.emit({ work_item_id: id, type: moveEvents[move], by, payload });
+      return { rec, after: { ...rec, ...changes }, changed: true };
     });
-    if (rec.status === 'running' || rec.status === 'queued') await this.onEnd(id);
-    return { ...rec, ...changes };
+    if (!claimed.changed) return claimed.rec;
+    const was = claimed.rec.status;
+    // The processes go before their worktree does.
+    if (was === 'running' || was === 'queued') await this.onEnd(id);
+    // An archived item that never had a worktree has nothing to reclaim; an abandon records its
+    // cleanup always (reclaimPending looks for that record).
+    if (move === 'abandon' || (move === 'archive' && claimed.after.worktree_path !== null))
+      return this.reclaim(claimed.after);
+    return claimed.after;
+  }
+
+  /**
+   * Archive reclaims the disk a worktree takes; abandon also deletes the branch (cancel keeps both).
+   * Recorded once done; a server stopped halfway finishes it at its next start (`reclaimPending`).
+   */
+  private async reclaim(rec: ItemRecord): Promise<ItemRecord> {
+    const abandoned = rec.status === 'abandoned';
+    const payload: Record<string, unknown> = {
+      worktree_removed: await removeWorktree(rec.repo, rec.worktree_path),
+    };
+    if (abandoned) payload.branch_deleted = await deleteBranch(rec.repo, rec.branch);
+    await this.deps.events.transact(async (uow) => {
+      await updateItem(uow.db, rec.id, { worktree_path: null });
+      await uow.emit({ work_item_id: rec.id, type: 'worktree_reclaimed', by: 'jig', payload });
+    });
+    return { ...rec, worktree_path: null };
+  }
+
+  /** Archived or abandoned items whose cleanup a stop interrupted: finished at start. */
+  async reclaimPending(): Promise<number> {
+    // Abandon happens once and always ends with the record; an archive can come again after a
+    // restore, so there the worktree column tells.
+    const rows = await this.db
+      .selectFrom('work_items as w')
+      .select('w.id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('w.archived_at', 'is not', null), eb('w.worktree_path', 'is not', null)]),
+          eb.and([
+            eb('w.status', '=', 'abandoned'),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('events as e')
+                  .select('e.seq')
+                  .whereRef('e.work_item_id', '=', 'w.id')
+                  .where('e.type', '=', 'worktree_reclaimed'),
+              ),
+            ),
+          ]),
+        ]),
+      )
+      .execute();
+    for (const { id } of rows) {
+      const rec = await getItem(this.db, id);
+      if (rec) await this.reclaim(rec);
+    }
+    return rows.length;
   }
 
   async cancelPreview(id: string) {
@@ -332,9 +401,8 @@ export class ItemsService {
 function cleanForDuplicate(title: string): string {
   if (checkTitle(title).ok) return title;
   const first = title.split(/\r\n|[\n\r\u2028\u2029\u0085]/).find((l) => l.trim() !== '') ?? title;
-  const cleaned = first
-    .replace(/\t/g, ' ')
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-    .trim();
+  const cleaned = dropHiddenCharacters(
+    first.replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ''),
+  ).trim();
   return [...cleaned].slice(0, 500).join('') || 'Untitled';
 }

@@ -21,7 +21,10 @@ export function policyRoutes(inst: Instance): FastifyPluginAsyncZod {
           response: { 200: PolicyGetAnswer },
         },
       },
-      async () => svc.get(),
+      async (_req, reply) => {
+        const { answer, etag } = await svc.get();
+        return reply.header('etag', etag).send(answer);
+      },
     );
     app.put(
       '/api/policy',
@@ -31,13 +34,19 @@ export function policyRoutes(inst: Instance): FastifyPluginAsyncZod {
             'Save policy.yaml (body merged over the file key by key; null removes a key) and apply it; answers the saved file',
           tags: ['settings'],
           body: PolicyPutBody,
-          response: { 200: PolicyPutAnswer, 422: Refused },
+          headers: z.object({
+            'if-match': z
+              .string()
+              .optional()
+              .describe('the ETag GET answered: the save is refused (409) if the file changed since'),
+          }),
+          response: { 200: PolicyPutAnswer, 409: ErrorBodySchema.extend({ etag: z.string() }), 422: Refused },
         },
       },
-      async (req) => {
-        const saved = svc.put(req.body);
+      async (req, reply) => {
+        const { saved, etag } = svc.put(req.body, req.headers['if-match']);
         req.log.info({ keys: Object.keys(req.body) }, 'policy.yaml saved and applied');
-        return saved;
+        return reply.header('etag', etag).send(saved);
       },
     );
   };

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import { JigError } from '../contract/errors.js';
+
+/**
+ * How deep a JSON body may nest. Every body Jig reads is a few levels deep (policy, overrides,
+ * attachments); past a few hundred levels the recursive code that handles objects (validators,
+ * YAML writers, JSON.stringify, structuredClone) overflows the stack, which answered 500 before
+ * (issue 14, finding 6). 32 is far above any real body and far below any stack.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * The first place where `value` nests deeper than `max`, as the path of keys leading there, or
+ * null. Iterative on purpose: the check itself must not be what overflows.
+ */
+export function tooDeep(value: unknown, max: number): string[] | null {
+  interface Frame {
+    v: object;
+    depth: number;
+    key: string;
+    up: Frame | null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const stack: Frame[] = [{ v: value, depth: 0, key: '', up: null }];
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    if (f.depth >= max) {
+      const path: string[] = [];
+      for (let at: Frame | null = f; at?.up; at = at.up) path.unshift(at.key);
+      return path;
+    }
+    for (const k in f.v) {
+      const child = (f.v as Record<string, unknown>)[k];
+      if (typeof child === 'object' && child !== null)
+        stack.push({ v: child, depth: f.depth + 1, key: k, up: f });
+    }
+  }
+  return null;
+}
+
+/** `body.agent_overrides.a.b…`: the first few keys are enough to find it, the rest would be noise. */
+function fieldOf(path: string[]): string {
+  const shown = path.slice(0, 4);
+  return ['body', ...shown].join('.') + (path.length > shown.length ? '…' : '');
+}
+
+/**
+ * Replaces Fastify's JSON body parser with the same parser (prototype-poisoning checks included)
+ * followed by the depth bound, so a deep body is a 422 naming its field before any route sees it.
+ */
+export function installJsonBodyParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    // The default parser answers through the callback; its return value carries nothing.
+    void parse(req, body as string, (err, value) => {
+      if (err) return done(err, undefined);
+      const path = tooDeep(value, MAX_JSON_DEPTH);
+      if (path === null) return done(null, value);
+      const field = fieldOf(path);
+      const message = `nests deeper than ${MAX_JSON_DEPTH} levels`;
+      done(
+        new JigError(
+          'validation_failed',
+          { reason: `${field}: ${message}` },
+          { issues: [{ field, message }] },
+        ),
+        undefined,
+      );
+    });
+  });
+}
