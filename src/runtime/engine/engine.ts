@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { EventActor } from '../../contract/events.js';
@@ -10,6 +10,7 @@ import type { Store } from '../../store/database.js';
 import { runningSessions, sessionsOf, spentSince, type SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord, type WalkState } from '../../store/work-items.js';
 import type { ConfigState } from '../config/config-state.js';
+import { documentReadable, readDocument } from '../fs/worktree-document.js';
 import type { EventLog, UnitOfWork } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
 import type { ReposService } from '../repos/repos-service.js';
@@ -818,8 +819,7 @@ export class Engine {
   artifactPath(rec: ItemRecord, kind: string): string | null {
     const rel = rec.walk?.artifacts?.[kind];
     if (!rel || !rec.worktree_path) return null;
-    const p = join(rec.worktree_path, rel);
-    return existsSync(p) ? p : null;
+    return documentReadable(rec.worktree_path, rel) ? join(rec.worktree_path, rel) : null;
   }
 
   async artifact(id: string): Promise<{ gate: string; kind: string; path: string; text: string }> {
@@ -829,10 +829,14 @@ export class Engine {
       throw new JigError('not_found', { what: 'a pending gate' });
     }
     const g = chain.nodes.find((n) => n.id === rec.current_node) as { artifact?: string } | undefined;
-    const path = g?.artifact ? this.artifactPath(rec, g.artifact) : null;
-    if (!g?.artifact || !path)
-      throw new JigError('not_found', { what: `the document of gate ${rec.current_node}` });
-    return { gate: rec.current_node, kind: g.artifact, path, text: readFileSync(path, 'utf8') };
+    const rel = g?.artifact ? rec.walk?.artifacts?.[g.artifact] : undefined;
+    const doc = rel && rec.worktree_path ? readDocument(rec.worktree_path, rel) : null;
+    if (!g?.artifact || !rel || !doc?.ok) {
+      const why = doc && !doc.ok && doc.reason !== 'missing' ? ` (${rel} ${doc.detail})` : '';
+      throw new JigError('not_found', { what: `the document of gate ${rec.current_node}${why}` });
+    }
+    const path = join(rec.worktree_path!, rel);
+    return { gate: rec.current_node, kind: g.artifact, path, text: doc.bytes.toString('utf8') };
   }
 
   // ---------- the walk ----------
@@ -914,6 +918,7 @@ export class Engine {
             base_branch: prep.baseBranch,
             base_ref: prep.baseRef,
             local_files: prep.copied,
+            local_files_skipped: prep.skipped,
           },
         });
       });

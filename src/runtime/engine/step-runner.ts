@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ModelExecNode, ModelStep, ModelTask, ResolvedChain } from '../../core/chain/model.js';
@@ -6,6 +5,7 @@ import type { Store } from '../../store/database.js';
 import { sessionsOf, type SessionRecord, type SessionStatus } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
+import { documentReadable } from '../fs/worktree-document.js';
 import { patchWalk } from './node-state.js';
 import { worktreeSnapshot } from './read-only.js';
 import { taskSpec } from './task-spec.js';
@@ -50,17 +50,18 @@ export interface StepHost {
 
 /**
  * The document a task produced: the `artifact_ref` it reported (a path inside the worktree), else
- * the file at the path Jig gave it ($JIG_ARTIFACT_PATH) when it wrote one there.
+ * the file at the path Jig gave it ($JIG_ARTIFACT_PATH) when it wrote one there. Either must be a
+ * document Jig would read (worktree-document.ts): a link out of the worktree or a FIFO is none.
  */
 function reportedArtifact(s: SessionRecord, worktree: string, kind: string): string | null {
   const ref = s.result?.artifact_ref;
   if (typeof ref === 'string' && ref !== '') {
     const abs = resolve(worktree, ref);
     const rel = relative(worktree, abs);
-    if (rel && !rel.startsWith('..') && !isAbsolute(rel) && existsSync(abs)) return rel;
+    if (rel && !rel.startsWith('..') && !isAbsolute(rel) && documentReadable(worktree, rel)) return rel;
   }
   const fallback = join('.jig', 'docs', `${kind}.md`);
-  return existsSync(join(worktree, fallback)) ? fallback : null;
+  return documentReadable(worktree, fallback) ? fallback : null;
 }
 
 /** A lone task (judge, escalation) as a step, so it runs, caps and resumes like any other. */

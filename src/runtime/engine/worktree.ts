@@ -1,11 +1,50 @@
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RepoEntry } from '../../contract/config/repos.js';
+import { createInside } from '../fs/create-inside.js';
+import { readInside } from '../fs/safe-read.js';
 import { currentBranch, git } from '../git/git.js';
 
+/** A `local_files` entry that was not copied, and why (`reason` is stable, `detail` a sentence). */
+export interface SkippedLocalFile {
+  path: string;
+  reason: string;
+  detail: string;
+}
+
 export type Prepared =
-  | { ok: true; path: string; baseRef: string; baseBranch: string; created: boolean; copied: string[] }
+  | {
+      ok: true;
+      path: string;
+      baseRef: string;
+      baseBranch: string;
+      created: boolean;
+      copied: string[];
+      skipped: SkippedLocalFile[];
+    }
   | { ok: false; kind: 'config' | 'infra'; reason: string };
+
+/** The largest local file copied into a worktree (docs/config/repos.md). */
+export const LOCAL_FILE_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Copies one `local_files` entry from the repo into the worktree by the attachment rules (a regular
+ * file inside the repo, one link, outside `.git`, under the cap), creating it exclusively so that a
+ * link already at the destination is never written through. A regular file already there (an
+ * interrupted start copied it) is left as it is.
+ */
+function copyLocalFile(repo: string, worktree: string, rel: string): 'copied' | 'present' | SkippedLocalFile {
+  const src = readInside(repo, rel, {
+    maxBytes: LOCAL_FILE_MAX_BYTES,
+    refuseHardLinks: true,
+    refuseGitInternals: true,
+  });
+  if (!src.ok) return { path: rel, reason: src.reason, detail: `${rel} ${src.detail}` };
+  const made = createInside(worktree, rel, src.bytes, src.stat.mode);
+  if (made.ok) return 'copied';
+  if (made.reason === 'exists') return 'present';
+  return { path: rel, reason: `destination_${made.reason}`, detail: `${rel}: ${made.detail}` };
+}
 
 async function gitConfig(repo: string, key: string): Promise<string> {
   const r = await git(repo, ['config', '--get', key]);
@@ -50,14 +89,11 @@ export async function prepareWorktree(
     created = true;
   }
   const copied: string[] = [];
+  const skipped: SkippedLocalFile[] = [];
   for (const rel of repo.local_files ?? []) {
-    if (rel.startsWith('/') || rel.split('/').includes('..')) continue;
-    const from = join(repo.path, rel);
-    const to = join(path, rel);
-    if (!existsSync(from) || !statSync(from).isFile() || existsSync(to)) continue;
-    mkdirSync(dirname(to), { recursive: true });
-    copyFileSync(from, to);
-    copied.push(rel);
+    const r = copyLocalFile(repo.path, path, rel);
+    if (r === 'copied') copied.push(rel);
+    else if (r !== 'present') skipped.push(r);
   }
-  return { ok: true, path, baseRef, baseBranch, created, copied };
+  return { ok: true, path, baseRef, baseBranch, created, copied, skipped };
 }

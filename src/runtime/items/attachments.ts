@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { JigError } from '../../contract/errors.js';
 import type { AttachmentInput, AttachmentKind } from '../../contract/items.js';
+import { readInside, type Refused } from '../fs/safe-read.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 
 export interface PreparedAttachment {
@@ -14,9 +15,27 @@ export interface PreparedAttachment {
 
 const MAX_BYTES = 1_000_000;
 
+function why(path: string, r: Refused): string {
+  switch (r.reason) {
+    case 'bad_path':
+      return `path ${path} must be relative to the repository and must not contain ..`;
+    case 'missing':
+      return `${path} does not exist in the repository`;
+    case 'link_outside':
+    case 'outside_root':
+      return `${path} leads outside the repository`;
+    case 'not_regular':
+      return r.detail.startsWith('is a directory') ? `${path} is not a file` : `${path} ${r.detail}`;
+    default:
+      return `${path} ${r.detail}`;
+  }
+}
+
 /**
  * Reads an attachment at intake. A path is taken relative to the repository and must stay inside
- * it (links included): a request can never make Jig read a file outside the repo.
+ * it: the file is opened once and the opened file is checked, so neither a link nor a folder
+ * swapped for one while Jig reads can make it read a file outside the repo. Only a regular file
+ * with one link, outside `.git`, is read.
  */
 export function prepareAttachment(
   kind: AttachmentKind,
@@ -25,26 +44,17 @@ export function prepareAttachment(
 ): PreparedAttachment {
   if ('text' in input) return { kind, source: 'text', path: null, text: input.text };
   const bad = (reason: string): JigError => new JigError('attachment_unreadable', { kind, reason });
-  if (isAbsolute(input.path) || input.path.split(/[\\/]/).includes('..')) {
-    throw bad(`path ${input.path} must be relative to the repository and must not contain ..`);
-  }
-  let real: string;
-  try {
-    real = realpathSync(resolve(repoRoot, input.path));
-  } catch {
-    throw bad(`${input.path} does not exist in the repository`);
-  }
-  const root = realpathSync(repoRoot);
-  if (real !== root && !real.startsWith(root + sep)) throw bad(`${input.path} leads outside the repository`);
-  const st = statSync(real);
-  if (!st.isFile()) throw bad(`${input.path} is not a file`);
-  if (st.size > MAX_BYTES) throw bad(`${input.path} is larger than ${MAX_BYTES} bytes`);
-  const buf = readFileSync(real);
-  const text = buf.toString('utf8');
-  if (text.includes('\u0000') || Buffer.from(text, 'utf8').length !== buf.length) {
+  const r = readInside(repoRoot, input.path, {
+    maxBytes: MAX_BYTES,
+    refuseHardLinks: true,
+    refuseGitInternals: true,
+  });
+  if (!r.ok) throw bad(why(input.path, r));
+  const text = r.bytes.toString('utf8');
+  if (text.includes('\u0000') || Buffer.byteLength(text, 'utf8') !== r.bytes.length) {
     throw bad(`${input.path} is not UTF-8 text`);
   }
-  return { kind, source: 'path', path: relative(root, real), text };
+  return { kind, source: 'path', path: r.path, text };
 }
 
 export function attachmentFile(attachmentsDir: string, itemId: string, kind: AttachmentKind): string {

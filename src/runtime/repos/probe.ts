@@ -1,5 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { JigError } from '../../contract/errors.js';
+import { listInside, readInside, type Refused } from '../fs/safe-read.js';
 import { currentBranch, hasCommit, remoteUrl, repoTopLevel } from '../git/git.js';
 
 export interface Proposal {
@@ -19,15 +21,28 @@ export interface ProbeResult {
   setup_command: Proposal | null;
 }
 
-function read(top: string, file: string): string | null {
-  try {
-    const p = join(top, file);
-    return statSync(p).size <= 1_000_000 ? readFileSync(p, 'utf8') : null;
-  } catch {
-    return null;
-  }
+const MAX_BYTES = 1_000_000;
+const MAX_WORKFLOWS = 200;
+
+/**
+ * A FIFO, a device, a socket or a link out of the repository where the probe reads would hang the
+ * server or read elsewhere: the probe refuses the repository, naming the file. A file that is
+ * missing, unreadable or over the cap simply proposes nothing, as any missing file does.
+ */
+function unsafe(top: string, file: string, r: Refused): JigError | null {
+  if (r.reason === 'missing' || r.reason === 'too_large' || r.reason === 'unreadable') return null;
+  return new JigError('repo_file_unsafe', { path: top, file, reason: r.detail }, { file });
 }
 
+function read(top: string, file: string): string | null {
+  const r = readInside(top, file, { maxBytes: MAX_BYTES });
+  if (r.ok) return r.bytes.toString('utf8');
+  const err = unsafe(top, file, r);
+  if (err) throw err;
+  return null;
+}
+
+/** Existence only: a stat neither blocks on a FIFO nor reads a byte, so it needs no guard. */
 function has(top: string, file: string): boolean {
   return existsSync(join(top, file));
 }
@@ -155,11 +170,13 @@ function ciConfirms(top: string, command: string): string | null {
 }
 
 function listDir(top: string, dir: string): string[] {
-  try {
-    return readdirSync(join(top, dir)).filter((f) => f.endsWith('.yml') || f.endsWith('.yaml'));
-  } catch {
+  const r = listInside(top, dir, { maxEntries: MAX_WORKFLOWS });
+  if (!r.ok) {
+    const err = unsafe(top, dir, r);
+    if (err) throw err;
     return [];
   }
+  return r.names.filter((f) => f.endsWith('.yml') || f.endsWith('.yaml')).sort();
 }
 
 export function forgeFromRemote(url: string | null): { forge: Proposal | null; project: Proposal | null } {

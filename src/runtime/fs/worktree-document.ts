@@ -1,0 +1,22 @@
+import { inspectInside, readInside, type InsideRules } from './safe-read.js';
+
+/** The largest document a gate decides on or a task reports (docs/security.md). */
+export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+// An agent writes the worktree: a link to /etc/passwd, a FIFO or a hard link there is no document.
+const RULES: InsideRules = {
+  maxBytes: DOCUMENT_MAX_BYTES,
+  refuseHardLinks: true,
+  refuseGitInternals: true,
+  rootName: 'worktree',
+};
+
+/** Whether `rel` is a document Jig would read from the worktree, without reading it. */
+export function documentReadable(worktree: string, rel: string): boolean {
+  return inspectInside(worktree, rel, RULES).ok;
+}
+
+/** A document from the worktree, by the rules of safe-read.ts. */
+export function readDocument(worktree: string, rel: string) {
+  return readInside(worktree, rel, RULES);
+}
