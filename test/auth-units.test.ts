@@ -27,6 +27,31 @@ describe('LoginLimiter', () => {
     expect(l.blockedFor('a')).toBe(0);
   });
 
+  it('counts an IPv6 /64 as one peer, and every loopback address as one', () => {
+    const l = new LoginLimiter({ maxFailures: 3, now: () => 0 });
+    // A host that takes a fresh address in its /64 for every guess.
+    l.fail('2001:db8:1:2::1');
+    l.fail('2001:db8:1:2:aaaa::2');
+    l.fail('2001:0db8:0001:0002:ffff:ffff:ffff:ffff');
+    expect(l.blockedFor('2001:db8:1:2::77')).toBe(900);
+    expect(l.blockedFor('2001:db8:1:3::1')).toBe(0);
+    // 127.0.0.0/8, ::1 and the IPv4-mapped forms are one machine.
+    l.fail('127.0.0.1');
+    l.fail('::1');
+    l.fail('::ffff:127.0.0.2');
+    for (const peer of ['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1'])
+      expect(l.blockedFor(peer), peer).toBe(900);
+    // An IPv4 peer counts alone, in whichever form the socket reports it.
+    l.fail('::ffff:192.0.2.7');
+    l.fail('192.0.2.7');
+    l.fail('192.0.2.7');
+    expect(l.blockedFor('192.0.2.7')).toBe(900);
+    expect(l.blockedFor('192.0.2.8')).toBe(0);
+    // A success anywhere in the range clears the range.
+    l.succeed('2001:db8:1:2::5');
+    expect(l.blockedFor('2001:db8:1:2::1')).toBe(0);
+  });
+
   it('remembers a bounded number of peers, forgetting the oldest', () => {
     const l = new LoginLimiter({ maxFailures: 1, maxPeers: 2, now: () => 0 });
     l.fail('a');

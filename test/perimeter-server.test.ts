@@ -122,15 +122,28 @@ describe('loopback bind (127.0.0.1)', () => {
   });
 
   it('refuses cross-site writes and lets same-site writes and cross-site reads through', async () => {
-    const own = `http://127.0.0.1:${port}`;
+    const ownHost = `127.0.0.1:${port}`;
+    const own = `http://${ownHost}`;
     const rows: Array<[string, Record<string, string>, unknown]> = [
-      ['POST', { origin: 'http://evil.example' }, crossSite('Origin is evil.example, not 127.0.0.1')],
-      ['DELETE', { origin: 'https://evil.example' }, crossSite('Origin is evil.example, not 127.0.0.1')],
+      ['POST', { origin: 'http://evil.example' }, crossSite(`Origin is evil.example, not ${ownHost}`)],
+      ['DELETE', { origin: 'https://evil.example' }, crossSite(`Origin is evil.example, not ${ownHost}`)],
       ['PUT', { 'sec-fetch-site': 'cross-site' }, crossSite('Sec-Fetch-Site is cross-site')],
-      ['PATCH', { referer: 'http://evil.example/page' }, crossSite('Referer is evil.example, not 127.0.0.1')],
-      ['POST', { origin: 'null' }, crossSite('Origin "null" names no site')],
-      ['POST', { origin: `http://localhost:${port}` }, crossSite('Origin is localhost, not 127.0.0.1')],
+      ['PUT', { 'sec-fetch-site': 'same-site' }, crossSite('Sec-Fetch-Site is same-site')],
+      [
+        'PATCH',
+        { referer: 'http://evil.example/page' },
+        crossSite(`Referer is evil.example, not ${ownHost}`),
+      ],
+      ['POST', { origin: 'null' }, crossSite('Origin "null" is not an http or https origin')],
+      [
+        'POST',
+        { origin: `http://localhost:${port}` },
+        crossSite(`Origin is localhost:${port}, not ${ownHost}`),
+      ],
+      ['POST', { origin: 'http://127.0.0.1:3000' }, crossSite(`Origin is 127.0.0.1:3000, not ${ownHost}`)],
+      ['POST', { origin: 'http://127.0.0.1' }, crossSite(`Origin is 127.0.0.1, not ${ownHost}`)],
       ['POST', { origin: own, 'sec-fetch-site': 'same-origin' }, through('POST')],
+      ['POST', { origin: `https://${ownHost}` }, through('POST')],
       ['POST', { referer: `${own}/board` }, through('POST')],
       ['GET', { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }, through('GET')],
     ];
@@ -148,7 +161,7 @@ describe('loopback bind (127.0.0.1)', () => {
           headers: { origin: 'http://evil.example' },
         }),
       ),
-    ).toEqual(crossSite('Origin is evil.example, not 127.0.0.1'));
+    ).toEqual(crossSite(`Origin is evil.example, not 127.0.0.1:${port}`));
   });
 
   it('reads the Upgrade header: a WebSocket handshake from another site is refused', async () => {
@@ -160,7 +173,7 @@ describe('loopback bind (127.0.0.1)', () => {
           headers: { upgrade: 'websocket', origin: 'http://evil.example' },
         }),
       ),
-    ).toEqual(crossSite('Origin is evil.example, not 127.0.0.1'));
+    ).toEqual(crossSite(`Origin is evil.example, not 127.0.0.1:${port}`));
   });
 
   it('serves the login page saying no login is needed', async () => {
@@ -301,7 +314,7 @@ describe('network bind (0.0.0.0) with a password, from loopback', () => {
           headers: { host: 'jig.example', origin: 'http://other.example', cookie },
         }),
       ),
-    ).toEqual(crossSite('Origin is other.example, not jig.example'));
+    ).toEqual(crossSite('Origin is other.example, not jig.example or an allowed_hosts entry'));
     expect(
       pick(
         await send(t, {

@@ -1,62 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { homeWithAccess, jsonBody, sessionCookie, send, testHash } from './helpers/perimeter.js';
+import { handshake, homeWithAccess, jsonBody, sessionCookie, send, testHash } from './helpers/perimeter.js';
 import { cleanupAll, startJig } from './helpers/server.js';
 
 /**
  * The `/api/ws/events` handshake meets the same perimeter as every request: the Host rules, the
- * cross-site rule (by `Origin`), and off loopback the credentials. A real upgrade request is sent
+ * own-origin rule (by `Origin` and `Sec-Fetch-Site`), and off loopback the credentials. A real upgrade request is sent
  * by hand (Node 20 has no WebSocket client); 101 means the handshake was accepted.
  */
 
-interface Handshake {
-  status: number;
-  json: unknown;
-}
-
-function handshake(port: number, headers: Record<string, string>): Promise<Handshake> {
-  return new Promise((resolve, reject) => {
-    const req = request({
-      host: '127.0.0.1',
-      port,
-      path: '/api/ws/events',
-      agent: false,
-      setHost: false,
-      headers: {
-        host: `127.0.0.1:${port}`,
-        connection: 'Upgrade',
-        upgrade: 'websocket',
-        'sec-websocket-version': '13',
-        'sec-websocket-key': randomBytes(16).toString('base64'),
-        ...headers,
-      },
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, json: null });
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as unknown }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 const ACCEPTED = { status: 101, json: null };
-const CROSS = {
+const cross = (reason: string) => ({
   status: 403,
-  json: {
-    detail: 'cross-site write refused: Origin is evil.example, not 127.0.0.1',
-    code: 'cross_site_write',
-  },
-};
+  json: { detail: `cross-site write refused: ${reason}`, code: 'cross_site_write' },
+});
 
 afterAll(cleanupAll);
 
@@ -67,16 +25,40 @@ describe('WebSocket handshake, loopback bind', () => {
     port = Number(new URL(jig.url).port);
   });
 
-  it('accepts a same-site or non-browser handshake by a loopback name', async () => {
+  it("accepts a handshake from Jig's own origin, or a non-browser one, by a loopback name", async () => {
     expect(await handshake(port, {})).toEqual(ACCEPTED);
     expect(await handshake(port, { origin: `http://127.0.0.1:${port}` })).toEqual(ACCEPTED);
     expect(await handshake(port, { host: `localhost:${port}`, origin: `http://localhost:${port}` })).toEqual(
       ACCEPTED,
     );
+    expect(
+      await handshake(port, {
+        host: `localhost:${port}`,
+        origin: `http://localhost:${port}`,
+        'sec-fetch-site': 'same-origin',
+      }),
+    ).toEqual(ACCEPTED);
+  });
+
+  it('refuses one from another port of the same name, so a local dev server cannot read the events', async () => {
+    expect(await handshake(port, { host: `localhost:${port}`, origin: 'http://localhost:3000' })).toEqual(
+      cross(`Origin is localhost:3000, not localhost:${port}`),
+    );
+    expect(await handshake(port, { origin: 'http://127.0.0.1:3000' })).toEqual(
+      cross(`Origin is 127.0.0.1:3000, not 127.0.0.1:${port}`),
+    );
+    expect(await handshake(port, { 'sec-fetch-site': 'same-site' })).toEqual(
+      cross('Sec-Fetch-Site is same-site'),
+    );
+    expect(await handshake(port, { origin: 'null' })).toEqual(
+      cross('Origin "null" is not an http or https origin'),
+    );
   });
 
   it('refuses one whose Origin is another site, or whose Host is not a loopback name', async () => {
-    expect(await handshake(port, { origin: 'http://evil.example' })).toEqual(CROSS);
+    expect(await handshake(port, { origin: 'http://evil.example' })).toEqual(
+      cross(`Origin is evil.example, not 127.0.0.1:${port}`),
+    );
     expect(await handshake(port, { host: 'evil.example', origin: 'http://evil.example' })).toEqual({
       status: 403,
       json: {
@@ -119,6 +101,11 @@ describe('WebSocket handshake, network bind', () => {
   });
 
   it('refuses another site even with a session', async () => {
-    expect(await handshake(port, { cookie, origin: 'http://evil.example' })).toEqual(CROSS);
+    expect(await handshake(port, { cookie, origin: 'http://evil.example' })).toEqual(
+      cross(`Origin is evil.example, not 127.0.0.1:${port}`),
+    );
+    expect(await handshake(port, { cookie, origin: 'http://127.0.0.1:3000' })).toEqual(
+      cross(`Origin is 127.0.0.1:3000, not 127.0.0.1:${port}`),
+    );
   });
 });

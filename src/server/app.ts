@@ -10,6 +10,7 @@ import {
 import type { Instance } from '../runtime/instance.js';
 import { installErrorHandling } from './error-handler.js';
 import { installJsonBodyParser } from './json-body.js';
+import { fastifyTimeouts, serverLimits } from './limits.js';
 import { installPerimeter } from './perimeter.js';
 import { healthRoutes } from './routes/health.js';
 import { intakeRoutes } from './routes/intake.js';
@@ -44,6 +45,8 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
     trustProxy: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Header, body, keep-alive and idle-socket timeouts (server/limits.ts); the cap is set at listen.
+    ...fastifyTimeouts(serverLimits()),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

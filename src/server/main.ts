@@ -18,6 +18,7 @@ import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';
 import { buildApp, type RouteRecord } from './app.js';
+import { serverLimits } from './limits.js';
 
 export interface ServeOptions {
   host?: string;
@@ -143,6 +144,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       engine,
     };
     const { app, routes } = await buildApp(inst);
+    // Past this many sockets a new one is closed on accept, before it can hold a descriptor.
+    app.server.maxConnections = serverLimits().maxConnections;
     try {
       await app.listen({ host: bind, port });
     } catch (err) {

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -54,6 +55,48 @@ export function send(
     );
     req.on('error', reject);
     req.end(opts.body);
+  });
+}
+
+export interface Handshake {
+  status: number;
+  json: unknown;
+}
+
+/**
+ * A real WebSocket upgrade request to `/api/ws/events`, sent by hand so every header is ours
+ * (`host` defaults to `127.0.0.1:<port>`). 101 means the handshake was accepted; the socket is
+ * closed at once.
+ */
+export function handshake(port: number, headers: Record<string, string>): Promise<Handshake> {
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      path: '/api/ws/events',
+      agent: false,
+      setHost: false,
+      headers: {
+        host: `127.0.0.1:${port}`,
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': randomBytes(16).toString('base64'),
+        ...headers,
+      },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, json: null });
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as unknown }));
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 

@@ -121,19 +121,31 @@ describe('cross-site writes are refused on every bind', () => {
     ['PUT', { origin: 'https://evil.example' }, '403 cross_site_write'],
     ['PATCH', { origin: 'http://evil.example' }, '403 cross_site_write'],
     ['DELETE', { origin: 'http://evil.example' }, '403 cross_site_write'],
-    // Same site: the Origin's host is the request's Host (ports and schemes are not compared).
+    // Jig's own origin: the Origin's host and port are the request's Host (either scheme: a TLS
+    // proxy makes the browser's https while Jig speaks http).
     ['POST', { origin: 'http://127.0.0.1:8765' }, 'allow:loopback'],
-    ['POST', { origin: 'https://127.0.0.1' }, 'allow:loopback'],
+    ['POST', { origin: 'https://127.0.0.1:8765' }, 'allow:loopback'],
     ['POST', { referer: 'http://127.0.0.1:8765/board' }, 'allow:loopback'],
     ['POST', { 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1:8765' }, 'allow:loopback'],
-    // Another loopback name is another site to a browser.
+    ['POST', { 'sec-fetch-site': 'none', origin: 'http://127.0.0.1:8765' }, 'allow:loopback'],
+    // Another port, or another loopback name, is another origin to a browser.
+    ['POST', { origin: 'https://127.0.0.1' }, '403 cross_site_write'],
+    ['POST', { origin: 'http://127.0.0.1:3000' }, '403 cross_site_write'],
+    ['POST', { referer: 'http://127.0.0.1:3000/page' }, '403 cross_site_write'],
     ['POST', { origin: 'http://localhost:8765' }, '403 cross_site_write'],
+    // same-site is another port or subdomain: not enough, even beside Jig's own Origin.
+    ['POST', { 'sec-fetch-site': 'same-site' }, '403 cross_site_write'],
+    ['POST', { 'sec-fetch-site': 'same-site', origin: 'http://127.0.0.1:8765' }, '403 cross_site_write'],
     // Reads are not writes.
     ['GET', { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }, 'allow:loopback'],
     ['HEAD', { referer: 'http://evil.example/' }, 'allow:loopback'],
     ['OPTIONS', { origin: 'http://evil.example' }, 'allow:loopback'],
     // The WebSocket handshake from another site is refused the same way.
     ['GET', { upgrade: 'websocket', origin: 'http://evil.example' }, '403 cross_site_write'],
+    ['GET', { upgrade: 'websocket', origin: 'http://127.0.0.1:3000' }, '403 cross_site_write'],
+    ['GET', { upgrade: 'websocket', origin: 'null' }, '403 cross_site_write'],
+    ['GET', { upgrade: 'websocket', 'sec-fetch-site': 'same-site' }, '403 cross_site_write'],
+    ['GET', { upgrade: 'WebSocket', origin: 'http://localhost:8765' }, '403 cross_site_write'],
     ['GET', { upgrade: 'websocket', origin: 'http://127.0.0.1:8765' }, 'allow:loopback'],
     ['GET', { upgrade: 'websocket' }, 'allow:loopback'],
   ];
@@ -159,11 +171,159 @@ describe('cross-site writes are refused on every bind', () => {
 
   it('names the reason', () => {
     expect(decide(input({ method: 'POST', headers: { origin: 'http://evil.example' } }))).toMatchObject({
-      params: { reason: 'Origin is evil.example, not 127.0.0.1' },
+      params: { reason: 'Origin is evil.example, not 127.0.0.1:8765' },
+    });
+    expect(decide(input({ method: 'POST', headers: { origin: 'http://127.0.0.1:3000' } }))).toMatchObject({
+      params: { reason: 'Origin is 127.0.0.1:3000, not 127.0.0.1:8765' },
     });
     expect(decide(input({ method: 'POST', headers: { origin: 'null' } }))).toMatchObject({
-      params: { reason: 'Origin "null" names no site' },
+      params: { reason: 'Origin "null" is not an http or https origin' },
     });
+    expect(decide(input({ method: 'POST', headers: { 'sec-fetch-site': 'same-site' } }))).toMatchObject({
+      params: { reason: 'Sec-Fetch-Site is same-site' },
+    });
+  });
+});
+
+describe("writes and handshakes must come from Jig's own origin: Host x Origin x credentials x bind", () => {
+  // A body-less POST is all a page needs to cancel, resume or approve.
+  const WRITES: Array<[string, string, PerimeterHeaders]> = [
+    ['POST', '/api/work-items/:id/cancel', {}],
+    ['POST', '/api/work-items/:id/resume', {}],
+    ['POST', '/api/work-items/:id/gates/:gate/approve', {}],
+    ['PUT', '/api/policy', {}],
+    ['DELETE', '/api/repos', {}],
+    ['POST', '/api/triggers', {}],
+    ['POST', '/api/auth/login', {}],
+    ['GET', '/api/ws/events', { upgrade: 'websocket' }],
+  ];
+  // [bind, allowed_hosts, the Host the browser sent, origins that are Jig's, origins that are not]
+  const SITES: Array<[string, string[], string, string[], string[]]> = [
+    [
+      '127.0.0.1',
+      ['jig.example'],
+      'localhost:8765',
+      ['http://localhost:8765', 'https://localhost:8765', 'http://LOCALHOST:8765'],
+      [
+        'http://localhost:3000',
+        'http://localhost',
+        'https://localhost',
+        'http://127.0.0.1:8765',
+        'http://[::1]:8765',
+        // allowed_hosts does not apply on a loopback bind.
+        'https://jig.example',
+        'null',
+        'file://',
+      ],
+    ],
+    [
+      '::1',
+      [],
+      '[::1]:8765',
+      ['http://[::1]:8765', 'https://[0:0::1]:8765'],
+      ['http://[::1]:3000', 'http://localhost:8765'],
+    ],
+    [
+      '0.0.0.0',
+      ['jig.example', 'ops.example:8443'],
+      'jig.example',
+      ['https://jig.example', 'http://jig.example', 'https://jig.example:443', 'https://ops.example:8443'],
+      [
+        'https://jig.example:3000',
+        'http://jig.example:8765',
+        'https://ops.example',
+        'https://www.jig.example',
+        'http://localhost:8765',
+        'null',
+      ],
+    ],
+    [
+      '0.0.0.0',
+      ['jig.example'],
+      '127.0.0.1:8765',
+      // A proxy that rewrites the Host: the browser's origin is an allowed_hosts entry.
+      ['http://127.0.0.1:8765', 'https://jig.example'],
+      ['https://jig.example:8443', 'http://127.0.0.1:3000', 'http://localhost:8765'],
+    ],
+  ];
+  const CREDENTIALS = [NONE, MCP, SESSION, TRIGGER];
+
+  const at = (
+    bind: string,
+    allowedHosts: string[],
+    host: string,
+    method: string,
+    path: string,
+    credentials: PresentedCredentials,
+    headers: PerimeterHeaders,
+  ): PerimeterInput =>
+    input({
+      bind,
+      allowedHosts,
+      passwordSet: true,
+      method,
+      path,
+      credentials,
+      headers: { host, ...headers },
+    });
+
+  it('refuses every other origin, same-site and null included, whatever the credentials', () => {
+    for (const [bind, allowedHosts, host, , others] of SITES)
+      for (const [method, path, extra] of WRITES)
+        for (const credentials of CREDENTIALS) {
+          const cells: PerimeterHeaders[] = [
+            ...others.map((origin) => ({ origin })),
+            ...others.filter((o) => o !== 'null').map((o) => ({ referer: `${o}/page` })),
+            { 'sec-fetch-site': 'same-site' },
+            { 'sec-fetch-site': 'cross-site' },
+          ];
+          for (const headers of cells) {
+            const got = outcome(
+              at(bind, allowedHosts, host, method, path, credentials, { ...extra, ...headers }),
+            );
+            expect(got, `${bind} ${host} ${method} ${path} ${JSON.stringify(headers)}`).toBe(
+              '403 cross_site_write',
+            );
+          }
+        }
+  });
+
+  it('lets its own origin through to the same decision as a caller that sends no Origin', () => {
+    for (const [bind, allowedHosts, host, own] of SITES)
+      for (const [method, path, extra] of WRITES)
+        for (const credentials of CREDENTIALS) {
+          const bare = outcome(at(bind, allowedHosts, host, method, path, credentials, extra));
+          expect(bare).not.toBe('403 cross_site_write');
+          const cells: PerimeterHeaders[] = own.flatMap((origin) => [
+            { origin },
+            { referer: `${origin}/board` },
+            { origin, 'sec-fetch-site': 'same-origin' },
+            { origin, 'sec-fetch-site': 'none' },
+          ]);
+          for (const headers of cells) {
+            const got = outcome(
+              at(bind, allowedHosts, host, method, path, credentials, { ...extra, ...headers }),
+            );
+            expect(got, `${bind} ${host} ${method} ${path} ${JSON.stringify(headers)}`).toBe(bare);
+          }
+        }
+  });
+
+  it('still lets reads from another origin through (a read answers only to its own page)', () => {
+    for (const method of ['GET', 'HEAD', 'OPTIONS'])
+      expect(
+        outcome(
+          input({
+            method,
+            path: '/api/work-items/:id',
+            headers: {
+              host: 'localhost:8765',
+              origin: 'http://localhost:3000',
+              'sec-fetch-site': 'same-site',
+            },
+          }),
+        ),
+      ).toBe('allow:loopback');
   });
 });
 

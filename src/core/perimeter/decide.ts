@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../../contract/errors.js';
-import { hostName, isLoopbackAddress, isLoopbackBind, isLoopbackName, siteOf } from './hosts.js';
+import { hostName, isLoopbackAddress, isLoopbackBind, isLoopbackName } from './hosts.js';
+import { crossOriginReason } from './origin.js';
 import { classifyRoute, isApiPath, TRIGGERS_PATH } from './routes.js';
 
 /** The request headers the perimeter reads (lowercase names, as Node gives them). */
@@ -71,21 +72,6 @@ export function fromBrowser(h: PerimeterHeaders): boolean {
   );
 }
 
-/** Why a request counts as cross-site, or null when it does not. */
-export function crossSiteReason(h: PerimeterHeaders, ownHost: string): string | null {
-  if ((h['sec-fetch-site'] ?? '').toLowerCase() === 'cross-site') return 'Sec-Fetch-Site is cross-site';
-  for (const [name, value] of [
-    ['Origin', h.origin],
-    ['Referer', h.referer],
-  ] as const) {
-    if (value === undefined || value === '') continue;
-    const site = siteOf(value);
-    if (site === null) return `${name} ${JSON.stringify(value)} names no site`;
-    if (site !== ownHost) return `${name} is ${site}, not ${ownHost === '' ? 'the Host' : ownHost}`;
-  }
-  return null;
-}
-
 function unauthenticatedReason(c: PresentedCredentials): string {
   if (c.bearer === 'trigger') return `the trigger token is valid on POST ${TRIGGERS_PATH} only`;
   if (c.bearer === 'invalid') return 'the bearer token is not valid (it may have been rotated)';
@@ -97,7 +83,7 @@ function unauthenticatedReason(c: PresentedCredentials): string {
 /**
  * The whole perimeter (spec: Authentication), as one pure decision per request. Order matters:
  * 1. Host rules, on every route (health and webhooks included);
- * 2. cross-site writes (and WebSocket handshakes from another site), on every route;
+ * 2. writes and WebSocket handshakes from another origin than Jig's own, on every route;
  * 3. open routes; a loopback bind needs nothing more;
  * 4. off loopback: a remote peer needs a password to be set, whatever it presents;
  * 5. then a credential valid for the route, or the login routes; else 401.
@@ -121,9 +107,15 @@ export function decide(input: PerimeterInput): Decision {
     : !fromBrowser(h) || isLoopbackName(host) || allowed.includes(host);
   if (!hostOk) return refuse(403, 'host_not_allowed', { bind: input.bind }, { host: h.host ?? '' });
 
-  const upgrade = (h.upgrade ?? '').toLowerCase() === 'websocket';
+  // Any upgrade counts as a handshake: a browser can only start a WebSocket one, and a caller
+  // without an Origin passes anyway.
+  const upgrade = (h.upgrade ?? '').trim() !== '';
   if (!SAFE_METHODS.has(method) || upgrade) {
-    const reason = crossSiteReason(h, host);
+    const reason = crossOriginReason(h, {
+      host: h.host,
+      // Like the Host rule, allowed_hosts applies off loopback only.
+      allowedHosts: loopbackBind ? [] : input.allowedHosts,
+    });
     if (reason !== null) return refuse(403, 'cross_site_write', { reason });
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostName, isLoopbackAddress, isLoopbackBind, isLoopbackName, siteOf } from './hosts.js';
+import { hostName, isLoopbackAddress, isLoopbackBind, isLoopbackName } from './hosts.js';
 
 describe('hosts', () => {
   it.each([
@@ -54,12 +54,5 @@ describe('hosts', () => {
       false,
       false,
     ]);
-  });
-
-  it('reads the site of an Origin or Referer', () => {
-    expect(siteOf('http://Jig.Example:8765')).toBe('jig.example');
-    expect(siteOf('https://[::1]:8765/board?x')).toBe('[::1]');
-    expect(siteOf('null')).toBeNull();
-    expect(siteOf('file:///etc/passwd')).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Names and addresses as the perimeter compares them. Pure: the board can use the same rules.
- * Host names are compared lowercased and without the port; IPv6 literals keep their brackets
- * (`[::1]`), which is also how `URL.hostname` spells them, so Host and Origin compare directly.
+ * The Host rules compare names lowercased and without the port (they stop DNS rebinding, which
+ * changes the name; the port is whichever one the connection reached). IPv6 literals keep their
+ * brackets (`[::1]`). Origins, where the port does count, are in origin.ts.
  */
 
 /** The three names a loopback-bound server answers to (spec: Authentication). */
@@ -40,18 +41,4 @@ export function isLoopbackAddress(address: string): boolean {
   if (a === '::1' || a === '0:0:0:0:0:0:0:1') return true;
   const v4 = a.startsWith('::ffff:') ? a.slice('::ffff:'.length) : a;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
-
-/**
- * The host name an `Origin` or `Referer` value names, or null when it names none (`null`, garbage,
- * a scheme without a host). Ports and schemes are not compared: a TLS proxy in front of Jig makes
- * the browser's scheme differ from the one Jig sees.
- */
-export function siteOf(value: string): string | null {
-  try {
-    const u = new URL(value);
-    return u.hostname === '' ? null : u.hostname.toLowerCase();
-  } catch {
-    return null;
-  }
 }
