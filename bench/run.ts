@@ -1,5 +1,5 @@
 /** Runs the benchmarks named on the command line (all when none): npm run bench -- startup */
-const all = ['startup', 'triggers', 'schedules', 'engine', 'config-load', 'wall-clock'];
+const all = ['startup', 'triggers', 'schedules', 'engine', 'config-load', 'wall-clock', 'fanout'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length > 0 ? wanted : all) {
   if (!all.includes(name)) {

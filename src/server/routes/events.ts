@@ -5,7 +5,7 @@ import { ErrorBodySchema } from '../../contract/error-body.js';
 import { EventsPage, EventsQuery } from '../../contract/events.js';
 import { JigError } from '../../contract/errors.js';
 import { readEvents } from '../../store/events.js';
-import { EventStream } from '../event-stream.js';
+import { EventHub } from '../event-hub.js';
 import { getItem } from '../../store/work-items.js';
 import type { Instance } from '../../runtime/instance.js';
 
@@ -13,6 +13,12 @@ const PING_MS = 25_000;
 
 export function eventRoutes(inst: Instance): FastifyPluginAsyncZod {
   return async (app) => {
+    const hub = new EventHub({
+      source: inst.events,
+      read: (after, limit) => readEvents(inst.store.db, { after, limit }),
+    });
+    app.addHook('onClose', async () => hub.close());
+
     app.get(
       '/api/work-items/:id/events',
       {
@@ -52,26 +58,32 @@ export function eventRoutes(inst: Instance): FastifyPluginAsyncZod {
         },
       },
       (socket: WebSocket, req) => {
-        const query = req.query;
-        const stream = new EventStream({
-          socket,
-          after: query.after_seq ?? inst.events.lastSeq,
-          read: (after, limit) => readEvents(inst.store.db, { after, limit }),
+        const after = req.query.after_seq ?? inst.events.lastSeq;
+        // The hello goes first: the stream sends nothing before it is joined.
+        socket.send(JSON.stringify({ type: 'hello', after_seq: after, last_seq: inst.events.lastSeq }));
+        const tcp = req.raw.socket;
+        const stream = hub.join({
+          socket: {
+            // Frames shared by every subscriber go straight to the connection: ws would frame and
+            // copy them again for each socket. ws writes its own frames (hello, ping, close) to the
+            // same connection synchronously, so frames never interleave; after a close frame,
+            // nothing more is written.
+            write: (frames) => {
+              if (socket.readyState === socket.OPEN) tcp.write(frames);
+            },
+            close: (code, reason) => socket.close(code, reason),
+            get bufferedAmount() {
+              return socket.bufferedAmount;
+            },
+          },
+          after,
           onError: (err) => req.log.warn({ err }, 'event stream failed'),
         });
-        const pull = (): Promise<void> => stream.pull();
-
-        const unsubscribe = inst.events.subscribe(() => void pull());
         const ping = setInterval(() => socket.ping(), PING_MS);
         socket.on('close', () => {
-          stream.close();
           clearInterval(ping);
-          unsubscribe();
+          hub.leave(stream);
         });
-        socket.send(
-          JSON.stringify({ type: 'hello', after_seq: stream.lastSent, last_seq: inst.events.lastSeq }),
-        );
-        void pull();
       },
     );
   };

@@ -1,0 +1,111 @@
+import type { EventRecord } from '../contract/events.js';
+import { EventStream, eventRuns, type StreamSocket } from './event-stream.js';
+
+/** What the hub needs of the event log (runtime/events/event-log.ts). */
+export interface EventSource {
+  /** The highest seq published to listeners so far. */
+  readonly lastSeq: number;
+  subscribe(listener: (events: readonly EventRecord[]) => void): () => void;
+}
+
+export interface HubOptions {
+  source: EventSource;
+  /** Reads up to `limit` events after `after`, in seq order: only a stream that is behind calls it. */
+  read: (after: number, limit: number) => Promise<EventRecord[]>;
+  page?: number;
+  maxBuffered?: number;
+  /**
+   * After a flush, how long events gather before the next one. Each flush costs a write (a
+   * syscall) per subscriber whatever it carries, so under load this bounds the fan-out's cost;
+   * an event after a quiet spell goes out on the next turn of the event loop.
+   */
+  gatherMs?: number;
+}
+
+export const DEFAULT_GATHER_MS = 50;
+
+export interface JoinOptions {
+  socket: StreamSocket;
+  /** The last seq the client has; it is sent every event after it. */
+  after: number;
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * The WebSocket fan-out (DESIGN.md: one read per batch of events). Subscribed once to the event
+ * log, it frames each committed event once and offers the same bytes to every stream; a live
+ * stream writes them as they are, and only a stream that is behind reads the store on its own.
+ */
+export class EventHub {
+  private readonly streams = new Set<EventStream>();
+  private readonly unsubscribe: () => void;
+  /** Events published and not yet offered, in the order the log's listeners heard of them. */
+  private pending: EventRecord[] = [];
+  private immediate: NodeJS.Immediate | null = null;
+  private gathering: NodeJS.Timeout | null = null;
+
+  constructor(private readonly o: HubOptions) {
+    this.unsubscribe = o.source.subscribe((events) => this.publish(events));
+  }
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  join(j: JoinOptions): EventStream {
+    const stream = new EventStream({
+      socket: j.socket,
+      after: j.after,
+      read: this.o.read,
+      ...(this.o.page !== undefined ? { page: this.o.page } : {}),
+      ...(this.o.maxBuffered !== undefined ? { maxBuffered: this.o.maxBuffered } : {}),
+      ...(j.onError ? { onError: j.onError } : {}),
+    });
+    this.streams.add(stream);
+    // Every event at or below the log's last seq has been published (and is pending here if not
+    // yet offered), so a client that has them is live from the start; one that asks for older
+    // events replays them from the store first.
+    if (j.after < this.o.source.lastSeq) void stream.pull();
+    return stream;
+  }
+
+  leave(stream: EventStream): void {
+    stream.close();
+    this.streams.delete(stream);
+  }
+
+  /** Stops listening to the log and ends every stream; the sockets are the server's to close. */
+  close(): void {
+    this.unsubscribe();
+    if (this.immediate) clearImmediate(this.immediate);
+    if (this.gathering) clearTimeout(this.gathering);
+    this.immediate = this.gathering = null;
+    this.pending = [];
+    for (const s of this.streams) s.close();
+    this.streams.clear();
+  }
+
+  private publish(events: readonly EventRecord[]): void {
+    if (this.streams.size === 0) return;
+    this.pending.push(...events);
+    if (!this.immediate && !this.gathering) this.immediate = setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.immediate = null;
+    if (this.pending.length === 0 || this.streams.size === 0) {
+      this.pending = [];
+      return;
+    }
+    const runs = eventRuns(this.pending);
+    this.pending = [];
+    for (const s of this.streams) s.offer(runs);
+    const gather = this.o.gatherMs ?? DEFAULT_GATHER_MS;
+    if (gather > 0) {
+      this.gathering = setTimeout(() => {
+        this.gathering = null;
+        this.flush();
+      }, gather);
+    }
+  }
+}
