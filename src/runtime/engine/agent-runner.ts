@@ -1,4 +1,3 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { HarnessesFile } from '../../contract/config/harnesses.js';
@@ -13,6 +12,7 @@ import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { ConfigState } from '../config/config-state.js';
 import { readConfigText } from '../config/config-dir.js';
+import { createInside, makeFoldersInside } from '../fs/create-inside.js';
 import type { EventLog } from '../events/event-log.js';
 import { buildAgentLaunch } from '../harness/agent-launch.js';
 import type { HarnessCatalog } from '../harness/catalog.js';
@@ -113,6 +113,13 @@ export class AgentRunner {
     const before = await this.overCap(r);
     if (before) return { kind: 'refuse', stop: 'budget', reason: before };
 
+    let artifact: string | null = null;
+    if (typeof r.task.produces === 'string') {
+      const made = artifactPath(r.rec.worktree_path!, r.task.produces);
+      if (!made.ok) return refuse(`${r.task.path}: ${made.reason}`);
+      artifact = made.path;
+    }
+
     const resumable = await this.pausedSession(r);
     const unavailable: string[] = [];
     let limitedUntil: number | null = null;
@@ -176,7 +183,7 @@ export class AgentRunner {
         continue;
       }
       const env: Record<string, string> = { ...this.d.env(rec, r.repo), ...launch.env };
-      if (typeof r.task.produces === 'string') env.JIG_ARTIFACT_PATH = artifactPath(rec, r.task.produces);
+      if (artifact !== null) env.JIG_ARTIFACT_PATH = artifact;
       const { session, launched } = await this.d.sessions.start({
         itemId: rec.id,
         node: r.node,
@@ -314,14 +321,27 @@ function allowedTools(
   return all.filter((t) => !(tools?.deny_tools ?? []).includes(t));
 }
 
-/** Where a task that produces a document writes it: inside the worktree, ignored by git. */
-function artifactPath(rec: ItemRecord, kind: string): string {
-  const dir = join(rec.worktree_path!, '.jig');
-  mkdirSync(join(dir, 'docs'), { recursive: true });
-  const ignore = join(dir, '.gitignore');
-  if (!existsSync(ignore))
-    writeFileSync(ignore, '# Jig documents for this work item; not part of the change.\n*\n');
-  return join(dir, 'docs', `${kind}.md`);
+const DOCS_IGNORE = '# Jig documents for this work item; not part of the change.\n*\n';
+
+/**
+ * Where a task that produces a document writes it: `.jig/docs/` inside the worktree, beside a
+ * `.gitignore` that keeps it out of commits. The worktree holds what the repository committed, so
+ * `.jig` or `.jig/docs` may be a link out of it: the folders and the file are made without ever
+ * following one out (an existing `.gitignore` that is a regular file is kept), else no launch.
+ */
+function artifactPath(
+  worktree: string,
+  kind: string,
+): { ok: true; path: string } | { ok: false; reason: string } {
+  const why = (rel: string, detail: string) => ({
+    ok: false as const,
+    reason: `cannot prepare ${rel} in the worktree for the ${kind} document: ${detail}; Jig writes only inside the worktree`,
+  });
+  const ignore = createInside(worktree, '.jig/.gitignore', Buffer.from(DOCS_IGNORE), 0o644);
+  if (!ignore.ok && ignore.reason !== 'exists') return why('.jig/.gitignore', ignore.detail);
+  const docs = makeFoldersInside(worktree, '.jig/docs');
+  if (!docs.ok) return why('.jig/docs', docs.detail);
+  return { ok: true, path: join(worktree, '.jig', 'docs', `${kind}.md`) };
 }
 
 /** When a rate-limited candidate may be tried again: the reset the CLI named, else a minute. */

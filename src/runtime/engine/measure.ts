@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import type { ModelTask } from '../../core/chain/model.js';
 import type { FailedTask } from '../../core/findings/brief.js';
 import {
@@ -8,6 +8,7 @@ import {
   type TaggedFinding,
 } from '../../core/findings/identity.js';
 import type { SessionRecord } from '../../store/sessions.js';
+import { openRegular, readAt } from '../fs/regular-file.js';
 
 export interface Measurement {
   findings: TaggedFinding[];
@@ -17,21 +18,20 @@ export interface Measurement {
   failed: (FailedTask & { kind: string })[];
 }
 
-/** The last bytes of a log, enough for its last lines. */
+/**
+ * The last bytes of a log, enough for its last lines. The task could have replaced its log (a FIFO,
+ * a link to /dev/zero): anything but a regular file reads as empty.
+ */
 function readTail(path: string, bytes = 8192): string {
+  const log = openRegular(path);
+  if (!log.ok) return '';
   try {
-    const size = statSync(path).size;
-    const fd = openSync(path, 'r');
-    try {
-      const len = Math.min(size, bytes);
-      const buf = Buffer.alloc(len);
-      readSync(fd, buf, 0, len, size - len);
-      return buf.toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
+    const len = Math.min(log.stat.size, bytes);
+    return readAt(log.fd, log.stat.size - len, len).toString('utf8');
   } catch {
     return '';
+  } finally {
+    closeSync(log.fd);
   }
 }
 

@@ -1,23 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ProviderDefinition } from '../../contract/harness/provider.js';
-import { ResultFile } from '../../contract/result-file.js';
 import type { PriceTable } from '../../core/harness/prices.js';
 import type { Store } from '../../store/database.js';
-import {
-  NO_AGENT,
-  updateSession,
-  insertSession,
-  type SessionRecord,
-  type SessionStatus,
-} from '../../store/sessions.js';
+import { NO_AGENT, updateSession, insertSession, type SessionRecord } from '../../store/sessions.js';
 import { AgentWatch, agentStatus, type Usage } from './agent-session.js';
 import type { EventLog } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
 import { isSameProcess } from '../process/proc-info.js';
 import { descendants } from '../process/proc-info.js';
+import { readResult, type ResultOutcome } from './session-result.js';
 import { endGroup, launch, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
 
 export interface SessionRequest {
@@ -88,7 +82,8 @@ export class SessionRunner {
     const env: Record<string, string> = { ...req.env, JIG_SESSION_ID: id, JIG_RESULT_PATH: resultPath };
     if (req.brief !== undefined) {
       const briefPath = join(this.paths.resultsDir, `${id}.brief.md`);
-      writeFileSync(briefPath, req.brief, { mode: 0o600 });
+      // 'wx': never through something already at the path (the results folder is writable by tasks).
+      writeFileSync(briefPath, req.brief, { mode: 0o600, flag: 'wx' });
       env.JIG_FIX_BRIEF = briefPath;
     }
     const launched = launch({ argv: req.argv, cwd: req.cwd, env, logPath, exitPath });
@@ -224,7 +219,9 @@ export class SessionRunner {
     this.seen.delete(s.id);
     const exitCode = readExitCode(s.exit_path);
     const agent = this.finishWatch(s);
-    const first = resolveStatus(s, exitCode, ending);
+    // Read once: what the status and the agent rules below decide on is the same file.
+    const file = ending === undefined ? readResult(s.result_path) : null;
+    const first = resolveStatus(file, exitCode, ending);
     const result = first.result;
     let { status, note } = first;
     let usage: Partial<Usage> = {};
@@ -240,7 +237,7 @@ export class SessionRunner {
         final_text: agent.readout.final_text,
       };
       // The result file wins when there is one; without it, the stream says how the agent ended.
-      if (ending === undefined && !existsSync(s.result_path)) {
+      if (ending === undefined && file === null) {
         const judged = agentStatus(null, agent.readout, exitCode);
         status = judged.status;
         note = judged.note ?? undefined;
@@ -316,34 +313,20 @@ export function redact(argv: readonly string[]): string[] {
 }
 
 /**
- * Status rules (reference §2.4): a result file with a valid status wins; an invalid one is `failed`;
- * with no result file, exit 0 is `done` and anything else `failed`. A cap or a pause the server
- * imposed decides over the exit code. No exit code and no result: `unknown`.
+ * Status rules (reference §2.4): a result file with a valid status wins; an invalid one (or one Jig
+ * refuses to read: see session-result.ts) is `failed`; with no result file, exit 0 is `done` and
+ * anything else `failed`. A cap or a pause the server imposed decides over the exit code. No exit
+ * code and no result: `unknown`.
  */
 function resolveStatus(
-  s: SessionRecord,
+  file: ResultOutcome | null,
   exitCode: number | null,
   ending: Ending | undefined,
-): { status: SessionStatus; result: Record<string, unknown> | null; note?: string } {
+): ResultOutcome {
   if (ending === 'capped') return { status: 'capped_out', result: null, note: 'time cap reached' };
   if (ending === 'paused') return { status: 'paused', result: null };
   if (ending !== undefined) return { status: 'budget_exceeded', result: null, note: ending.budget };
-  if (existsSync(s.result_path)) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(s.result_path, 'utf8'));
-    } catch (err) {
-      return { status: 'failed', result: null, note: `result file is not JSON: ${(err as Error).message}` };
-    }
-    const parsed = ResultFile.safeParse(raw);
-    if (!parsed.success)
-      return {
-        status: 'failed',
-        result: raw as Record<string, unknown>,
-        note: 'result file has no valid status',
-      };
-    return { status: parsed.data.status, result: parsed.data };
-  }
+  if (file !== null) return file;
   if (exitCode === null) return { status: 'unknown', result: null, note: 'no exit code and no result file' };
   return exitCode === 0
     ? { status: 'done', result: null }

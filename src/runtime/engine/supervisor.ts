@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { readInside } from '../fs/safe-read.js';
 import { descendants, isAlive, isSameProcess, processStartTime } from '../process/proc-info.js';
 
 /**
@@ -7,6 +9,15 @@ import { descendants, isAlive, isSameProcess, processStartTime } from '../proces
  * server that adopts the process after a restart, and so cannot reap it, still learns how it ended.
  */
 const WRAPPER = 'RC=0; "$@" || RC=$?; printf %s "$RC" > "$0.tmp" && mv "$0.tmp" "$0"; exit "$RC"';
+
+// A session's log is new: created here, never opened through a link or a FIFO something put at the
+// path first (the logs folder is writable by the tasks Jig runs).
+const LOG_FLAGS =
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  constants.O_EXCL |
+  (constants.O_NOFOLLOW ?? 0);
 
 export interface LaunchSpec {
   argv: string[];
@@ -28,7 +39,7 @@ export interface Launched {
  * log. The server holds no pipe to it, so the task outlives a stop or crash of the server.
  */
 export function launch(spec: LaunchSpec): Launched {
-  const log = openSync(spec.logPath, 'a', 0o600);
+  const log = openSync(spec.logPath, LOG_FLAGS, 0o600);
   try {
     const child = spawn('/bin/sh', ['-c', WRAPPER, spec.exitPath, ...spec.argv], {
       cwd: spec.cwd,
@@ -53,15 +64,21 @@ export async function waitGone(pid: number, startTime: string | null, pollMs = 5
   while (isSameProcess(pid, startTime)) await new Promise((r) => setTimeout(r, pollMs));
 }
 
-/** The exit code the wrapper wrote, or null when it never finished. */
+/** An exit code is a few digits; anything longer is not one. */
+const EXIT_MAX_BYTES = 64;
+
+/**
+ * The exit code the wrapper wrote, or null when it never finished. The file sits in the results
+ * folder, which tasks can write: it is read like a result file (no FIFO, no link out, a cap).
+ */
 export function readExitCode(exitPath: string): number | null {
-  try {
-    if (!existsSync(exitPath)) return null;
-    const n = Number(readFileSync(exitPath, 'utf8').trim());
-    return Number.isInteger(n) ? n : null;
-  } catch {
-    return null;
-  }
+  const file = readInside(dirname(exitPath), basename(exitPath), {
+    maxBytes: EXIT_MAX_BYTES,
+    rootName: 'results folder',
+  });
+  if (!file.ok) return null;
+  const text = file.bytes.toString('utf8').trim();
+  return /^-?\d+$/.test(text) ? Number(text) : null;
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): boolean {

@@ -121,3 +121,18 @@ export function createInside(root: string, rel: string, bytes: Buffer, mode: num
     return { ok: false, reason: 'failed', detail: `${rel}: ${errno(e) || (e as Error).message}` };
   }
 }
+
+/**
+ * Makes the folder `relDir` under `root` (and its parents), like `mkdir -p` but never through a
+ * link that leads out of the root: the folders are checked and made one at a time.
+ */
+export function makeFoldersInside(root: string, relDir: string): Created {
+  const bad = badRelative(relDir);
+  if (bad) return { ok: false, reason: 'bad_path', detail: bad };
+  try {
+    const folder = folderInside(realpathSync(root), relDir.replace(/\\/g, '/'));
+    return folder.ok ? { ok: true } : folder;
+  } catch (e) {
+    return { ok: false, reason: 'failed', detail: `${relDir}: ${errno(e) || (e as Error).message}` };
+  }
+}

@@ -62,7 +62,7 @@ export type ReadInside = (Inspected & { bytes: Buffer }) | Refused;
 // O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer. O_NOFOLLOW: a link as
 // the last component fails the open. O_NOCTTY: a terminal device never becomes ours. Windows has
 // none of these; Jig does not run there, and 0 keeps the open valid.
-const READ_FLAGS =
+export const READ_FLAGS =
   constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
 const CHUNK = 64 * 1024;
@@ -88,7 +88,8 @@ export function badRelative(rel: string): string | null {
   return null;
 }
 
-function kindOf(st: Stats): string {
+/** What a file that is not regular is ("a FIFO"), for a sentence such as "is a FIFO, not a regular file". */
+export function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO';
   if (st.isSocket()) return 'a socket';

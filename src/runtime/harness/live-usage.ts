@@ -1,7 +1,11 @@
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { ProviderDefinition, SessionReadout } from '../../contract/harness/provider.js';
 import { createReader, type StreamReader } from '../../core/harness/readers/reader.js';
+import { openRegular, readAt } from '../fs/regular-file.js';
+
+/** The most bytes read at once: a log that grew by gigabytes is fed to the reader a piece at a time. */
+const CHUNK = 1024 * 1024;
 
 /**
  * Reads an agent's log as it grows, feeding its provider's reader, so tokens (and the dollars they
@@ -21,20 +25,24 @@ export class LiveUsage {
     this.reader = createReader(provider, { now: Date.now });
   }
 
-  /** Reads what was appended since the last call; answers the readout so far. */
+  /**
+   * Reads what was appended since the last call; answers the readout so far. The agent could have
+   * replaced its log (a FIFO, a link to /dev/zero or elsewhere): anything but a regular file adds
+   * nothing, and never blocks.
+   */
   poll(): SessionReadout {
-    if (!existsSync(this.logPath)) return this.reader.snapshot();
-    const size = statSync(this.logPath).size;
-    if (size > this.offset) {
-      const fd = openSync(this.logPath, 'r');
-      try {
-        const buf = Buffer.alloc(size - this.offset);
-        readSync(fd, buf, 0, buf.length, this.offset);
-        this.offset = size;
+    const log = openRegular(this.logPath);
+    if (!log.ok) return this.reader.snapshot();
+    try {
+      const size = log.stat.size;
+      while (this.offset < size) {
+        const buf = readAt(log.fd, this.offset, Math.min(CHUNK, size - this.offset));
+        if (buf.length === 0) break;
+        this.offset += buf.length;
         this.reader.chunk(this.decoder.write(buf));
-      } finally {
-        closeSync(fd);
       }
+    } finally {
+      closeSync(log.fd);
     }
     return this.reader.snapshot();
   }

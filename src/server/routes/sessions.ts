@@ -1,10 +1,12 @@
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorBodySchema } from '../../contract/error-body.js';
 import { JigError } from '../../contract/errors.js';
 import { getSession, sessionsOf } from '../../store/sessions.js';
 import { getItem } from '../../store/work-items.js';
+import { openRegular, readAt, regularSize } from '../../runtime/fs/regular-file.js';
 import type { Instance } from '../../runtime/instance.js';
 
 const Session = z.object({
@@ -72,7 +74,7 @@ export function sessionRoutes(inst: Instance): FastifyPluginAsyncZod {
             time_cap_s: s.time_cap_s,
             started_at: s.started_at,
             exited_at: s.exited_at,
-            log_bytes: existsSync(s.log_path) ? statSync(s.log_path).size : 0,
+            log_bytes: regularSize(s.log_path),
             harness: s.harness,
             provider: s.provider,
             model: s.model,
@@ -110,19 +112,25 @@ export function sessionRoutes(inst: Instance): FastifyPluginAsyncZod {
         // The session must belong to the item named in the path: no reading across items.
         if (!s || s.work_item_id !== req.params.id)
           throw new JigError('not_found', { what: `session ${req.params.session}` });
-        const size = existsSync(s.log_path) ? statSync(s.log_path).size : 0;
-        const start =
-          req.query.tail !== undefined
-            ? Math.max(0, size - req.query.tail)
-            : Math.min(req.query.offset ?? 0, size);
-        const length = Math.min(size - start, MAX_READ);
-        const buf = Buffer.alloc(length);
-        if (length > 0) {
-          const fd = openSync(s.log_path, 'r');
+        // The task could have replaced its log: never wait on a FIFO or read through a link.
+        const log = openRegular(s.log_path);
+        if (!log.ok && log.reason !== 'missing')
+          throw new JigError('not_found', {
+            what: `the log of session ${s.id} (${basename(s.log_path)} ${log.detail})`,
+          });
+        let size = 0;
+        let start = 0;
+        let buf: Buffer = Buffer.alloc(0);
+        if (log.ok) {
           try {
-            readSync(fd, buf, 0, length, start);
+            size = log.stat.size;
+            start =
+              req.query.tail !== undefined
+                ? Math.max(0, size - req.query.tail)
+                : Math.min(req.query.offset ?? 0, size);
+            buf = readAt(log.fd, start, Math.min(size - start, MAX_READ));
           } finally {
-            closeSync(fd);
+            closeSync(log.fd);
           }
         }
         void reply

@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readExitCode } from './supervisor.js';
+
+let base: string;
+let results: string;
+let outside: string;
+const at = (name: string) => join(results, name);
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'jig-exit-')));
+  results = join(base, 'results');
+  outside = join(base, 'outside');
+  mkdirSync(results);
+  mkdirSync(outside);
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+describe('readExitCode', () => {
+  it('reads the code the wrapper wrote, and null for none', () => {
+    expect(readExitCode(at('s1.exit'))).toBeNull();
+    writeFileSync(at('s1.exit'), '0');
+    expect(readExitCode(at('s1.exit'))).toBe(0);
+    writeFileSync(at('s2.exit'), '137\n');
+    expect(readExitCode(at('s2.exit'))).toBe(137);
+    writeFileSync(at('s3.exit'), '');
+    expect(readExitCode(at('s3.exit'))).toBeNull();
+    writeFileSync(at('s4.exit'), 'zero');
+    expect(readExitCode(at('s4.exit'))).toBeNull();
+  });
+
+  it('a FIFO, a link to /dev/zero or out, or a long file is no exit code (and never blocks)', () => {
+    expect(spawnSync('mkfifo', [at('s1.exit')]).status).toBe(0);
+    symlinkSync('/dev/zero', at('s2.exit'));
+    writeFileSync(join(outside, 'code'), '0');
+    symlinkSync(join(outside, 'code'), at('s3.exit'));
+    writeFileSync(at('s4.exit'), '0'.repeat(65));
+    for (const name of ['s1.exit', 's2.exit', 's3.exit', 's4.exit'])
+      expect(readExitCode(at(name)), name).toBeNull();
+  });
+});
