@@ -11,6 +11,8 @@ export const errorCatalogue = {
   validation_failed: { status: 422, template: '{reason}' },
   unsupported_media_type: { status: 415, template: 'send the body as application/json (got {type})' },
   payload_too_large: { status: 413, template: 'the request body is larger than {limit} bytes' },
+  headers_too_large: { status: 431, template: 'the request line and headers are larger than {limit} bytes' },
+  request_timeout: { status: 408, template: 'the request did not arrive in time; the connection is closed' },
   method_not_allowed: { status: 405, template: '{method} is not allowed on {path}' },
   config_refused: { status: 422, template: 'a configuration file was refused: {files}' },
   not_supervised: { status: 409, template: '{reason}' },

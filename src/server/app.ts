@@ -1,15 +1,11 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Instance } from '../runtime/instance.js';
-import { installErrorHandling } from './error-handler.js';
+import { answerClientError, answerFrameworkError, installErrorHandling } from './error-handler.js';
 import { installJsonBodyParser } from './json-body.js';
+import { serializerCompiler } from './serializer.js';
 import { fastifyTimeouts, serverLimits } from './limits.js';
 import { installPerimeter } from './perimeter.js';
 import { healthRoutes } from './routes/health.js';
@@ -47,6 +43,12 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
     forceCloseConnections: 'idle',
     // Header, body, keep-alive and idle-socket timeouts (server/limits.ts); the cap is set at listen.
     ...fastifyTimeouts(serverLimits()),
+    // Refusals that happen before the error handler still answer `{detail, code}` (error-handler.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    // Every path param reaches its route's validation, which names the field: the request line is
+    // already bounded by Node's 16 KiB header limit, and no route's param is a regular expression.
+    routerOptions: { maxParamLength: 16 * 1024 },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

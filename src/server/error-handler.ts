@@ -1,3 +1,5 @@
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { JigError, type ErrorBody } from '../contract/errors.js';
@@ -86,4 +88,43 @@ export function installErrorHandling(app: FastifyInstance): void {
     req.log.error({ err: error }, 'unhandled error');
     return send(reply, new JigError('internal', { reason: 'see the server log' }));
   });
+}
+
+/**
+ * Errors Fastify's router answers before any hook or handler (`frameworkErrors`): a path that is
+ * not valid percent-encoded UTF-8 (`%ff`, `%zz`, a lone `%`), or a path param past the router's
+ * length cap. Left to Fastify they answer a body of its own shape, outside the catalogue.
+ */
+export function answerFrameworkError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const err =
+    error.code === 'FST_ERR_BAD_URL'
+      ? new JigError('bad_request', { reason: 'path: not valid percent-encoded UTF-8' })
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new JigError('validation_failed', { reason: 'path: a segment is too long' })
+        : new JigError('bad_request', { reason: error.message });
+  void send(reply, err);
+}
+
+/**
+ * Node's `clientError`: a request that never became one (not HTTP, headers over the size limit, too
+ * slow to arrive). There is no reply object, so the answer is written on the socket, as Fastify's
+ * own handler does, with a catalogue body instead of Fastify's.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset socket is gone: there is nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const err =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new JigError('request_timeout')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new JigError('headers_too_large', { limit: maxHeaderSize })
+        : new JigError('bad_request', { reason: 'the request is not valid HTTP/1.1' });
+  const body = JSON.stringify(err.toBody());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -1,10 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ErrorBodySchema } from '../../contract/error-body.js';
 import { JigError } from '../../contract/errors.js';
 import { ReloadAnswer } from '../../contract/reload.js';
 import type { Instance } from '../../runtime/instance.js';
 
 const Refused = ReloadAnswer.extend({ detail: z.string(), code: z.literal('config_refused') });
+// A 422 is also what a body the parser refuses gets (nested too deep), before this route runs: the
+// schema must let that answer through too, or serialising it fails into a 500.
+const Unprocessable = z.union([Refused, ErrorBodySchema]);
 
 export function reloadRoutes(inst: Instance): FastifyPluginAsyncZod {
   return async (app) => {
@@ -15,7 +19,7 @@ export function reloadRoutes(inst: Instance): FastifyPluginAsyncZod {
           schema: {
             summary: 'Reread library, chains, policy and intake; answer what loaded and what was refused',
             tags: ['config'],
-            response: { 200: ReloadAnswer, 422: Refused },
+            response: { 200: ReloadAnswer, 422: Unprocessable },
           },
         },
         async (req, reply) => {

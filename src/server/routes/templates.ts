@@ -15,7 +15,9 @@ import {
 import { TemplatesService } from '../../runtime/config/templates-service.js';
 import type { Instance } from '../../runtime/instance.js';
 
-const Unresolved = ErrorBodySchema.extend({ problems: z.array(ProblemSchema) });
+// A chain that does not resolve answers its problems; a params refusal (an empty id) is a plain 422,
+// which the schema must let through too, or serialising it fails into a 500.
+const Unresolved = z.union([ErrorBodySchema.extend({ problems: z.array(ProblemSchema) }), ErrorBodySchema]);
 
 export function templateRoutes(inst: Instance): FastifyPluginAsyncZod {
   const svc = new TemplatesService(inst.paths.configDir, inst.config, (path) => inst.repos.find(path));
