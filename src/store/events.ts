@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { EventActor, EventRecord } from '../contract/events.js';
+import { Prepared } from './prepared.js';
 import type { Database } from './schema.js';
 
 export interface NewEvent {
@@ -35,20 +36,26 @@ export function toRecord(r: Row): EventRecord {
   };
 }
 
+type EventRow = Omit<Row, 'seq'>;
+
+// Every change records at least one event: compiled once (prepared.ts).
+const appendQuery = new Prepared<EventRow, Row>(
+  ['work_item_id', 'type', 'by', 'node', 'payload', 'at'],
+  (db, row) => db.insertInto('events').values(row).returningAll(),
+);
+
 /** Appends one event; call inside the transaction of the change it records. */
 export async function appendEvent(db: Db, e: NewEvent, at = new Date().toISOString()): Promise<EventRecord> {
-  const row = await db
-    .insertInto('events')
-    .values({
-      work_item_id: e.work_item_id,
-      type: e.type,
-      by: e.by,
-      node: e.node ?? null,
-      payload: JSON.stringify(e.payload ?? {}),
-      at,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const { rows } = await appendQuery.run(db, {
+    work_item_id: e.work_item_id,
+    type: e.type,
+    by: e.by,
+    node: e.node ?? null,
+    payload: JSON.stringify(e.payload ?? {}),
+    at,
+  });
+  const row = rows[0];
+  if (!row) throw new Error('appendEvent: the insert returned no row');
   return toRecord(row);
 }
 

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { CompiledQuery, type Transaction } from 'kysely';
 import type { EventRecord } from '../../contract/events.js';
 import type { Store } from '../../store/database.js';
 import { appendEvent, lastSeq, type NewEvent } from '../../store/events.js';
@@ -12,13 +12,45 @@ export interface UnitOfWork {
 
 type Listener = (events: readonly EventRecord[]) => void;
 
+interface Unit {
+  fn: (uow: UnitOfWork) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+interface Done {
+  unit: Unit;
+  ok: boolean;
+  value: unknown;
+  events: EventRecord[];
+}
+
+/** Units of work that arrive while a commit runs share the next one, at most this many. */
+export const MAX_GROUP = 64;
+
+// Standard SQL on both SQLite and PostgreSQL; compiled once.
+const SAVEPOINT = CompiledQuery.raw('SAVEPOINT jig_unit');
+const RELEASE = CompiledQuery.raw('RELEASE SAVEPOINT jig_unit');
+const ROLLBACK_TO = CompiledQuery.raw('ROLLBACK TO SAVEPOINT jig_unit');
+
 /**
  * Every state change and its events commit together, and listeners (the WebSocket, later the engine
  * and notifications) hear of events only after the commit, so nothing can see an event whose
  * change was rolled back.
+ *
+ * Group commit: the store has one connection, so transactions run one after another anyway. Units
+ * that queue up while one commit runs are run together in the next transaction, each in a savepoint
+ * of its own: a unit that throws is rolled back alone (its events too, so `seq` stays gap-free) and
+ * rejects with its error; the others commit together. A commit is most of what filing an item
+ * costs (every page it touched is written to the WAL), so under concurrent writers this halves the
+ * store's share of the work. A unit's promise settles only after the group's commit: a failed
+ * commit rejects every unit of the group. A unit must not wait for another `transact` (it would
+ * wait for its own group), which a single-connection store forbids anyway.
  */
 export class EventLog {
   private readonly listeners = new Set<Listener>();
+  private readonly queue: Unit[] = [];
+  private draining = false;
   private latest = 0;
 
   constructor(private readonly store: Store) {}
@@ -32,33 +64,85 @@ export class EventLog {
     return this.latest;
   }
 
-  async transact<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
-    const pending: EventRecord[] = [];
-    const result = await this.store.db.transaction().execute(async (db) =>
-      fn({
-        db,
-        emit: async (e) => {
-          const rec = await appendEvent(db, e);
-          pending.push(rec);
-          return rec;
-        },
-      }),
-    );
-    if (pending.length > 0) {
-      this.latest = Math.max(this.latest, pending[pending.length - 1]!.seq);
-      for (const l of this.listeners) {
-        try {
-          l(pending);
-        } catch {
-          // A listener's failure is its own; the change is committed either way.
-        }
-      }
-    }
-    return result;
+  transact<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve, reject });
+      if (!this.draining) void this.drain();
+    });
   }
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) await this.commit(this.queue.splice(0, MAX_GROUP));
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async commit(group: Unit[]): Promise<void> {
+    let done: Done[];
+    try {
+      done = await this.store.db.transaction().execute(async (db) => {
+        const out: Done[] = [];
+        // A lone unit needs no savepoint: its failure rolls the transaction back.
+        const alone = group.length === 1;
+        for (const unit of group) out.push(await this.run(db, unit, alone));
+        if (alone && !out[0]!.ok) throw out[0]!.value;
+        return out;
+      });
+    } catch (err) {
+      for (const unit of group) unit.reject(err);
+      return;
+    }
+    const events = done.flatMap((d) => d.events);
+    if (events.length > 0) {
+      this.latest = Math.max(this.latest, events[events.length - 1]!.seq);
+      for (const l of this.listeners) {
+        try {
+          l(events);
+        } catch {
+          // A listener's failure is its own; the change is committed either way.
+        }
+      }
+    }
+    for (const d of done) {
+      if (d.ok) d.unit.resolve(d.value);
+      else d.unit.reject(d.value);
+    }
+  }
+
+  private async run(db: Transaction<Database>, unit: Unit, alone: boolean): Promise<Done> {
+    const events: EventRecord[] = [];
+    const uow: UnitOfWork = {
+      db,
+      emit: async (e) => {
+        const rec = await appendEvent(db, e);
+        events.push(rec);
+        return rec;
+      },
+    };
+    if (alone) {
+      try {
+        return { unit, ok: true, value: await unit.fn(uow), events };
+      } catch (err) {
+        return { unit, ok: false, value: err, events: [] };
+      }
+    }
+    await db.executeQuery(SAVEPOINT);
+    try {
+      const value = await unit.fn(uow);
+      await db.executeQuery(RELEASE);
+      return { unit, ok: true, value, events };
+    } catch (err) {
+      await db.executeQuery(ROLLBACK_TO);
+      await db.executeQuery(RELEASE);
+      return { unit, ok: false, value: err, events: [] };
+    }
   }
 }

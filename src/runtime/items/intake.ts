@@ -1,4 +1,4 @@
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
@@ -49,11 +49,7 @@ export interface CheckedIntake {
 }
 
 function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
+  return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 /** Chain named by the request, else the repo's default, else `default` (spec: trigger body). */
@@ -80,7 +76,7 @@ export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake
     throw new JigError('validation_failed', { reason: 'body.repo: name a connected repo' });
   const repo = deps.repos.find(input.repo);
   if (!repo) throw new JigError('repo_not_connected', { path: input.repo });
-  if (!existsSync(repo.path) || !isDir(repo.path)) throw new JigError('repo_gone', { path: repo.path });
+  if (!isDir(repo.path)) throw new JigError('repo_gone', { path: repo.path });
   if (repo.enabled === false) {
     const why =
       repo.test_command === undefined

@@ -57,8 +57,11 @@ export class ReposService {
   /** The connected entry for a path, comparing real paths so a link or trailing slash still matches. */
   find(path: string): RepoEntry | null {
     const { file } = this.load();
+    // Callers nearly always send the path as connected: only a miss pays for resolving links.
+    const exact = file.repos.find((r) => r.path === path);
+    if (exact) return exact;
     const want = canonical(path);
-    return file.repos.find((r) => r.path === path || canonical(r.path) === want) ?? null;
+    return file.repos.find((r) => canonical(r.path) === want) ?? null;
   }
 
   async list() {

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CompiledQuery } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventRecord } from '../../contract/events.js';
+import { openStore, type Store } from '../../store/database.js';
+import { readEvents } from '../../store/events.js';
+import { EventLog, MAX_GROUP, type UnitOfWork } from './event-log.js';
+
+let dir: string;
+let store: Store;
+let log: EventLog;
+let heard: EventRecord[][];
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'jig-eventlog-'));
+  store = await openStore(join(dir, 'jig.db'));
+  log = new EventLog(store);
+  await log.init();
+  heard = [];
+  log.subscribe((events) => heard.push([...events]));
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const now = new Date().toISOString();
+async function fileOne(uow: UnitOfWork, id: string): Promise<number> {
+  await uow.db
+    .insertInto('work_items')
+    .values({
+      id,
+      title: id,
+      description: '',
+      status: 'paused',
+      chain: 'default',
+      repo: '/r',
+      branch: `jig/${id}`,
+      source: 'trigger',
+      attachments: '{}',
+      agent_overrides: '{}',
+      node_overrides: '{}',
+      policy_override: '{}',
+      spent_usd: 0,
+      spent_tokens: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return (await uow.emit({ work_item_id: id, type: 'work_item_created', by: 'trigger' })).seq;
+}
+
+const ids = async (): Promise<string[]> =>
+  (await store.db.selectFrom('work_items').select('id').orderBy('id').execute()).map((r) => r.id);
+
+describe('EventLog group commit', () => {
+  it('runs units that queue during a commit together, and tells listeners once per commit', async () => {
+    const first = log.transact((uow) => fileOne(uow, 'a'));
+    // Queued while the first holds the connection: these share the next commit.
+    const rest = ['b', 'c', 'd'].map((id) => log.transact((uow) => fileOne(uow, id)));
+    expect(await Promise.all([first, ...rest])).toEqual([1, 2, 3, 4]);
+    expect(heard.map((batch) => batch.map((e) => e.seq))).toEqual([[1], [2, 3, 4]]);
+    expect(log.lastSeq).toBe(4);
+  });
+
+  it('rolls back a failing unit alone, events included, and keeps seq gap-free', async () => {
+    const first = log.transact((uow) => fileOne(uow, 'a'));
+    const ok = log.transact((uow) => fileOne(uow, 'b'));
+    const bad = log.transact(async (uow) => {
+      await fileOne(uow, 'x');
+      throw new Error('refused after writing');
+    });
+    const after = log.transact((uow) => fileOne(uow, 'c'));
+    await expect(bad).rejects.toThrow('refused after writing');
+    expect([await first, await ok, await after]).toEqual([1, 2, 3]);
+    expect(await ids()).toEqual(['a', 'b', 'c']);
+    const seqs = (await readEvents(store.db, { limit: 10 })).map((e) => [e.seq, e.work_item_id]);
+    expect(seqs).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'c'],
+    ]);
+    expect(heard.flat().map((e) => e.work_item_id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a lone failing unit rolls back its transaction', async () => {
+    await expect(
+      log.transact(async (uow) => {
+        await fileOne(uow, 'x');
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(await ids()).toEqual([]);
+    expect(heard).toEqual([]);
+    expect(await log.transact((uow) => fileOne(uow, 'a'))).toBe(1);
+  });
+
+  it('a commit that fails rejects every unit of its group, and nothing is heard', async () => {
+    const first = log.transact((uow) => fileOne(uow, 'a'));
+    // An event for an item that does not exist, its foreign key checked only at COMMIT.
+    const doomed = log.transact(async (uow) => {
+      await uow.db.executeQuery(CompiledQuery.raw('PRAGMA defer_foreign_keys = ON'));
+      await uow.emit({ work_item_id: 'ghost', type: 'x', by: 'jig' });
+    });
+    const innocent = log.transact((uow) => fileOne(uow, 'b'));
+    expect(await first).toBe(1);
+    await expect(doomed).rejects.toThrow(/FOREIGN KEY/);
+    await expect(innocent).rejects.toThrow(/FOREIGN KEY/);
+    expect(await ids()).toEqual(['a']);
+    expect(heard.map((b) => b.map((e) => e.seq))).toEqual([[1]]);
+    expect(log.lastSeq).toBe(1);
+    expect(await log.transact((uow) => fileOne(uow, 'c'))).toBe(2);
+  });
+
+  it('takes at most MAX_GROUP units per commit', async () => {
+    const all = Array.from({ length: MAX_GROUP * 2 + 3 }, (_, i) =>
+      log.transact((uow) => fileOne(uow, `i${String(i).padStart(3, '0')}`)),
+    );
+    await Promise.all(all);
+    expect(heard.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...heard.map((b) => b.length))).toBeLessThanOrEqual(MAX_GROUP);
+    expect(heard.flat().map((e) => e.seq)).toEqual(Array.from({ length: all.length }, (_, i) => i + 1));
+  });
+
+  it('a unit queued by a listener runs after the commit that told it', async () => {
+    const order: string[] = [];
+    log.subscribe((events) => {
+      if (events.some((e) => e.work_item_id === 'a'))
+        void log.transact((uow) => fileOne(uow, 'z')).then(() => order.push('z committed'));
+    });
+    await log.transact((uow) => fileOne(uow, 'a'));
+    order.push('a committed');
+    await log.transact(async () => {});
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['a committed', 'z committed']);
+    expect(await ids()).toEqual(['a', 'z']);
+  });
+});
