@@ -1,9 +1,8 @@
 /**
  * POST /api/triggers throughput with no WebSocket subscriber, then with 200 live subscribers on
- * `/api/ws/events`, alternating, on one in-process server. autocannon runs in this process as in
- * bench/triggers.ts; the subscribers run in a child process (bench/fanout-clients.ts) so their CPU
- * is not counted as the server's. The CPU per trigger is this process's (server and autocannon), so
- * the difference between the two runs is what the fan-out costs the server. After each run with
+ * `/api/ws/events`, alternating, on one in-process server. The load (autocannon, bench/load.ts) and
+ * the subscribers (bench/fanout-clients.ts) run in child processes, so the CPU per trigger is the
+ * server's alone and the difference between the two runs is what the fan-out costs it. After each run with
  * subscribers every one of them must have received every event once, in order.
  * Run: npm run bench -- fanout   (BENCH_SECONDS, BENCH_ROUNDS, BENCH_SUBSCRIBERS to change the run)
  */
@@ -13,9 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { startServer } from '../src/server/main.js';
 import { benchRepo } from './git-repo.js';
+import { load } from './load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -51,21 +50,15 @@ try {
   const post = {
     url: `${jig.url}/api/triggers`,
     method: 'POST' as const,
-    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ title: 'Bump dependencies', repo }),
   };
 
   const trigger = async (seconds: number): Promise<Run> => {
     const before = process.cpuUsage();
-    const r = await autocannon({ connections: CONNECTIONS, duration: seconds, ...post });
+    const r = await load({ ...post, seconds });
     const cpu = process.cpuUsage(before);
-    if (r.non2xx + r.errors > 0) console.log(`  (${r.non2xx + r.errors} failed)`);
-    return {
-      ok: r['2xx'],
-      seconds: r.duration,
-      cpuMs: (cpu.user + cpu.system) / 1000,
-      sysMs: cpu.system / 1000,
-    };
+    if (r.failed > 0) console.log(`  (${r.failed} failed)`);
+    return { ok: r.ok, seconds, cpuMs: (cpu.user + cpu.system) / 1000, sysMs: cpu.system / 1000 };
   };
 
   const subscribers = async (): Promise<{

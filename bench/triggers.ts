@@ -1,19 +1,23 @@
 /**
- * POST /api/triggers throughput and latency beside a bare Fastify + SQLite insert route, and
- * GET /api/work-items over 10 000 items beside a raw query + JSON.stringify route, in one process
- * with autocannon on loopback. Run: npm run build && npm run bench -- triggers
+ * POST /api/triggers beside a bare Fastify + SQLite insert route, and GET /api/work-items over
+ * 10 000+ items beside a raw query + JSON.stringify route. Both servers run in this process, the
+ * same `synchronous` setting on both stores; the load comes from autocannon in a child process
+ * (bench/load.ts). Baseline and Jig runs alternate, so drift on a shared machine hits both alike;
+ * the figure is the total over the rounds.
+ * Run: npm run build && npm run bench -- triggers   (BENCH_SECONDS, BENCH_ROUNDS)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { startServer } from '../src/server/main.js';
 import { benchRepo } from './git-repo.js';
+import { line, load, type Load, type LoadResult } from './load.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = 10;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ITEMS = 10_000;
 
 async function baseline(dir: string) {
   const db = new Database(join(dir, 'baseline.db'));
@@ -58,13 +62,32 @@ async function baseline(dir: string) {
   };
 }
 
-async function run(name: string, opts: autocannon.Options): Promise<autocannon.Result> {
-  const r = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
-  const bad = r.non2xx + r.errors;
-  console.log(
-    `${name.padEnd(36)} ${r.requests.average.toFixed(0).padStart(6)} req/s   p50 ${String(r.latency.p50).padStart(3)} ms   p99 ${String(r.latency.p99).padStart(3)} ms${bad ? `   (${bad} failed)` : ''}`,
-  );
-  return r;
+function total(runs: LoadResult[]): LoadResult {
+  const sum = (f: (r: LoadResult) => number) => runs.reduce((s, r) => s + f(r), 0);
+  return {
+    rps: sum((r) => r.rps) / runs.length,
+    p50: Math.max(...runs.map((r) => r.p50)),
+    p99: Math.max(...runs.map((r) => r.p99)),
+    failed: sum((r) => r.failed),
+    ok: sum((r) => r.ok),
+  };
+}
+
+/** Alternates baseline and Jig runs; prints each pair's totals and their ratio. */
+async function compare(title: string, base: Load, jig: Load): Promise<void> {
+  const b: LoadResult[] = [];
+  const j: LoadResult[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    b.push(await load(base));
+    j.push(await load(jig));
+  }
+  const bt = total(b);
+  const jt = total(j);
+  console.log(title);
+  console.log(line('baseline', bt));
+  console.log(line('jig', jt));
+  const rounds = b.map((x, i) => (j[i]!.rps / x.rps).toFixed(2)).join(', ');
+  console.log(`ratio jig/baseline throughput ${(jt.rps / bt.rps).toFixed(2)}x   (rounds: ${rounds})`);
 }
 
 const root = mkdtempSync(join(tmpdir(), 'jig-bench-'));
@@ -79,28 +102,31 @@ try {
   });
   if (connect.status !== 201) throw new Error(`connect failed: ${connect.status}`);
   const body = JSON.stringify({ title: 'Bump dependencies', repo });
-  const post = { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body };
 
-  console.log(`## POST: ${CONNECTIONS} connections, ${SECONDS} s each`);
-  const b1 = await run('baseline: fastify + sqlite insert', { url: `${base.url}/insert`, ...post });
-  const j1 = await run('jig: POST /api/triggers', { url: `${jig.url}/api/triggers`, ...post });
-  console.log(`ratio jig/baseline throughput ${(j1.requests.average / b1.requests.average).toFixed(2)}x`);
-
-  // Bring both stores to 10 000 items, then page the newest 100.
-  const jigCount = Number(
-    ((await (await fetch(`${jig.url}/api/work-items?limit=1`)).json()) as { total: number }).total,
-  );
-  for (let i = jigCount; i < 10_000; i++) {
-    const r = await fetch(`${jig.url}/api/triggers`, { ...post });
+  console.log(`## ${ROUNDS} rounds of ${SECONDS} s each, 10 connections, load from a child process`);
+  // 10 000 items in Jig's store, then page the newest 100 of them; the triggers run after.
+  const count = async (): Promise<number> =>
+    ((await (await fetch(`${jig.url}/api/work-items?limit=1`)).json()) as { total: number }).total;
+  for (let i = await count(); i < ITEMS; i++) {
+    const r = await fetch(`${jig.url}/api/triggers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     await r.arrayBuffer();
   }
   const ro = base.readFrom(join(root, 'home', 'run', 'jig.db'));
-  const jigTotal = ((await (await fetch(`${jig.url}/api/work-items?limit=1`)).json()) as { total: number })
-    .total;
-  console.log(`## GET newest 100 of ${jigTotal} items`);
-  const b2 = await run('baseline: raw query + JSON.stringify', { url: `${base.url}/list` });
-  const j2 = await run('jig: GET /api/work-items', { url: `${jig.url}/api/work-items?limit=100` });
-  console.log(`ratio jig/baseline throughput ${(j2.requests.average / b2.requests.average).toFixed(2)}x`);
+  await compare(
+    `GET newest 100 of ${await count()} items vs a raw query + JSON.stringify`,
+    { url: `${base.url}/list`, seconds: SECONDS },
+    { url: `${jig.url}/api/work-items?limit=100`, seconds: SECONDS },
+  );
+
+  await compare(
+    'POST /api/triggers vs a bare Fastify + SQLite insert',
+    { url: `${base.url}/insert`, method: 'POST', body, seconds: SECONDS },
+    { url: `${jig.url}/api/triggers`, method: 'POST', body, seconds: SECONDS },
+  );
 
   ro.close();
   await jig.close();

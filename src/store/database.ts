@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
 
@@ -17,6 +17,19 @@ export interface Store {
   schemaVersion: number;
   /** The copy taken before migrating, when one was needed. */
   backupPath: string | null;
+  /**
+   * A read whose rows come back as arrays in the query's column order. Building an object per row
+   * costs more than the query itself for wide rows (a page of 100 work items: 0.75 ms as objects,
+   * 0.3 ms as arrays). It waits for the connection like any Kysely query, so it never reads inside
+   * another unit's open transaction.
+   */
+  readArrays(q: CompiledQuery): Promise<unknown[][]>;
+  /**
+   * A `count(*)` read again only when the store has changed since it was last read (this
+   * connection's changes, or another connection's commits): lists are read far more often than
+   * items change, and counting 10 000 rows costs a quarter of a millisecond.
+   */
+  countCached(q: CompiledQuery): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -68,6 +81,21 @@ export async function openStore(path: string, migrations: Migration[] = defaultM
   raw.pragma('busy_timeout = 5000');
   raw.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  // Statements in array mode are kept apart from Kysely's: the mode sticks to a statement.
+  const arrayStatements = new Map<string, BetterSqlite3.Statement>();
+  const arrays = (text: string): BetterSqlite3.Statement => {
+    let stmt = arrayStatements.get(text);
+    if (!stmt) {
+      stmt = raw.prepare(text).raw(true);
+      if (arrayStatements.size >= 200) arrayStatements.clear();
+      arrayStatements.set(text, stmt);
+    }
+    return stmt;
+  };
+  const totalChanges = raw.prepare('SELECT total_changes()').pluck();
+  const dataVersion = raw.prepare('PRAGMA data_version').pluck();
+  const changeVersion = (): string => `${String(totalChanges.get())}:${String(dataVersion.get())}`;
+  const counts = new Map<string, { version: string; n: number }>();
   const any = db as unknown as Kysely<unknown>;
   try {
     const version = await currentVersion(any);
@@ -97,6 +125,19 @@ export async function openStore(path: string, migrations: Migration[] = defaultM
       raw,
       schemaVersion: latest,
       backupPath,
+      readArrays: (q) =>
+        db.connection().execute(async () => arrays(q.sql).all(...q.parameters) as unknown[][]),
+      countCached: (q) =>
+        db.connection().execute(async () => {
+          const key = `${q.sql}\u0000${JSON.stringify(q.parameters)}`;
+          const version = changeVersion();
+          const hit = counts.get(key);
+          if (hit && hit.version === version) return hit.n;
+          const n = Number((arrays(q.sql).all(...q.parameters)[0] as unknown[] | undefined)?.[0] ?? 0);
+          if (counts.size >= 200) counts.clear();
+          counts.set(key, { version, n });
+          return n;
+        }),
       async close() {
         await db.destroy();
       },

@@ -36,7 +36,7 @@ export class Prepared<P extends object, R> {
     return { sql: c.sql, keys };
   }
 
-  run(db: Db, params: P): Promise<QueryResult<R>> {
+  async run(db: Db, params: P): Promise<QueryResult<R>> {
     this.compiled ??= this.compile(db);
     const { sql, keys } = this.compiled;
     return db.executeQuery<R>(

@@ -145,7 +145,7 @@ function fromRow(r: Partial<WorkItemsTable>): ItemRecord {
 }
 
 /** Every column but the frozen chain and policy snapshot, which a listing never shows. */
-const listColumns = [
+export const listColumns = [
   'id',
   'title',
   'description',
@@ -176,6 +176,25 @@ const listColumns = [
   'steer',
   'queued_at',
 ] as const satisfies readonly (keyof WorkItemsTable)[];
+
+const jsonAt = new Set<string>(jsonColumns);
+const nullableJsonAt = new Set<string>(nullableJson);
+
+/**
+ * A listing's row, read as an array in `listColumns` order (store.readArrays), as a record: the
+ * columns a listing leaves out (the walk, the frozen chain and policy) are null.
+ */
+export function listRecord(values: readonly unknown[]): ItemRecord {
+  const out: Record<string, unknown> = { chain_definition: null, policy_snapshot: null, walk: null };
+  for (let i = 0; i < listColumns.length; i++) {
+    const k = listColumns[i]!;
+    const v = values[i];
+    if (jsonAt.has(k)) out[k] = parseObject(typeof v === 'string' ? v : undefined);
+    else if (nullableJsonAt.has(k)) out[k] = typeof v === 'string' ? (JSON.parse(v) as unknown) : null;
+    else out[k] = v;
+  }
+  return out as unknown as ItemRecord;
+}
 
 function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
   const out = { ...rec } as Record<string, unknown>;
@@ -243,46 +262,6 @@ export async function updateItemIf(
     .where('archived_at', expected.archived ? 'is not' : 'is', null)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
-}
-
-export interface ItemFilter {
-  statuses?: ItemStatus[];
-  repo?: string;
-  chain?: string;
-  archived: 'true' | 'false' | 'all';
-  limit: number;
-  cursor?: { created_at: string; id: string };
-}
-
-/** Newest first, keyset-paged on (created_at, id) so a page never skips or repeats an item. */
-export async function listItems(
-  db: Db,
-  f: ItemFilter,
-): Promise<{ rows: ItemRecord[]; total: number; more: boolean }> {
-  let q = db.selectFrom('work_items');
-  if (f.statuses && f.statuses.length > 0) q = q.where('status', 'in', f.statuses);
-  if (f.repo !== undefined) q = q.where('repo', '=', f.repo);
-  if (f.chain !== undefined) q = q.where('chain', '=', f.chain);
-  if (f.archived === 'true') q = q.where('archived_at', 'is not', null);
-  if (f.archived === 'false') q = q.where('archived_at', 'is', null);
-  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  let page = q.select(listColumns);
-  if (f.cursor) {
-    const c = f.cursor;
-    page = page.where((eb) =>
-      eb.or([
-        eb('created_at', '<', c.created_at),
-        eb.and([eb('created_at', '=', c.created_at), eb('id', '<', c.id)]),
-      ]),
-    );
-  }
-  const rows = await page
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(f.limit + 1)
-    .execute();
-  const more = rows.length > f.limit;
-  return { rows: rows.slice(0, f.limit).map(fromRow), total: Number(total.n), more };
 }
 
 /** How many items not completed, cancelled or abandoned use this repo. */

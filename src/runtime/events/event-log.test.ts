@@ -56,13 +56,20 @@ const ids = async (): Promise<string[]> =>
   (await store.db.selectFrom('work_items').select('id').orderBy('id').execute()).map((r) => r.id);
 
 describe('EventLog group commit', () => {
-  it('runs units that queue during a commit together, and tells listeners once per commit', async () => {
-    const first = log.transact((uow) => fileOne(uow, 'a'));
-    // Queued while the first holds the connection: these share the next commit.
-    const rest = ['b', 'c', 'd'].map((id) => log.transact((uow) => fileOne(uow, id)));
-    expect(await Promise.all([first, ...rest])).toEqual([1, 2, 3, 4]);
-    expect(heard.map((batch) => batch.map((e) => e.seq))).toEqual([[1], [2, 3, 4]]);
-    expect(log.lastSeq).toBe(4);
+  it('runs the units queued in one turn of the event loop together, and tells listeners once per commit', async () => {
+    const first = ['a', 'b', 'c'].map((id) => log.transact((uow) => fileOne(uow, id)));
+    expect(await Promise.all(first)).toEqual([1, 2, 3]);
+    // Queued while a commit runs: these share the next one.
+    const running = log.transact(async (uow) => {
+      const seq = await fileOne(uow, 'd');
+      await new Promise((r) => setTimeout(r, 20));
+      return seq;
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    const rest = ['e', 'f'].map((id) => log.transact((uow) => fileOne(uow, id)));
+    expect(await Promise.all([running, ...rest])).toEqual([4, 5, 6]);
+    expect(heard.map((batch) => batch.map((e) => e.seq))).toEqual([[1, 2, 3], [4], [5, 6]]);
+    expect(log.lastSeq).toBe(6);
   });
 
   it('rolls back a failing unit alone, events included, and keeps seq gap-free', async () => {
@@ -98,14 +105,14 @@ describe('EventLog group commit', () => {
   });
 
   it('a commit that fails rejects every unit of its group, and nothing is heard', async () => {
-    const first = log.transact((uow) => fileOne(uow, 'a'));
+    const first = await log.transact((uow) => fileOne(uow, 'a'));
     // An event for an item that does not exist, its foreign key checked only at COMMIT.
     const doomed = log.transact(async (uow) => {
       await uow.db.executeQuery(CompiledQuery.raw('PRAGMA defer_foreign_keys = ON'));
       await uow.emit({ work_item_id: 'ghost', type: 'x', by: 'jig' });
     });
     const innocent = log.transact((uow) => fileOne(uow, 'b'));
-    expect(await first).toBe(1);
+    expect(first).toBe(1);
     await expect(doomed).rejects.toThrow(/FOREIGN KEY/);
     await expect(innocent).rejects.toThrow(/FOREIGN KEY/);
     expect(await ids()).toEqual(['a']);

@@ -8,7 +8,8 @@ import { checkTitle, dropHiddenCharacters } from '../../core/items/title-rules.j
 import { badModelIds } from '../../core/items/overrides.js';
 import { policyOverrideProblem } from '../../core/items/policy-override.js';
 import { spentSince } from '../../store/sessions.js';
-import { getItem, listItems, updateItem, updateItemIf, type ItemRecord } from '../../store/work-items.js';
+import { listItems } from '../../store/item-list.js';
+import { getItem, updateItem, updateItemIf, type ItemRecord } from '../../store/work-items.js';
 import type { EventActor } from '../../contract/events.js';
 import { attachmentFile, prepareAttachment, storeAttachment } from './attachments.js';
 import { checkIntake, fileItem, type IntakeDeps, type IntakeInput } from './intake.js';
@@ -121,7 +122,7 @@ export class ItemsService {
         throw new JigError('validation_failed', { reason: 'query.cursor: not a cursor this server gave' });
       cursor = { created_at, id };
     }
-    const page = await listItems(this.db, {
+    const page = await listItems(this.deps.store, {
       statuses: statuses as ItemStatus[],
       repo: q.repo,
       chain: q.chain,

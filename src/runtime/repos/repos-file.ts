@@ -15,11 +15,15 @@ interface Cached {
 }
 const cache = new Map<string, Cached>();
 
-/** What identifies one version of the file: an atomic write changes the inode, an edit in place the mtime or size. */
+/**
+ * What identifies one version of the file: an atomic write changes the inode, an edit in place the
+ * mtime, ctime or size. Milliseconds as floats keep sub-microsecond precision for today's dates,
+ * and a plain stat is cheaper than a bigint one on a path every trigger takes.
+ */
 function fileKey(path: string): string | null {
   try {
-    const st = statSync(path, { bigint: true });
-    return `${st.ino}:${st.mtimeNs}:${st.size}`;
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st ? `${st.ino}:${st.mtimeMs}:${st.ctimeMs}:${st.size}` : null;
   } catch {
     return null;
   }
