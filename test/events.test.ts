@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo } from './helpers/git.js';
+import { handshake } from './helpers/perimeter.js';
 import { cleanupAll, http, runJig, startJig, type JigProcess } from './helpers/server.js';
 
 let jig: JigProcess;
@@ -127,6 +128,38 @@ describe('WS /api/ws/events', () => {
     expect(late.seqs).toEqual(range(base + 11, final));
     expect(liveOnly.seqs).toEqual([]);
     for (const c of [early, middle, late, liveOnly]) c.close();
+  });
+
+  it('refuses an after_seq that is not a number or is past the log, before the upgrade', async () => {
+    const port = Number(new URL(jig.url).port);
+    const probe = collect(null);
+    const lastSeq = (await probe.hello).last_seq;
+    probe.close();
+    for (const [query, field] of [
+      ['after_seq=', 'is a whole number from 0'],
+      ['after_seq=-1', 'is a whole number from 0'],
+      ['after_seq=1e3', 'is a whole number from 0'],
+    ] as const) {
+      const r = await handshake(port, {}, `/api/ws/events?${query}`);
+      expect([query, r.status, r.json]).toEqual([
+        query,
+        422,
+        {
+          code: 'validation_failed',
+          detail: `querystring.after_seq: ${field}`,
+          issues: [{ field: 'querystring.after_seq', message: field }],
+        },
+      ]);
+    }
+    const past = await handshake(port, {}, `/api/ws/events?after_seq=${lastSeq + 1000}`);
+    expect([past.status, past.json]).toEqual([
+      422,
+      {
+        code: 'validation_failed',
+        detail: `querystring.after_seq: ${lastSeq + 1000} is past the last event (${lastSeq}); reconnect without after_seq`,
+      },
+    ]);
+    expect((await handshake(port, {}, `/api/ws/events?after_seq=${lastSeq}`)).status).toBe(101);
   });
 
   it('without after_seq streams only what is stored from now on', async () => {

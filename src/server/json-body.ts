@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { JigError } from '../contract/errors.js';
+import { tooDeep } from '../core/json/depth.js';
 
 /**
  * How deep a JSON body may nest. Every body Jig reads is a few levels deep (policy, overrides,
@@ -8,35 +9,6 @@ import { JigError } from '../contract/errors.js';
  * (issue 14, finding 6). 32 is far above any real body and far below any stack.
  */
 export const MAX_JSON_DEPTH = 32;
-
-/**
- * The first place where `value` nests deeper than `max`, as the path of keys leading there, or
- * null. Iterative on purpose: the check itself must not be what overflows.
- */
-export function tooDeep(value: unknown, max: number): string[] | null {
-  interface Frame {
-    v: object;
-    depth: number;
-    key: string;
-    up: Frame | null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const stack: Frame[] = [{ v: value, depth: 0, key: '', up: null }];
-  while (stack.length > 0) {
-    const f = stack.pop()!;
-    if (f.depth >= max) {
-      const path: string[] = [];
-      for (let at: Frame | null = f; at?.up; at = at.up) path.unshift(at.key);
-      return path;
-    }
-    for (const k in f.v) {
-      const child = (f.v as Record<string, unknown>)[k];
-      if (typeof child === 'object' && child !== null)
-        stack.push({ v: child, depth: f.depth + 1, key: k, up: f });
-    }
-  }
-  return null;
-}
 
 /** `body.agent_overrides.a.b…`: the first few keys are enough to find it, the rest would be noise. */
 function fieldOf(path: string[]): string {

@@ -68,12 +68,16 @@ export interface Handshake {
  * (`host` defaults to `127.0.0.1:<port>`). 101 means the handshake was accepted; the socket is
  * closed at once.
  */
-export function handshake(port: number, headers: Record<string, string>): Promise<Handshake> {
+export function handshake(
+  port: number,
+  headers: Record<string, string>,
+  path = '/api/ws/events',
+): Promise<Handshake> {
   return new Promise((resolve, reject) => {
     const req = request({
       host: '127.0.0.1',
       port,
-      path: '/api/ws/events',
+      path,
       agent: false,
       setHost: false,
       headers: {

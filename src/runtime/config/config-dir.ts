@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigTexts } from '../../core/config/validate-set.js';
+import { readConfigFile } from '../fs/config-text.js';
 
 /** The files a reload reads: what runs (library, chains, policy, intake) and what it checks (harnesses, repos). */
 export const RELOADED_FILES = ['library.yaml', 'policy.yaml', 'intake.yaml'] as const;
@@ -16,13 +17,13 @@ export function chainIdsOnDisk(configDir: string): string[] {
     .sort();
 }
 
-/** A config file's text, or null when it does not exist (or cannot be read). */
+/**
+ * A config file's text, or null when it does not exist or cannot be read (a FIFO or a device in
+ * its place included: readConfigFile never waits on one).
+ */
 export function readConfigText(configDir: string, file: string): string | null {
-  try {
-    return readFileSync(join(configDir, file), 'utf8');
-  } catch {
-    return null;
-  }
+  const read = readConfigFile(join(configDir, file));
+  return read.ok ? read.text : null;
 }
 
 /** sha256 hex digest of a file's text; null for a file that does not exist. */

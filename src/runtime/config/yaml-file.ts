@@ -1,25 +1,22 @@
-import { readFileSync } from 'node:fs';
 import { isMap, parseDocument, type Document } from 'yaml';
 import type { Problem } from '../../contract/problems.js';
+import { readConfigFile } from '../fs/config-text.js';
 
 export type YamlRead =
   { ok: true; doc: Document; text: string } | { ok: false; problems: Problem[]; missing: boolean };
 
 /** Reads one config file as a YAML mapping, with every syntax error at its line and column. */
 export function readYamlMapping(path: string, file: string): YamlRead {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+  const read = readConfigFile(path);
+  if (!read.ok) {
     return {
       ok: false,
-      missing,
+      missing: read.missing,
       problems: [
         {
           path: '',
           field: null,
-          message: missing ? 'file is missing' : (err as Error).message,
+          message: read.missing ? 'file is missing' : `the file ${read.reason}`,
           file,
           line: null,
           col: null,
@@ -27,6 +24,7 @@ export function readYamlMapping(path: string, file: string): YamlRead {
       ],
     };
   }
+  const text = read.text;
   // prettyErrors computes each error's line and column; the code frame it adds is cut below.
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {

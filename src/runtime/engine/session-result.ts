@@ -2,6 +2,7 @@ import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { ResultFile } from '../../contract/result-file.js';
 import type { SessionStatus } from '../../store/sessions.js';
+import { tooDeep } from '../../core/json/depth.js';
 import { readInside } from '../fs/safe-read.js';
 
 /**
@@ -29,19 +30,6 @@ export interface ResultOutcome {
 
 const AnObject = z.record(z.string(), z.unknown());
 
-/** Whether `value` nests deeper than `max`; iterative, so the check itself cannot overflow. */
-function deeperThan(value: unknown, max: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (depth >= max) return true;
-    for (const child of Object.values(v as object))
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 /**
  * How the result file at `path` decides the session, or null when there is none. Anything there
  * that is not a regular file inside the results folder, or is larger than the cap, makes the task
@@ -62,7 +50,7 @@ export function readResult(path: string): ResultOutcome | null {
   } catch (err) {
     return { status: 'failed', result: null, note: `result file is not JSON: ${(err as Error).message}` };
   }
-  if (deeperThan(raw, RESULT_MAX_DEPTH))
+  if (tooDeep(raw, RESULT_MAX_DEPTH) !== null)
     return {
       status: 'failed',
       result: null,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { loadProviders, type ProvidersLoad } from '../../core/harness/load-providers.js';
 import { parsePriceTable, type PriceTable } from '../../core/harness/prices.js';
 import { packageRoot } from '../package-root.js';
+import { readConfigFile } from '../fs/config-text.js';
 
 const packagedDir = join(packageRoot, 'defaults', 'harnesses');
 const pricesFile = join(packageRoot, 'defaults', 'prices.json');
@@ -12,7 +13,11 @@ function sources(dir: string, label: string): { file: string; text: string }[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
     .sort()
-    .map((f) => ({ file: `${label}/${f}`, text: readFileSync(join(dir, f), 'utf8') }));
+    .flatMap((f) => {
+      // A definition that is not a regular file (a FIFO a task left) is skipped, never waited on.
+      const read = readConfigFile(join(dir, f));
+      return read.ok ? [{ file: `${label}/${f}`, text: read.text }] : [];
+    });
 }
 
 /** A cheap fingerprint of a folder's YAML files, so definitions are re-read only when one changes. */

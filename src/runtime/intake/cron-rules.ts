@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IntakeFile } from '../../contract/config/intake.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
@@ -7,6 +6,7 @@ import type { FileLoad } from '../../core/config/load-file.js';
 import { locate } from '../../core/config/tree.js';
 import { parseCron, type CronError } from '../../core/cron/index.js';
 import { stringPosition } from './cron-position.js';
+import { readConfigFile } from '../fs/config-text.js';
 
 /**
  * The cron checks that make a settings file refused (spec: Cron syntax rule 3; When a schedule
@@ -74,11 +74,8 @@ export function policyTriggerProblems(load: FileLoad<PolicyFile>, source: TextSo
 }
 
 function readConfig(configDir: string, file: string): string | null {
-  try {
-    return readFileSync(join(configDir, file), 'utf8');
-  } catch {
-    return null;
-  }
+  const read = readConfigFile(join(configDir, file));
+  return read.ok ? read.text : null;
 }
 
 /**

@@ -57,6 +57,23 @@ export function prepareAttachment(
   return { kind, source: 'path', path: r.path, text };
 }
 
+/**
+ * The text stored for an item's attachment, or null when there is none. The folder is Jig's, but
+ * a task runs with the user's rights and could put a FIFO or a link where the file was: it is read
+ * only as a regular file inside the attachments folder, never more than an attachment may hold.
+ */
+export function readStoredAttachment(
+  attachmentsDir: string,
+  itemId: string,
+  kind: AttachmentKind,
+): string | null {
+  const read = readInside(attachmentsDir, `${itemId}/${kind}.md`, {
+    maxBytes: MAX_BYTES,
+    rootName: 'attachments folder',
+  });
+  return read.ok ? read.bytes.toString('utf8') : null;
+}
+
 export function attachmentFile(attachmentsDir: string, itemId: string, kind: AttachmentKind): string {
   return join(attachmentsDir, itemId, `${kind}.md`);
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { JigError } from '../../contract/errors.js';
 import type { AttachmentKind, PatchItemBody, WorkItem } from '../../contract/items.js';
 import { itemStatuses, type ItemStatus } from '../../contract/item-status.js';
@@ -11,7 +11,7 @@ import { spentSince } from '../../store/sessions.js';
 import { listItems } from '../../store/item-list.js';
 import { getItem, updateItem, updateItemIf, type ItemRecord } from '../../store/work-items.js';
 import type { EventActor } from '../../contract/events.js';
-import { attachmentFile, prepareAttachment, storeAttachment } from './attachments.js';
+import { attachmentFile, prepareAttachment, readStoredAttachment, storeAttachment } from './attachments.js';
 import { checkIntake, fileItem, type IntakeDeps, type IntakeInput } from './intake.js';
 import { toDto, type PolicyBudget } from './item-dto.js';
 import { fileTrigger, type TriggerFiled } from './trigger-intake.js';
@@ -348,8 +348,8 @@ export class ItemsService {
     const rec = await this.record(id);
     const attachments: IntakeInput['attachments'] = {};
     for (const kind of Object.keys(rec.attachments) as AttachmentKind[]) {
-      const file = attachmentFile(this.deps.attachmentsDir, id, kind);
-      if (existsSync(file)) attachments[kind] = { text: readFileSync(file, 'utf8') };
+      const text = readStoredAttachment(this.deps.attachmentsDir, id, kind);
+      if (text !== null) attachments[kind] = { text };
     }
     const input: IntakeInput = {
       title: cleanForDuplicate(rec.title),
@@ -374,9 +374,9 @@ export class ItemsService {
   async attachment(id: string, kind: AttachmentKind): Promise<{ text: string; info: unknown }> {
     const rec = await this.record(id);
     const info = rec.attachments[kind];
-    const file = attachmentFile(this.deps.attachmentsDir, id, kind);
-    if (!info || !existsSync(file)) throw new JigError('attachment_missing', { id, kind });
-    return { text: readFileSync(file, 'utf8'), info };
+    const text = info ? readStoredAttachment(this.deps.attachmentsDir, id, kind) : null;
+    if (text === null) throw new JigError('attachment_missing', { id, kind });
+    return { text, info };
   }
 
   /** Spend since local midnight against policy's daily cap. */

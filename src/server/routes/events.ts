@@ -54,7 +54,25 @@ export function eventRoutes(inst: Instance): FastifyPluginAsyncZod {
         websocket: true,
         schema: {
           hide: true,
-          querystring: z.object({ after_seq: z.coerce.number().int().min(0).optional() }),
+          querystring: z.object({
+            // Digits only: an empty `after_seq=` is a mistake, not 0 (which would replay everything).
+            after_seq: z
+              .string()
+              .regex(/^\d{1,15}$/, 'is a whole number from 0')
+              .transform(Number)
+              .optional(),
+          }),
+        },
+        // Refused before the upgrade, as an HTTP answer: a seq past the log's end was never sent by
+        // this store (it was reset or restored), and the client would silently wait for events
+        // that carry its numbers again.
+        preHandler: async (req) => {
+          const after = req.query.after_seq;
+          if (after !== undefined && after > inst.events.lastSeq) {
+            throw new JigError('validation_failed', {
+              reason: `querystring.after_seq: ${after} is past the last event (${inst.events.lastSeq}); reconnect without after_seq`,
+            });
+          }
         },
       },
       (socket: WebSocket, req) => {

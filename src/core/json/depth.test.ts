@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tooDeep } from './json-body.js';
+import { tooDeep } from './depth.js';
 
 const nest = (depth: number, leaf: unknown = 1): unknown => {
   let v = leaf;
