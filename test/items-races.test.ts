@@ -121,6 +121,8 @@ describe('racing moves', () => {
 
   it('an abandon stopped before its cleanup is finished at the next start', async () => {
     const item = await fileItem(jig, repo, 'gate', true);
+    // Abandoned by an earlier Jig, whose abandon event carried its cleanup: left as it is.
+    const older = await fileItem(jig, repo, 'gate', false);
     const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
     const wt = join(jig.home, 'run', 'worktrees', item.id);
     expect(existsSync(wt)).toBe(true);
@@ -131,6 +133,16 @@ describe('racing moves', () => {
     db.prepare(
       "INSERT INTO events (work_item_id, type, by, node, payload, at) VALUES (?, 'work_item_abandoned', 'human', NULL, ?, ?)",
     ).run(item.id, JSON.stringify({ from: stopped.status, reason: 'race' }), new Date().toISOString());
+    db.prepare("UPDATE work_items SET status = 'abandoned', ended_at = updated_at WHERE id = ?").run(
+      older.id,
+    );
+    db.prepare(
+      "INSERT INTO events (work_item_id, type, by, node, payload, at) VALUES (?, 'work_item_abandoned', 'human', NULL, ?, ?)",
+    ).run(
+      older.id,
+      JSON.stringify({ from: 'paused', reason: 'old', worktree_removed: false, branch_deleted: false }),
+      new Date().toISOString(),
+    );
     db.close();
     jig = await startJig({ home: jig.home });
     expect((await http(`${jig.url}/api/work-items/${item.id}`)).json.status).toBe('abandoned');
@@ -147,5 +159,6 @@ describe('racing moves', () => {
       'jig',
       { worktree_removed: true, branch_deleted: true },
     ]);
+    expect((await events(jig, older.id)).at(-1).type).toBe('work_item_abandoned');
   });
 });

@@ -113,6 +113,13 @@ export function answerFrameworkError(error: FastifyError, _req: FastifyRequest, 
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   // A reset socket is gone: there is nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // An answer already under way on this connection (a pipelined request timing out behind it):
+  // writing ours now would land inside its body. End the connection instead, as Node itself does.
+  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (current?.headersSent) {
+    socket.destroy(error);
+    return;
+  }
   const err =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? new JigError('request_timeout')

@@ -108,10 +108,11 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     for (const r of loaded.refused)
       log.warn({ file: r.file, problems: r.problems }, 'config file does not load');
 
-    const events = new EventLog(store);
+    const events = new EventLog(store, (err) => log?.error({ err }, 'an event listener failed'));
     await events.init();
     const repos = new ReposService(paths.configDir, store);
     const items = new ItemsService({
+      log,
       store,
       config,
       repos,
@@ -189,6 +190,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         // The engine stops walking; the task processes themselves keep running, to be adopted.
         engine.close();
         await app.close();
+        // Units of work already queued commit; none can start once the store is closing.
+        await events.close();
         await inst.store.close();
         lock.release();
         log?.info('jig stopped');

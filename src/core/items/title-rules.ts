@@ -25,14 +25,34 @@ export const CONTROL = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udfff]/u;
  * handed to agents, so a character that reorders or hides text ("Trojan Source", tag smuggling)
  * would make the two read different things. Three uses are real text and stay: a zero-width joiner
  * or non-joiner between two visible characters (emoji sequences, Indic and Persian scripts), and
- * the tag run that spells a subdivision flag after U+1F3F4 (🏴 + tags + CANCEL TAG).
+ * the tag run that spells a subdivision flag after U+1F3F4 (🏴 + tags + CANCEL TAG). A flag's tags
+ * are a region code, 2 to 6 lowercase letters and digits (`gbsct`); any other tag run could spell
+ * hidden words, so it is refused even after a flag.
  */
 const FORMAT = /\p{Cf}/gu;
 const VISIBLE = /[\p{L}\p{M}\p{N}\p{S}\p{P}]/u;
 const JOINERS = new Set([0x200c, 0x200d]);
-const FLAG_TAGS = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
+const FLAG_TAGS = /\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F}/gu;
 
-/** The UTF-16 ranges of `text` that are invisible format characters no real text needs. */
+/** The code point that ends just before UTF-16 index `at`, or -1 at the start. */
+function codePointBefore(text: string, at: number): number {
+  if (at <= 0) return -1;
+  const low = text.charCodeAt(at - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && at >= 2) {
+    const high = text.charCodeAt(at - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.codePointAt(at - 2)!;
+  }
+  return low;
+}
+
+const visible = (cp: number | undefined): boolean =>
+  cp !== undefined && cp >= 0 && VISIBLE.test(String.fromCodePoint(cp));
+
+/**
+ * The UTF-16 ranges of `text` that are invisible format characters no real text needs. One pass
+ * and constant work per character (a title is checked before its length is), so a megabyte of
+ * joiners costs milliseconds.
+ */
 function hiddenRanges(text: string): [number, number][] {
   const allowed = new Set<number>();
   for (const m of text.matchAll(FLAG_TAGS)) {
@@ -43,9 +63,8 @@ function hiddenRanges(text: string): [number, number][] {
     const at = m.index;
     if (allowed.has(at)) continue;
     if (JOINERS.has(m[0].codePointAt(0)!)) {
-      const before = [...text.slice(0, at)].at(-1) ?? '';
-      const after = [...text.slice(at + m[0].length, at + m[0].length + 2)][0] ?? '';
-      if (VISIBLE.test(before) && VISIBLE.test(after)) continue;
+      const end = at + m[0].length;
+      if (visible(codePointBefore(text, at)) && visible(text.codePointAt(end))) continue;
     }
     out.push([at, at + m[0].length]);
   }

@@ -3,12 +3,18 @@ import { authorityIn, crossOriginReason, webOrigin } from './origin.js';
 
 describe('webOrigin', () => {
   it.each([
-    ['http://localhost:3000', { scheme: 'http:', authority: 'localhost:3000' }],
-    ['http://LocalHost:80', { scheme: 'http:', authority: 'localhost' }],
-    ['https://jig.example:443/board?x#y', { scheme: 'https:', authority: 'jig.example' }],
-    ['https://jig.example:80', { scheme: 'https:', authority: 'jig.example:80' }],
-    ['http://[::1]:8765', { scheme: 'http:', authority: '[::1]:8765' }],
-    ['http://user:pw@jig.example:8765/', { scheme: 'http:', authority: 'jig.example:8765' }],
+    ['http://localhost:3000', { scheme: 'http:', authority: 'localhost:3000', endpoint: 'localhost:3000' }],
+    ['http://LocalHost:80', { scheme: 'http:', authority: 'localhost', endpoint: 'localhost:80' }],
+    [
+      'https://jig.example:443/board?x#y',
+      { scheme: 'https:', authority: 'jig.example', endpoint: 'jig.example:443' },
+    ],
+    ['https://jig.example:80', { scheme: 'https:', authority: 'jig.example:80', endpoint: 'jig.example:80' }],
+    ['http://[::1]:8765', { scheme: 'http:', authority: '[::1]:8765', endpoint: '[::1]:8765' }],
+    [
+      'http://user:pw@jig.example:8765/',
+      { scheme: 'http:', authority: 'jig.example:8765', endpoint: 'jig.example:8765' },
+    ],
     ['null', null],
     ['', null],
     ['file:///etc/passwd', null],
@@ -79,22 +85,29 @@ describe('crossOriginReason', () => {
     expect(crossOriginReason(headers, own)).toBe(want);
   });
 
-  it('reads a port-less Host as the default port of the Origin scheme', () => {
-    const bare = { host: 'jig.example', allowedHosts: [] };
-    expect(crossOriginReason({ origin: 'https://jig.example' }, bare)).toBeNull();
-    expect(crossOriginReason({ origin: 'http://jig.example' }, bare)).toBeNull();
-    expect(crossOriginReason({ origin: 'https://jig.example:8443' }, bare)).toBe(
-      'Origin is jig.example:8443, not jig.example',
+  it('reads a port-less Host as port 80, since Jig speaks http: https on 443 is another server', () => {
+    const bare = { host: 'devbox', allowedHosts: [] };
+    expect(crossOriginReason({ origin: 'http://devbox' }, bare)).toBeNull();
+    expect(crossOriginReason({ origin: 'http://devbox:80' }, bare)).toBeNull();
+    expect(crossOriginReason({ origin: 'https://devbox' }, bare)).toBe('Origin is devbox:443, not devbox:80');
+    expect(crossOriginReason({ origin: 'https://devbox:8443' }, bare)).toBe(
+      'Origin is devbox:8443, not devbox',
     );
-    expect(
-      crossOriginReason({ origin: 'http://jig.example' }, { host: 'jig.example:80', allowedHosts: [] }),
-    ).toBeNull();
+    expect(crossOriginReason({ origin: 'https://devbox:80' }, bare)).toBeNull();
     expect(
       crossOriginReason({ origin: 'https://jig.example' }, { host: 'jig.example:443', allowedHosts: [] }),
     ).toBeNull();
     expect(
       crossOriginReason({ origin: 'http://jig.example' }, { host: 'jig.example:443', allowedHosts: [] }),
     ).toBe('Origin is jig.example, not jig.example:443');
+    // Behind a TLS proxy the public name is Jig's origin through allowed_hosts (it must be listed
+    // off loopback anyway), where a port-less entry is the browser's scheme's default port.
+    expect(
+      crossOriginReason(
+        { origin: 'https://jig.example' },
+        { host: 'jig.example', allowedHosts: ['jig.example'] },
+      ),
+    ).toBeNull();
   });
 
   it('takes an allowed_hosts entry as Jig origin too, port included; a port-less one is the default port', () => {

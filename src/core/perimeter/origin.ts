@@ -4,18 +4,26 @@
  * Jig on `http://localhost:8765`, though the host name is the same. Pure: `URL` parses, nothing
  * is looked up.
  *
- * Authorities are compared as `URL.host` spells them: the host lowercased (IPv6 in brackets) and
- * the port, left out when it is the scheme's default. The `Host` header carries no scheme, so it is
- * read in the scheme of the `Origin` it is compared with: a port-less `Host: jig.example` is port
- * 443 against `https://jig.example` and port 80 against `http://jig.example`, as the browser meant.
- * The scheme itself is not compared: behind a TLS proxy the browser says https while Jig speaks
- * http, and one port speaks one protocol, so the same host and port is the same server either way.
+ * Origins are compared by host and port, the default port written out (`endpoint`); messages
+ * show them as `URL.host` spells them (`authority`: the default port left out). The scheme itself
+ * is not compared: behind a TLS proxy the browser says https while Jig speaks http, and one port
+ * speaks one protocol, so the same host and port is the same server either way. The `Host` header
+ * carries no port when it is a default one; Jig speaks plain http, so a port-less Host is port 80:
+ * read in the Origin's scheme instead, `Host: devbox` would also let `https://devbox` (port 443,
+ * another server) write. A TLS proxy's public name is Jig's origin through `allowed_hosts`, where a
+ * port-less entry does mean the default port of the browser's scheme.
  */
 
 export interface WebOrigin {
   scheme: 'http:' | 'https:';
   /** `URL.host`: `localhost:3000`, `jig.example` (default port left out), `[::1]:8765`. */
   authority: string;
+  /** Host and port with the scheme's default port written out: `jig.example:443`. */
+  endpoint: string;
+}
+
+function endpointOf(u: URL): string {
+  return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
 }
 
 /** An `Origin` or `Referer` value → its http(s) origin, or null (`null`, `file:`, garbage). */
@@ -27,7 +35,7 @@ export function webOrigin(value: string): WebOrigin | null {
     return null;
   }
   if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.host === '') return null;
-  return { scheme: u.protocol, authority: u.host };
+  return { scheme: u.protocol, authority: u.host, endpoint: endpointOf(u) };
 }
 
 /**
@@ -36,11 +44,21 @@ export function webOrigin(value: string): WebOrigin | null {
  * (a path, user info or anything else `URL` would read past).
  */
 export function authorityIn(scheme: WebOrigin['scheme'], host: string): string | null {
+  return urlOf(scheme, host)?.host ?? null;
+}
+
+/** The same, as host and port with the scheme's default port written out. */
+export function endpointIn(scheme: WebOrigin['scheme'], host: string): string | null {
+  const u = urlOf(scheme, host);
+  return u ? endpointOf(u) : null;
+}
+
+function urlOf(scheme: WebOrigin['scheme'], host: string): URL | null {
   const h = host.trim();
   if (h === '' || /[\s/?#@\\]/.test(h)) return null;
   try {
     const u = new URL(`${scheme}//${h}`);
-    return u.host === '' ? null : u.host;
+    return u.host === '' ? null : u;
   } catch {
     return null;
   }
@@ -83,10 +101,16 @@ export function crossOriginReason(
   const origin = webOrigin(value);
   if (origin === null) return `${name} ${JSON.stringify(value)} is not an http or https origin`;
 
-  const ownAuthority = own.host === undefined ? null : authorityIn(origin.scheme, own.host);
-  if (ownAuthority === origin.authority) return null;
-  if (own.allowedHosts.some((entry) => authorityIn(origin.scheme, entry) === origin.authority)) return null;
-  const ours = ownAuthority ?? 'the Host';
+  // Jig speaks http: a port-less Host is port 80, whatever the Origin's scheme.
+  const ownEndpoint = own.host === undefined ? null : endpointIn('http:', own.host);
+  if (ownEndpoint === origin.endpoint) return null;
+  if (own.allowedHosts.some((entry) => endpointIn(origin.scheme, entry) === origin.endpoint)) return null;
+  const ownAuthority = own.host === undefined ? null : authorityIn('http:', own.host);
+  // Two spellings that read alike (`jig.example` on 443 and on 80) are told apart by their ports.
+  const [theirs, ours] =
+    ownAuthority === origin.authority
+      ? [origin.endpoint, ownEndpoint ?? 'the Host']
+      : [origin.authority, ownAuthority ?? 'the Host'];
   const also = own.allowedHosts.length > 0 ? ' or an allowed_hosts entry' : '';
-  return `${name} is ${origin.authority}, not ${ours}${also}`;
+  return `${name} is ${theirs}, not ${ours}${also}`;
 }

@@ -149,7 +149,7 @@ export class Engine {
       log: d.log,
       policyOf: (rec) => this.policyOf(rec),
       endSessions: (id) => this.endSessions(id),
-      promote: () => void this.promote(),
+      promote: () => this.promote(),
     });
     this.clocks.start();
     this.escalations = new Escalations({
@@ -317,7 +317,14 @@ export class Engine {
   }
 
   /** Starts queued items, oldest first, while slots are free. */
-  private async promote(): Promise<void> {
+  /** Starts queued items in the background; a failure is logged (at shutdown the store is gone). */
+  private promote(): void {
+    this.promoteNow().catch((err: unknown) => {
+      if (!this.closed) this.d.log.error({ err }, 'starting queued items failed');
+    });
+  }
+
+  private async promoteNow(): Promise<void> {
     const started = await this.d.events.transact(async (uow) => {
       const running = await uow.db
         .selectFrom('work_items')
@@ -408,7 +415,7 @@ export class Engine {
     });
     if (paused) {
       await this.endSessions(id);
-      void this.promote();
+      this.promote();
     }
     return this.item(id);
   }
@@ -416,7 +423,7 @@ export class Engine {
   /** After an item ends by a person's move: its processes end and its slot goes to the next item. */
   async ended(id: string): Promise<void> {
     await this.endSessions(id);
-    setImmediate(() => void this.promote());
+    setImmediate(() => this.promote());
   }
 
   /** Ends every live session of an item; used by pause and by the moves that end an item. */
@@ -877,7 +884,7 @@ export class Engine {
     if (!stopped) return;
     if (kind === 'rate_limit') await this.parking.park(rec.id);
     if (kind === 'stuck') setImmediate(() => void this.escalations.autoEscalate(rec.id));
-    void this.promote();
+    this.promote();
   }
 
   /** The chain and policy an item keeps from its first start on, and its walk at the first node. */
@@ -1019,7 +1026,7 @@ export class Engine {
       });
       await uow.emit({ work_item_id: rec.id, type: 'work_item_completed', by: 'jig', payload: {} });
     });
-    void this.promote();
+    this.promote();
   }
 
   private envOf(

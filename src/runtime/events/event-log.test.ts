@@ -144,4 +144,27 @@ describe('EventLog group commit', () => {
     expect(order).toEqual(['a committed', 'z committed']);
     expect(await ids()).toEqual(['a', 'z']);
   });
+
+  it('close lets queued units commit, then refuses new ones', async () => {
+    const queued = ['a', 'b'].map((id) => log.transact((uow) => fileOne(uow, id)));
+    const closing = log.close();
+    await expect(log.transact((uow) => fileOne(uow, 'late'))).rejects.toThrow(
+      'the event log is closed: the server is stopping',
+    );
+    await closing;
+    expect(await Promise.all(queued)).toEqual([1, 2]);
+    expect(await ids()).toEqual(['a', 'b']);
+  });
+
+  it('tells its owner when a listener throws, and the change stays committed', async () => {
+    const errors: unknown[] = [];
+    const told = new EventLog(store, (err) => errors.push(err));
+    await told.init();
+    told.subscribe(() => {
+      throw new Error('listener broke');
+    });
+    expect(await told.transact((uow) => fileOne(uow, 'a'))).toBe(1);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['listener broke']);
+    expect(await ids()).toEqual(['a']);
+  });
 });

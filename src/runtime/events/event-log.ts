@@ -54,9 +54,15 @@ export class EventLog {
   private readonly listeners = new Set<Listener>();
   private readonly queue: Unit[] = [];
   private draining = false;
+  private drained: Promise<void> = Promise.resolve();
+  private closed = false;
   private latest = 0;
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Told when a listener throws: the change is committed either way. */
+    private readonly onListenerError: (err: unknown) => void = () => {},
+  ) {}
 
   async init(): Promise<void> {
     this.latest = await lastSeq(this.store.db);
@@ -68,13 +74,23 @@ export class EventLog {
   }
 
   transact<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the event log is closed: the server is stopping'));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, resolve: resolve, reject });
       if (!this.draining) {
         this.draining = true;
-        setImmediate(() => void this.drain());
+        this.drained = new Promise((done) => setImmediate(() => void this.drain().finally(done)));
       }
     });
+  }
+
+  /**
+   * Refuses new units and waits for those already queued to commit, so the store can close under
+   * none of them (the server's stop calls this before closing the store).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.draining) await this.drained;
   }
 
   subscribe(listener: Listener): () => void {
@@ -112,8 +128,9 @@ export class EventLog {
       for (const l of this.listeners) {
         try {
           l(events);
-        } catch {
+        } catch (err) {
           // A listener's failure is its own; the change is committed either way.
+          this.onListenerError(err);
         }
       }
     }

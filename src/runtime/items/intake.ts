@@ -16,6 +16,7 @@ import type { ReposService } from '../repos/repos-service.js';
 import { prepareAttachment, storeAttachment, type PreparedAttachment } from './attachments.js';
 import type { ChainCatalog, ChainSummary } from './chain-catalog.js';
 import { branchName, newItemId } from './ids.js';
+import type { Logger } from 'pino';
 
 export interface IntakeInput {
   title: string;
@@ -32,6 +33,8 @@ export interface IntakeInput {
 }
 
 export interface IntakeDeps {
+  /** Where failures that cannot be answered (cleanup after a committed move) are told. */
+  log?: Pick<Logger, 'error' | 'warn'>;
   store: Store;
   config: ConfigState;
   repos: ReposService;

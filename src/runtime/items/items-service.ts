@@ -267,12 +267,23 @@ export class ItemsService {
     });
     if (!claimed.changed) return claimed.rec;
     const was = claimed.rec.status;
-    // The processes go before their worktree does.
-    if (was === 'running' || was === 'queued') await this.onEnd(id);
+    // The move is committed: what follows is cleanup, and a failure there is logged (and finished at
+    // the next start) rather than answered as if the move had failed.
+    try {
+      // The processes go before their worktree does.
+      if (was === 'running' || was === 'queued') await this.onEnd(id);
+    } catch (err) {
+      this.deps.log?.error({ err, item: id }, `ending the processes of a ${move}d item failed`);
+    }
     // An archived item that never had a worktree has nothing to reclaim; an abandon records its
     // cleanup always (reclaimPending looks for that record).
-    if (move === 'abandon' || (move === 'archive' && claimed.after.worktree_path !== null))
-      return this.reclaim(claimed.after);
+    if (move === 'abandon' || (move === 'archive' && claimed.after.worktree_path !== null)) {
+      try {
+        return await this.reclaim(claimed.after);
+      } catch (err) {
+        this.deps.log?.error({ err, item: id }, 'reclaiming the worktree failed; the next start retries');
+      }
+    }
     return claimed.after;
   }
 
@@ -296,7 +307,8 @@ export class ItemsService {
   /** Archived or abandoned items whose cleanup a stop interrupted: finished at start. */
   async reclaimPending(): Promise<number> {
     // Abandon happens once and always ends with the record; an archive can come again after a
-    // restore, so there the worktree column tells.
+    // restore, so there the worktree column tells. An item abandoned before the record existed
+    // carries its cleanup in its `work_item_abandoned` payload (`worktree_removed`): not again.
     const rows = await this.db
       .selectFrom('work_items as w')
       .select('w.id')
@@ -314,15 +326,31 @@ export class ItemsService {
                   .where('e.type', '=', 'worktree_reclaimed'),
               ),
             ),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('events as e')
+                  .select('e.seq')
+                  .whereRef('e.work_item_id', '=', 'w.id')
+                  .where('e.type', '=', 'work_item_abandoned')
+                  .where('e.payload', 'like', '%"worktree_removed"%'),
+              ),
+            ),
           ]),
         ]),
       )
       .execute();
+    let done = 0;
     for (const { id } of rows) {
-      const rec = await getItem(this.db, id);
-      if (rec) await this.reclaim(rec);
+      try {
+        const rec = await getItem(this.db, id);
+        if (rec) await this.reclaim(rec);
+        done++;
+      } catch (err) {
+        this.deps.log?.error({ err, item: id }, 'reclaiming the worktree failed; the next start retries');
+      }
     }
-    return rows.length;
+    return done;
   }
 
   async cancelPreview(id: string) {
