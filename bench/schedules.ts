@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../src/runtime/intake/clock.js';
+import { ManualClock } from '../src/runtime/clock.js';
 import { startServer } from '../src/server/main.js';
 import { benchRepo } from './git-repo.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ManualClock } from '../src/runtime/intake/clock.js';
+import { ManualClock } from '../src/runtime/clock.js';
 import { startServer, type RunningServer } from '../src/server/main.js';
 import { http, tempHome } from './helpers/server.js';
 

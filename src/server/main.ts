@@ -13,7 +13,7 @@ import { EventLog } from '../runtime/events/event-log.js';
 import { ItemsService } from '../runtime/items/items-service.js';
 import { ReposService } from '../runtime/repos/repos-service.js';
 import { Engine } from '../runtime/engine/engine.js';
-import { systemClock, type Clock } from '../runtime/intake/clock.js';
+import { systemClock, type Clock } from '../runtime/clock.js';
 import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.js';
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';

@@ -11,7 +11,7 @@ import type { ChainCatalog } from '../items/chain-catalog.js';
 import type { ItemsService } from '../items/items-service.js';
 import type { ReposService } from '../repos/repos-service.js';
 import { intakeAnswer } from './intake-view.js';
-import type { Clock, TimerHandle } from './clock.js';
+import type { Clock, TimerHandle } from '../clock.js';
 import { entryName, runningSchedules, type RunningSchedule } from './schedule-entries.js';
 
 const MINUTE_MS = 60_000;

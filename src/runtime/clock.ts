@@ -1,6 +1,7 @@
 /**
- * The clock the pollers read, behind a small interface (DESIGN.md rule 7) so tests and benchmarks
- * move time by hand instead of waiting for it.
+ * The only clock of the runtime (DESIGN.md rule 7): the engine, the workers, the wall clocks,
+ * parking and the pollers read time and set timers through it, so tests and benchmarks move time
+ * by hand instead of waiting for it.
  */
 
 export type TimerCallback = () => void | Promise<void>;
