@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isEventKind, type EventKind, type EventPayload } from './event-kinds.js';
 
 /**
  * The event record, version 1. Its shape is stable: fields are only ever added, and `v` changes if
@@ -13,6 +14,9 @@ export const EventRecord = z.object({
   seq: z.number().int().positive(),
   v: z.literal(1),
   work_item_id: z.string(),
+  // A string on the wire, not the catalogue's enum: a client keeps reading the log of a newer
+  // server that records a kind it does not know, and the OpenAPI document does not change with
+  // every kind added. `isKnownEvent` narrows a record to the catalogue's kinds.
   type: z.string().describe('event kind, e.g. work_item_created; see docs/events.md'),
   at: z.string().describe('ISO 8601 UTC time it was stored'),
   by: EventActor,
@@ -20,6 +24,19 @@ export const EventRecord = z.object({
   payload: z.record(z.string(), z.unknown()),
 });
 export type EventRecord = z.infer<typeof EventRecord>;
+
+/**
+ * A record of a kind in the catalogue, its payload typed by its kind. Every key is optional: a record
+ * stored by an older server may lack a key added since (keys are only ever added).
+ */
+export type KnownEventRecord<K extends EventKind = EventKind> = {
+  [P in K]: Omit<EventRecord, 'type' | 'payload'> & { type: P; payload: Partial<EventPayload<P>> };
+}[K];
+
+/** Whether the record is of a kind this catalogue knows (a newer server may record others). */
+export function isKnownEvent(e: EventRecord): e is KnownEventRecord {
+  return isEventKind(e.type);
+}
 
 export const EventsQuery = z.object({
   after: z.coerce.number().int().min(0).optional().describe('read forward from after this seq'),

@@ -1,15 +1,23 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { EventKind, EventPayload } from '../contract/event-kinds.js';
 import type { EventActor, EventRecord } from '../contract/events.js';
 import { Prepared } from './prepared.js';
 import type { Database } from './schema.js';
 
-export interface NewEvent {
-  work_item_id: string;
-  type: string;
-  by: EventActor;
-  node?: string | null;
-  payload?: Record<string, unknown>;
-}
+/**
+ * An event to append: a kind of the catalogue (contract/event-kinds.ts) with that kind's payload.
+ * Indexed by kind, so `NewEventOf<'a' | 'b'>` is a union of whole events (a computed kind must bring
+ * the payload of the kind it turns out to be) and `NewEventOf<K>` for a generic K is one event.
+ */
+export type NewEventOf<K extends EventKind> = {
+  [P in K]: {
+    work_item_id: string;
+    type: P;
+    by: EventActor;
+    node?: string | null;
+    payload: EventPayload<P>;
+  };
+}[K];
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -45,13 +53,17 @@ const appendQuery = new Prepared<EventRow, Row>(
 );
 
 /** Appends one event; call inside the transaction of the change it records. */
-export async function appendEvent(db: Db, e: NewEvent, at = new Date().toISOString()): Promise<EventRecord> {
+export async function appendEvent<K extends EventKind>(
+  db: Db,
+  e: NewEventOf<K>,
+  at = new Date().toISOString(),
+): Promise<EventRecord> {
   const { rows } = await appendQuery.run(db, {
     work_item_id: e.work_item_id,
     type: e.type,
     by: e.by,
     node: e.node ?? null,
-    payload: JSON.stringify(e.payload ?? {}),
+    payload: JSON.stringify(e.payload),
     at,
   });
   const row = rows[0];

@@ -205,21 +205,18 @@ export class AgentRunner {
       const resetsAt = resetOf(done);
       this.limited.set(key, resetsAt);
       limitedUntil = Math.min(limitedUntil ?? resetsAt, resetsAt);
-      await this.d.events.transact(async (uow) => {
-        await uow.emit({
-          work_item_id: rec.id,
-          type: 'rate_limit_hit',
-          by: 'jig',
-          node: r.node,
-          payload: {
-            task: r.task.path,
-            session: done.id,
-            harness: harnessId,
-            model,
-            resets_at: new Date(resetsAt).toISOString(),
-          },
-        });
-      });
+      await this.d.events.record(
+        rec.id,
+        'rate_limit_hit',
+        {
+          task: r.task.path,
+          session: done.id,
+          harness: harnessId,
+          model,
+          resets_at: new Date(resetsAt).toISOString(),
+        },
+        { node: r.node },
+      );
       if (!(await this.stillRunning(rec.id))) return { kind: 'session', session: done };
       await this.fallback(
         r,
@@ -228,20 +225,17 @@ export class AgentRunner {
         `rate limited until ${new Date(resetsAt).toISOString()}`,
       );
     }
-    await this.d.events.transact(async (uow) => {
-      await uow.emit({
-        work_item_id: r.rec.id,
-        type: 'launch_fallback_exhausted',
-        by: 'jig',
-        node: r.node,
-        payload: {
-          task: r.task.path,
-          candidates: all.length,
-          ...(limitedUntil !== null ? { resets_at: new Date(limitedUntil).toISOString() } : {}),
-          unavailable,
-        },
-      });
-    });
+    await this.d.events.record(
+      r.rec.id,
+      'launch_fallback_exhausted',
+      {
+        task: r.task.path,
+        candidates: all.length,
+        ...(limitedUntil !== null ? { resets_at: new Date(limitedUntil).toISOString() } : {}),
+        unavailable,
+      },
+      { node: r.node },
+    );
     if (limitedUntil !== null) {
       const until = new Date(limitedUntil).toISOString();
       await patchWalk(this.d.store.db, r.rec.id, (w) => ({ ...w, parked_until: until }));
@@ -257,15 +251,12 @@ export class AgentRunner {
 
   private async fallback(r: AgentLaunchRequest, index: number, total: number, reason: string): Promise<void> {
     if (index + 1 >= total) return;
-    await this.d.events.transact(async (uow) => {
-      await uow.emit({
-        work_item_id: r.rec.id,
-        type: 'launch_fallback',
-        by: 'jig',
-        node: r.node,
-        payload: { task: r.task.path, from: index, to: index + 1, reason },
-      });
-    });
+    await this.d.events.record(
+      r.rec.id,
+      'launch_fallback',
+      { task: r.task.path, from: index, to: index + 1, reason },
+      { node: r.node },
+    );
   }
 
   private async fresh(id: string): Promise<ItemRecord> {

@@ -208,7 +208,7 @@ const restartCap = (ctx: NodeCtx, rec: ItemRecord): number => ctx.h.policy(rec)?
 export async function checkBase(ctx: NodeCtx, rec: ItemRecord): Promise<void> {
   const tip = await movedBase(rec);
   await move(ctx, (w) => ({ ...w, base_checked: true, ...(tip ? { phase: 'base' as const } : {}) }), [
-    ...(tip ? [{ type: 'base_change_detected', payload: { from: rec.base_ref, to: tip } }] : []),
+    ...(tip ? [{ type: 'base_change_detected' as const, payload: { from: rec.base_ref, to: tip } }] : []),
   ]);
 }
 

@@ -494,7 +494,7 @@ export class Engine {
     rec: ItemRecord,
     idx: number,
     by: EventActor,
-    extra: Record<string, unknown>,
+    extra: { auto_review?: string },
   ): Promise<void> {
     const gate = (rec.chain_definition as ResolvedChain).nodes[idx]!.id;
     const walk = rec.walk!;
@@ -557,7 +557,7 @@ export class Engine {
     target: number,
     note: string,
     by: EventActor,
-    extra: Record<string, unknown>,
+    extra: { auto_review?: string },
   ): Promise<boolean> {
     const chain = rec.chain_definition as ResolvedChain;
     const gate = chain.nodes[idx]!.id;
@@ -770,9 +770,7 @@ export class Engine {
   ): Promise<{ work_item_id: string; task: string; seq: number }> {
     const rec = await this.item(id);
     refuseEnded(rec);
-    const ev = await this.d.events.transact((uow) =>
-      uow.emit({ work_item_id: id, type: 'plan_progress', by, node: rec.current_node, payload: { task } }),
-    );
+    const ev = await this.d.events.record(id, 'plan_progress', { task }, { by, node: rec.current_node });
     return { work_item_id: id, task, seq: ev.seq };
   }
 
@@ -869,16 +867,16 @@ export class Engine {
         updated_at: now(),
         ...(w ? { walk: stoppedWalk(w, kind) } : {}),
       });
-      await uow.emit({
-        work_item_id: rec.id,
-        type: kind === 'gate' ? 'gate_requested' : 'work_item_needs_human',
-        by: 'jig',
-        node,
-        payload:
-          kind === 'gate'
-            ? { gate: node, message: reason }
-            : { kind, reason, ...(session ? { session } : {}) },
-      });
+      const stop = { work_item_id: rec.id, by: 'jig' as const, node };
+      await uow.emit(
+        kind === 'gate'
+          ? { ...stop, type: 'gate_requested', payload: { gate: node, message: reason } }
+          : {
+              ...stop,
+              type: 'work_item_needs_human',
+              payload: { kind, reason, ...(session ? { session } : {}) },
+            },
+      );
       return true;
     });
     if (!stopped) return;
@@ -1086,15 +1084,12 @@ export class Engine {
     for (const s of live) {
       itemsWithSessions.add(s.work_item_id);
       const alive = s.pid !== null && isSameProcess(s.pid, s.pid_start);
-      await this.d.events.transact(async (uow) => {
-        await uow.emit({
-          work_item_id: s.work_item_id,
-          type: alive ? 'session_reattached' : 'session_resolved_after_restart',
-          by: 'jig',
-          node: s.node,
-          payload: { session: s.id, pid: s.pid },
-        });
-      });
+      await this.d.events.record(
+        s.work_item_id,
+        alive ? 'session_reattached' : 'session_resolved_after_restart',
+        { session: s.id, pid: s.pid },
+        { node: s.node },
+      );
       if (alive) {
         summary.adopted++;
         waits.push(this.adopt(s));

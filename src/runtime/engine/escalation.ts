@@ -110,15 +110,12 @@ export class Escalations {
       await sessionsOf(this.h.store.db, id),
     );
     const task = escalationTask(rec, harness, message);
-    await this.h.events.transact(async (uow) => {
-      await uow.emit({
-        work_item_id: id,
-        type: 'escalation_message',
-        by,
-        node: rec.current_node,
-        payload: { message, harness },
-      });
-    });
+    await this.h.events.record(
+      id,
+      'escalation_message',
+      { message, harness },
+      { by, node: rec.current_node },
+    );
     return new Promise((resolve, reject) => {
       let started = false;
       void this.h.agents
@@ -153,19 +150,11 @@ export class Escalations {
   /** The turn ended: recorded, and when it asks for a retry and the item still waits, retried. */
   private async afterEscalation(id: string, s: SessionRecord): Promise<void> {
     const action = (s.result?.suggested_action as { action?: string } | undefined)?.action ?? null;
-    await this.h.events.transact(async (uow) => {
-      await uow.emit({
-        work_item_id: id,
-        type: 'escalation_finished',
-        by: 'jig',
-        node: null,
-        payload: {
-          session: s.id,
-          status: s.status,
-          ...(typeof s.result?.concerns === 'string' ? { concerns: s.result.concerns } : {}),
-          ...(action ? { suggested_action: action } : {}),
-        },
-      });
+    await this.h.events.record(id, 'escalation_finished', {
+      session: s.id,
+      status: s.status,
+      ...(typeof s.result?.concerns === 'string' ? { concerns: s.result.concerns } : {}),
+      ...(action ? { suggested_action: action } : {}),
     });
     const rec = await this.h.item(id);
     if (action === 'retry' && rec.status === 'stopped' && rec.stop_kind !== 'gate' && passed(s.status)) {
@@ -199,15 +188,7 @@ export class Escalations {
     const used = rec.walk?.auto_escalations ?? 0;
     const cap = policy.auto_escalate_stuck_cap;
     if (used >= cap) {
-      await this.h.events.transact((uow) =>
-        uow.emit({
-          work_item_id: id,
-          type: 'work_item_auto_escalate_capped',
-          by: 'jig',
-          node: rec.current_node,
-          payload: { cap },
-        }),
-      );
+      await this.h.events.record(id, 'work_item_auto_escalate_capped', { cap }, { node: rec.current_node });
       return;
     }
     await patchWalk(this.h.store.db, id, (w) => ({ ...w, auto_escalations: used + 1 }));

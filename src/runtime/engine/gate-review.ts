@@ -72,15 +72,12 @@ export async function runAutoReview(d: {
   const s = out.session;
   const verdict = typeof s.result?.verdict === 'string' ? s.result.verdict : null;
   const concerns = typeof s.result?.concerns === 'string' ? s.result.concerns.trim() : '';
-  await d.events.transact(async (uow) => {
-    await uow.emit({
-      work_item_id: rec.id,
-      type: 'gate_auto_review_finished',
-      by: 'jig',
-      node: gate.id,
-      payload: { gate: gate.id, session: s.id, status: s.status, verdict, ...(concerns ? { concerns } : {}) },
-    });
-  });
+  await d.events.record(
+    rec.id,
+    'gate_auto_review_finished',
+    { gate: gate.id, session: s.id, status: s.status, verdict, ...(concerns ? { concerns } : {}) },
+    { node: gate.id },
+  );
   const ok = passed(s.status);
   if (ok && verdict === 'approve') return { kind: 'approve', session: s.id };
   if (ok && verdict === 'reject' && concerns) return { kind: 'reject', note: concerns, session: s.id };

@@ -1,7 +1,9 @@
+import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
 import type { EventActor } from '../../contract/events.js';
 import type { ModelExecNode, ModelPlan, ModelTask, ResolvedChain } from '../../core/chain/model.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
+import type { NewEventOf } from '../../store/events.js';
 import type { ItemRecord, WalkState } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
 import { patchWalk } from './node-state.js';
@@ -10,7 +12,7 @@ import { stopKindOf, worstStatus } from './walk-helpers.js';
 
 /** How running a node ended: it completed, it stops the item, or the item stopped running under it. */
 export type NodeOutcome =
-  | { kind: 'completed'; payload: Record<string, unknown> }
+  | { kind: 'completed'; payload: Omit<EventPayload<'node_completed'>, 'node'> }
   | { kind: 'stop'; stop: string; reason: string; session: string | null }
   | { kind: 'halt' }
   /** The walk was moved to another node (a restart on a new base). */
@@ -53,23 +55,32 @@ export function failureReason(r: TaskRun): string {
   return `${r.task.path} ended ${r.status}${r.session ? ` (session ${r.session.id}; jig view logs)` : ''}`;
 }
 
+/** The kinds whose payload names the node they concern. */
+export type NodeEventKind = {
+  [K in EventKind]: EventPayload<K> extends { node: string } ? K : never;
+}[EventKind];
+
+/** An event of the node being run, as `move` takes it: the node is added to its payload. */
+export type NodeEvent<K extends NodeEventKind = NodeEventKind> = {
+  [P in K]: { type: P; payload: Omit<EventPayload<P>, 'node'>; by?: EventActor };
+}[K];
+
+function atNode<K extends NodeEventKind>(ctx: NodeCtx, e: NodeEvent<K>): NewEventOf<K> {
+  // The payload with the one key its type left out put back (first, as it always was): the compiler
+  // cannot follow a generic kind through the spread.
+  const payload = { node: ctx.node.id, ...e.payload } as EventPayload<K>;
+  return { work_item_id: ctx.id, type: e.type, by: e.by ?? 'jig', node: ctx.node.id, payload };
+}
+
 /** Changes the walk and records the events of that change in one transaction. */
 export async function move(
   ctx: NodeCtx,
   fn: (w: WalkState) => WalkState,
-  events: { type: string; payload: Record<string, unknown>; by?: EventActor }[],
+  events: NodeEvent[],
 ): Promise<void> {
   await ctx.h.events.transact(async (uow) => {
     await patchWalk(uow.db, ctx.id, fn);
-    for (const e of events) {
-      await uow.emit({
-        work_item_id: ctx.id,
-        type: e.type,
-        by: e.by ?? 'jig',
-        node: ctx.node.id,
-        payload: { node: ctx.node.id, ...e.payload },
-      });
-    }
+    for (const e of events) await uow.emit(atNode(ctx, e));
   });
 }
 

@@ -261,7 +261,7 @@ export class NodeRunner {
           : w,
       [
         { type: 'node_stuck', payload: { reason, escalation: esc?.path ?? null } },
-        ...(esc ? [{ type: 'stuck_escalation_started', payload: { task: esc.path, reason } }] : []),
+        ...(esc ? [{ type: 'stuck_escalation_started' as const, payload: { task: esc.path, reason } }] : []),
       ],
     );
     return esc ? null : stopOf('stuck', reason);
@@ -280,7 +280,9 @@ export class NodeRunner {
         type: 'stuck_escalation_finished',
         payload: { task: task.path, status: run.status, session: run.session?.id ?? null, fresh_entry: ok },
       },
-      ...(ok ? [{ type: 'node_started', payload: { step: 0, entry: (rec.walk!.entry ?? 1) + 1 } }] : []),
+      ...(ok
+        ? [{ type: 'node_started' as const, payload: { step: 0, entry: (rec.walk!.entry ?? 1) + 1 } }]
+        : []),
     ]);
     if (ok) return null;
     if (run.status === 'config_error') return stopOf('config', failureReason(run), run.session?.id ?? null);

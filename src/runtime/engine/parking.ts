@@ -31,7 +31,8 @@ export class Parking {
   async park(id: string): Promise<void> {
     const rec = await this.h.item(id);
     const w = rec.walk;
-    if (!w?.parked_until) return;
+    const until = w?.parked_until;
+    if (!w || !until) return;
     const used = w.rate_limit_retries ?? 0;
     const max = this.h.policyOf(rec)?.rate_limit_retries ?? 5;
     if (used >= max) {
@@ -51,10 +52,10 @@ export class Parking {
         type: 'work_item_parked',
         by: 'jig',
         node: rec.current_node,
-        payload: { until: w.parked_until, retry: used + 1, of: max },
+        payload: { until, retry: used + 1, of: max },
       });
     });
-    this.arm(id, w.parked_until);
+    this.arm(id, until);
   }
 
   arm(id: string, until: string): void {

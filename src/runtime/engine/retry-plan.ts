@@ -1,4 +1,5 @@
 import { JigError } from '../../contract/errors.js';
+import type { EventPayload } from '../../contract/event-kinds.js';
 import type { ModelExecNode, ResolvedChain } from '../../core/chain/model.js';
 import { retryTarget } from '../../core/chain/retry-target.js';
 import { isModelId } from '../../core/items/overrides.js';
@@ -17,7 +18,7 @@ export interface RetryPlan {
   node: string | null;
   /** The item's node overrides with `task_config` applied, or null when it sets none. */
   nodeOverrides: Record<string, unknown> | null;
-  payload: Record<string, unknown>;
+  payload: EventPayload<'work_item_retried'>;
 }
 
 /**

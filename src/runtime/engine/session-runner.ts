@@ -170,19 +170,17 @@ export class SessionRunner {
 
   /** A time cap is enforced while the task runs, not only before it starts. */
   private armCap(s: SessionRecord): void {
-    if (s.time_cap_s === null || s.pid === null) return;
-    const left = Date.parse(s.started_at) + s.time_cap_s * 1000 - Date.now();
+    const cap = s.time_cap_s;
+    if (cap === null || s.pid === null) return;
+    const left = Date.parse(s.started_at) + cap * 1000 - Date.now();
     const fire = (): void => {
       this.endings.set(s.id, 'capped');
-      void this.events.transact(async (uow) => {
-        await uow.emit({
-          work_item_id: s.work_item_id,
-          type: 'time_cap_reached',
-          by: 'jig',
-          node: s.node,
-          payload: { session: s.id, task: s.task_path, cap_s: s.time_cap_s },
-        });
-      });
+      void this.events.record(
+        s.work_item_id,
+        'time_cap_reached',
+        { session: s.id, task: s.task_path, cap_s: cap },
+        { node: s.node },
+      );
       void endGroup(s.pid!, 5_000, this.remember(s));
     };
     if (left <= 0) fire();

@@ -49,7 +49,15 @@ async function fileOne(uow: UnitOfWork, id: string): Promise<number> {
       updated_at: now,
     })
     .execute();
-  return (await uow.emit({ work_item_id: id, type: 'work_item_created', by: 'trigger' })).seq;
+  const payload = {
+    title: id,
+    repo: '/r',
+    chain: 'default',
+    branch: `jig/${id}`,
+    source: 'trigger',
+    status: 'paused',
+  } as const;
+  return (await uow.emit({ work_item_id: id, type: 'work_item_created', by: 'trigger', payload })).seq;
 }
 
 const ids = async (): Promise<string[]> =>
@@ -109,7 +117,7 @@ describe('EventLog group commit', () => {
     // An event for an item that does not exist, its foreign key checked only at COMMIT.
     const doomed = log.transact(async (uow) => {
       await uow.db.executeQuery(CompiledQuery.raw('PRAGMA defer_foreign_keys = ON'));
-      await uow.emit({ work_item_id: 'ghost', type: 'x', by: 'jig' });
+      await uow.emit({ work_item_id: 'ghost', type: 'work_item_dequeued', by: 'jig', payload: {} });
     });
     const innocent = log.transact((uow) => fileOne(uow, 'b'));
     expect(first).toBe(1);
@@ -154,6 +162,23 @@ describe('EventLog group commit', () => {
     await closing;
     expect(await Promise.all(queued)).toEqual([1, 2]);
     expect(await ids()).toEqual(['a', 'b']);
+  });
+
+  it('under test refuses an event whose payload does not match its kind; in production stores it', async () => {
+    const bad = (uow: UnitOfWork) =>
+      // @ts-expect-error: a key plan_progress does not carry, as a value the compiler was told wrong about
+      uow.emit({ work_item_id: 'a', type: 'plan_progress', by: 'jig', payload: { task: 't', stray: 1 } });
+    await log.transact((uow) => fileOne(uow, 'a'));
+    await expect(log.transact(bad)).rejects.toThrow(
+      'event plan_progress does not match the catalogue: payload: Unrecognized key: "stray"',
+    );
+    const lenient = new EventLog(store, () => {}, false);
+    await lenient.init();
+    await lenient.transact(bad);
+    expect((await readEvents(store.db, { limit: 10 })).map((e) => [e.type, e.payload])).toEqual([
+      ['work_item_created', expect.objectContaining({ title: 'a' })],
+      ['plan_progress', { task: 't', stray: 1 }],
+    ]);
   });
 
   it('tells its owner when a listener throws, and the change stays committed', async () => {

@@ -2,6 +2,7 @@ import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
+import type { EventPayload } from '../../contract/event-kinds.js';
 import type { AttachmentInput, AttachmentKind } from '../../contract/items.js';
 import { checkTitle } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
@@ -129,10 +130,13 @@ export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake
   return { title: t.title, description: input.description, repo, chain: found.chain, attachments };
 }
 
+/** What `work_item_created` says beyond the item itself: the item duplicated, or the schedule. */
+export type CreatedExtra = Pick<EventPayload<'work_item_created'>, 'duplicate_of' | 'schedule'>;
+
 export interface FileOptions {
   source: ItemRecord['source'];
   by: EventActor;
-  extraPayload?: Record<string, unknown>;
+  extraPayload?: CreatedExtra;
   /** A trigger's `Idempotency-Key`, recorded with the item in its transaction. */
   idempotency?: { key: string; sha256: string; since: string };
 }

@@ -10,21 +10,34 @@ import { policyOverrideProblem } from '../../core/items/policy-override.js';
 import { spentSince } from '../../store/sessions.js';
 import { listItems } from '../../store/item-list.js';
 import { getItem, updateItem, updateItemIf, type ItemRecord } from '../../store/work-items.js';
+import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
 import type { EventActor } from '../../contract/events.js';
 import { attachmentFile, prepareAttachment, readStoredAttachment, storeAttachment } from './attachments.js';
-import { checkIntake, fileItem, type IntakeDeps, type IntakeInput } from './intake.js';
+import { checkIntake, fileItem, type CreatedExtra, type IntakeDeps, type IntakeInput } from './intake.js';
 import { toDto, type PolicyBudget } from './item-dto.js';
 import { fileTrigger, type TriggerFiled } from './trigger-intake.js';
 import { branchExists, deleteBranch, removeWorktree } from './worktree-cleanup.js';
 
-const moveEvents: Record<Move, string> = {
+const moveEvents = {
   cancel: 'work_item_cancelled',
   complete: 'work_item_manually_completed',
   abandon: 'work_item_abandoned',
   archive: 'work_item_archived',
   restore: 'work_item_restored',
   pause: 'work_item_paused',
-};
+} as const satisfies Record<Move, EventKind>;
+
+/** The events a PATCH records, one per setting changed. */
+type PatchKind =
+  | 'title_changed'
+  | 'description_changed'
+  | 'chain_changed'
+  | 'agent_overrides_changed'
+  | 'node_overrides_changed'
+  | 'policy_override_changed'
+  | 'budget_changed'
+  | 'attachments_changed';
+type PatchEvent = { [K in PatchKind]: { type: K; payload: EventPayload<K> } }[PatchKind];
 
 function num(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
@@ -70,7 +83,7 @@ export class ItemsService {
     input: IntakeInput,
     source: ItemRecord['source'],
     by: EventActor,
-    extraPayload?: Record<string, unknown>,
+    extraPayload?: CreatedExtra,
   ): Promise<ItemRecord> {
     const checked = checkIntake(this.deps, input);
     return fileItem(this.deps, input, checked, { source, by, extraPayload });
@@ -143,7 +156,7 @@ export class ItemsService {
   async patch(id: string, body: PatchItemBody, by: EventActor): Promise<ItemRecord> {
     const rec = await this.record(id);
     const changes: Partial<ItemRecord> = {};
-    const events: { type: string; payload: Record<string, unknown> }[] = [];
+    const events: PatchEvent[] = [];
     if (body.title !== undefined) {
       const t = checkTitle(body.title);
       if (!t.ok) throw new JigError('invalid_title', { message: t.message }, { field: 'title' });
@@ -226,7 +239,7 @@ export class ItemsService {
     changes.updated_at = new Date().toISOString();
     await this.deps.events.transact(async (uow) => {
       await updateItem(uow.db, id, changes);
-      for (const e of events) await uow.emit({ work_item_id: id, type: e.type, by, payload: e.payload });
+      for (const e of events) await uow.emit({ work_item_id: id, by, ...e });
     });
     return { ...rec, ...changes };
   }
@@ -260,8 +273,7 @@ export class ItemsService {
           { status: rec.status },
         );
       }
-      const payload: Record<string, unknown> = { from: rec.status };
-      if (reason) payload.reason = reason;
+      const payload = { from: rec.status, ...(reason ? { reason } : {}) };
       await uow.emit({ work_item_id: id, type: moveEvents[move], by, payload });
       return { rec, after: { ...rec, ...changes }, changed: true };
     });
@@ -293,10 +305,11 @@ export class ItemsService {
    */
   private async reclaim(rec: ItemRecord): Promise<ItemRecord> {
     const abandoned = rec.status === 'abandoned';
-    const payload: Record<string, unknown> = {
+    // In this order: the worktree goes before its branch can be deleted.
+    const payload = {
       worktree_removed: await removeWorktree(rec.repo, rec.worktree_path),
+      ...(abandoned ? { branch_deleted: await deleteBranch(rec.repo, rec.branch) } : {}),
     };
-    if (abandoned) payload.branch_deleted = await deleteBranch(rec.repo, rec.branch);
     await this.deps.events.transact(async (uow) => {
       await updateItem(uow.db, rec.id, { worktree_path: null });
       await uow.emit({ work_item_id: rec.id, type: 'worktree_reclaimed', by: 'jig', payload });

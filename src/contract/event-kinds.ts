@@ -1,0 +1,367 @@
+import { z } from 'zod';
+import { ScheduleSource } from './intake-route.js';
+import { itemStatuses } from './item-status.js';
+import { AttachmentKind } from './items.js';
+import { FindingSeverity } from './result-file.js';
+
+/**
+ * The one event catalogue: every kind of event Jig records, with what it means and the payload it
+ * carries. `docs/events.md` lists every kind with its payload keys and a test checks both ways; the
+ * event log's `emit` is typed against it, so a kind or a payload key that is not here does not
+ * compile. Payloads are strict objects: a key the code writes is declared here, optional when the
+ * code writes it only sometimes. Kinds are never renamed or removed within a major version, and
+ * payload keys are only ever added.
+ */
+
+const str = z.string();
+const num = z.number();
+const bool = z.boolean();
+const nullableStr = z.string().nullable();
+const ItemStatus = z.enum(itemStatuses);
+const Empty = z.strictObject({});
+/** A person's move of the state table: the status it left, and the reason when one was given. */
+const Move = z.strictObject({ from: ItemStatus, reason: str.optional() });
+/** A change of a setting: its value before and after. */
+const Change = <T extends z.ZodType>(t: T) => z.strictObject({ from: t, to: t });
+/**
+ * An override as set: open data by design (the item's own agent, node or policy overrides, whose
+ * keys are checked where they are set, not here).
+ */
+const Override = z.strictObject({ value: z.record(z.string(), z.unknown()) });
+/** A wall clock that ran out (`total_time_cap_minutes`, or a gate's `timeout`). */
+const WallClock = z.strictObject({
+  clock: z.literal('total'),
+  scope: z.enum(['task', 'step', 'node', 'gate', 'work_item']),
+  path: str,
+  key: z.enum(['total_time_cap_minutes', 'timeout']),
+  limit_minutes: num,
+  elapsed_minutes: num,
+  from: str.describe('the status it was in: running, queued, stopped:gate, stopped:rate_limit'),
+});
+const Finding = z.strictObject({
+  tag: str,
+  severity: FindingSeverity,
+  message: str,
+  file: str.optional(),
+  line: num.optional(),
+  task: str,
+  synthetic: bool.optional(),
+});
+/** An auto review's session, on a gate decided by the reviewer (`by: jig`). */
+const autoReview = str.optional();
+
+const kind = <P extends z.ZodType>(meaning: string, payload: P) => ({ meaning, payload });
+
+export const eventCatalogue = {
+  // ---------- filing and editing an item ----------
+  work_item_created: kind(
+    'An item is filed (trigger, board, CLI, schedule, duplicate).',
+    z.strictObject({
+      title: str,
+      repo: str,
+      chain: str,
+      branch: str,
+      source: z.enum(['human', 'trigger', 'schedule', 'duplicate', 'agent']),
+      status: ItemStatus,
+      duplicate_of: str.optional(),
+      schedule: z.strictObject({ index: num, cron: str, source: ScheduleSource, minute: str }).optional(),
+    }),
+  ),
+  work_item_attachments: kind(
+    'A spec or plan was attached at intake.',
+    z.strictObject({ kinds: z.array(AttachmentKind) }),
+  ),
+  title_changed: kind('The title was edited.', Change(str)),
+  description_changed: kind('The description was edited.', Empty),
+  chain_changed: kind('The chain was changed before the item started.', Change(str)),
+  agent_overrides_changed: kind("The item's agent overrides were set.", Override),
+  node_overrides_changed: kind(
+    "The item's node overrides were set (PATCH, or a retry's task_config).",
+    Override,
+  ),
+  policy_override_changed: kind("The item's policy override was set.", Override),
+  budget_changed: kind("The item's own dollar cap changed.", Change(num.nullable())),
+  attachments_changed: kind(
+    'An attachment was set or removed after intake.',
+    z.strictObject({ kinds: z.array(str) }),
+  ),
+
+  // ---------- a person's moves ----------
+  work_item_cancelled: kind('Cancelled; worktree and branch kept.', Move),
+  work_item_manually_completed: kind('Completed by hand.', Move),
+  work_item_abandoned: kind('Abandoned; its worktree and branch are deleted next.', Move),
+  work_item_archived: kind('Archived; its worktree is removed next.', Move),
+  work_item_restored: kind('Back under Done.', Move),
+  work_item_paused: kind('A running or queued item was paused.', Move),
+  worktree_reclaimed: kind(
+    'After an archive or an abandon: the worktree was removed (and for an abandon the branch deleted).',
+    z.strictObject({ worktree_removed: bool, branch_deleted: bool.optional() }),
+  ),
+  work_item_started: kind(
+    'A paused item was started for the first time (it runs, or waits for a slot).',
+    z.strictObject({ status: z.enum(['running', 'queued']), note: str.optional() }),
+  ),
+  work_item_resumed: kind(
+    'A paused item that had started was resumed.',
+    z.strictObject({ status: z.enum(['running', 'queued']), note: str.optional() }),
+  ),
+  work_item_queued: kind(
+    'Asked to run while max_concurrent items run: it waits for a slot.',
+    z.strictObject({ max_concurrent: num }),
+  ),
+  work_item_dequeued: kind('A slot freed up: the oldest queued item runs.', Empty),
+  steer_context_set: kind(
+    'A note for the next agent launch was stored on a paused or stopped item.',
+    z.strictObject({ note: str }),
+  ),
+  work_item_retried: kind(
+    'A stopped item runs again (a person, or an escalation agent suggesting retry).',
+    z.strictObject({
+      node: nullableStr,
+      from: nullableStr,
+      step: nullableStr,
+      task: nullableStr,
+      steer: str.optional(),
+    }),
+  ),
+  node_skipped: kind(
+    'A person advanced past the current node or gate without running it.',
+    z.strictObject({ node: str, note: str.optional() }),
+  ),
+  plan_progress: kind('A worker reported starting a task of its plan.', z.strictObject({ task: str })),
+  budget_raised: kind(
+    "The item's own dollar cap was raised; an item stopped on its budget runs again.",
+    z.strictObject({ from: num.nullable(), to: num, spent_usd: num, retried: bool }),
+  ),
+
+  // ---------- the walk ----------
+  worktree_prepared: kind(
+    "The item's worktree was cut and its repo's local_files copied.",
+    z.strictObject({
+      path: str,
+      branch: str,
+      base_branch: str,
+      base_ref: str,
+      local_files: z.array(str),
+      local_files_skipped: z.array(z.strictObject({ path: str, reason: str, detail: str })),
+    }),
+  ),
+  node_started: kind(
+    'The walk entered a node (`entry` when an escalation gave it a fresh entry).',
+    z.strictObject({ node: str, step: num, entry: num.optional() }),
+  ),
+  node_completed: kind(
+    'A node ended well and the walk moves on (downgraded when its judge let findings stand).',
+    z.strictObject({
+      node: str,
+      downgraded: bool.optional(),
+      unresolved: z.array(str).optional(),
+      concerns: str.optional(),
+    }),
+  ),
+  work_item_completed: kind('The walk passed the last node: the item is done.', Empty),
+  work_item_needs_human: kind(
+    'The item stopped for a person (any stop but a gate); `kind` is its stop kind.',
+    z.strictObject({ kind: str, reason: str, session: str.optional() }),
+  ),
+  node_recovery_started: kind(
+    'A task of the node failed and its nearest on_failure plan starts.',
+    z.strictObject({ node: str, plan: str, failed: z.array(str), entry: num }),
+  ),
+  findings_measured: kind(
+    "The node's steps ran and their findings were gathered.",
+    z.strictObject({
+      node: str,
+      entry: num,
+      round: num,
+      findings: z.array(Finding),
+      dropped: num,
+      failed: z.array(str),
+      loop_severities: z.array(str),
+      loop_open: bool,
+    }),
+  ),
+  judge_verdict: kind(
+    "The fix loop's judge reported.",
+    z.strictObject({
+      node: str,
+      cycle: num,
+      verdict: nullableStr,
+      applied: z.enum(['continue', 'stop_needs_human', 'stop_downgrade']),
+      concerns: nullableStr,
+      session: nullableStr,
+    }),
+  ),
+  fix_cycle_started: kind(
+    'A repair starts.',
+    z.strictObject({ node: str, cycle: num, attempts: num, wall_clock_s: num, findings: z.array(str) }),
+  ),
+  fix_cycle_refunded: kind(
+    'A repair never really ran: the cycle is not counted.',
+    z.strictObject({ node: str, cycle: num, reason: str }),
+  ),
+  node_stuck: kind(
+    'The fix loop gave up on the node.',
+    z.strictObject({ node: str, reason: str, escalation: nullableStr }),
+  ),
+  stuck_escalation_started: kind(
+    "The node's escalation task starts.",
+    z.strictObject({ node: str, task: str, reason: str }),
+  ),
+  stuck_escalation_finished: kind(
+    "The node's escalation task ended; when it succeeded the node gets a fresh entry.",
+    z.strictObject({ node: str, task: str, status: str, session: nullableStr, fresh_entry: bool }),
+  ),
+  read_only_violated: kind(
+    'A read_only step changed the worktree; the item stops.',
+    z.strictObject({ node: str, step: str, before: str, after: str }),
+  ),
+
+  // ---------- gates ----------
+  gate_requested: kind(
+    'The walk reached a gate: the item stops for a person to approve or reject it.',
+    z.strictObject({ gate: nullableStr, message: str }),
+  ),
+  gate_auto_review_started: kind(
+    "A gate's auto_review agent starts.",
+    z.strictObject({ gate: str, attempt: num }),
+  ),
+  gate_auto_review_finished: kind(
+    'The gate reviewer ended; Jig applies its verdict.',
+    z.strictObject({ gate: str, session: str, status: str, verdict: nullableStr, concerns: str.optional() }),
+  ),
+  gate_approved: kind('A gate was approved.', z.strictObject({ gate: str, auto_review: autoReview })),
+  gate_rejected: kind(
+    'A gate was rejected: the walk goes back, or stays when its reject loop is used up.',
+    z.union([
+      z.strictObject({ gate: str, note: str, reject_to: str, count: num, auto_review: autoReview }),
+      z.strictObject({ gate: str, note: str, exhausted: z.literal(true), auto_review: autoReview }),
+    ]),
+  ),
+  gate_timed_out: kind("A gate's timeout passed while it waited; the item stops with kind cap.", WallClock),
+
+  // ---------- sessions ----------
+  worker_session_started: kind(
+    'A task process started (a command, a builtin or an agent CLI).',
+    z.strictObject({
+      session: str,
+      task: str,
+      kind: str,
+      pid: num,
+      argv: z.array(str),
+      harness: str.optional(),
+      model: nullableStr.optional(),
+    }),
+  ),
+  worker_session_exited: kind(
+    'A task process ended and its status was decided.',
+    z.strictObject({
+      session: str,
+      task: str,
+      status: str,
+      exit_code: num.nullable(),
+      note: str.optional(),
+    }),
+  ),
+  session_reattached: kind(
+    'At start, a session still running from before the restart was adopted.',
+    z.strictObject({ session: str, pid: num.nullable() }),
+  ),
+  session_resolved_after_restart: kind(
+    'At start, a session that ended while the server was away is resolved from its files.',
+    z.strictObject({ session: str, pid: num.nullable() }),
+  ),
+  time_cap_reached: kind(
+    "A cap on time was reached: a task's running time, or a wall clock (the item stops).",
+    z.union([z.strictObject({ session: str, task: str, cap_s: num }), WallClock]),
+  ),
+  rate_limit_hit: kind(
+    "An agent's provider rate-limited it; the harness+model is skipped until the reset.",
+    z.strictObject({ task: str, session: str, harness: str, model: nullableStr, resets_at: str }),
+  ),
+  launch_fallback: kind(
+    'A launch candidate could not run; the next is tried.',
+    z.strictObject({ task: str, from: num, to: num, reason: str }),
+  ),
+  launch_fallback_exhausted: kind(
+    'No launch candidate could run.',
+    z.strictObject({
+      task: str,
+      candidates: num,
+      resets_at: str.optional(),
+      unavailable: z.array(str),
+    }),
+  ),
+  work_item_parked: kind(
+    'Every launch was rate limited: the item retries by itself at the reset.',
+    z.strictObject({ until: str, retry: num, of: num }),
+  ),
+  work_item_unparked: kind('The reset passed; the item runs the step again.', Empty),
+
+  // ---------- escalation ----------
+  escalation_message: kind(
+    'An escalation turn was asked for (a person, or Jig for a stuck item).',
+    z.strictObject({ message: str, harness: str }),
+  ),
+  escalation_finished: kind(
+    'The escalation agent ended.',
+    z.strictObject({
+      session: str,
+      status: str,
+      concerns: str.optional(),
+      suggested_action: str.optional(),
+    }),
+  ),
+  work_item_auto_escalate_capped: kind(
+    'A stuck item would get an automatic escalation turn, but the cap is used up.',
+    z.strictObject({ cap: num }),
+  ),
+
+  // ---------- the base branch ----------
+  base_change_detected: kind(
+    'A node with on_base_changed found the base branch moved since the pinned commit.',
+    z.strictObject({ node: str, from: nullableStr, to: str }),
+  ),
+  base_change_restart: kind(
+    'The branch is on the new base: it is pinned and the walk restarts.',
+    z.strictObject({ node: str, from: nullableStr, to: str, restart_from: str, count: num, how: str }),
+  ),
+  base_ref_moved: kind(
+    'A rebase moved the branch onto a newer base; the new base is pinned, nothing restarts.',
+    z.strictObject({ node: str, from: nullableStr, to: str, how: str }),
+  ),
+  rebase_conflict: kind(
+    'A rebase conflicted and was aborted.',
+    z.strictObject({
+      node: str,
+      task: str,
+      session: nullableStr,
+      base_tip: str,
+      files: z.array(str),
+      plan: nullableStr,
+    }),
+  ),
+  worktree_rebase_verified: kind(
+    'After the on_conflict plan, the branch contains the new base and no rebase is left open.',
+    z.strictObject({ node: str, base_tip: str, plan: str }),
+  ),
+} as const;
+
+export type EventKind = keyof typeof eventCatalogue;
+export const eventKinds = Object.keys(eventCatalogue) as EventKind[];
+export type EventPayload<K extends EventKind> = z.infer<(typeof eventCatalogue)[K]['payload']>;
+
+export function isEventKind(type: string): type is EventKind {
+  return Object.hasOwn(eventCatalogue, type);
+}
+
+/**
+ * Problems with a payload for its kind, or null when it matches. A kind the catalogue lacks is one:
+ * every kind Jig records is declared above.
+ */
+export function payloadProblem(type: string, payload: unknown): string | null {
+  if (!isEventKind(type)) return `${type} is not a kind of event in the catalogue`;
+  const r = eventCatalogue[type].payload.safeParse(payload);
+  if (r.success) return null;
+  return r.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
+}
