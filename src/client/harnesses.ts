@@ -1,8 +1,5 @@
-import type { z } from 'zod';
-import type { HarnessesAnswer, ProvidersAnswer } from '../contract/harnesses-route.js';
+import { listHarnesses as harnesses, listProviders as providers } from '../contract/routes/harnesses.js';
 import type { JigClient } from './http.js';
 
-export const listHarnesses = (c: JigClient) =>
-  c.call<z.infer<typeof HarnessesAnswer>>('GET', '/api/harnesses');
-export const listProviders = (c: JigClient) =>
-  c.call<z.infer<typeof ProvidersAnswer>>('GET', '/api/harnesses/providers');
+export const listHarnesses = (c: JigClient) => c.call(harnesses);
+export const listProviders = (c: JigClient) => c.call(providers);

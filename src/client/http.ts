@@ -1,3 +1,7 @@
+import type { z } from 'zod';
+import { ErrorBodySchema, type ReceivedErrorBody } from '../contract/error-body.js';
+import type { ErrorCode } from '../contract/errors.js';
+import type { RouteContract } from '../contract/route.js';
 import { discoverServer, type Discovered } from './discover.js';
 
 /** The server could not be reached at all (not running, wrong address). */
@@ -15,19 +19,105 @@ export class UnreachableError extends Error {
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly body: { detail?: string; code?: string; [k: string]: unknown },
+    readonly body: ReceivedErrorBody,
   ) {
-    super(body.detail ?? `HTTP ${status}`);
+    super(body.detail);
     this.name = 'ApiError';
+  }
+
+  /** Whether the error has this code; the argument is checked against the catalogue. */
+  is(code: ErrorCode): boolean {
+    return this.body.code === code;
   }
 }
 
-export interface ApiResult<T> {
-  status: number;
-  body: T;
+/**
+ * The server's answer is not what the route's contract says it answers: another version of Jig,
+ * or something else (a proxy) answering at that address. Raised rather than handing on an answer
+ * the caller would misread.
+ */
+export class UnexpectedAnswerError extends Error {
+  constructor(
+    readonly route: string,
+    readonly status: number,
+    reason: string,
+  ) {
+    super(
+      `the answer to ${route} (HTTP ${status}) is not what this client expects: ${reason}; ` +
+        'is the server the same version of Jig as this client?',
+    );
+    this.name = 'UnexpectedAnswerError';
+  }
 }
 
-/** A typed HTTP client of Jig's own API, shared by the CLI and the MCP server. */
+type Part<K extends string, S> = S extends z.ZodType
+  ? Record<never, never> extends z.input<S>
+    ? { [P in K]?: z.input<S> }
+    : { [P in K]: z.input<S> }
+  : { [P in K]?: never };
+
+/** What a call of a route sends: its path params, query, body and headers, each as the route takes it. */
+export type RouteInput<R extends RouteContract> = Part<'params', R['params']> &
+  Part<'query', R['query']> &
+  Part<'body', R['body']> &
+  Part<'headers', R['headers']>;
+
+type Declared<R extends RouteContract> =
+  R['responses'] extends Readonly<Record<number, z.ZodType>> ? R['responses'] : Record<never, never>;
+
+/** Every answer a route declares: its status with the body checked against that status's schema. */
+export type Answer<R extends RouteContract> = {
+  [S in keyof Declared<R> & number]: { status: S; body: z.output<Declared<R>[S]> };
+}[keyof Declared<R> & number];
+
+/** The body of a route's success answer. */
+export type Success<R extends RouteContract> = Extract<Answer<R>, { status: 200 | 201 | 202 | 204 }>['body'];
+
+/** The input is optional for a route that needs nothing. */
+type InputArg<R extends RouteContract> =
+  Record<never, never> extends RouteInput<R> ? [input?: RouteInput<R>] : [input: RouteInput<R>];
+
+interface RawInput {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  headers?: Record<string, unknown>;
+}
+
+/** The parts of an input as the wire sees them (RouteInput typed them for the route above this). */
+function rawInput(input: unknown): RawInput {
+  return input ?? {};
+}
+
+/** A param, query or header value as text: what the route's schema reads back (coerced where it is a number). */
+function wireText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+/** A checked answer; `error` is set for an error status (its body read as an error body). */
+interface Checked {
+  status: number;
+  body: unknown;
+  declared: boolean;
+  error: ReceivedErrorBody | null;
+}
+
+function describeIssues(error: z.ZodError): string {
+  const shown = error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : 'the body'}: ${i.message}`);
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  return `${shown.join('; ')}${more}`;
+}
+
+/**
+ * A typed HTTP client of Jig's own API, shared by the CLI and the MCP server. Every call names a
+ * route description from contract/routes/, and every answer is checked against that route's
+ * schemas before it is handed on (trigger.dev's `zodfetch` is the model).
+ */
 export class JigClient {
   readonly server: Discovered;
 
@@ -36,37 +126,75 @@ export class JigClient {
     this.server = { ...found, ...server };
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+  /**
+   * Calls a route and answers whichever status it declares (an error status it declares too, such
+   * as a 422 that carries a result); an error status it does not declare is an ApiError.
+   */
+  async send<const R extends RouteContract>(route: R, ...[input]: InputArg<R>): Promise<Answer<R>> {
+    const res = await this.exchange(route, rawInput(input));
+    if (res.error && !res.declared) throw new ApiError(res.status, res.error);
+    // The body was checked against this very status's schema in exchange().
+    return { status: res.status, body: res.body } as Answer<R>;
+  }
+
+  /** Calls a route and answers its success body; any error status is an ApiError. */
+  async call<const R extends RouteContract>(route: R, ...[input]: InputArg<R>): Promise<Success<R>> {
+    const res = await this.exchange(route, rawInput(input));
+    if (res.error) throw new ApiError(res.status, res.error);
+    // A success status the route declares, its body checked against that status's schema.
+    return res.body as Success<R>;
+  }
+
+  private async exchange(route: RouteContract, input: RawInput): Promise<Checked> {
+    const name = `${route.method} ${route.path}`;
+    const path = route.path.replace(/:(\w+)/g, (_, key: string) =>
+      encodeURIComponent(wireText(input.params?.[key] ?? '')),
+    );
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) query.append(k, wireText(v));
+    const qs = query.size > 0 ? `?${query.toString()}` : '';
+
     const headers: Record<string, string> = { accept: 'application/json' };
+    for (const [k, v] of Object.entries(input.headers ?? {})) if (v !== undefined) headers[k] = wireText(v);
     if (this.server.token) headers.authorization = `Bearer ${this.server.token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (input.body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(`${this.server.url}${path}`, {
-        method,
+      res = await fetch(`${this.server.url}${path}${qs}`, {
+        method: route.method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: input.body === undefined ? undefined : JSON.stringify(input.body),
       });
     } catch (err) {
       throw new UnreachableError(this.server.url, (err as { cause?: unknown }).cause ?? err);
     }
+
     const text = await res.text();
-    let parsed: unknown = null;
-    if (!(res.headers.get('content-type') ?? '').includes('json')) parsed = text;
-    else {
+    const isJson = (res.headers.get('content-type') ?? '').includes('json');
+    let body: unknown = text;
+    if (res.status === 204 || (isJson && text.length === 0)) body = null;
+    else if (isJson) {
       try {
-        parsed = text.length > 0 ? JSON.parse(text) : null;
+        body = JSON.parse(text);
       } catch {
-        parsed = { detail: text.slice(0, 500) };
+        throw new UnexpectedAnswerError(name, res.status, `the body is not JSON (${text.slice(0, 200)})`);
       }
     }
-    return { status: res.status, body: parsed as T };
-  }
 
-  /** Like request, but any status outside 2xx becomes an ApiError. */
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await this.request<T>(method, path, body);
-    if (res.status < 200 || res.status >= 300) throw new ApiError(res.status, res.body as ApiError['body']);
-    return res.body;
+    const schema = route.responses?.[res.status];
+    const own = schema?.safeParse(body);
+    if (res.status >= 400) {
+      // Any route can answer a catalogue error it does not list (server/serializer.ts does the same).
+      const plain = ErrorBodySchema.safeParse(body);
+      if (!plain.success) {
+        const shown = typeof body === 'string' ? `"${body.slice(0, 200)}"` : describeIssues(plain.error);
+        throw new UnexpectedAnswerError(name, res.status, `not an error body: ${shown}`);
+      }
+      if (own?.success) return { status: res.status, body: own.data, declared: true, error: plain.data };
+      return { status: res.status, body: plain.data, declared: false, error: plain.data };
+    }
+    if (!own) throw new UnexpectedAnswerError(name, res.status, 'the route does not answer this status');
+    if (!own.success) throw new UnexpectedAnswerError(name, res.status, describeIssues(own.error));
+    return { status: res.status, body: own.data, declared: true, error: null };
   }
 }

@@ -1,56 +1,66 @@
 import WebSocket from 'ws';
-import type { EventRecord, EventsPage } from '../contract/events.js';
-import type { WorkItem } from '../contract/items.js';
-import { ApiError, type JigClient } from './http.js';
+import type { z } from 'zod';
+import type { EventRecord } from '../contract/events.js';
+import type { CreateItemBody, ListItemsQuery, WorkItem } from '../contract/items.js';
+import {
+  escalateItem as escalate,
+  stopEscalation as stopTurn,
+} from '../contract/routes/work-items/escalate.js';
+import { readItemEvents } from '../contract/routes/work-items/events.js';
+import {
+  createItem as create,
+  getItem as get,
+  listItems as list,
+} from '../contract/routes/work-items/index.js';
+import {
+  abandonItem,
+  archiveItem,
+  cancelItem,
+  completeItem,
+  restoreItem,
+} from '../contract/routes/work-items/moves.js';
+import { pauseItem, resumeItem, retryItem, skipItem } from '../contract/routes/work-items/run.js';
+import { listSessions as sessions, readSessionLog } from '../contract/routes/work-items/sessions.js';
+import { UnexpectedAnswerError, type JigClient } from './http.js';
 
-export interface CreateItemInput {
-  title: string;
-  repo: string;
-  chain?: string;
-  description?: string;
-  attachments?: { spec?: { path: string } | { text: string }; plan?: { path: string } | { text: string } };
-  budget_usd?: number | null;
+export type CreateItemInput = z.input<typeof CreateItemBody>;
+
+/** Files an item (never a dry run: that answers what would be filed, not an item). */
+export async function createItem(c: JigClient, body: CreateItemInput): Promise<WorkItem> {
+  const answer = await c.call(create, { body });
+  if ('dry_run' in answer)
+    throw new UnexpectedAnswerError(
+      `${create.method} ${create.path}`,
+      200,
+      'a dry run answered for a filing',
+    );
+  return answer;
 }
 
-export const createItem = (c: JigClient, body: CreateItemInput) =>
-  c.call<WorkItem>('POST', '/api/work-items', body);
-export const getItem = (c: JigClient, id: string) =>
-  c.call<WorkItem>('GET', `/api/work-items/${encodeURIComponent(id)}`);
+export const getItem = (c: JigClient, id: string) => c.call(get, { params: { id } });
 
-export function listItems(c: JigClient, q: Record<string, string | undefined>) {
-  const params = new URLSearchParams(
-    Object.entries(q).filter((e): e is [string, string] => e[1] !== undefined),
-  );
-  return c.call<{ items: WorkItem[]; next_cursor: string | null; total: number }>(
-    'GET',
-    `/api/work-items?${params.toString()}`,
-  );
-}
+export const listItems = (c: JigClient, query: z.input<typeof ListItemsQuery>) => c.call(list, { query });
 
 export type ItemMove = 'cancel' | 'complete' | 'archive' | 'restore' | 'abandon';
 
+const moveRoutes = {
+  cancel: cancelItem,
+  complete: completeItem,
+  archive: archiveItem,
+  restore: restoreItem,
+  abandon: abandonItem,
+} as const;
+
 export const moveItem = (c: JigClient, id: string, move: ItemMove, reason?: string) =>
-  c.call<WorkItem>('POST', `/api/work-items/${encodeURIComponent(id)}/${move}`, reason ? { reason } : {});
+  c.call(moveRoutes[move], { params: { id }, body: reason ? { reason } : {} });
 
 export const escalateItem = (c: JigClient, id: string, message: string) =>
-  c.call<{ work_item_id: string; session: string; harness: string }>(
-    'POST',
-    `/api/work-items/${encodeURIComponent(id)}/escalate`,
-    { message },
-  );
+  c.call(escalate, { params: { id }, body: { message } });
 
-export const stopEscalation = (c: JigClient, id: string) =>
-  c.call<{ work_item_id: string; stopped: string }>(
-    'POST',
-    `/api/work-items/${encodeURIComponent(id)}/escalate/stop`,
-    {},
-  );
+export const stopEscalation = (c: JigClient, id: string) => c.call(stopTurn, { params: { id } });
 
 export const readEvents = (c: JigClient, id: string, after?: number, limit = 1000) =>
-  c.call<EventsPage>(
-    'GET',
-    `/api/work-items/${encodeURIComponent(id)}/events?limit=${limit}${after !== undefined ? `&after=${after}` : ''}`,
-  );
+  c.call(readItemEvents, { params: { id }, query: { limit, after } });
 
 /**
  * Follows the live event stream from after `afterSeq`, calling `onEvent` for each event of the
@@ -80,31 +90,39 @@ export function followEvents(
   });
 }
 
-export interface SessionInfo {
-  id: string;
-  node: string;
-  task_path: string;
-  status: string;
-  exit_code: number | null;
-  started_at: string;
-  log_bytes: number;
-}
+export const listSessions = (c: JigClient, id: string) => c.call(sessions, { params: { id } });
 
-export const listSessions = (c: JigClient, id: string) =>
-  c.call<{ sessions: SessionInfo[] }>('GET', `/api/work-items/${encodeURIComponent(id)}/sessions`);
+export const readLog = (c: JigClient, id: string, session: string, tail?: number): Promise<string> =>
+  c.call(readSessionLog, { params: { id, session }, query: { tail } });
 
-export async function readLog(c: JigClient, id: string, session: string, tail?: number): Promise<string> {
-  const q = tail !== undefined ? `?tail=${tail}` : '';
-  const res = await c.request<string>(
-    'GET',
-    `/api/work-items/${encodeURIComponent(id)}/sessions/${encodeURIComponent(session)}/log${q}`,
-  );
-  if (res.status !== 200) throw new ApiError(res.status, res.body as unknown as ApiError['body']);
-  return typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
-}
-
-/** The moves the engine makes: resume, pause, retry and skip (bodies as the lifecycle routes take them). */
+/** The moves the engine makes: resume, pause, retry and skip. */
 export type RunMove = 'resume' | 'pause' | 'retry' | 'skip';
 
-export const runMove = (c: JigClient, id: string, move: RunMove, body: Record<string, unknown>) =>
-  c.call<WorkItem>('POST', `/api/work-items/${encodeURIComponent(id)}/${move}`, body);
+/** What the run moves take, flat as the CLI's options; each move sends the parts it takes. */
+export interface RunMoveInput {
+  note?: string;
+  steer?: string;
+  path?: string;
+  model?: string;
+  effort?: string;
+}
+
+export function runMove(c: JigClient, id: string, move: RunMove, input: RunMoveInput): Promise<WorkItem> {
+  const params = { id };
+  switch (move) {
+    case 'resume':
+      return c.call(resumeItem, { params, body: { note: input.note } });
+    case 'pause':
+      return c.call(pauseItem, { params });
+    case 'skip':
+      return c.call(skipItem, { params, body: { note: input.note } });
+    case 'retry': {
+      const taskConfig = { model: input.model, effort: input.effort };
+      const tuned = input.model !== undefined || input.effort !== undefined;
+      return c.call(retryItem, {
+        params,
+        body: { path: input.path, steer: input.steer, ...(tuned ? { task_config: taskConfig } : {}) },
+      });
+    }
+  }
+}

@@ -1,4 +1,10 @@
-import type { ProbeAnswer, RepoView } from '../contract/repos.js';
+import type { RepoView } from '../contract/repos.js';
+import {
+  connectRepo as connect,
+  disconnectRepo as disconnect,
+  listRepos as list,
+  probeRepo as probe,
+} from '../contract/routes/repos.js';
 import { ApiError, type JigClient } from './http.js';
 
 export interface ConnectInput {
@@ -14,16 +20,10 @@ export async function connectRepo(
   c: JigClient,
   body: ConnectInput,
 ): Promise<{ repo: RepoView; created: boolean }> {
-  const res = await c.request<RepoView>('POST', '/api/repos', body);
+  const res = await c.send(connect, { body });
   if (res.status !== 200 && res.status !== 201) throw new ApiError(res.status, res.body);
   return { repo: res.body, created: res.status === 201 };
 }
-export const probeRepo = (c: JigClient, path: string) =>
-  c.call<ProbeAnswer>('POST', '/api/repos/probe', { path });
-export const listRepos = (c: JigClient) =>
-  c.call<{ repos: RepoView[]; suggested: { path: string; name: string } | null; warnings: string[] }>(
-    'GET',
-    '/api/repos',
-  );
-export const disconnectRepo = (c: JigClient, path: string) =>
-  c.call<null>('DELETE', `/api/repos?path=${encodeURIComponent(path)}`);
+export const probeRepo = (c: JigClient, path: string) => c.call(probe, { body: { path } });
+export const listRepos = (c: JigClient) => c.call(list);
+export const disconnectRepo = (c: JigClient, path: string) => c.call(disconnect, { query: { path } });

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Problem } from '../contract/problems.js';
+import { ChainProblems, listChains as chains, resolvedChain } from '../contract/routes/templates.js';
 import type { ChainListAnswer, ResolvedChainAnswer } from '../contract/templates.js';
 import type { FileLoad } from '../core/config/load-file.js';
 import { locate } from '../core/config/tree.js';
@@ -110,20 +111,22 @@ export function lintConfigDir(dir: string): LintReport {
   };
 }
 
-export const listChains = (c: JigClient): Promise<ChainListAnswer> =>
-  c.call<ChainListAnswer>('GET', '/api/templates/chains');
+export const listChains = (c: JigClient): Promise<ChainListAnswer> => c.call(chains);
 
 export type ResolvedRead =
   { ok: true; chain: ResolvedChainAnswer } | { ok: false; detail: string; problems: Problem[] };
 
 /** One chain resolved; a chain that does not resolve answers its problems (HTTP 422), not an error. */
 export async function getResolvedChain(c: JigClient, id: string): Promise<ResolvedRead> {
-  const res = await c.request<ResolvedChainAnswer & { detail?: string; code?: string; problems?: Problem[] }>(
-    'GET',
-    `/api/templates/chains/${encodeURIComponent(id)}/resolved`,
-  );
+  const res = await c.send(resolvedChain, { params: { id } });
   if (res.status === 200) return { ok: true, chain: res.body };
-  if (res.status === 422 && res.body.code === 'chain_unresolved')
-    return { ok: false, detail: res.body.detail ?? '', problems: res.body.problems ?? [] };
+  if (res.status === 422 && res.body.code === 'chain_unresolved') {
+    const withProblems = ChainProblems.safeParse(res.body);
+    return {
+      ok: false,
+      detail: res.body.detail,
+      problems: withProblems.success ? withProblems.data.problems : [],
+    };
+  }
   throw new ApiError(res.status, res.body);
 }

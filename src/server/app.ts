@@ -8,24 +8,35 @@ import { installJsonBodyParser } from './json-body.js';
 import { serializerCompiler } from './serializer.js';
 import { fastifyTimeouts, serverLimits } from './limits.js';
 import { installPerimeter } from './perimeter.js';
+import { applyRoutes } from './routes/apply.js';
+import { authRoutes } from './routes/auth.js';
+import { budgetRoutes } from './routes/budget.js';
+import { harnessRoutes } from './routes/harnesses.js';
 import { healthRoutes } from './routes/health.js';
 import { intakeRoutes } from './routes/intake.js';
-import { reloadRoutes } from './routes/reload.js';
-import { applyRoutes } from './routes/apply.js';
-import { harnessRoutes } from './routes/harnesses.js';
 import { policyRoutes } from './routes/policy.js';
-import { templateRoutes } from './routes/templates.js';
-import { schemaDocsRoutes } from './routes/schema-docs.js';
-import { eventRoutes } from './routes/events.js';
 import { repoRoutes } from './routes/repos.js';
+import { schemaDocsRoutes } from './routes/schema-docs.js';
+import { templateRoutes } from './routes/templates.js';
 import { triggerRoutes } from './routes/triggers.js';
-import { workItemRoutes } from './routes/work-items.js';
-import { lifecycleRoutes } from './routes/lifecycle.js';
-import { sessionRoutes } from './routes/sessions.js';
+import { attachmentRoutes } from './routes/work-items/attachments.js';
+import { itemBudgetRoutes } from './routes/work-items/budget.js';
+import { escalateRoutes } from './routes/work-items/escalate.js';
+import { itemEventRoutes } from './routes/work-items/events.js';
+import { gateRoutes } from './routes/work-items/gates.js';
+import { workItemRoutes } from './routes/work-items/index.js';
+import { moveRoutes } from './routes/work-items/moves.js';
+import { progressRoutes } from './routes/work-items/progress.js';
+import { runRoutes } from './routes/work-items/run.js';
+import { sessionRoutes } from './routes/work-items/sessions.js';
+import { eventStreamRoutes } from './routes/ws/events.js';
 
 export interface RouteRecord {
   method: string;
   url: string;
+  summary: string | undefined;
+  /** The route file that registered it (its import.meta.url), for docs/routes.md. */
+  source: string | undefined;
 }
 
 /** Builds the HTTP app for one instance. Listening, signals and the lock belong to server/main.ts. */
@@ -57,7 +68,9 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
   const routes: RouteRecord[] = [];
   app.addHook('onRoute', (r) => {
     const methods = Array.isArray(r.method) ? r.method : [r.method];
-    for (const m of methods) if (m !== 'HEAD') routes.push({ method: m, url: r.url });
+    for (const m of methods)
+      if (m !== 'HEAD')
+        routes.push({ method: m, url: r.url, summary: r.schema?.summary, source: r.config?.routeSource });
   });
 
   await app.register(swagger, {
@@ -90,23 +103,32 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
     if (reply.statusCode >= 400)
       req.log.info({ method: req.method, url: req.url, status: reply.statusCode }, 'request refused');
   });
-  // Before every route: the Host, cross-site and login rules (spec: Authentication), and /login.
-  await installPerimeter(app, inst);
+  // Before every route: the Host, cross-site and login rules (spec: Authentication).
+  const auth = await installPerimeter(app, inst);
 
+  // Route files are named by URL; docs/routes.md lists every route with its file.
+  await app.register(authRoutes(inst, auth));
   await app.register(healthRoutes(inst));
-  await app.register(reloadRoutes(inst));
   await app.register(applyRoutes(inst));
   await app.register(templateRoutes(inst));
   await app.register(harnessRoutes(inst));
   await app.register(policyRoutes(inst));
-  await app.register(schemaDocsRoutes);
+  await app.register(schemaDocsRoutes());
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(triggerRoutes(inst));
   await app.register(workItemRoutes(inst));
-  await app.register(lifecycleRoutes(inst));
+  await app.register(moveRoutes(inst));
+  await app.register(attachmentRoutes(inst));
+  await app.register(budgetRoutes(inst));
+  await app.register(runRoutes(inst));
+  await app.register(escalateRoutes(inst));
+  await app.register(gateRoutes(inst));
+  await app.register(progressRoutes(inst));
+  await app.register(itemBudgetRoutes(inst));
   await app.register(sessionRoutes(inst));
   await app.register(repoRoutes(inst));
-  await app.register(eventRoutes(inst));
+  await app.register(itemEventRoutes(inst));
+  await app.register(eventStreamRoutes(inst));
   await app.register(intakeRoutes(inst));
   await app.ready();
   return { app, routes };

@@ -12,7 +12,7 @@ import { hostName, isLoopbackBind } from '../core/perimeter/hosts.js';
 import { AuthService, SESSION_COOKIE } from '../runtime/auth/auth-service.js';
 import type { Instance } from '../runtime/instance.js';
 import { escapeHtml, sendHtml, simplePage } from './html.js';
-import { authRoutes, loginPage } from './routes/auth.js';
+import { loginPage } from './login-page.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -111,7 +111,5 @@ export async function installPerimeter(app: FastifyInstance, inst: Instance): Pr
     if (!d.allow) return refuse(inst, req, reply, d);
     req.caller = d.caller;
   });
-
-  await app.register(authRoutes(inst, auth));
   return auth;
 }

@@ -1,8 +1,11 @@
-/** Paths the perimeter treats specially; the server registers its routes with the same constants. */
-export const LOGIN_PAGE_PATH = '/login';
-export const LOGIN_PATH = '/api/auth/login';
-export const LOGOUT_PATH = '/api/auth/logout';
-export const TRIGGERS_PATH = '/api/triggers';
+import { login, loginPage, logout } from '../../contract/routes/auth.js';
+import { fileTrigger } from '../../contract/routes/triggers.js';
+
+/** Paths the perimeter treats specially, from the same route descriptions the server registers. */
+export const LOGIN_PAGE_PATH = loginPage.path;
+export const LOGIN_PATH = login.path;
+export const LOGOUT_PATH = logout.path;
+export const TRIGGERS_PATH = fileTrigger.path;
 
 /**
  * - `open`: needs no login on any bind (spec: health, the schema and its two viewers).

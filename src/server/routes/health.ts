@@ -1,7 +1,8 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HealthAnswer } from '../../contract/health.js';
+import type { HealthAnswer } from '../../contract/health.js';
+import { getHealth } from '../../contract/routes/health.js';
 import type { Instance } from '../../runtime/instance.js';
 import { installedVersion } from '../../runtime/package-root.js';
+import { routeFile } from '../route-file.js';
 
 export function healthAnswer(inst: Instance): HealthAnswer {
   const c = inst.config;
@@ -25,18 +26,6 @@ export function healthAnswer(inst: Instance): HealthAnswer {
   };
 }
 
-export function healthRoutes(inst: Instance): FastifyPluginAsyncZod {
-  return async (app) => {
-    app.get(
-      '/api/health',
-      {
-        schema: {
-          summary: 'Server status (stable route; no login needed)',
-          tags: ['stable'],
-          response: { 200: HealthAnswer },
-        },
-      },
-      async () => healthAnswer(inst),
-    );
-  };
-}
+export const healthRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+  r.serve(getHealth, async () => healthAnswer(inst));
+});

@@ -1,7 +1,12 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import {
+  openApiDocument,
+  redocViewer,
+  swaggerInitScript,
+  swaggerViewer,
+} from '../../contract/routes/schema-docs.js';
 import { assetUrl, redocScript, swaggerUiScript, swaggerUiStyle } from '../cdn-assets.js';
 import { sendHtml } from '../html.js';
+import { routeFile } from '../route-file.js';
 
 const tag = (a: typeof swaggerUiScript): string =>
   `integrity="${a.integrity}" crossorigin="anonymous" referrerpolicy="no-referrer"`;
@@ -32,44 +37,25 @@ const redocPage = `<!doctype html>
 </body></html>
 `;
 
-export const schemaDocsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/openapi.json',
-    { schema: { summary: 'OpenAPI schema of every HTTP route (no login needed)', tags: ['schema'] } },
-    async () => app.swagger(),
+/** The OpenAPI document and its two viewers. */
+export const schemaDocsRoutes = routeFile(import.meta.url, (r) => {
+  r.serve(openApiDocument, async () => r.app.swagger());
+  r.serve(swaggerViewer, (_req, reply) =>
+    sendHtml(reply, 200, swaggerPage, {
+      scripts: [assetUrl(swaggerUiScript)],
+      styles: [assetUrl(swaggerUiStyle)],
+      inlineStyles: true,
+    }),
   );
-  app.get(
-    '/docs',
-    { schema: { summary: 'Interactive viewer of the schema (Swagger UI)', tags: ['schema'] } },
-    (_req, reply) =>
-      sendHtml(reply, 200, swaggerPage, {
-        scripts: [assetUrl(swaggerUiScript)],
-        styles: [assetUrl(swaggerUiStyle)],
-        inlineStyles: true,
-      }),
+  r.serve(swaggerInitScript, async (_req, reply) => {
+    void reply.header('content-type', 'text/javascript; charset=utf-8');
+    return swaggerInit;
+  });
+  r.serve(redocViewer, (_req, reply) =>
+    sendHtml(reply, 200, redocPage, {
+      scripts: [assetUrl(redocScript)],
+      inlineStyles: true,
+      workers: ['blob:'],
+    }),
   );
-  app.get(
-    '/docs/init.js',
-    {
-      schema: {
-        summary: 'Start-up script of the Swagger UI page',
-        tags: ['schema'],
-        response: { 200: z.string() },
-      },
-    },
-    async (_req, reply) => {
-      void reply.header('content-type', 'text/javascript; charset=utf-8');
-      return swaggerInit;
-    },
-  );
-  app.get(
-    '/redoc',
-    { schema: { summary: 'Second viewer of the schema (Redoc)', tags: ['schema'] } },
-    (_req, reply) =>
-      sendHtml(reply, 200, redocPage, {
-        scripts: [assetUrl(redocScript)],
-        inlineStyles: true,
-        workers: ['blob:'],
-      }),
-  );
-};
+});

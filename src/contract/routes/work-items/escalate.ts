@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { defineRoute } from '../../route.js';
+import { ItemIdParams, Note, itemErrors } from './params.js';
+
+export const EscalateBody = z.object({ message: Note }).strict();
+export const EscalateAnswer = z.object({
+  work_item_id: z.string(),
+  session: z.string(),
+  harness: z.string(),
+});
+export const EscalationStopped = z.object({ work_item_id: z.string(), stopped: z.string() });
+
+export const escalateItem = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/escalate',
+  summary:
+    'Send a message to an agent that helps with a stopped item (409 when a spend cap stopped it); answers once the agent has started',
+  tags: ['lifecycle'],
+  params: ItemIdParams,
+  body: EscalateBody,
+  responses: { 202: EscalateAnswer, ...itemErrors },
+});
+
+export const stopEscalation = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/escalate/stop',
+  summary: 'End the running escalation turn of an item',
+  tags: ['lifecycle'],
+  params: ItemIdParams,
+  responses: { 200: EscalationStopped, ...itemErrors },
+});

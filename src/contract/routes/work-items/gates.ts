@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { ErrorBodySchema } from '../../error-body.js';
+import { WorkItem } from '../../items.js';
+import { defineRoute } from '../../route.js';
+import { GateParams, ItemIdParams, Note, itemErrors } from './params.js';
+
+export const RejectBody = z.object({ note: Note, node: z.string().min(1).optional() }).strict();
+
+/** The document a pending gate shows the person deciding it. */
+export const GateArtifact = z.object({
+  gate: z.string(),
+  kind: z.string(),
+  path: z.string(),
+  text: z.string(),
+});
+
+export const approveGate = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/gates/:gate/approve',
+  summary: 'Approve the pending gate (approving an approved gate answers the item as it is)',
+  tags: ['gates'],
+  params: GateParams,
+  responses: { 200: WorkItem, ...itemErrors },
+});
+
+export const rejectGate = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/gates/:gate/reject',
+  summary: 'Reject the pending gate; the chain goes back to reject_to with the note as a steer',
+  tags: ['gates'],
+  params: GateParams,
+  body: RejectBody,
+  responses: { 200: WorkItem, ...itemErrors },
+});
+
+export const gateArtifact = defineRoute({
+  method: 'GET',
+  path: '/api/work-items/:id/artifact',
+  summary: "Read the pending gate's document",
+  tags: ['gates'],
+  params: ItemIdParams,
+  responses: { 200: GateArtifact, 404: ErrorBodySchema },
+});

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { ErrorBodySchema } from '../../error-body.js';
+import { WorkItem } from '../../items.js';
+import { defineRoute } from '../../route.js';
+import { ItemIdParams, Note, itemErrors } from './params.js';
+
+/** A note that travels with the move, delivered to the next agent launch as a steer. */
+export const NoteBody = z.object({ note: Note.optional() }).strict().nullish();
+export const SteerBody = z.object({ note: Note }).strict();
+
+export const RetryBody = z
+  .object({
+    path: z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*){0,2}$/, {
+        error: 'is not a path like node, node.step or node.step.task',
+      })
+      .optional(),
+    steer: Note.optional(),
+    task_config: z
+      .object({
+        model: z.string().max(200).optional(),
+        effort: z.string().trim().min(1).max(40).optional(),
+      })
+      .strict()
+      .optional()
+      .describe("model and effort for the retried node's agent tasks (kept as its node override)"),
+  })
+  .strict()
+  .nullish();
+
+export const resumeItem = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/resume',
+  summary: 'Start a paused item (queued when no slot is free); the note is delivered as a steer',
+  tags: ['lifecycle'],
+  params: ItemIdParams,
+  body: NoteBody,
+  responses: { 200: WorkItem, ...itemErrors, 503: ErrorBodySchema },
+});
+
+export const pauseItem = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/pause',
+  summary: 'Stop a running or queued item; its sessions end (SIGTERM, then SIGKILL after 10 s)',
+  tags: ['lifecycle'],
+  params: ItemIdParams,
+  responses: { 200: WorkItem, ...itemErrors },
+});
+
+export const steerItem = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/steer',
+  summary: 'Store a note for the next agent launch of a paused or stopped item',
+  tags: ['lifecycle'],
+  params: ItemIdParams,
+  body: SteerBody,
+  responses: { 200: WorkItem, ...itemErrors },
+});
+
+export const retryItem = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/retry',
+  summary:
+    'Rerun the node the item stopped on, or from an earlier path (node, node.step or node.step.task); the steer goes to the next agent launch',
+  tags: ['lifecycle'],
+  params: ItemIdParams,
+  body: RetryBody,
+  responses: { 200: WorkItem, ...itemErrors },
+});
+
+export const skipItem = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/skip',
+  summary: 'Advance past the current node or gate without running it',
+  tags: ['lifecycle'],
+  params: ItemIdParams,
+  body: NoteBody,
+  responses: { 200: WorkItem, ...itemErrors },
+});

@@ -1,0 +1,16 @@
+import { approveGate, gateArtifact, rejectGate } from '../../../contract/routes/work-items/gates.js';
+import type { Instance } from '../../../runtime/instance.js';
+import { routeFile } from '../../route-file.js';
+
+/** The pending gate of an item: approve it, reject it, or read the document it shows. */
+export const gateRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+  r.serve(approveGate, async (req) =>
+    inst.items.dto(await inst.engine.approve(req.params.id, req.params.gate, 'human')),
+  );
+  r.serve(rejectGate, async (req) =>
+    inst.items.dto(
+      await inst.engine.reject(req.params.id, req.params.gate, req.body.note, 'human', req.body.node),
+    ),
+  );
+  r.serve(gateArtifact, async (req) => inst.engine.artifact(req.params.id));
+});

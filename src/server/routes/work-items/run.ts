@@ -1,0 +1,32 @@
+import {
+  pauseItem,
+  resumeItem,
+  retryItem,
+  skipItem,
+  steerItem,
+} from '../../../contract/routes/work-items/run.js';
+import type { Instance } from '../../../runtime/instance.js';
+import { routeFile } from '../../route-file.js';
+
+/** The engine's moves on one item: start, stop, steer, rerun and skip. */
+export const runRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+  r.serve(resumeItem, async (req) =>
+    inst.items.dto(await inst.engine.resume(req.params.id, req.body?.note, 'human')),
+  );
+  r.serve(pauseItem, async (req) => inst.items.dto(await inst.engine.pause(req.params.id, 'human')));
+  r.serve(steerItem, async (req) =>
+    inst.items.dto(await inst.engine.steer(req.params.id, req.body.note, 'human')),
+  );
+  r.serve(retryItem, async (req) =>
+    inst.items.dto(
+      await inst.engine.retry(req.params.id, 'human', {
+        ...(req.body?.path ? { path: req.body.path } : {}),
+        ...(req.body?.steer ? { steer: req.body.steer } : {}),
+        ...(req.body?.task_config ? { task_config: req.body.task_config } : {}),
+      }),
+    ),
+  );
+  r.serve(skipItem, async (req) =>
+    inst.items.dto(await inst.engine.skip(req.params.id, req.body?.note, 'human')),
+  );
+});

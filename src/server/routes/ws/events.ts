@@ -1,0 +1,63 @@
+import type { WebSocket } from '@fastify/websocket';
+import { JigError } from '../../../contract/errors.js';
+import { eventStream } from '../../../contract/routes/ws/events.js';
+import { readEvents } from '../../../store/events.js';
+import type { Instance } from '../../../runtime/instance.js';
+import { EventHub } from '../../event-hub.js';
+import { routeFile } from '../../route-file.js';
+
+const PING_MS = 25_000;
+
+/** The live event stream: every subscriber shares one read per batch (server/event-hub.ts). */
+export const eventStreamRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+  const hub = new EventHub({
+    source: inst.events,
+    read: (after, limit) => readEvents(inst.store.db, { after, limit }),
+  });
+  r.app.addHook('onClose', async () => hub.close());
+
+  r.socket(
+    eventStream,
+    {
+      // Refused before the upgrade, as an HTTP answer: a seq past the log's end was never sent by
+      // this store (it was reset or restored), and the client would silently wait for events
+      // that carry its numbers again.
+      preHandler: async (req) => {
+        const after = req.query.after_seq;
+        if (after !== undefined && after > inst.events.lastSeq) {
+          throw new JigError('validation_failed', {
+            reason: `querystring.after_seq: ${after} is past the last event (${inst.events.lastSeq}); reconnect without after_seq`,
+          });
+        }
+      },
+    },
+    (socket: WebSocket, req) => {
+      const after = req.query.after_seq ?? inst.events.lastSeq;
+      // The hello goes first: the stream sends nothing before it is joined.
+      socket.send(JSON.stringify({ type: 'hello', after_seq: after, last_seq: inst.events.lastSeq }));
+      const tcp = req.raw.socket;
+      const stream = hub.join({
+        socket: {
+          // Frames shared by every subscriber go straight to the connection: ws would frame and
+          // copy them again for each socket. ws writes its own frames (hello, ping, close) to the
+          // same connection synchronously, so frames never interleave; after a close frame,
+          // nothing more is written.
+          write: (frames) => {
+            if (socket.readyState === socket.OPEN) tcp.write(frames);
+          },
+          close: (code, reason) => socket.close(code, reason),
+          get bufferedAmount() {
+            return socket.bufferedAmount;
+          },
+        },
+        after,
+        onError: (err) => req.log.warn({ err }, 'event stream failed'),
+      });
+      const ping = setInterval(() => socket.ping(), PING_MS);
+      socket.on('close', () => {
+        clearInterval(ping);
+        hub.leave(stream);
+      });
+    },
+  );
+});
