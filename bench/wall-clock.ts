@@ -4,12 +4,14 @@
  * same process. The sweep runs once a second in the server, so its cost per second of wall time is
  * what it adds to an instance with that many items waiting. Run: npm run bench -- wall-clock
  */
+import type { Walk, WallClock } from '../src/contract/walk.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../src/server/main.js';
-import { getItem, updateItem, type WalkState } from '../src/store/work-items.js';
+import { getItem, updateItem } from '../src/store/work-items.js';
 import { WallClocks } from '../src/runtime/engine/wall-clock.js';
+import { systemClock } from '../src/runtime/clock.js';
 import { benchRepo } from './git-repo.js';
 
 const N = Number(process.env.BENCH_ITEMS ?? 500);
@@ -39,7 +41,9 @@ try {
       'human',
     );
     // Each item waits at the chain's first gate with every clock running, as a real one would.
-    const walk: WalkState = {
+    const walk: Walk = {
+      v: 1,
+      phase: 'node',
       node: gate,
       step: 0,
       rejects: {},
@@ -63,6 +67,7 @@ try {
       store: inst.store,
       events: inst.events,
       log: inst.log,
+      clock: systemClock(),
       policyOf: () => inst.config.policy,
       endSessions: async () => {},
       promote: () => {},

@@ -36,7 +36,8 @@ describe('the seeded config files (defaults/config)', () => {
     expect(verification.fix_loop?.steps[0]?.tasks[0]?.path).toBe('verification.fix_loop.main.repair');
     const spec = chain.nodes[0]!;
     expect(spec.kind === 'exec' && spec.steps[0]!.tasks[0]!.path).toBe('spec.main.author');
-    expect(spec.kind === 'exec' && spec.steps[0]!.tasks[0]!.prompt).toMatch(/^Write a specification/);
+    const author = spec.kind === 'exec' ? spec.steps[0]!.tasks[0]! : null;
+    expect(author?.kind === 'agent' && author.prompt).toMatch(/^Write a specification/);
   });
 
   it('say which layer set each field (sources)', () => {

@@ -121,9 +121,19 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       attachmentsDir: paths.attachmentsDir,
     });
     // Built here so routes can read it; its timer starts only once the server listens.
-    const schedules = new SchedulePoller({ config, items, store, log, clock: opts.clock ?? systemClock() });
+    const clock = opts.clock ?? systemClock();
+    const schedules = new SchedulePoller({ config, items, store, log, clock });
     const engineRef: { port: number } = { port: 0 };
-    const engine = new Engine({ store, events, config, repos, paths, log, port: () => engineRef.port });
+    const engine = new Engine({
+      store,
+      events,
+      config,
+      repos,
+      paths,
+      log,
+      port: () => engineRef.port,
+      clock,
+    });
     items.onEnd = (id) => engine.ended(id);
     const inst: Instance = {
       paths,

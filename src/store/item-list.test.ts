@@ -53,6 +53,7 @@ function item(id: string, at: string, extra: Partial<ItemRecord> = {}): ItemReco
     walk: null,
     steer: null,
     queued_at: null,
+    state_error: null,
     ...extra,
   };
 }
@@ -60,7 +61,7 @@ function item(id: string, at: string, extra: Partial<ItemRecord> = {}): ItemReco
 describe('listItems', () => {
   it('answers the same records a read of one item does, less what a listing leaves out', async () => {
     const rec = item('a1', '2026-01-01T00:00:00.000Z', {
-      walk: { node: 1, step: 0, rejects: {}, approved: [] },
+      walk: { v: 1, phase: 'node', node: 1, step: 0, rejects: {}, approved: [] },
       chain_definition: { id: 'default', nodes: [] },
     });
     await insertItem(store.db, rec);

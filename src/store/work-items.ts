@@ -1,5 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { ItemStatus } from '../contract/item-status.js';
+import { itemStatuses, stopKinds, type ItemStatus, type StopKind } from '../contract/item-status.js';
+import type { ResolvedChain } from '../contract/config/chain-model.js';
+import type { PolicyFile } from '../contract/config/policy.js';
+import type { Walk } from '../contract/walk.js';
+import { readFrozen, writeFrozen } from './item-state.js';
 import { endedStatuses } from '../core/items/status.js';
 import { Prepared } from './prepared.js';
 import type { Database, WorkItemsTable } from './schema.js';
@@ -7,7 +11,7 @@ import type { Database, WorkItemsTable } from './schema.js';
 type Db = Kysely<Database> | Transaction<Database>;
 type Json = Record<string, unknown>;
 
-/** A work item row with its JSON columns parsed. */
+/** A work item row with its JSON columns parsed (the frozen state with its schemas: item-state.ts). */
 export interface ItemRecord {
   id: string;
   title: string;
@@ -18,7 +22,7 @@ export interface ItemRecord {
   branch: string;
   base_branch: string | null;
   base_ref: string | null;
-  source: 'human' | 'trigger' | 'schedule' | 'duplicate' | 'agent';
+  source: ItemSource;
   attachments: Json;
   agent_overrides: Json;
   node_overrides: Json;
@@ -26,10 +30,12 @@ export interface ItemRecord {
   budget_usd: number | null;
   spent_usd: number;
   spent_tokens: number;
-  chain_definition: unknown;
-  policy_snapshot: unknown;
+  /** The chain as frozen at the first start; null before it. */
+  chain_definition: ResolvedChain | null;
+  /** The policy frozen with it. */
+  policy_snapshot: PolicyFile | null;
   current_node: string | null;
-  stop_kind: string | null;
+  stop_kind: StopKind | null;
   stop_reason: string | null;
   suggested_action: { action: string; reason: string } | null;
   worktree_path: string | null;
@@ -39,109 +45,61 @@ export interface ItemRecord {
   ended_at: string | null;
   archived_at: string | null;
   /** Where the engine's walk is; null before the first start. */
-  walk: WalkState | null;
+  walk: Walk | null;
   /** A note for the next agent launch (a steer), delivered once. */
   steer: string | null;
   queued_at: string | null;
-}
-
-/** The persisted position of an item's walk through its frozen chain. */
-/** Where a wall clock started, and how much held time the item had by then. */
-export interface WallClock {
-  at: string;
-  paused_ms: number;
-}
-
-export interface WalkState {
-  node: number;
-  step: number;
-  /** Rejections per gate, for the reject-loop cap. */
-  rejects: Record<string, number>;
-  /** Gates approved in this run (so an approved gate passes when the walk reaches it again). */
-  approved: string[];
-  /** Documents tasks reported (`artifact_ref`), by the kind their task `produces`. */
-  artifacts?: Record<string, string>;
-  /*
-   * Failure handling inside the current exec node (reference §2.7). All of it is cleared when the
-   * walk moves to another node, or a person retries; an escalation that succeeds clears the counters
-   * but keeps `escalated`.
-   */
   /**
-   * Which plan of the node runs now. `decide`: measured, the fix loop's checks come next; `judged`:
-   * the judge has spoken for this cycle, the limits and stuck checks come next.
+   * Why the frozen chain, policy or walk could not be read (written by a newer release, or not as
+   * its schema says); null when they could. Not a column: the engine stops such an item.
    */
-  phase?: 'node' | 'base' | 'conflict' | 'recovery' | 'decide' | 'judge' | 'judged' | 'repair' | 'escalation';
-  /** When the current step's launches began: sessions started since then belong to it (restarts). */
-  step_at?: string | null;
-  /** Entries into the node: 1 on arrival, one more after each escalation that succeeded. */
-  entry?: number;
-  /** The recovery plan (`on_failure` path) that ran in this entry, if any. */
-  recovery?: string | null;
-  /** Fix cycles counted in this entry (refunded ones are not). */
-  cycles?: number;
-  /** When the fix loop opened in this entry, for its wall clock. */
-  loop_started_at?: string | null;
-  /** Every measurement of this entry: its loop-severity findings (the findings history). */
-  rounds?: {
-    round: number;
-    cycle: number;
-    after_repair: boolean;
-    findings: { tag: string; severity: string; message: string; line?: number; task: string }[];
-  }[];
-  /** Sessions of the measurement in progress (the node's own steps). */
-  measured?: string[];
-  /** The judge's reasoning for the repair about to run. */
-  concerns?: string | null;
-  /** The escalation task has run for this node. */
-  escalated?: boolean;
-  /** Why the node is stuck, while its escalation task runs. */
-  stuck_reason?: string | null;
-  /** A `read_only` step's snapshot taken before it ran. */
-  read_only_before?: string | null;
-  /** Every launch was rate limited: the item waits until this time, then tries the step again. */
-  parked_until?: string | null;
-  /** Automatic retries after rate limits in this node (policy `rate_limit_retries` bounds them). */
-  rate_limit_retries?: number;
-  /** `on_base_changed`: the base was compared at this entry of the node. */
-  base_checked?: boolean;
-  /** A rebase that conflicted, while the node's `on_conflict` plan resolves it. */
-  conflict?: { base: string; base_tip: string; files: string[] } | null;
-  /** Restarts `on_base_changed` made, per node (bounded like reject loops). */
-  base_restarts?: Record<string, number>;
-  /** Wall clocks for `total_time_cap_minutes`: the item's, the current node's, step's and gate's. */
-  clock?: WallClock;
-  node_clock?: WallClock | null;
-  step_clock?: (WallClock & { path: string }) | null;
-  gate_clock?: WallClock | null;
-  /** Time the item was held by a person (paused, or stopped for anything but a gate or a rate limit). */
-  paused_ms?: number;
-  /** When the current hold began. */
-  paused_at?: string | null;
-  /** The step of the node's own steps that failed in the measurement in progress, if any. */
-  failed_step?: number | null;
-  /** A person's retry of one task: only that task of the current step runs again. */
-  only_task?: string | null;
-  /** Auto-review runs per pending gate (policy `auto_review_attempts` bounds them). */
-  reviews?: Record<string, number>;
-  /** Escalation turns Jig started by itself for a stuck item (policy `auto_escalate_stuck_cap`). */
-  auto_escalations?: number;
+  state_error: string | null;
 }
 
-const jsonColumns = ['attachments', 'agent_overrides', 'node_overrides', 'policy_override'] as const;
-const nullableJson = ['chain_definition', 'policy_snapshot', 'suggested_action', 'walk'] as const;
+export type ItemSource = 'human' | 'trigger' | 'schedule' | 'duplicate' | 'agent';
 
 /** Most JSON columns hold `{}`: a listing of 100 items parses 400 of them, so that one is free. */
 function parseObject(text: string | undefined): Json {
   return text === undefined || text === '{}' ? {} : (JSON.parse(text) as Json);
 }
 
-function fromRow(r: Partial<WorkItemsTable>): ItemRecord {
-  const out = { ...r } as unknown as Record<string, unknown>;
-  for (const k of jsonColumns) out[k] = parseObject(r[k]);
-  // A listing leaves out the frozen chain and policy (large, and not shown in lists): null there.
-  for (const k of nullableJson)
-    out[k] = r[k] === null || r[k] === undefined ? null : (JSON.parse(r[k]) as unknown);
-  return out as unknown as ItemRecord;
+function fromRow(r: WorkItemsTable): ItemRecord {
+  const frozen = readFrozen(r.id, r);
+  return {
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    status: itemStatus(r.status),
+    chain: r.chain,
+    repo: r.repo,
+    branch: r.branch,
+    base_branch: r.base_branch,
+    base_ref: r.base_ref,
+    source: itemSource(r.source),
+    attachments: parseObject(r.attachments),
+    agent_overrides: parseObject(r.agent_overrides),
+    node_overrides: parseObject(r.node_overrides),
+    policy_override: parseObject(r.policy_override),
+    budget_usd: r.budget_usd,
+    spent_usd: r.spent_usd,
+    spent_tokens: r.spent_tokens,
+    chain_definition: frozen.chain_definition,
+    policy_snapshot: frozen.policy_snapshot,
+    current_node: r.current_node,
+    stop_kind: stopKind(r.stop_kind),
+    stop_reason: r.stop_reason,
+    suggested_action: suggestedAction(r.suggested_action),
+    worktree_path: r.worktree_path,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    started_at: r.started_at,
+    ended_at: r.ended_at,
+    archived_at: r.archived_at,
+    walk: frozen.walk,
+    steer: r.steer,
+    queued_at: r.queued_at,
+    state_error: frozen.state_error,
+  };
 }
 
 /** Every column but the frozen chain and policy snapshot, which a listing never shows. */
@@ -177,31 +135,67 @@ export const listColumns = [
   'queued_at',
 ] as const satisfies readonly (keyof WorkItemsTable)[];
 
-const jsonAt = new Set<string>(jsonColumns);
-const nullableJsonAt = new Set<string>(nullableJson);
-
 /**
  * A listing's row, read as an array in `listColumns` order (store.readArrays), as a record: the
  * columns a listing leaves out (the walk, the frozen chain and policy) are null.
  */
 export function listRecord(values: readonly unknown[]): ItemRecord {
-  const out: Record<string, unknown> = { chain_definition: null, policy_snapshot: null, walk: null };
-  for (let i = 0; i < listColumns.length; i++) {
-    const k = listColumns[i]!;
-    const v = values[i];
-    if (jsonAt.has(k)) out[k] = parseObject(typeof v === 'string' ? v : undefined);
-    else if (nullableJsonAt.has(k)) out[k] = typeof v === 'string' ? (JSON.parse(v) as unknown) : null;
-    else out[k] = v;
-  }
-  return out as unknown as ItemRecord;
+  const row: Record<string, unknown> = { chain_definition: null, policy_snapshot: null, walk: null };
+  listColumns.forEach((k, i) => (row[k] = values[i]));
+  // The columns of this table in their order, as Kysely would have typed them.
+  return fromRow(row as unknown as WorkItemsTable);
 }
 
 function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
-  const out = { ...rec } as Record<string, unknown>;
-  for (const k of jsonColumns) if (k in rec) out[k] = JSON.stringify(rec[k] ?? {});
-  for (const k of nullableJson)
-    if (k in rec) out[k] = rec[k] === null || rec[k] === undefined ? null : JSON.stringify(rec[k]);
+  const {
+    attachments,
+    agent_overrides,
+    node_overrides,
+    policy_override,
+    chain_definition,
+    policy_snapshot,
+    suggested_action,
+    walk,
+    state_error: _notAColumn,
+    ...plain
+  } = rec;
+  const out: Partial<WorkItemsTable> = { ...plain };
+  if (attachments !== undefined) out.attachments = JSON.stringify(attachments);
+  if (agent_overrides !== undefined) out.agent_overrides = JSON.stringify(agent_overrides);
+  if (node_overrides !== undefined) out.node_overrides = JSON.stringify(node_overrides);
+  if (policy_override !== undefined) out.policy_override = JSON.stringify(policy_override);
+  if (chain_definition !== undefined)
+    out.chain_definition = chain_definition && writeFrozen(chain_definition);
+  if (policy_snapshot !== undefined) out.policy_snapshot = policy_snapshot && writeFrozen(policy_snapshot);
+  if (suggested_action !== undefined)
+    out.suggested_action = suggested_action && JSON.stringify(suggested_action);
+  if (walk !== undefined) out.walk = walk && JSON.stringify(walk);
   return out;
+}
+
+const statusSet = new Set<string>(itemStatuses);
+const stopSet = new Set<string>(stopKinds);
+const sourceSet = new Set<string>(['human', 'trigger', 'schedule', 'duplicate', 'agent']);
+
+// The text columns Jig itself writes from these lists; a value outside them is a row this release
+// did not write, read as the nearest safe meaning.
+function itemStatus(s: string): ItemStatus {
+  return statusSet.has(s) ? (s as ItemStatus) : 'stopped';
+}
+function stopKind(s: string | null): StopKind | null {
+  return s === null ? null : stopSet.has(s) ? (s as StopKind) : 'infra';
+}
+function itemSource(s: string): ItemSource {
+  return sourceSet.has(s) ? (s as ItemSource) : 'human';
+}
+function suggestedAction(text: string | null): ItemRecord['suggested_action'] {
+  if (text === null) return null;
+  const v = JSON.parse(text) as unknown;
+  if (v && typeof v === 'object' && 'action' in v && 'reason' in v) {
+    const { action, reason } = v;
+    if (typeof action === 'string' && typeof reason === 'string') return { action, reason };
+  }
+  return null;
 }
 
 /** Every column of the table, so one compiled insert serves every item. */

@@ -1,4 +1,3 @@
-import type { ScopePolicy } from '../../contract/config/scope-policy.js';
 import type { ResolvedChainInput } from '../../contract/config/resolved-chain.js';
 
 /*
@@ -7,121 +6,95 @@ import type { ResolvedChainInput } from '../../contract/config/resolved-chain.js
  * item freezes at intake and what `GET /api/templates/chains/{id}/resolved` answers.
  */
 
-type Obj = Record<string, unknown>;
+export type {
+  ModelAgentTask,
+  ModelExecNode,
+  ModelFixLoop,
+  ModelGateNode,
+  ModelNode,
+  ModelPlan,
+  ModelStep,
+  ModelTask,
+  ResolvedChain,
+} from '../../contract/config/chain-model.js';
+import type {
+  ModelAgentTask,
+  ModelExecNode,
+  ModelGateNode,
+  ModelNode,
+  ModelPlan,
+  ModelStep,
+  ModelTask,
+  ResolvedChain,
+} from '../../contract/config/chain-model.js';
 
-export type ModelTask = Obj & { id: string; kind: string; path: string; on_failure?: ModelPlan };
-export interface ModelStep {
-  id: string;
-  path: string;
-  tasks: ModelTask[];
-  on_failure?: ModelPlan;
-  read_only?: boolean;
-  policy?: ScopePolicy;
-  [key: string]: unknown;
-}
-export interface ModelPlan {
-  path: string;
-  steps: ModelStep[];
-}
-export interface ModelFixLoop extends ModelPlan {
-  judge?: ModelTask;
-  max_attempts?: number;
-}
-export interface ModelExecNode {
-  id: string;
-  kind: 'exec';
-  path: string;
-  steps: ModelStep[];
-  on_failure?: ModelPlan;
-  fix_loop?: ModelFixLoop;
-  escalation?: ModelTask;
-  on_base_changed?: { restart_from?: string; on_conflict?: ModelPlan };
-  policy?: ScopePolicy;
-  [key: string]: unknown;
-}
-export interface ModelGateNode {
-  id: string;
-  kind: 'gate';
-  path: string;
-  auto_review?: ModelTask;
-  policy?: ScopePolicy;
-  [key: string]: unknown;
-}
-export type ModelNode = ModelExecNode | ModelGateNode;
-export interface ResolvedChain {
-  id: string;
-  description?: string;
-  policy?: ScopePolicy;
-  nodes: ModelNode[];
+type InputNode = ResolvedChainInput['nodes'][number];
+type InputExec = Extract<InputNode, { kind: 'exec' }>;
+type InputTask = NonNullable<InputExec['tasks']>[number];
+type InputStep = NonNullable<InputExec['steps']>[number];
+type InputPlan = NonNullable<InputExec['on_failure']>;
+
+// A handler's tasks and steps (no `on_failure` of their own) are read as the general ones, whose
+// extra keys are all optional.
+function task(t: InputTask, path: string): ModelTask {
+  const { on_failure, ...rest } = t;
+  return on_failure
+    ? { ...rest, path, on_failure: plan(on_failure, `${path}.on_failure`) }
+    : { ...rest, path };
 }
 
-const obj = (v: unknown): Obj | undefined =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-
-function task(t: Obj, path: string): ModelTask {
-  const out: ModelTask = { ...(t as ModelTask), path };
-  const rec = obj(t.on_failure);
-  if (rec) out.on_failure = plan(rec, `${path}.on_failure`);
-  return out;
-}
-
-function steps(holder: Obj, path: string): ModelStep[] {
-  if (Array.isArray(holder.tasks)) {
+/** A plan, or a node's own work: `tasks` (one step `main`) or `steps`. */
+function steps(
+  holder: { tasks?: readonly InputTask[]; steps?: readonly InputStep[] },
+  path: string,
+): ModelStep[] {
+  if (holder.tasks) {
     return [
-      {
-        id: 'main',
-        path: `${path}.main`,
-        tasks: (holder.tasks as Obj[]).map((t) => task(t, `${path}.main.${String(t.id)}`)),
-      },
+      { id: 'main', path: `${path}.main`, tasks: holder.tasks.map((t) => task(t, `${path}.main.${t.id}`)) },
     ];
   }
-  return ((holder.steps as Obj[] | undefined) ?? []).map((s) => {
-    const p = `${path}.${String(s.id)}`;
-    const out: ModelStep = {
-      ...s,
-      id: String(s.id),
-      path: p,
-      tasks: ((s.tasks as Obj[] | undefined) ?? []).map((t) => task(t, `${p}.${String(t.id)}`)),
-    };
-    const rec = obj(s.on_failure);
-    if (rec) out.on_failure = plan(rec, `${p}.on_failure`);
+  return (holder.steps ?? []).map((st): ModelStep => {
+    const p = `${path}.${st.id}`;
+    const { tasks, on_failure, ...rest } = st;
+    const out: ModelStep = { ...rest, path: p, tasks: tasks.map((t) => task(t, `${p}.${t.id}`)) };
+    if (on_failure) out.on_failure = plan(on_failure, `${p}.on_failure`);
     return out;
   });
 }
 
-function plan(holder: Obj, path: string): ModelPlan {
+function plan(holder: InputPlan, path: string): ModelPlan {
   return { path, steps: steps(holder, path) };
+}
+
+function agentOnly(t: ModelTask | undefined): ModelAgentTask | undefined {
+  return t?.kind === 'agent' ? t : undefined;
 }
 
 /** The checked, merged chain → the model with `main` steps and paths. */
 export function toModel(chain: ResolvedChainInput): ResolvedChain {
   const nodes = chain.nodes.map((n): ModelNode => {
-    const x = n as unknown as Obj;
     const path = n.id;
     if (n.kind === 'gate') {
-      const out: ModelGateNode = { ...x, id: n.id, kind: 'gate', path };
-      const review = obj(x.auto_review);
-      if (review) out.auto_review = task(review, `${path}.auto_review`);
+      const { auto_review, ...rest } = n;
+      const out: ModelGateNode = { ...rest, path };
+      const review = auto_review ? agentOnly(task(auto_review, `${path}.auto_review`)) : undefined;
+      if (review) out.auto_review = review;
       return out;
     }
-    const { tasks: _tasks, ...rest } = x;
-    const out: ModelExecNode = { ...rest, id: n.id, kind: 'exec', path, steps: steps(x, path) };
-    const rec = obj(x.on_failure);
-    if (rec) out.on_failure = plan(rec, `${path}.on_failure`);
-    const loop = obj(x.fix_loop);
-    if (loop) {
-      const { tasks: _t, steps: _s, judge, ...limits } = loop;
-      out.fix_loop = { ...limits, ...plan(loop, `${path}.fix_loop`) };
-      const j = obj(judge);
-      if (j) out.fix_loop.judge = task(j, `${path}.fix_loop.judge`);
+    const { tasks: _tasks, steps: _steps, on_failure, fix_loop, escalation, on_base_changed, ...rest } = n;
+    const out: ModelExecNode = { ...rest, path, steps: steps(n, path) };
+    if (on_failure) out.on_failure = plan(on_failure, `${path}.on_failure`);
+    if (fix_loop) {
+      const { tasks: _t, steps: _s, judge, ...limits } = fix_loop;
+      out.fix_loop = { ...limits, ...plan(fix_loop, `${path}.fix_loop`) };
+      if (judge) out.fix_loop.judge = task(judge, `${path}.fix_loop.judge`);
     }
-    const esc = obj(x.escalation);
-    if (esc) out.escalation = task(esc, `${path}.escalation.${String(esc.id)}`);
-    const obc = obj(x.on_base_changed);
-    if (obc) {
-      const c = obj(obc.on_conflict);
-      out.on_base_changed = { ...(obc as { restart_from?: string }) };
-      if (c) out.on_base_changed.on_conflict = plan(c, `${path}.on_base_changed.on_conflict`);
+    if (escalation) out.escalation = task(escalation, `${path}.escalation.${escalation.id}`);
+    if (on_base_changed) {
+      const { on_conflict, ...obc } = on_base_changed;
+      out.on_base_changed = on_conflict
+        ? { ...obc, on_conflict: plan(on_conflict, `${path}.on_base_changed.on_conflict`) }
+        : obc;
     }
     return out;
   });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { ResolvedChain } from './model.js';
 import { retryTarget } from './retry-target.js';
 
-const task = (path: string) => ({ id: path.split('.').at(-1)!, kind: 'subprocess', path, run: 'true' });
+const task = (path: string) => ({
+  id: path.split('.').at(-1)!,
+  kind: 'subprocess' as const,
+  path,
+  run: 'true',
+});
 const chain: ResolvedChain = {
   id: 'c',
   nodes: [

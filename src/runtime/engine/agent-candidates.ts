@@ -1,13 +1,13 @@
 import type { HarnessesFile } from '../../contract/config/harnesses.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { FallbackEntry } from '../../contract/config/task.js';
-import type { ModelTask } from '../../core/chain/model.js';
+import type { ModelAgentTask } from '../../core/chain/model.js';
 
 /** One launch to try: the task as written, or one of its fallbacks laid over it. */
 export interface Candidate {
   /** 0 for the task's own launch, then 1, 2, … for its fallbacks. */
   index: number;
-  task: ModelTask;
+  task: ModelAgentTask;
 }
 
 /**
@@ -15,14 +15,12 @@ export interface Candidate {
  * the fallbacks of the profile it names. A fallback entry replaces harness, profile and model/effort
  * (a profile and a model/effort are never mixed: naming one drops the other).
  */
-export function candidates(task: ModelTask, harnesses: HarnessesFile): Candidate[] {
-  const profile = typeof task.profile === 'string' ? harnesses.profiles[task.profile] : undefined;
-  const entries: FallbackEntry[] = Array.isArray(task.fallback)
-    ? (task.fallback as FallbackEntry[])
-    : (profile?.fallback ?? []);
+export function candidates(task: ModelAgentTask, harnesses: HarnessesFile): Candidate[] {
+  const profile = task.profile !== undefined ? harnesses.profiles[task.profile] : undefined;
+  const entries: FallbackEntry[] = task.fallback ?? profile?.fallback ?? [];
   const out: Candidate[] = [{ index: 0, task }];
   entries.forEach((e, i) => {
-    const t: ModelTask = { ...task };
+    const t: ModelAgentTask = { ...task };
     if (e.harness) t.harness = e.harness;
     if (e.profile) {
       t.profile = e.profile;

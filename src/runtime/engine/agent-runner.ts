@@ -4,7 +4,7 @@ import type { HarnessesFile } from '../../contract/config/harnesses.js';
 import { formatProblem } from '../../contract/problems.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
-import type { ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import type { ModelAgentTask, ResolvedChain } from '../../core/chain/model.js';
 import { loadHarnesses } from '../../core/config/load-settings.js';
 import { toolPolicies } from '../../core/policy/ratchet.js';
 import type { Store } from '../../store/database.js';
@@ -52,7 +52,7 @@ export interface AgentLaunchRequest {
   chain: ResolvedChain;
   policy: PolicyFile | null;
   node: string;
-  task: ModelTask;
+  task: ModelAgentTask;
   timeCapS: number | null;
   /** Jig's instruction (a repair's findings, a judge's question), added to the task's prompt. */
   brief?: string;
@@ -292,7 +292,7 @@ export class AgentRunner {
 }
 
 /** The work item first (what to do), then the task's own instruction, then Jig's brief if any. */
-function promptOf(rec: ItemRecord, task: ModelTask, brief: string | undefined): string {
+function promptOf(rec: ItemRecord, task: ModelAgentTask, brief: string | undefined): string {
   const item = [`Work item ${rec.id}: ${rec.title}`, rec.description.trim()].filter(Boolean).join('\n\n');
   const base = typeof task.prompt === 'string' ? task.prompt : '';
   return [item, `Your task: ${base}`, brief ?? ''].filter((x) => x.trim() !== '').join('\n\n');

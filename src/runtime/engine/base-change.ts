@@ -280,7 +280,9 @@ export async function conflictPlan(ctx: NodeCtx, rec: ItemRecord): Promise<NodeO
       `${plan.path} ran but the rebase onto ${c.base} is not done: ${problem}; resolve it in the worktree and retry`,
     );
   }
-  await move(ctx, (w) => ({ ...w, conflict: null }), [
+  // The conflict stays on the walk until the restart below moves it to another node: a server
+  // stopped in between finds the plan done and verifies again, rather than nothing to resolve.
+  await move(ctx, (w) => w, [
     { type: 'worktree_rebase_verified', payload: { base_tip: c.base_tip, plan: plan.path } },
   ]);
   const fresh = await ctx.h.item(ctx.id);

@@ -1,3 +1,4 @@
+import type { Walk, WallClock } from '../../contract/walk.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -8,7 +9,7 @@ import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ModelNode, ResolvedChain } from '../../core/chain/model.js';
 import type { Store } from '../../store/database.js';
 import { runningSessions, sessionsOf, spentSince, type SessionRecord } from '../../store/sessions.js';
-import { getItem, updateItem, type ItemRecord, type WalkState } from '../../store/work-items.js';
+import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { ConfigState } from '../config/config-state.js';
 import { documentReadable, readDocument } from '../fs/worktree-document.js';
 import type { EventLog, UnitOfWork } from '../events/event-log.js';
@@ -31,6 +32,9 @@ import { passed, rejectTarget, stopKindOf } from './walk-helpers.js';
 import { prepareWorktree } from './worktree.js';
 import { planRetry, type RetryOptions } from './retry-plan.js';
 import { clockAt, hold, release, WallClocks } from './wall-clock.js';
+import { firstWalk } from '../../core/chain/walk-state.js';
+import type { Clock } from '../clock.js';
+import type { StopKind } from '../../contract/item-status.js';
 
 /**
  * The item waits on this gate: stopped at it for a person, or stopped there by a wall clock (a gate
@@ -52,9 +56,9 @@ function gateOpen(rec: ItemRecord, gate: string): boolean {
  * The walk as an item stops: a gate starts its clock; a stop for a person holds the wall clocks,
  * like a pause (a rate-limit park is a wait and keeps them running).
  */
-function stoppedWalk(w: WalkState, kind: string): WalkState {
-  if (kind === 'gate') return w.gate_clock ? w : { ...w, gate_clock: clockAt(w) };
-  return kind === 'rate_limit' ? w : hold(w);
+function stoppedWalk(w: Walk, kind: StopKind, at: number): Walk {
+  if (kind === 'gate') return w.gate_clock ? w : { ...w, gate_clock: clockAt(w, at) };
+  return kind === 'rate_limit' ? w : hold(w, at);
 }
 
 export interface EngineDeps {
@@ -66,9 +70,9 @@ export interface EngineDeps {
   log: Logger;
   /** Where tasks can reach the server, for $JIG_DAEMON_PORT. */
   port: () => number;
+  /** The runtime's one clock (runtime/clock.ts): tests move it instead of sleeping. */
+  clock: Clock;
 }
-
-const now = (): string => new Date().toISOString();
 
 /**
  * A person's move is decided on the item as read before its transaction (in the item's queue, so
@@ -114,6 +118,11 @@ export class Engine {
   private readonly clocks: WallClocks;
   private closed = false;
 
+  /** The injected clock's time, as stored. */
+  private now(): string {
+    return new Date(this.d.clock.now()).toISOString();
+  }
+
   constructor(private readonly d: EngineDeps) {
     this.catalog = new HarnessCatalog(d.paths.configDir);
     this.sessions = new SessionRunner(d.store, d.events, d.paths, d.log, {
@@ -135,6 +144,7 @@ export class Engine {
     });
     this.parking = new Parking({
       store: d.store,
+      clock: d.clock,
       events: d.events,
       log: d.log,
       item: (id) => this.item(id),
@@ -145,6 +155,7 @@ export class Engine {
     });
     this.clocks = new WallClocks({
       store: d.store,
+      clock: d.clock,
       events: d.events,
       log: d.log,
       policyOf: (rec) => this.policyOf(rec),
@@ -165,6 +176,7 @@ export class Engine {
     });
     this.nodes = new NodeRunner({
       store: d.store,
+      clock: d.clock,
       clockStop: (id) => this.clocks.stopIfCrossed(id),
       events: d.events,
       item: (id) => this.item(id),
@@ -198,7 +210,7 @@ export class Engine {
 
   /** Spend of every item since local midnight (the daily cap's measure). */
   private async dailySpent(): Promise<number> {
-    const midnight = new Date();
+    const midnight = new Date(this.d.clock.now());
     midnight.setHours(0, 0, 0, 0);
     return (await spentSince(this.db, midnight.toISOString())).usd;
   }
@@ -295,15 +307,15 @@ export class Engine {
     // slot is a wait like any other.
     const frozen = w === null ? this.freeze(cur ?? rec) : null;
     await updateItem(uow.db, rec.id, {
-      ...(w?.paused_at ? { walk: release(w) } : {}),
+      ...(w?.paused_at ? { walk: release(w, this.d.clock.now()) } : {}),
       ...(frozen ?? {}),
       status,
-      queued_at: free ? null : now(),
-      started_at: rec.started_at ?? (free ? now() : null),
+      queued_at: free ? null : this.now(),
+      started_at: rec.started_at ?? (free ? this.now() : null),
       stop_kind: null,
       stop_reason: null,
       suggested_action: null,
-      updated_at: now(),
+      updated_at: this.now(),
     });
     if (!free) {
       await uow.emit({
@@ -344,8 +356,8 @@ export class Engine {
         await updateItem(uow.db, q.id, {
           status: 'running',
           queued_at: null,
-          started_at: q.started_at ?? now(),
-          updated_at: now(),
+          started_at: q.started_at ?? this.now(),
+          updated_at: this.now(),
         });
         await uow.emit({ work_item_id: q.id, type: 'work_item_dequeued', by: 'jig', payload: {} });
       }
@@ -407,8 +419,8 @@ export class Engine {
       await updateItem(uow.db, id, {
         status: 'paused',
         queued_at: null,
-        updated_at: now(),
-        ...(rec.walk ? { walk: hold(rec.walk) } : {}),
+        updated_at: this.now(),
+        ...(rec.walk ? { walk: hold(rec.walk, this.d.clock.now()) } : {}),
       });
       await uow.emit({ work_item_id: id, type: 'work_item_paused', by, payload: { from: rec.status } });
       return true;
@@ -444,7 +456,7 @@ export class Engine {
       }
       await this.d.events.transact(async (uow) => {
         await unchanged(uow, rec);
-        await updateItem(uow.db, id, { steer: note, updated_at: now() });
+        await updateItem(uow.db, id, { steer: note, updated_at: this.now() });
         await uow.emit({ work_item_id: id, type: 'steer_context_set', by, payload: { note } });
       });
       return this.item(id);
@@ -500,9 +512,9 @@ export class Engine {
     const walk = rec.walk!;
     const reviews = { ...walk.reviews };
     delete reviews[gate];
-    const next: WalkState = { ...atNode(walk, idx + 1), approved: [...walk.approved, gate], reviews };
+    const next: Walk = { ...atNode(walk, idx + 1), approved: [...walk.approved, gate], reviews };
     const after = (rec.chain_definition as ResolvedChain).nodes[idx + 1]?.id ?? null;
-    await updateItem(uow.db, rec.id, { walk: next, current_node: after, updated_at: now() });
+    await updateItem(uow.db, rec.id, { walk: next, current_node: after, updated_at: this.now() });
     await uow.emit({
       work_item_id: rec.id,
       type: 'gate_approved',
@@ -570,7 +582,7 @@ export class Engine {
       await updateItem(uow.db, rec.id, {
         walk: { ...walk, rejects: { ...walk.rejects, [gate]: count } },
         stop_reason: `${gate} exhausted after ${cap} rejection(s)`,
-        updated_at: now(),
+        updated_at: this.now(),
       });
       await uow.emit({
         work_item_id: rec.id,
@@ -586,7 +598,7 @@ export class Engine {
       walk: { ...atNode(walk, target), rejects: { ...walk.rejects, [gate]: count }, reviews },
       steer: note,
       current_node: back,
-      updated_at: now(),
+      updated_at: this.now(),
     });
     await uow.emit({
       work_item_id: rec.id,
@@ -608,7 +620,7 @@ export class Engine {
       await this.stop(rec, 'gate', message, node.id);
       return 'done';
     }
-    await updateItem(this.db, rec.id, { current_node: node.id, updated_at: now() });
+    await updateItem(this.db, rec.id, { current_node: node.id, updated_at: this.now() });
     const out = await runAutoReview({
       rec: await this.item(rec.id),
       repo,
@@ -745,7 +757,7 @@ export class Engine {
         await unchanged(uow, rec);
         await updateItem(uow.db, id, {
           walk: atNode(rec.walk!, rec.walk!.node + 1),
-          updated_at: now(),
+          updated_at: this.now(),
         });
         await uow.emit({
           work_item_id: id,
@@ -795,7 +807,7 @@ export class Engine {
           budget_usd: capUsd,
           // Retried as `retry` does: the node reruns from a fresh entry.
           ...(retry ? { walk: atNode(rec.walk!, rec.walk!.node) } : {}),
-          updated_at: now(),
+          updated_at: this.now(),
         });
         await uow.emit({
           work_item_id: id,
@@ -848,7 +860,7 @@ export class Engine {
 
   private async stop(
     rec: ItemRecord,
-    kind: string,
+    kind: StopKind,
     reason: string,
     node: string | null,
     session?: string | null,
@@ -864,8 +876,8 @@ export class Engine {
         stop_kind: kind,
         stop_reason: reason,
         current_node: node,
-        updated_at: now(),
-        ...(w ? { walk: stoppedWalk(w, kind) } : {}),
+        updated_at: this.now(),
+        ...(w ? { walk: stoppedWalk(w, kind, this.d.clock.now()) } : {}),
       });
       const stop = { work_item_id: rec.id, by: 'jig' as const, node };
       await uow.emit(
@@ -889,7 +901,7 @@ export class Engine {
   private freeze(rec: ItemRecord): Pick<ItemRecord, 'chain_definition' | 'policy_snapshot' | 'walk'> | null {
     const chain = this.d.config.runningChains.get(rec.chain)?.resolved;
     if (!chain) return null;
-    const walk: WalkState = { node: 0, step: 0, rejects: {}, approved: [], clock: clockAt({} as WalkState) };
+    const walk = firstWalk(this.d.clock.now());
     return { chain_definition: chain, policy_snapshot: this.d.config.policy, walk: rec.walk ?? walk };
   }
 
@@ -974,9 +986,9 @@ export class Engine {
       if (walk.entry === undefined) {
         await this.d.events.transact(async (uow) => {
           await updateItem(uow.db, id, {
-            walk: { ...walk, entry: 1, phase: 'node', node_clock: clockAt(walk) },
+            walk: { ...walk, entry: 1, phase: 'node', node_clock: clockAt(walk, this.d.clock.now()) },
             current_node: node.id,
-            updated_at: now(),
+            updated_at: this.now(),
           });
           await uow.emit({
             work_item_id: id,
@@ -987,7 +999,7 @@ export class Engine {
           });
         });
       } else if (rec.current_node !== node.id) {
-        await updateItem(this.db, id, { current_node: node.id, updated_at: now() });
+        await updateItem(this.db, id, { current_node: node.id, updated_at: this.now() });
       }
       const out = await this.nodes.run(id, chain, node, repo);
       if (out.kind === 'halt') return;
@@ -996,7 +1008,7 @@ export class Engine {
         return this.stop(await this.item(id), out.stop, out.reason, node.id, out.session);
       await this.d.events.transact(async (uow) => {
         const w = (await getItem(uow.db, id))!.walk!;
-        await updateItem(uow.db, id, { walk: atNode(w, w.node + 1), updated_at: now() });
+        await updateItem(uow.db, id, { walk: atNode(w, w.node + 1), updated_at: this.now() });
         await uow.emit({
           work_item_id: id,
           type: 'node_completed',
@@ -1018,9 +1030,9 @@ export class Engine {
       if ((await getItem(uow.db, rec.id))?.status !== 'running') return;
       await updateItem(uow.db, rec.id, {
         status: 'completed',
-        ended_at: now(),
+        ended_at: this.now(),
         current_node: null,
-        updated_at: now(),
+        updated_at: this.now(),
       });
       await uow.emit({ work_item_id: rec.id, type: 'work_item_completed', by: 'jig', payload: {} });
     });

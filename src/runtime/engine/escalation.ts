@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import { JigError } from '../../contract/errors.js';
 import type { EventActor } from '../../contract/events.js';
-import type { ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import type { ModelAgentTask, ResolvedChain } from '../../core/chain/model.js';
 import type { Store } from '../../store/database.js';
 import { runningSessions, sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
@@ -42,7 +42,7 @@ export function escalationGrants(policy: PolicyFile | null): string[] {
  * for a stuck item) asks, may change the worktree, and can ask Jig to retry the item by answering
  * `suggested_action: {action: "retry"}` in its result file.
  */
-export function escalationTask(rec: ItemRecord, harness: string, message: string): ModelTask {
+export function escalationTask(rec: ItemRecord, harness: string, message: string): ModelAgentTask {
   const stop = rec.stop_kind
     ? `It stopped (${rec.stop_kind}) at ${rec.current_node ?? 'its start'}: ${rec.stop_reason ?? ''}`
     : `It is ${rec.status}.`;

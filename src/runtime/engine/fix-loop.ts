@@ -1,10 +1,11 @@
+import type { Walk, WallClock } from '../../contract/walk.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ModelFixLoop } from '../../core/chain/model.js';
 import { fixBrief } from '../../core/findings/brief.js';
 import { stuckReason } from '../../core/findings/stuck.js';
 import { overrideAt } from '../../core/items/policy-override.js';
 import { loopLimits } from '../../core/policy/loops.js';
-import type { ItemRecord, WalkState } from '../../store/work-items.js';
+import type { ItemRecord } from '../../store/work-items.js';
 import { measure, type Measurement } from './measure.js';
 import {
   failureReason,
@@ -38,7 +39,7 @@ type Stuck = (reason: string) => Promise<NodeOutcome | null>;
 async function current(
   ctx: NodeCtx,
   rec: ItemRecord,
-  w: WalkState,
+  w: Walk,
 ): Promise<{ m: Measurement; loop: Measurement['findings'] }> {
   const m = measure(await measuredSessions(ctx, w), nodeTasks(ctx.node));
   const sev = loopSeverities(ctx.h.policy(rec));
@@ -60,13 +61,7 @@ function limits(ctx: NodeCtx, rec: ItemRecord) {
   return out;
 }
 
-function briefFor(
-  ctx: NodeCtx,
-  rec: ItemRecord,
-  w: WalkState,
-  m: Measurement,
-  loop: Measurement['findings'],
-) {
+function briefFor(ctx: NodeCtx, rec: ItemRecord, w: Walk, m: Measurement, loop: Measurement['findings']) {
   return (): string =>
     fixBrief({
       node: ctx.node.id,
@@ -168,7 +163,7 @@ export async function judged(ctx: NodeCtx, rec: ItemRecord, stuck: Stuck): Promi
 }
 
 /** A repair that never really ran is not counted: the cycle is refunded and decided again later. */
-async function refund(ctx: NodeCtx, w: WalkState, reason: string): Promise<void> {
+async function refund(ctx: NodeCtx, w: Walk, reason: string): Promise<void> {
   await move(
     ctx,
     (x) => ({ ...x, phase: 'judged', cycles: Math.max(0, (x.cycles ?? 1) - 1), step: 0, step_at: null }),
@@ -207,7 +202,9 @@ export async function repair(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome
     // same cycle again would fail the same way. Tests run inside a repair are different: their
     // failure is the repair's result, measured like any other.
     const broken = r.runs.find(
-      (x) => x.status === 'failed' && (x.task.kind === 'forge' || x.task.ref === 'jig.mr_rebase'),
+      (x) =>
+        x.status === 'failed' &&
+        (x.task.kind === 'forge' || (x.task.kind === 'builtin' && x.task.ref === 'jig.mr_rebase')),
     );
     if (broken) {
       await refund(ctx, w, `${broken.task.path} failed`);

@@ -1,6 +1,7 @@
+import type { StopKind } from '../../contract/item-status.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
-import type { ModelNode, ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import type { ModelAgentTask, ModelNode, ResolvedChain } from '../../core/chain/model.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
 import type { AgentRunner } from './agent-runner.js';
@@ -13,7 +14,7 @@ export type ReviewOutcome =
   | { kind: 'reject'; note: string; session: string }
   | { kind: 'again' }
   | { kind: 'person'; note: string }
-  | { kind: 'stop'; stop: string; reason: string }
+  | { kind: 'stop'; stop: StopKind; reason: string }
   | { kind: 'halt' };
 
 /** Items a person filed get the reviewer; schedules, triggers and agents' items wait for a person. */
@@ -21,8 +22,8 @@ export function autoReviewApplies(
   rec: ItemRecord,
   gate: ModelNode,
   policy: PolicyFile | null,
-): ModelTask | null {
-  const task = (gate as { auto_review?: ModelTask }).auto_review;
+): ModelAgentTask | null {
+  const task = gate.kind === 'gate' ? gate.auto_review : undefined;
   if (!task || (rec.source !== 'human' && rec.source !== 'duplicate')) return null;
   const used = rec.walk?.reviews?.[gate.id] ?? 0;
   return used < (policy?.auto_review_attempts ?? 1) ? task : null;
@@ -40,7 +41,7 @@ export async function runAutoReview(d: {
   chain: ResolvedChain;
   policy: PolicyFile | null;
   gate: ModelNode;
-  task: ModelTask;
+  task: ModelAgentTask;
   events: EventLog;
   db: Parameters<typeof patchWalk>[0];
   agents: AgentRunner;

@@ -37,8 +37,8 @@ function readTail(path: string, bytes = 8192): string {
 
 /** How a person would recognise the command: the `run:` line when there is one, else the argv. */
 export function commandOf(task: ModelTask | undefined, s: SessionRecord): string {
-  if (typeof task?.run === 'string') return task.run;
-  if (task?.kind === 'builtin') return `${String(task.ref)}: ${s.argv.join(' ')}`;
+  if (task?.kind === 'subprocess' && task.run !== undefined) return task.run;
+  if (task?.kind === 'builtin') return `${task.ref}: ${s.argv.join(' ')}`;
   return s.argv.join(' ');
 }
 

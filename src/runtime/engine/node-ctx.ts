@@ -1,10 +1,12 @@
+import type { StopKind } from '../../contract/item-status.js';
+import type { Walk, WallClock } from '../../contract/walk.js';
 import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
 import type { EventActor } from '../../contract/events.js';
 import type { ModelExecNode, ModelPlan, ModelTask, ResolvedChain } from '../../core/chain/model.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import type { NewEventOf } from '../../store/events.js';
-import type { ItemRecord, WalkState } from '../../store/work-items.js';
+import type { ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
 import { patchWalk } from './node-state.js';
 import type { StepHost, TaskRun } from './step-runner.js';
@@ -13,7 +15,7 @@ import { stopKindOf, worstStatus } from './walk-helpers.js';
 /** How running a node ended: it completed, it stops the item, or the item stopped running under it. */
 export type NodeOutcome =
   | { kind: 'completed'; payload: Omit<EventPayload<'node_completed'>, 'node'> }
-  | { kind: 'stop'; stop: string; reason: string; session: string | null }
+  | { kind: 'stop'; stop: StopKind; reason: string; session: string | null }
   | { kind: 'halt' }
   /** The walk was moved to another node (a restart on a new base). */
   | { kind: 'moved' };
@@ -31,7 +33,7 @@ export interface NodeCtx {
   repo: RepoEntry;
 }
 
-export const stopOf = (stop: string, reason: string, session: string | null = null): NodeOutcome => ({
+export const stopOf = (stop: StopKind, reason: string, session: string | null = null): NodeOutcome => ({
   kind: 'stop',
   stop,
   reason,
@@ -46,7 +48,12 @@ export function hardStop(runs: readonly TaskRun[]): NodeOutcome | null {
   return stopOf(stopKindOf[worst] ?? 'infra', failureReason(bad), bad.session?.id ?? null);
 }
 
-export function failureReason(r: TaskRun): string {
+/** What a failure says: the task's path, how it ended, its session; a question when it asked one. */
+export function failureReason(r: {
+  task: { path: string };
+  status: TaskRun['status'];
+  session: TaskRun['session'];
+}): string {
   const question = r.session?.result?.question;
   if (r.status === 'needs_context' && typeof question === 'string' && question)
     return `${r.task.path} asks: ${question}`;
@@ -73,11 +80,7 @@ function atNode<K extends NodeEventKind>(ctx: NodeCtx, e: NodeEvent<K>): NewEven
 }
 
 /** Changes the walk and records the events of that change in one transaction. */
-export async function move(
-  ctx: NodeCtx,
-  fn: (w: WalkState) => WalkState,
-  events: NodeEvent[],
-): Promise<void> {
+export async function move(ctx: NodeCtx, fn: (w: Walk) => Walk, events: NodeEvent[]): Promise<void> {
   await ctx.h.events.transact(async (uow) => {
     await patchWalk(uow.db, ctx.id, fn);
     for (const e of events) await uow.emit(atNode(ctx, e));
@@ -85,7 +88,7 @@ export async function move(
 }
 
 /** The sessions of the measurement in progress, in the order they ran. */
-export async function measuredSessions(ctx: NodeCtx, walk: WalkState): Promise<SessionRecord[]> {
+export async function measuredSessions(ctx: NodeCtx, walk: Walk): Promise<SessionRecord[]> {
   const ids = new Set(walk.measured ?? []);
   return (await sessionsOf(ctx.h.store.db, ctx.id)).filter((s) => ids.has(s.id));
 }

@@ -121,7 +121,9 @@ export class NodeRunner {
       const hard = hardStop(r.runs);
       if (hard) return hard;
       // A rebase in the node's own steps: a conflict goes to `on_conflict`, a new base restarts.
-      const rebase = r.runs.find((x) => x.task.ref === 'jig.mr_rebase' && rebaseReport(x.session));
+      const rebase = r.runs.find(
+        (x) => x.task.kind === 'builtin' && x.task.ref === 'jig.mr_rebase' && rebaseReport(x.session),
+      );
       if (rebase && (isConflict(rebase.session) || rebase.status === 'done')) {
         const next = await afterRebase(ctx, rebase, node.on_base_changed !== undefined);
         if (next) return next;
@@ -179,7 +181,7 @@ export class NodeRunner {
       const s = failed[0]!;
       return stopOf(
         'failed',
-        failureReason({ task: { id: '', kind: s.kind, path: s.task_path }, status: s.status, session: s }),
+        failureReason({ task: { path: s.task_path }, status: s.status, session: s }),
         s.id,
       );
     };

@@ -1,4 +1,4 @@
-import type { WalkState } from '../../store/work-items.js';
+import type { Walk, WallClock } from '../../contract/walk.js';
 import { getItem, updateItem } from '../../store/work-items.js';
 
 /** Everything the walk keeps about failure handling inside one node (reference §2.7). */
@@ -24,17 +24,17 @@ const NODE_LOCAL = [
   'step_clock',
   'gate_clock',
   'failed_step',
-] as const satisfies readonly (keyof WalkState)[];
+] as const satisfies readonly (keyof Walk)[];
 
 /** The walk positioned at the start of node `index`, with no failure-handling state carried over. */
-export function atNode(walk: WalkState, index: number): WalkState {
-  const out: WalkState = { ...walk, node: index, step: 0 };
+export function atNode(walk: Walk, index: number): Walk {
+  const out: Walk = { ...walk, node: index, step: 0 };
   for (const k of NODE_LOCAL) delete out[k];
   return out;
 }
 
 /** A fresh entry into the same node (after an escalation that succeeded): counters reset. */
-export function freshEntry(walk: WalkState): WalkState {
+export function freshEntry(walk: Walk): Walk {
   return {
     ...walk,
     phase: 'node',
@@ -57,14 +57,14 @@ export function freshEntry(walk: WalkState): WalkState {
 }
 
 /** The node's own steps again from the first, as a new measurement. */
-export function remeasure(walk: WalkState): WalkState {
+export function remeasure(walk: Walk): Walk {
   return { ...walk, phase: 'node', step: 0, step_at: null, measured: [], concerns: null, failed_step: null };
 }
 
 type Db = Parameters<typeof getItem>[0];
 
 /** Reads the walk, changes it, writes it back (inside the caller's transaction when given one). */
-export async function patchWalk(db: Db, id: string, fn: (w: WalkState) => WalkState): Promise<WalkState> {
+export async function patchWalk(db: Db, id: string, fn: (w: Walk) => Walk): Promise<Walk> {
   // Read and write in one transaction, so a move made meanwhile (a pause's hold, a park) is not
   // overwritten by a walk read before it.
   if (!db.isTransaction) return db.transaction().execute((trx) => patchWalk(trx, id, fn));

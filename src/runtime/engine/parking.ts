@@ -5,9 +5,11 @@ import type { Store } from '../../store/database.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { EventLog, UnitOfWork } from '../events/event-log.js';
 import { hold } from './wall-clock.js';
+import type { Clock, TimerHandle } from '../clock.js';
 
 export interface ParkingHost {
   store: Store;
+  clock: Clock;
   events: EventLog;
   log: Logger;
   item(id: string): Promise<ItemRecord>;
@@ -19,7 +21,7 @@ export interface ParkingHost {
 
 /** Items parked on rate limits, and the timers that try them again at the reset. */
 export class Parking {
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, TimerHandle>();
 
   constructor(private readonly h: ParkingHost) {}
 
@@ -39,7 +41,7 @@ export class Parking {
       await this.h.events.transact(async (uow) => {
         await updateItem(uow.db, id, {
           // No longer waiting on a reset but on a person: the wall clocks hold.
-          walk: hold({ ...w, parked_until: null }),
+          walk: hold({ ...w, parked_until: null }, this.h.clock.now()),
           stop_reason: `${rec.stop_reason ?? 'rate limited'}; ${max} automatic retr${max === 1 ? 'y' : 'ies'} used, retry it by hand`,
         });
       });
@@ -59,17 +61,17 @@ export class Parking {
   }
 
   arm(id: string, until: string): void {
-    clearTimeout(this.timers.get(id));
-    // setTimeout holds at most ~24.8 days; a longer wait re-arms when it fires.
-    const wait = Math.min(Math.max(0, Date.parse(until) - Date.now()), 2 ** 31 - 1);
-    const t = setTimeout(() => {
+    const old = this.timers.get(id);
+    if (old) this.h.clock.clearTimer(old);
+    // A timer holds at most ~24.8 days; a longer wait re-arms when it fires.
+    const wait = Math.min(Math.max(0, Date.parse(until) - this.h.clock.now()), 2 ** 31 - 1);
+    const t = this.h.clock.setTimer(() => {
       this.timers.delete(id);
-      if (Date.parse(until) > Date.now()) return this.arm(id, until);
-      void this.h
+      if (Date.parse(until) > this.h.clock.now()) return this.arm(id, until);
+      return this.h
         .serial(id, () => this.unpark(id))
         .catch((err: unknown) => this.h.log.error({ err, item: id }, 'unparking failed'));
     }, wait);
-    t.unref();
     this.timers.set(id, t);
   }
 
@@ -91,7 +93,7 @@ export class Parking {
   }
 
   close(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers.values()) this.h.clock.clearTimer(t);
     this.timers.clear();
   }
 }

@@ -1,9 +1,10 @@
+import type { Walk, WallClock } from '../../contract/walk.js';
 import { JigError } from '../../contract/errors.js';
 import type { EventPayload } from '../../contract/event-kinds.js';
 import type { ModelExecNode, ResolvedChain } from '../../core/chain/model.js';
 import { retryTarget } from '../../core/chain/retry-target.js';
 import { isModelId } from '../../core/items/overrides.js';
-import type { ItemRecord, WalkState } from '../../store/work-items.js';
+import type { ItemRecord } from '../../store/work-items.js';
 import { atNode } from './node-state.js';
 
 export interface RetryOptions {
@@ -14,7 +15,7 @@ export interface RetryOptions {
 
 /** What a retry writes: the walk at the point retried from, and what the events say of it. */
 export interface RetryPlan {
-  walk: WalkState;
+  walk: Walk;
   node: string | null;
   /** The item's node overrides with `task_config` applied, or null when it sets none. */
   nodeOverrides: Record<string, unknown> | null;
@@ -25,7 +26,7 @@ export interface RetryPlan {
  * The first step of the stopped node that did not pass in this entry: a retry of the node's steps
  * may start there or before, never after (that would skip a failing step).
  */
-function reachedStep(chain: ResolvedChain, w: WalkState): number {
+function reachedStep(chain: ResolvedChain, w: Walk): number {
   const node = chain.nodes[w.node];
   if (node?.kind !== 'exec') return 0;
   if (typeof w.failed_step === 'number') return w.failed_step;
@@ -68,7 +69,7 @@ export function planRetry(rec: ItemRecord, opts: RetryOptions): RetryPlan {
         }
       : null;
   const later = new Set(chain.nodes.slice(t.node).map((n) => n.id));
-  const walk: WalkState = {
+  const walk: Walk = {
     ...atNode(rec.walk, t.node),
     step: t.step,
     approved: rec.walk.approved.filter((g) => !later.has(g)),

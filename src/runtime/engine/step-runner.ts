@@ -1,6 +1,14 @@
+import type { StopKind } from '../../contract/item-status.js';
+import type { Clock } from '../clock.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { PolicyFile } from '../../contract/config/policy.js';
-import type { ModelExecNode, ModelStep, ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import type {
+  ModelAgentTask,
+  ModelExecNode,
+  ModelStep,
+  ModelTask,
+  ResolvedChain,
+} from '../../core/chain/model.js';
 import type { Store } from '../../store/database.js';
 import { sessionsOf, type SessionRecord, type SessionStatus } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
@@ -21,11 +29,12 @@ export interface TaskRun {
 
 export type StepRun =
   | { kind: 'halt' }
-  | { kind: 'refuse'; reason: string; stop?: string; session?: string }
+  | { kind: 'refuse'; reason: string; stop?: StopKind; session?: string }
   | { kind: 'ran'; runs: TaskRun[]; violation?: { before: string; after: string } };
 
 export interface StepHost {
   store: Store;
+  clock: Clock;
   /** Stops the item when a wall clock of it ran out (recorded as the sweep records it); true if so. */
   clockStop(id: string): Promise<boolean>;
   stillRunning(id: string): Promise<boolean>;
@@ -42,10 +51,10 @@ export interface StepHost {
   launchAgent(
     rec: ItemRecord,
     node: string,
-    task: ModelTask,
+    task: ModelAgentTask,
     timeCapS: number | null,
     brief?: string,
-  ): Promise<{ session: SessionRecord } | { refuse: { stop: string; reason: string; session?: string } }>;
+  ): Promise<{ session: SessionRecord } | { refuse: { stop: StopKind; reason: string; session?: string } }>;
 }
 
 /**
@@ -97,7 +106,7 @@ export async function runStep(
       chain,
       policy: host.policy(rec),
       override: rec.policy_override,
-      now: Date.now(),
+      now: host.clock.now(),
     });
     if (late) {
       await host.clockStop(rec.id);
@@ -106,8 +115,8 @@ export async function runStep(
     const before = opts.readOnly ? await worktreeSnapshot(rec.worktree_path!) : null;
     walk = await patchWalk(db, rec.id, (w) => ({
       ...w,
-      step_at: new Date().toISOString(),
-      step_clock: { ...clockAt(w), path: step.path },
+      step_at: new Date(host.clock.now()).toISOString(),
+      step_clock: { ...clockAt(w, host.clock.now()), path: step.path },
       read_only_before: before,
     }));
   }
@@ -126,7 +135,8 @@ export async function runStep(
   // A move (pause, a wall clock) may have stopped the item since the walk looked: launch nothing.
   if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
   const brief = opts.brief?.();
-  let refused: { stop: string; reason: string; session?: string } | null = null;
+  // The first launch refused (kept in a list: assigned inside the launches' callbacks).
+  const refusals: { stop: StopKind; reason: string; session?: string }[] = [];
   const runs = await Promise.all(
     specs.map(async ({ task, spec }): Promise<TaskRun> => {
       if (spec.kind === 'pass') return { task, status: 'done', session: null };
@@ -137,12 +147,12 @@ export async function runStep(
         const out = await host.launchAgent(
           rec,
           node.id,
-          task,
+          spec.task,
           cap === null ? null : Math.round(cap * 60),
           brief,
         );
         if ('refuse' in out) {
-          refused ??= out.refuse;
+          refusals.push(out.refuse);
           return { task, status: 'config_error', session: null };
         }
         return { task, status: out.session.status, session: out.session };
@@ -160,11 +170,11 @@ export async function runStep(
     }),
   );
   if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
-  const refusal = refused as { stop: string; reason: string; session?: string } | null;
+  const refusal = refusals[0];
   if (refusal) return { kind: 'refuse', ...refusal };
   for (const r of runs) {
-    const produces = r.task.produces;
-    if (typeof produces !== 'string' || !r.session || !passed(r.status)) continue;
+    const produces = r.task.kind === 'agent' ? r.task.produces : undefined;
+    if (produces === undefined || !r.session || !passed(r.status)) continue;
     const ref = reportedArtifact(r.session, rec.worktree_path!, produces);
     if (ref) await patchWalk(db, rec.id, (w) => ({ ...w, artifacts: { ...w.artifacts, [produces]: ref } }));
   }

@@ -1,5 +1,5 @@
 import type { RepoEntry } from '../../contract/config/repos.js';
-import type { ModelTask } from '../../core/chain/model.js';
+import type { ModelAgentTask, ModelTask } from '../../core/chain/model.js';
 import { fileURLToPath } from 'node:url';
 import { splitWords } from '../../core/items/split-words.js';
 
@@ -10,7 +10,7 @@ export const MR_REBASE = fileURLToPath(new URL('../builtins/mr-rebase.js', impor
 export type TaskSpec =
   | { kind: 'process'; argv: string[] }
   | { kind: 'pass'; note: string }
-  | { kind: 'agent' }
+  | { kind: 'agent'; task: ModelAgentTask }
   | { kind: 'refuse'; stop: 'config'; reason: string };
 
 /**
@@ -21,9 +21,9 @@ export type TaskSpec =
 export function taskSpec(task: ModelTask, repo: RepoEntry, baseBranch: string): TaskSpec {
   switch (task.kind) {
     case 'subprocess': {
-      if (typeof task.run === 'string') return { kind: 'process', argv: ['/bin/sh', '-c', task.run] };
-      if (Array.isArray(task.argv)) return { kind: 'process', argv: task.argv.map(String) };
-      if (typeof task.command === 'string') {
+      if (task.run !== undefined) return { kind: 'process', argv: ['/bin/sh', '-c', task.run] };
+      if (task.argv !== undefined) return { kind: 'process', argv: task.argv };
+      if (task.command !== undefined) {
         const words = splitWords(task.command);
         if (!words || words.length === 0) {
           return {
@@ -51,24 +51,28 @@ export function taskSpec(task: ModelTask, repo: RepoEntry, baseBranch: string): 
       }
       if (task.ref === 'jig.mr_rebase')
         return { kind: 'process', argv: [process.execPath, MR_REBASE, baseBranch] };
+      // A frozen chain is parsed when read, so no other builtin can reach here.
+      const unknown: never = task.ref;
       return {
         kind: 'refuse',
         stop: 'config',
-        reason: `${task.path}: builtin ${String(task.ref)} is not known to this Jig`,
+        reason: `${task.path}: builtin ${String(unknown)} is not known`,
       };
     }
     case 'agent':
-      if (typeof task.prompt !== 'string' || task.prompt.trim() === '')
+      if (task.prompt.trim() === '')
         return { kind: 'refuse', stop: 'config', reason: `${task.path}: an agent task needs a prompt` };
-      return { kind: 'agent' };
+      return { kind: 'agent', task };
     case 'forge':
       return {
         kind: 'refuse',
         stop: 'config',
-        reason: `${task.path}: forge tasks (${String(task.target)}) are not built yet; use a chain without merge-request nodes`,
+        reason: `${task.path}: forge tasks (${task.target}) are not built yet; use a chain without merge-request nodes`,
       };
-    default:
-      return { kind: 'refuse', stop: 'config', reason: `${task.path}: unknown task kind ${task.kind}` };
+    default: {
+      const unknown: never = task;
+      return { kind: 'refuse', stop: 'config', reason: `unknown task kind in ${JSON.stringify(unknown)}` };
+    }
   }
 }
 

@@ -1,8 +1,8 @@
+import type { Walk, WallClock } from '../../contract/walk.js';
 import { describe, expect, it } from 'vitest';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ResolvedChainInput } from '../../contract/config/resolved-chain.js';
 import { toModel, type ResolvedChain } from '../../core/chain/model.js';
-import type { WalkState, WallClock } from '../../store/work-items.js';
 import {
   clockAt,
   elapsedMinutes,
@@ -17,7 +17,7 @@ import {
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const MIN = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-const base: WalkState = { node: 0, step: 0, rejects: {}, approved: [] };
+const base: Walk = { v: 1, phase: 'node', node: 0, step: 0, rejects: {}, approved: [] };
 const clock = (at: number, paused_ms = 0): WallClock => ({ at: iso(at), paused_ms });
 
 describe('held time', () => {
@@ -34,7 +34,7 @@ describe('held time', () => {
   it('hold starts once and keeps the first start; release adds its length and clears it', () => {
     const held = hold(base, T0);
     expect(held).toEqual({ ...base, paused_at: iso(T0) });
-    expect(base).toEqual({ node: 0, step: 0, rejects: {}, approved: [] }); // not mutated
+    expect(base).toEqual({ v: 1, phase: 'node', node: 0, step: 0, rejects: {}, approved: [] }); // not mutated
     const again = hold(held, T0 + 10_000);
     expect(again).toBe(held);
     const released = release(again, T0 + 30_000);
@@ -66,7 +66,7 @@ describe('held time', () => {
     expect(elapsedMinutes(c, w, T0 + 2 * MIN)).toBe(2);
     expect(elapsedMinutes(c, w, T0 + 50 * MIN)).toBe(2);
     // Run 1 min, hold 9 min, run 2 min: 3 minutes.
-    let walk: WalkState = base;
+    let walk: Walk = base;
     const c2 = clockAt(walk, T0);
     walk = hold(walk, T0 + MIN);
     walk = release(walk, T0 + 10 * MIN);
@@ -109,7 +109,7 @@ const cap = (n: number) => ({ policy: { total_time_cap_minutes: n } });
 const policy = (p: object) => p as unknown as PolicyFile;
 
 /** The walk inside `build`, its step `main` launched at T0 with every clock started then. */
-const inStep: WalkState = {
+const inStep: Walk = {
   ...base,
   entry: 1,
   step_at: iso(T0),
@@ -118,11 +118,11 @@ const inStep: WalkState = {
   step_clock: { ...clock(T0), path: 'build.main' },
 };
 /** The walk waiting at gate `review` since T0. */
-const atGate: WalkState = { ...base, node: 1, clock: clock(T0), gate_clock: clock(T0) };
+const atGate: Walk = { ...base, node: 1, clock: clock(T0), gate_clock: clock(T0) };
 
 function crossed(
   c: ResolvedChain,
-  walk: WalkState,
+  walk: Walk,
   minutes: number,
   opts: { policy?: object; override?: unknown } = {},
 ): WallCrossed | null {

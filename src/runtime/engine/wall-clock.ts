@@ -1,3 +1,6 @@
+import type { Walk, WallClock } from '../../contract/walk.js';
+import type { Clock, TimerHandle } from '../clock.js';
+import { clockAt, elapsedMinutes, heldMs, hold, release } from '../../core/chain/walk-state.js';
 import type { Logger } from 'pino';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ModelNode, ModelStep, ResolvedChain } from '../../core/chain/model.js';
@@ -5,13 +8,7 @@ import { walkChain } from '../../core/chain/walk.js';
 import { overrideAt } from '../../core/items/policy-override.js';
 import { durationMinutes } from '../../core/policy/gate-timeout.js';
 import type { Store } from '../../store/database.js';
-import {
-  getItem,
-  updateItem,
-  type ItemRecord,
-  type WalkState,
-  type WallClock,
-} from '../../store/work-items.js';
+import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
 
 /*
@@ -23,30 +20,8 @@ import type { EventLog } from '../events/event-log.js';
  * the wall time since then less the pauses added since.
  */
 
-/** Milliseconds the item has spent held by a person so far, the current hold included. */
-export function heldMs(w: WalkState, now: number): number {
-  return (w.paused_ms ?? 0) + (w.paused_at ? Math.max(0, now - Date.parse(w.paused_at)) : 0);
-}
-
-/** A clock started now. */
-export function clockAt(w: WalkState, now = Date.now()): WallClock {
-  return { at: new Date(now).toISOString(), paused_ms: heldMs(w, now) };
-}
-
-export function elapsedMinutes(c: WallClock, w: WalkState, now: number): number {
-  return (now - Date.parse(c.at) - (heldMs(w, now) - c.paused_ms)) / 60_000;
-}
-
-/** Starts a hold (a pause, or a stop for a person) unless one is running. */
-export function hold(w: WalkState, now = Date.now()): WalkState {
-  return w.paused_at ? w : { ...w, paused_at: new Date(now).toISOString() };
-}
-
-/** Ends a hold: its length is added to the paused total. */
-export function release(w: WalkState, now = Date.now()): WalkState {
-  if (!w.paused_at) return w;
-  return { ...w, paused_ms: heldMs(w, now), paused_at: null };
-}
+// The clocks' arithmetic is pure (core/chain/walk-state.ts); the engine's modules import it here.
+export { clockAt, elapsedMinutes, heldMs, hold, release };
 
 export interface WallCrossed {
   scope: 'task' | 'step' | 'node' | 'gate' | 'work_item';
@@ -87,7 +62,7 @@ function stepAt(chain: ResolvedChain, path: string): ModelStep | null {
  * they existed).
  */
 export function wallClockCrossed(input: {
-  walk: WalkState;
+  walk: Walk;
   chain: ResolvedChain;
   policy: PolicyFile | null;
   override: unknown;
@@ -148,6 +123,7 @@ export function wallReason(c: WallCrossed): string {
 
 export interface WallClockHost {
   store: Store;
+  clock: Clock;
   events: EventLog;
   log: Logger;
   policyOf(rec: ItemRecord): PolicyFile | null;
@@ -164,7 +140,8 @@ export interface WallClockHost {
  * handful of active items is cheaper and simpler than a timer per clock that every move re-arms.
  */
 export class WallClocks {
-  private timer: NodeJS.Timeout | null = null;
+  private timer: TimerHandle | null = null;
+  private stopped = false;
   private busy = false;
 
   constructor(
@@ -173,8 +150,12 @@ export class WallClocks {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.sweep(), this.everyMs);
-    this.timer.unref();
+    this.stopped = false;
+    const tick = async (): Promise<void> => {
+      await this.sweep();
+      if (!this.stopped) this.timer = this.h.clock.setTimer(tick, this.everyMs);
+    };
+    this.timer = this.h.clock.setTimer(tick, this.everyMs);
   }
 
   async sweep(): Promise<void> {
@@ -218,7 +199,7 @@ export class WallClocks {
         chain: rec.chain_definition as ResolvedChain,
         policy: this.h.policyOf(rec),
         override: rec.policy_override,
-        now: Date.now(),
+        now: this.h.clock.now(),
       });
       if (!crossed) return null;
       const reason = wallReason(crossed);
@@ -228,8 +209,8 @@ export class WallClocks {
         stop_kind: 'cap',
         stop_reason: reason,
         queued_at: null,
-        walk: hold({ ...rec.walk, parked_until: null }),
-        updated_at: new Date().toISOString(),
+        walk: hold({ ...rec.walk, parked_until: null }, this.h.clock.now()),
+        updated_at: new Date(this.h.clock.now()).toISOString(),
       });
       const base = { work_item_id: id, by: 'jig' as const, node: rec.current_node };
       await uow.emit({
@@ -254,7 +235,8 @@ export class WallClocks {
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    if (this.timer) this.h.clock.clearTimer(this.timer);
     this.timer = null;
   }
 }

@@ -1,13 +1,13 @@
 import type { HarnessesFile } from '../../contract/config/harnesses.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import type { ProviderDefinition } from '../../contract/harness/provider.js';
-import type { ModelTask } from '../../core/chain/model.js';
+import type { ModelAgentTask } from '../../core/chain/model.js';
 import { buildArgv } from '../../core/harness/build-argv.js';
 import { resolveLaunch, type LaunchChoice } from '../../core/harness/resolve-launch.js';
 import { composeSteering, type SteeringInstructions } from '../../core/steering/compose.js';
 
 export interface AgentLaunchInput {
-  task: ModelTask;
+  task: ModelAgentTask;
   node: string;
   harnesses: HarnessesFile;
   providers: Record<string, ProviderDefinition>;

@@ -190,6 +190,7 @@ export async function fileItem(
     walk: null,
     steer: null,
     queued_at: null,
+    state_error: null,
   };
   try {
     for (const a of checked.attachments)
