@@ -4,7 +4,7 @@
  * same process. The sweep runs once a second in the server, so its cost per second of wall time is
  * what it adds to an instance with that many items waiting. Run: npm run bench -- wall-clock
  */
-import type { Walk, WallClock } from '../src/contract/walk.js';
+import type { Walk } from '../src/contract/walk.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

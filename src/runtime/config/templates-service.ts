@@ -97,7 +97,7 @@ export class TemplatesService {
     const sources = chainSources(load, set.policy.model ?? this.config.policy) ?? {};
     return {
       id,
-      resolved: load.resolved as unknown as Record<string, unknown>,
+      resolved: load.resolved,
       sources,
       warnings: load.warnings,
       running: this.config.runningChains.has(id),
