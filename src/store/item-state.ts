@@ -31,7 +31,10 @@ function versioned<T>(schema: {
     const { v, ...rest } = raw as Record<string, unknown>;
     const version = v ?? FROZEN_VERSION;
     if (version !== FROZEN_VERSION)
-      return { ok: false, error: `was written by a release of Jig that stores version ${String(version)}` };
+      return {
+        ok: false,
+        error: `was written by a release of Jig that stores version ${JSON.stringify(version)}`,
+      };
     const r = schema.safeParse(rest);
     return r.success ? { ok: true, value: r.data as T } : { ok: false, error: describe(r.error) };
   };

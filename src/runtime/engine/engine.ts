@@ -1,4 +1,4 @@
-import type { Walk, WallClock } from '../../contract/walk.js';
+import type { Walk } from '../../contract/walk.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -41,7 +41,7 @@ import type { StopKind } from '../../contract/item-status.js';
  * that timed out, or a total cap reached while it waited), since then the gate stays open.
  */
 function gateOpen(rec: ItemRecord, gate: string): boolean {
-  const chain = rec.chain_definition as ResolvedChain | null;
+  const chain = rec.chain_definition;
   const node = chain && rec.walk ? chain.nodes[rec.walk.node] : undefined;
   return (
     rec.status === 'stopped' &&
@@ -232,7 +232,7 @@ export class Engine {
     if (!rec?.chain_definition) return null;
     const crossed = crossedCap({
       rec,
-      chain: rec.chain_definition as ResolvedChain,
+      chain: rec.chain_definition,
       policy: this.policyOf(rec),
       taskPath: s.task_path,
       sessions: all,
@@ -246,7 +246,7 @@ export class Engine {
 
   /** The policy the item froze at its first start (the running one before that). */
   private policyOf(rec: ItemRecord): PolicyFile | null {
-    return (rec.policy_snapshot as PolicyFile | null) ?? this.d.config.policy;
+    return rec.policy_snapshot ?? this.d.config.policy;
   }
 
   private get db() {
@@ -466,7 +466,7 @@ export class Engine {
   approve(id: string, gate: string, by: EventActor): Promise<ItemRecord> {
     return this.serial(id, async () => {
       const rec = await this.item(id);
-      const chain = rec.chain_definition as ResolvedChain | null;
+      const chain = rec.chain_definition;
       const walk = rec.walk;
       const idx = chain?.nodes.findIndex((n) => n.id === gate) ?? -1;
       if (!chain || !walk || idx < 0 || chain.nodes[idx]!.kind !== 'gate') {
@@ -527,7 +527,7 @@ export class Engine {
   reject(id: string, gate: string, note: string, by: EventActor, node?: string): Promise<ItemRecord> {
     return this.serial(id, async () => {
       const rec = await this.item(id);
-      const chain = rec.chain_definition as ResolvedChain | null;
+      const chain = rec.chain_definition;
       const walk = rec.walk;
       const idx = chain?.nodes.findIndex((n) => n.id === gate) ?? -1;
       if (!chain || !walk || idx < 0 || chain.nodes[idx]!.kind !== 'gate') {
@@ -731,7 +731,7 @@ export class Engine {
   skip(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
     return this.serial(id, async () => {
       const rec = await this.item(id);
-      const chain = rec.chain_definition as ResolvedChain | null;
+      const chain = rec.chain_definition;
       if ((rec.status !== 'stopped' && rec.status !== 'paused') || !rec.walk || !chain) {
         throw new JigError(
           'move_refused',
@@ -841,7 +841,7 @@ export class Engine {
 
   async artifact(id: string): Promise<{ gate: string; kind: string; path: string; text: string }> {
     const rec = await this.item(id);
-    const chain = rec.chain_definition as ResolvedChain | null;
+    const chain = rec.chain_definition;
     if (!chain || !rec.current_node || !gateOpen(rec, rec.current_node)) {
       throw new JigError('not_found', { what: 'a pending gate' });
     }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import { JigError } from '../../contract/errors.js';
 import type { EventActor } from '../../contract/events.js';
-import type { ModelAgentTask, ResolvedChain } from '../../core/chain/model.js';
+import type { ModelAgentTask } from '../../core/chain/model.js';
 import type { Store } from '../../store/database.js';
 import { runningSessions, sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
@@ -103,7 +103,7 @@ export class Escalations {
         { status: rec.status },
       );
     }
-    const chain = rec.chain_definition as ResolvedChain;
+    const chain = rec.chain_definition;
     const harness = escalationHarness(
       chain.policy,
       this.h.policyOf(rec),

@@ -1,4 +1,4 @@
-import type { Walk, WallClock } from '../../contract/walk.js';
+import type { Walk } from '../../contract/walk.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ModelFixLoop } from '../../core/chain/model.js';
 import { fixBrief } from '../../core/findings/brief.js';

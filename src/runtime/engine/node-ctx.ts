@@ -1,5 +1,5 @@
 import type { StopKind } from '../../contract/item-status.js';
-import type { Walk, WallClock } from '../../contract/walk.js';
+import type { Walk } from '../../contract/walk.js';
 import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
 import type { EventActor } from '../../contract/events.js';
 import type { ModelExecNode, ModelPlan, ModelTask, ResolvedChain } from '../../core/chain/model.js';

@@ -1,4 +1,4 @@
-import type { Walk, WallClock } from '../../contract/walk.js';
+import type { Walk } from '../../contract/walk.js';
 import { getItem, updateItem } from '../../store/work-items.js';
 
 /** Everything the walk keeps about failure handling inside one node (reference §2.7). */

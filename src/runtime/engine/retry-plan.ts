@@ -1,4 +1,4 @@
-import type { Walk, WallClock } from '../../contract/walk.js';
+import type { Walk } from '../../contract/walk.js';
 import { JigError } from '../../contract/errors.js';
 import type { EventPayload } from '../../contract/event-kinds.js';
 import type { ModelExecNode, ResolvedChain } from '../../core/chain/model.js';

@@ -196,7 +196,7 @@ export class WallClocks {
       if (!active) return null;
       const crossed = wallClockCrossed({
         walk: rec.walk,
-        chain: rec.chain_definition as ResolvedChain,
+        chain: rec.chain_definition,
         policy: this.h.policyOf(rec),
         override: rec.policy_override,
         now: this.h.clock.now(),

@@ -1,5 +1,4 @@
 import type { WorkItem, BudgetCap } from '../../contract/items.js';
-import type { StopKind } from '../../contract/item-status.js';
 import type { ItemRecord } from '../../store/work-items.js';
 
 /** The item-wide dollar bounds from policy.yaml that an item's cap is compared with. */
@@ -57,7 +56,7 @@ export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
       rec.stop_kind === null
         ? null
         : {
-            kind: rec.stop_kind as StopKind,
+            kind: rec.stop_kind,
             reason: rec.stop_reason ?? '',
             suggested_action: rec.suggested_action,
           },
