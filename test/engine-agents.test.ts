@@ -146,6 +146,8 @@ nodes:
     const parked = await until(jig, second.id, ended);
     expect(parked.status).toBe('stopped');
     expect(parked.stop.kind).toBe('rate_limit');
+    // Parked, it goes on by itself at the reset: shown as rate limited, not as needing a person.
+    expect(parked.display_status).toBe('rate_limited');
     const evs2 = (await events(jig, second.id)).map((e) => e.type);
     expect(evs2).toEqual(expect.arrayContaining(['launch_fallback_exhausted', 'work_item_parked']));
     // The harness Jig already knows is limited is skipped without a launch.

@@ -4,17 +4,15 @@
  * - paused: filed or stopped by a person; nothing runs.
  * - queued: asked to start, waiting for a slot under `max_concurrent`.
  * - running: the engine walks its chain.
- * - waiting: an external wait (CI, approval) holds it; no slot held.
- * - rate_limited: every harness candidate is limited; retried at the earliest reset.
- * - stopped: needs a person (a gate, a question, a cap, a failure); `stop_kind` says which.
+ * - stopped: the walk stopped; `stop_kind` says why: a person decides (a gate, a question, a cap, a
+ *   failure), or, for `rate_limit`, the item waits for the earliest reset and goes on by itself.
+ * External waits (CI, an approval) are not built yet; they will add their status when they are.
  * - completed, cancelled, abandoned: ended.
  */
 export const itemStatuses = [
   'paused',
   'queued',
   'running',
-  'waiting',
-  'rate_limited',
   'stopped',
   'completed',
   'cancelled',

@@ -25,7 +25,8 @@ function displayStatus(rec: ItemRecord): WorkItem['display_status'] {
     case 'completed':
       return 'done';
     case 'stopped':
-      return 'needs_you';
+      // Parked on a rate limit, it goes on by itself at the reset: nobody is needed.
+      return rec.stop_kind === 'rate_limit' && rec.walk?.parked_until ? 'rate_limited' : 'needs_you';
     default:
       return rec.status;
   }

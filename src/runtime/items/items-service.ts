@@ -7,14 +7,14 @@ import { isEnded } from '../../core/items/status.js';
 import { checkTitle, dropHiddenCharacters } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
 import { policyOverrideProblem } from '../../core/items/policy-override.js';
-import { spentSince } from '../../store/sessions.js';
+import { runningSessions, spentSince } from '../../store/sessions.js';
 import { listItems } from '../../store/item-list.js';
 import { getItem, updateItem, updateItemIf, type ItemRecord } from '../../store/work-items.js';
 import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
 import type { EventActor } from '../../contract/events.js';
 import { attachmentFile, prepareAttachment, readStoredAttachment, storeAttachment } from './attachments.js';
 import { checkIntake, fileItem, type CreatedExtra, type IntakeDeps, type IntakeInput } from './intake.js';
-import { toDto, type PolicyBudget } from './item-dto.js';
+import { budgetCap, toDto, type PolicyBudget } from './item-dto.js';
 import { fileTrigger, type TriggerFiled } from './trigger-intake.js';
 import { branchExists, deleteBranch, removeWorktree } from './worktree-cleanup.js';
 
@@ -96,7 +96,7 @@ export class ItemsService {
 
   dryRun(input: IntakeInput, start: boolean) {
     const checked = checkIntake(this.deps, input);
-    const nodes = checked.chain.nodes.map((n) => ({ id: n.id, kind: n.kind, runs: true }));
+    const nodes = checked.chain.nodes.map((n) => ({ id: n.id, kind: n.kind }));
     return {
       dry_run: true as const,
       would_file: {
@@ -106,10 +106,7 @@ export class ItemsService {
         status: start ? ('queued' as const) : ('paused' as const),
         nodes,
         gates: nodes.filter((n) => n.kind === 'gate').map((n) => n.id),
-        budget_cap: toDto(
-          { budget_usd: input.budget_usd ?? null, spent_usd: 0 } as ItemRecord,
-          this.policyBudget(),
-        ).budget_cap,
+        budget_cap: budgetCap({ budget_usd: input.budget_usd ?? null, spent_usd: 0 }, this.policyBudget()),
       },
     };
   }
@@ -381,7 +378,8 @@ export class ItemsService {
       worktree_path: rec.worktree_path && existsSync(rec.worktree_path) ? rec.worktree_path : null,
       branch: rec.branch,
       branch_exists: hasBranch,
-      sessions_to_stop: 0,
+      // A cancel ends what runs: the processes of the item's live sessions.
+      sessions_to_stop: (await runningSessions(this.db, id)).length,
     };
   }
 
