@@ -1,5 +1,7 @@
 import type { ItemStatus } from '../contract/item-status.js';
+import type { Kysely } from 'kysely';
 import type { Store } from './database.js';
+import type { Database } from './schema.js';
 import { listColumns, listRecord, type ItemRecord } from './work-items.js';
 
 export interface ItemFilter {
@@ -46,4 +48,46 @@ export async function listItems(
   );
   const more = rows.length > f.limit;
   return { rows: rows.slice(0, f.limit).map(listRecord), total, more };
+}
+
+/**
+ * Items whose worktree still has to be reclaimed: archived ones that keep a worktree, and abandoned
+ * ones without the `worktree_reclaimed` record. Abandon happens once and always ends with that
+ * record; an archive can come again after a restore, so there the worktree column tells. An item
+ * abandoned before the record existed carries its cleanup in its `work_item_abandoned` payload
+ * (`worktree_removed`): not again.
+ */
+export async function itemsToReclaim(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db
+    .selectFrom('work_items as w')
+    .select('w.id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('w.archived_at', 'is not', null), eb('w.worktree_path', 'is not', null)]),
+        eb.and([
+          eb('w.status', '=', 'abandoned'),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('events as e')
+                .select('e.seq')
+                .whereRef('e.work_item_id', '=', 'w.id')
+                .where('e.type', '=', 'worktree_reclaimed'),
+            ),
+          ),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('events as e')
+                .select('e.seq')
+                .whereRef('e.work_item_id', '=', 'w.id')
+                .where('e.type', '=', 'work_item_abandoned')
+                .where('e.payload', 'like', '%"worktree_removed"%'),
+            ),
+          ),
+        ]),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { deleteSession, findSession, insertSession, pruneSessions } from '../../store/auth-sessions.js';
 import type { Database } from '../../store/schema.js';
 
 export type SessionState = 'valid' | 'expired' | 'invalid';
@@ -31,35 +32,25 @@ export class SessionStore {
     const now = this.now();
     const expiresAt = new Date(now + days * DAY_MS);
     // Expired rows go whenever a new one comes, so the table stays as small as the live logins.
-    await this.db
-      .deleteFrom('auth_sessions')
-      .where('expires_at', '<=', new Date(now).toISOString())
-      .execute();
-    await this.db
-      .insertInto('auth_sessions')
-      .values({
-        token_hash: sha256(token),
-        password_tag: tag,
-        peer,
-        created_at: new Date(now).toISOString(),
-        expires_at: expiresAt.toISOString(),
-      })
-      .execute();
+    await pruneSessions(this.db, new Date(now).toISOString());
+    await insertSession(this.db, {
+      token_hash: sha256(token),
+      password_tag: tag,
+      peer,
+      created_at: new Date(now).toISOString(),
+      expires_at: expiresAt.toISOString(),
+    });
     return { token, expiresAt };
   }
 
   /** `tag` is the current password's; null when no password is set (then no session is valid). */
   async check(token: string, tag: string | null): Promise<SessionState> {
-    const row = await this.db
-      .selectFrom('auth_sessions')
-      .select(['password_tag', 'expires_at'])
-      .where('token_hash', '=', sha256(token))
-      .executeTakeFirst();
+    const row = await findSession(this.db, sha256(token));
     if (!row || tag === null || row.password_tag !== tag) return 'invalid';
     return row.expires_at <= new Date(this.now()).toISOString() ? 'expired' : 'valid';
   }
 
   async remove(token: string): Promise<void> {
-    await this.db.deleteFrom('auth_sessions').where('token_hash', '=', sha256(token)).execute();
+    await deleteSession(this.db, sha256(token));
   }
 }

@@ -8,7 +8,7 @@ import { checkTitle, dropHiddenCharacters } from '../../core/items/title-rules.j
 import { badModelIds } from '../../core/items/overrides.js';
 import { policyOverrideProblem } from '../../core/items/policy-override.js';
 import { runningSessions, spentSince } from '../../store/sessions.js';
-import { listItems } from '../../store/item-list.js';
+import { itemsToReclaim, listItems } from '../../store/item-list.js';
 import { getItem, updateItem, updateItemIf, type ItemRecord } from '../../store/work-items.js';
 import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
 import type { EventActor } from '../../contract/events.js';
@@ -316,42 +316,9 @@ export class ItemsService {
 
   /** Archived or abandoned items whose cleanup a stop interrupted: finished at start. */
   async reclaimPending(): Promise<number> {
-    // Abandon happens once and always ends with the record; an archive can come again after a
-    // restore, so there the worktree column tells. An item abandoned before the record existed
-    // carries its cleanup in its `work_item_abandoned` payload (`worktree_removed`): not again.
-    const rows = await this.db
-      .selectFrom('work_items as w')
-      .select('w.id')
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('w.archived_at', 'is not', null), eb('w.worktree_path', 'is not', null)]),
-          eb.and([
-            eb('w.status', '=', 'abandoned'),
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('events as e')
-                  .select('e.seq')
-                  .whereRef('e.work_item_id', '=', 'w.id')
-                  .where('e.type', '=', 'worktree_reclaimed'),
-              ),
-            ),
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('events as e')
-                  .select('e.seq')
-                  .whereRef('e.work_item_id', '=', 'w.id')
-                  .where('e.type', '=', 'work_item_abandoned')
-                  .where('e.payload', 'like', '%"worktree_removed"%'),
-              ),
-            ),
-          ]),
-        ]),
-      )
-      .execute();
+    const rows = await itemsToReclaim(this.db);
     let done = 0;
-    for (const { id } of rows) {
+    for (const id of rows) {
       try {
         const rec = await getItem(this.db, id);
         if (rec) await this.reclaim(rec);
