@@ -6,8 +6,8 @@ import { HarnessesFile } from '../src/contract/config/harnesses.js';
 import { sessionCost } from '../src/core/harness/prices.js';
 import { buildAgentLaunch } from '../src/runtime/harness/agent-launch.js';
 import { HarnessCatalog } from '../src/runtime/harness/catalog.js';
-import { LiveUsage } from '../src/runtime/harness/live-usage.js';
-import { launch } from '../src/runtime/engine/supervisor.js';
+import { LiveUsage } from '../src/runtime/workers/live-usage.js';
+import { launch } from '../src/runtime/workers/supervisor.js';
 import { git, gitEnv, makeRepo } from './helpers/git.js';
 import { cleanupAll, repoRoot } from './helpers/server.js';
 

@@ -112,3 +112,8 @@ export class ManualClock implements Clock {
     this.current = typeof target === 'number' ? target : target.getTime();
   }
 }
+
+/** The clock's time as the store keeps it (ISO 8601, UTC). */
+export function stamp(clock: Clock): string {
+  return new Date(clock.now()).toISOString();
+}

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { Document, isMap, isScalar, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { Document, isMap, isScalar, parseDocument, type Node, YAMLMap } from 'yaml';
 import { JigError } from '../../contract/errors.js';
 import type { PolicyGetAnswer, PolicyPutBody } from '../../contract/policy-route.js';
 import { formatProblem } from '../../contract/problems.js';
 import type { Store } from '../../store/database.js';
+import { runningCount } from '../../store/slots.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { readConfigText } from './config-dir.js';
 import type { ConfigState } from './config-state.js';
@@ -75,13 +76,8 @@ export class PolicySettings {
     private readonly store: Store,
   ) {}
 
-  private async activeCount(): Promise<number> {
-    const row = await this.store.db
-      .selectFrom('work_items')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', '=', 'running')
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  private activeCount(): Promise<number> {
+    return runningCount(this.store.db);
   }
 
   /**
@@ -120,8 +116,8 @@ export class PolicySettings {
       throw new JigError('policy_changed', { sent: ifMatch.trim() }, { etag: etagOf(current) });
     }
     const doc = readDoc(current) ?? new Document({});
-    if (!isMap(doc.contents)) doc.contents = doc.createNode({});
-    const map = doc.contents as unknown as YAMLMap;
+    const map: YAMLMap = isMap(doc.contents) ? doc.contents : new YAMLMap(doc.schema);
+    doc.contents = map;
     for (const [key, value] of Object.entries(body)) {
       if (key === 'active_count' || value === undefined) continue;
       if (value === null) map.delete(key);

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { ModelTask } from '../../core/chain/model.js';
 import type { SessionRecord } from '../../store/sessions.js';
-import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
+import { getItem, updateItem } from '../../store/work-items.js';
+import type { StartedItem } from '../../store/started-item.js';
 import { git } from '../git/git.js';
 import { OPEN_OPERATIONS } from '../git/open-operations.js';
 import { failureReason, hardStop, move, stopOf, type NodeCtx, type NodeOutcome } from './node-ctx.js';
-import { atNode } from './node-state.js';
+import { atNode } from '../../core/chain/walk-state.js';
 import { runStep, stepOf, type TaskRun } from './step-runner.js';
 import { passed } from './walk-helpers.js';
 
@@ -41,7 +42,7 @@ export function baseRebaseTask(ctx: NodeCtx): ModelTask {
 }
 
 /** The base branch's tip when it is no longer the one the item's worktree was cut from or rebased onto. */
-export async function movedBase(rec: ItemRecord): Promise<string | null> {
+export async function movedBase(rec: StartedItem): Promise<string | null> {
   if (!rec.worktree_path || !rec.base_branch || !rec.base_ref) return null;
   const tip = await git(rec.worktree_path, [
     'rev-parse',
@@ -68,12 +69,12 @@ function restartIndex(ctx: NodeCtx): number {
  */
 export async function restartOnNewBase(
   ctx: NodeCtx,
-  rec: ItemRecord,
+  rec: StartedItem,
   tip: string,
   cap: number,
   how: string,
 ): Promise<NodeOutcome> {
-  const count = (rec.walk!.base_restarts?.[ctx.node.id] ?? 0) + 1;
+  const count = (rec.walk.base_restarts?.[ctx.node.id] ?? 0) + 1;
   if (count > cap) {
     // Not pinned: the nodes from restart_from never ran on this base, so a retry must restart them.
     return stopOf(
@@ -108,7 +109,7 @@ export async function restartOnNewBase(
 }
 
 /** Records that the branch was rebased onto a newer base without restarting anything. */
-export async function pinBase(ctx: NodeCtx, rec: ItemRecord, tip: string, how: string): Promise<void> {
+export async function pinBase(ctx: NodeCtx, rec: StartedItem, tip: string, how: string): Promise<void> {
   if (rec.base_ref === tip) return;
   await ctx.h.events.transact(async (uow) => {
     await updateItem(uow.db, ctx.id, { base_ref: tip, updated_at: new Date().toISOString() });
@@ -169,7 +170,7 @@ export async function onConflict(
 
 /** What the `on_conflict` plan's agents are told, beside the task's own prompt. */
 export function conflictBrief(
-  rec: ItemRecord,
+  rec: StartedItem,
   c: { base: string; base_tip: string; files: string[] },
 ): string {
   return [
@@ -199,13 +200,13 @@ export async function verifyRebase(worktree: string, tip: string): Promise<strin
   return ok.code === 0 ? null : `the branch does not contain ${tip.slice(0, 12)}`;
 }
 
-const restartCap = (ctx: NodeCtx, rec: ItemRecord): number => ctx.h.policy(rec)?.default?.attempts ?? 3;
+const restartCap = (ctx: NodeCtx, rec: StartedItem): number => ctx.h.policy(rec)?.default?.attempts ?? 3;
 
 /**
  * On entering a node with `on_base_changed`: compares the base branch's tip with the pinned base.
  * Unmoved, the node's steps run; moved, the rebase phase comes first.
  */
-export async function checkBase(ctx: NodeCtx, rec: ItemRecord): Promise<void> {
+export async function checkBase(ctx: NodeCtx, rec: StartedItem): Promise<void> {
   const tip = await movedBase(rec);
   await move(ctx, (w) => ({ ...w, base_checked: true, ...(tip ? { phase: 'base' as const } : {}) }), [
     ...(tip ? [{ type: 'base_change_detected' as const, payload: { from: rec.base_ref, to: tip } }] : []),
@@ -213,15 +214,21 @@ export async function checkBase(ctx: NodeCtx, rec: ItemRecord): Promise<void> {
 }
 
 /** The rebase onto the moved base, run as the builtin (supervised, adopted after a restart). */
-export async function baseRebase(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
-  const r = await runStep(ctx.h, rec, ctx.repo, ctx.chain, ctx.node, stepOf(baseRebaseTask(ctx)));
+export async function baseRebase(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcome | null> {
+  const r = await runStep(ctx.h, {
+    rec,
+    repo: ctx.repo,
+    chain: ctx.chain,
+    node: ctx.node,
+    step: stepOf(baseRebaseTask(ctx)),
+  });
   if (r.kind === 'halt') return r;
   if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
   const hard = hardStop(r.runs);
   if (hard) return hard;
   const next = await afterRebase(ctx, r.runs[0]!, true);
   // Only pinned (the base was where the branch already sat): the node's own steps come next.
-  if (next === null && (await ctx.h.item(ctx.id)).walk!.phase === 'base')
+  if (next === null && (await ctx.h.item(ctx.id)).walk.phase === 'base')
     await move(ctx, (w) => ({ ...w, phase: 'node', step: 0, step_at: null, base_checked: true }), []);
   return next;
 }
@@ -251,13 +258,18 @@ export async function afterRebase(ctx: NodeCtx, run: TaskRun, restart: boolean):
 }
 
 /** The node's `on_conflict` plan, then the check that the rebase really happened, then the restart. */
-export async function conflictPlan(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
+export async function conflictPlan(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcome | null> {
   const plan = ctx.node.on_base_changed?.on_conflict;
-  const c = rec.walk!.conflict;
+  const c = rec.walk.conflict;
   if (!plan || !c) return stopOf('infra', `${ctx.node.id}: no conflict to resolve (the chain changed?)`);
-  for (let i = rec.walk!.step; i < plan.steps.length; i++) {
+  for (let i = rec.walk.step; i < plan.steps.length; i++) {
     const cur = await ctx.h.item(ctx.id);
-    const r = await runStep(ctx.h, cur, ctx.repo, ctx.chain, ctx.node, plan.steps[i]!, {
+    const r = await runStep(ctx.h, {
+      rec: cur,
+      repo: ctx.repo,
+      chain: ctx.chain,
+      node: ctx.node,
+      step: plan.steps[i]!,
       brief: () => conflictBrief(cur, c),
     });
     if (r.kind === 'halt') return r;

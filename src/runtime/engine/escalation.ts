@@ -1,3 +1,4 @@
+import { stamp, type Clock } from '../clock.js';
 import type { Logger } from 'pino';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import { JigError } from '../../contract/errors.js';
@@ -8,9 +9,8 @@ import { runningSessions, sessionsOf, type SessionRecord } from '../../store/ses
 import type { ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
 import type { ReposService } from '../repos/repos-service.js';
-import type { AgentRunner } from './agent-runner.js';
-import { patchWalk } from './node-state.js';
-import type { SessionRunner } from './session-runner.js';
+import { patchWalk } from '../../store/item-walk.js';
+import type { Workers } from '../workers/workers.js';
 import { passed } from './walk-helpers.js';
 
 /** The node name escalation sessions are recorded under: they belong to no node of the chain. */
@@ -60,8 +60,8 @@ export interface EscalationHost {
   events: EventLog;
   repos: ReposService;
   log: Logger;
-  agents: AgentRunner;
-  sessions: SessionRunner;
+  workers: Workers;
+  clock: Clock;
   item(id: string): Promise<ItemRecord>;
   policyOf(rec: ItemRecord): PolicyFile | null;
   retry(id: string, by: EventActor): Promise<ItemRecord>;
@@ -118,8 +118,8 @@ export class Escalations {
     );
     return new Promise((resolve, reject) => {
       let started = false;
-      void this.h.agents
-        .run({
+      void this.h.workers
+        .runAgent({
           rec,
           repo,
           chain,
@@ -173,7 +173,7 @@ export class Escalations {
         { status: rec.status },
       );
     }
-    await this.h.sessions.end(live);
+    await this.h.workers.end(live);
     return { stopped: live.id };
   }
 
@@ -191,7 +191,7 @@ export class Escalations {
       await this.h.events.record(id, 'work_item_auto_escalate_capped', { cap }, { node: rec.current_node });
       return;
     }
-    await patchWalk(this.h.store.db, id, (w) => ({ ...w, auto_escalations: used + 1 }));
+    await patchWalk(this.h.store.db, id, (w) => ({ ...w, auto_escalations: used + 1 }), stamp(this.h.clock));
     const go = (): void => {
       void this.escalate(
         id,

@@ -5,7 +5,7 @@ import { fixBrief } from '../../core/findings/brief.js';
 import { stuckReason } from '../../core/findings/stuck.js';
 import { overrideAt } from '../../core/items/policy-override.js';
 import { loopLimits } from '../../core/policy/loops.js';
-import type { ItemRecord } from '../../store/work-items.js';
+import type { StartedItem } from '../../store/started-item.js';
 import { measure, type Measurement } from './measure.js';
 import {
   failureReason,
@@ -18,7 +18,7 @@ import {
   type NodeOutcome,
 } from './node-ctx.js';
 import { isConflict } from './base-change.js';
-import { remeasure } from './node-state.js';
+import { remeasure } from '../../core/chain/walk-state.js';
 import { runStep, stepOf } from './step-runner.js';
 
 /*
@@ -38,7 +38,7 @@ type Stuck = (reason: string) => Promise<NodeOutcome | null>;
 
 async function current(
   ctx: NodeCtx,
-  rec: ItemRecord,
+  rec: StartedItem,
   w: Walk,
 ): Promise<{ m: Measurement; loop: Measurement['findings'] }> {
   const m = measure(await measuredSessions(ctx, w), nodeTasks(ctx.node));
@@ -47,7 +47,7 @@ async function current(
 }
 
 /** The loop's limits, with the item's own override for the node on top (maxima still clamp). */
-function limits(ctx: NodeCtx, rec: ItemRecord) {
+function limits(ctx: NodeCtx, rec: StartedItem) {
   const policy = ctx.h.policy(rec);
   const base = loopLimits(ctx.chain, ctx.node.id, policy)!;
   const o = overrideAt(rec.policy_override, ctx.node.id);
@@ -61,7 +61,7 @@ function limits(ctx: NodeCtx, rec: ItemRecord) {
   return out;
 }
 
-function briefFor(ctx: NodeCtx, rec: ItemRecord, w: Walk, m: Measurement, loop: Measurement['findings']) {
+function briefFor(ctx: NodeCtx, rec: StartedItem, w: Walk, m: Measurement, loop: Measurement['findings']) {
   return (): string =>
     fixBrief({
       node: ctx.node.id,
@@ -74,8 +74,8 @@ function briefFor(ctx: NodeCtx, rec: ItemRecord, w: Walk, m: Measurement, loop: 
     });
 }
 
-export async function decide(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
-  const w = rec.walk!;
+export async function decide(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcome | null> {
+  const w = rec.walk;
   const { m } = await current(ctx, rec, w);
   if (
     m.failed.length > 0 &&
@@ -97,11 +97,16 @@ export async function decide(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome
   return null;
 }
 
-export async function judge(ctx: NodeCtx, rec: ItemRecord, stuck: Stuck): Promise<NodeOutcome | null> {
-  const w = rec.walk!;
+export async function judge(ctx: NodeCtx, rec: StartedItem, stuck: Stuck): Promise<NodeOutcome | null> {
+  const w = rec.walk;
   const task = (ctx.node.fix_loop as ModelFixLoop).judge!;
   const { m, loop } = await current(ctx, rec, w);
-  const r = await runStep(ctx.h, rec, ctx.repo, ctx.chain, ctx.node, stepOf(task), {
+  const r = await runStep(ctx.h, {
+    rec: rec,
+    repo: ctx.repo,
+    chain: ctx.chain,
+    node: ctx.node,
+    step: stepOf(task),
     brief: briefFor(ctx, rec, w, m, loop),
   });
   if (r.kind === 'halt') return r;
@@ -138,8 +143,8 @@ export async function judge(ctx: NodeCtx, rec: ItemRecord, stuck: Stuck): Promis
   return null;
 }
 
-export async function judged(ctx: NodeCtx, rec: ItemRecord, stuck: Stuck): Promise<NodeOutcome | null> {
-  const w = rec.walk!;
+export async function judged(ctx: NodeCtx, rec: StartedItem, stuck: Stuck): Promise<NodeOutcome | null> {
+  const w = rec.walk;
   const lim = limits(ctx, rec);
   const cycles = w.cycles ?? 0;
   const started = Date.parse(w.loop_started_at ?? new Date().toISOString());
@@ -171,13 +176,18 @@ async function refund(ctx: NodeCtx, w: Walk, reason: string): Promise<void> {
   );
 }
 
-export async function repair(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
+export async function repair(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcome | null> {
   const loop = ctx.node.fix_loop as ModelFixLoop;
-  for (let i = rec.walk!.step; i < loop.steps.length; i++) {
+  for (let i = rec.walk.step; i < loop.steps.length; i++) {
     const cur = await ctx.h.item(ctx.id);
-    const w = cur.walk!;
+    const w = cur.walk;
     const { m, loop: findings } = await current(ctx, cur, w);
-    const r = await runStep(ctx.h, cur, ctx.repo, ctx.chain, ctx.node, loop.steps[i]!, {
+    const r = await runStep(ctx.h, {
+      rec: cur,
+      repo: ctx.repo,
+      chain: ctx.chain,
+      node: ctx.node,
+      step: loop.steps[i]!,
       brief: briefFor(ctx, cur, w, m, findings),
     });
     if (r.kind === 'halt') {

@@ -1,11 +1,12 @@
+import { stamp, type Clock } from '../clock.js';
 import type { StopKind } from '../../contract/item-status.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import type { ModelAgentTask, ModelNode, ResolvedChain } from '../../core/chain/model.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
-import type { AgentRunner } from './agent-runner.js';
-import { patchWalk } from './node-state.js';
+import type { Workers } from '../workers/workers.js';
+import { patchWalk } from '../../store/item-walk.js';
 import { passed } from './walk-helpers.js';
 
 /** What the reviewer's verdict asks of the gate; the engine applies it (a worker never decides). */
@@ -44,13 +45,19 @@ export async function runAutoReview(d: {
   task: ModelAgentTask;
   events: EventLog;
   db: Parameters<typeof patchWalk>[0];
-  agents: AgentRunner;
+  workers: Pick<Workers, 'runAgent'>;
+  clock: Clock;
   stillRunning: () => Promise<boolean>;
 }): Promise<ReviewOutcome> {
   const { rec, gate } = d;
   const attempt = (rec.walk?.reviews?.[gate.id] ?? 0) + 1;
   await d.events.transact(async (uow) => {
-    await patchWalk(uow.db, rec.id, (w) => ({ ...w, reviews: { ...w.reviews, [gate.id]: attempt } }));
+    await patchWalk(
+      uow.db,
+      rec.id,
+      (w) => ({ ...w, reviews: { ...w.reviews, [gate.id]: attempt } }),
+      stamp(d.clock),
+    );
     await uow.emit({
       work_item_id: rec.id,
       type: 'gate_auto_review_started',
@@ -59,7 +66,7 @@ export async function runAutoReview(d: {
       payload: { gate: gate.id, attempt },
     });
   });
-  const out = await d.agents.run({
+  const out = await d.workers.runAgent({
     rec,
     repo: d.repo,
     chain: d.chain,

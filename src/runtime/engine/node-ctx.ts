@@ -1,3 +1,5 @@
+import { stamp } from '../clock.js';
+import type { StartedItem } from '../../store/started-item.js';
 import type { StopKind } from '../../contract/item-status.js';
 import type { Walk } from '../../contract/walk.js';
 import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
@@ -6,9 +8,8 @@ import type { ModelExecNode, ModelPlan, ModelTask, ResolvedChain } from '../../c
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import type { NewEventOf } from '../../store/events.js';
-import type { ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
-import { patchWalk } from './node-state.js';
+import { patchWalk } from '../../store/item-walk.js';
 import type { StepHost, TaskRun } from './step-runner.js';
 import { stopKindOf, worstStatus } from './walk-helpers.js';
 
@@ -22,7 +23,8 @@ export type NodeOutcome =
 
 export interface NodeHost extends StepHost {
   events: EventLog;
-  item(id: string): Promise<ItemRecord>;
+  /** The item as the walk reads it: started (a frozen chain and a walk). */
+  item(id: string): Promise<StartedItem>;
 }
 
 export interface NodeCtx {
@@ -82,7 +84,7 @@ function atNode<K extends NodeEventKind>(ctx: NodeCtx, e: NodeEvent<K>): NewEven
 /** Changes the walk and records the events of that change in one transaction. */
 export async function move(ctx: NodeCtx, fn: (w: Walk) => Walk, events: NodeEvent[]): Promise<void> {
   await ctx.h.events.transact(async (uow) => {
-    await patchWalk(uow.db, ctx.id, fn);
+    await patchWalk(uow.db, ctx.id, fn, stamp(ctx.h.clock));
     for (const e of events) await uow.emit(atNode(ctx, e));
   });
 }

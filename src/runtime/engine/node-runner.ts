@@ -2,7 +2,7 @@ import type { ModelExecNode, ModelStep, ResolvedChain } from '../../core/chain/m
 import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import { roundOf } from '../../core/findings/stuck.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
-import type { ItemRecord } from '../../store/work-items.js';
+import type { StartedItem } from '../../store/started-item.js';
 import { decide, judge, judged, loopSeverities, repair } from './fix-loop.js';
 import { measure } from './measure.js';
 import {
@@ -19,7 +19,7 @@ import {
   type NodeOutcome,
 } from './node-ctx.js';
 import { afterRebase, baseRebase, checkBase, conflictPlan, isConflict, rebaseReport } from './base-change.js';
-import { freshEntry, remeasure } from './node-state.js';
+import { freshEntry, remeasure } from '../../core/chain/walk-state.js';
 import { runStep, stepOf } from './step-runner.js';
 import { passed } from './walk-helpers.js';
 
@@ -57,13 +57,13 @@ export class NodeRunner {
       const rec = await this.h.item(id);
       const stuck = (reason: string) => this.stuck(ctx, rec, reason);
       let out: NodeOutcome | null;
-      switch (rec.walk!.phase ?? 'node') {
+      switch (rec.walk.phase ?? 'node') {
         case 'node':
           if (
             ctx.node.on_base_changed &&
-            !rec.walk!.base_checked &&
-            rec.walk!.step === 0 &&
-            !rec.walk!.step_at
+            !rec.walk.base_checked &&
+            rec.walk.step === 0 &&
+            !rec.walk.step_at
           ) {
             await checkBase(ctx, rec);
             out = null;
@@ -99,20 +99,25 @@ export class NodeRunner {
   }
 
   /** The node's own steps, as one measurement; a failing step ends it (later steps need it to pass). */
-  private async steps(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
+  private async steps(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcome | null> {
     const { node } = ctx;
-    for (let i = rec.walk!.step; i < node.steps.length; i++) {
+    for (let i = rec.walk.step; i < node.steps.length; i++) {
       const step = node.steps[i]!;
       const readOnly = step.read_only === true || node.read_only === true;
       const cur = await this.h.item(ctx.id);
-      const one = i === rec.walk!.step ? (cur.walk!.only_task ?? undefined) : undefined;
+      const one = i === rec.walk.step ? (cur.walk.only_task ?? undefined) : undefined;
       // Siblings of a one-task retry that never finished (no session, paused, capped, lost) run
       // with it: only a finished result, passed or failed, is kept.
       const kept = one ? await keptSiblings(this.h, ctx.id, step, one) : [];
       const only = one
         ? step.tasks.map((t) => t.path).filter((p) => !kept.some((k) => k.task_path === p))
         : undefined;
-      const r = await runStep(this.h, cur, ctx.repo, ctx.chain, node, step, {
+      const r = await runStep(this.h, {
+        rec: cur,
+        repo: ctx.repo,
+        chain: ctx.chain,
+        node: node,
+        step: step,
         readOnly,
         ...(only ? { only } : {}),
       });
@@ -127,7 +132,7 @@ export class NodeRunner {
       if (rebase && (isConflict(rebase.session) || rebase.status === 'done')) {
         const next = await afterRebase(ctx, rebase, node.on_base_changed !== undefined);
         if (next) return next;
-        if ((await this.h.item(ctx.id)).walk!.phase === 'conflict') return null;
+        if ((await this.h.item(ctx.id)).walk.phase === 'conflict') return null;
       }
       if (r.violation) {
         await move(ctx, (w) => w, [
@@ -160,8 +165,8 @@ export class NodeRunner {
   }
 
   /** The measurement is over: recover once, or record the findings and open the fix loop, or end. */
-  private async measured(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
-    const w = rec.walk!;
+  private async measured(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcome | null> {
+    const w = rec.walk;
     const sessions = await measuredSessions(ctx, w);
     const failed = sessions.filter((s) => s.status === 'failed');
     const handler = failed.length > 0 && !w.recovery ? nearestHandler(ctx.node, failed[0]!.task_path) : null;
@@ -227,18 +232,17 @@ export class NodeRunner {
   }
 
   /** Runs the recovery plan; it must end `done`, then the whole node reruns from its first step. */
-  private async recovery(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
-    const plan = planAt(ctx.node, rec.walk!.recovery);
-    if (!plan) return stopOf('infra', `recovery plan ${rec.walk!.recovery ?? '?'} is not in the chain`);
-    for (let i = rec.walk!.step; i < plan.steps.length; i++) {
-      const r = await runStep(
-        this.h,
-        await this.h.item(ctx.id),
-        ctx.repo,
-        ctx.chain,
-        ctx.node,
-        plan.steps[i]!,
-      );
+  private async recovery(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcome | null> {
+    const plan = planAt(ctx.node, rec.walk.recovery);
+    if (!plan) return stopOf('infra', `recovery plan ${rec.walk.recovery ?? '?'} is not in the chain`);
+    for (let i = rec.walk.step; i < plan.steps.length; i++) {
+      const r = await runStep(this.h, {
+        rec: await this.h.item(ctx.id),
+        repo: ctx.repo,
+        chain: ctx.chain,
+        node: ctx.node,
+        step: plan.steps[i]!,
+      });
       if (r.kind === 'halt') return r;
       if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
       const hard = hardStop(r.runs);
@@ -253,8 +257,8 @@ export class NodeRunner {
   }
 
   /** The node is stuck: its escalation task runs once, else the item stops as `stuck`. */
-  private async stuck(ctx: NodeCtx, rec: ItemRecord, reason: string): Promise<NodeOutcome | null> {
-    const esc = ctx.node.escalation && !rec.walk!.escalated ? ctx.node.escalation : null;
+  private async stuck(ctx: NodeCtx, rec: StartedItem, reason: string): Promise<NodeOutcome | null> {
+    const esc = ctx.node.escalation && !rec.walk.escalated ? ctx.node.escalation : null;
     await move(
       ctx,
       (w) =>
@@ -269,10 +273,16 @@ export class NodeRunner {
     return esc ? null : stopOf('stuck', reason);
   }
 
-  private async escalation(ctx: NodeCtx, rec: ItemRecord): Promise<NodeOutcome | null> {
+  private async escalation(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcome | null> {
     const task = ctx.node.escalation!;
-    const reason = rec.walk!.stuck_reason ?? `${ctx.node.id} is stuck`;
-    const r = await runStep(this.h, rec, ctx.repo, ctx.chain, ctx.node, stepOf(task));
+    const reason = rec.walk.stuck_reason ?? `${ctx.node.id} is stuck`;
+    const r = await runStep(this.h, {
+      rec,
+      repo: ctx.repo,
+      chain: ctx.chain,
+      node: ctx.node,
+      step: stepOf(task),
+    });
     if (r.kind === 'halt') return r;
     if (r.kind === 'refuse') return stopOf(r.stop ?? 'config', r.reason, r.session ?? null);
     const run = r.runs[0]!;
@@ -283,7 +293,7 @@ export class NodeRunner {
         payload: { task: task.path, status: run.status, session: run.session?.id ?? null, fresh_entry: ok },
       },
       ...(ok
-        ? [{ type: 'node_started' as const, payload: { step: 0, entry: (rec.walk!.entry ?? 1) + 1 } }]
+        ? [{ type: 'node_started' as const, payload: { step: 0, entry: (rec.walk.entry ?? 1) + 1 } }]
         : []),
     ]);
     if (ok) return null;

@@ -5,7 +5,7 @@ import type { ModelExecNode, ResolvedChain } from '../../core/chain/model.js';
 import { retryTarget } from '../../core/chain/retry-target.js';
 import { isModelId } from '../../core/items/overrides.js';
 import type { ItemRecord } from '../../store/work-items.js';
-import { atNode } from './node-state.js';
+import { atNode } from '../../core/chain/walk-state.js';
 
 export interface RetryOptions {
   path?: string;

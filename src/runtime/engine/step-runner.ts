@@ -1,5 +1,5 @@
 import type { StopKind } from '../../contract/item-status.js';
-import type { Clock } from '../clock.js';
+import { stamp, type Clock } from '../clock.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type {
@@ -12,9 +12,10 @@ import type {
 import type { Store } from '../../store/database.js';
 import { sessionsOf, type SessionRecord, type SessionStatus } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
+import type { StartedItem } from '../../store/started-item.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { documentReadable } from '../fs/worktree-document.js';
-import { patchWalk } from './node-state.js';
+import { patchWalk } from '../../store/item-walk.js';
 import { worktreeSnapshot } from './read-only.js';
 import { taskSpec } from './task-spec.js';
 import { passed, timeCapMinutes } from './walk-helpers.js';
@@ -78,26 +79,34 @@ export function stepOf(task: ModelTask): ModelStep {
   return { id: task.id, path: task.path, tasks: [task] };
 }
 
+/** One step to run for an item at a node, and how. */
+export interface StepRequest {
+  rec: StartedItem;
+  repo: RepoEntry;
+  chain: ResolvedChain;
+  node: ModelExecNode;
+  step: ModelStep;
+  /** The node is read-only: the worktree is snapshotted before and compared after. */
+  readOnly?: boolean;
+  /** Jig's instruction for the step's agents (a repair's findings, a judge's question). */
+  brief?: () => string;
+  /** Only these tasks of the step run (a one-task retry); the others keep their last sessions. */
+  only?: string[];
+}
+
 /**
  * Runs the tasks of one step together. The step's start time is persisted first: after a restart the
  * walk comes back here and takes the sessions that already ended since then instead of launching
  * them again (a paused session is launched again). A `read_only` step is checked against a snapshot
  * of the worktree taken before it, persisted the same way.
  */
-export async function runStep(
-  host: StepHost,
-  rec: ItemRecord,
-  repo: RepoEntry,
-  chain: ResolvedChain,
-  node: ModelExecNode,
-  step: ModelStep,
-  opts: { readOnly?: boolean; brief?: () => string; only?: string[] } = {},
-): Promise<StepRun> {
+export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun> {
+  const { rec, repo, chain, node, step, ...opts } = req;
   const db = host.store.db;
   const tasks = opts.only ? step.tasks.filter((t) => opts.only!.includes(t.path)) : step.tasks;
   const specs = tasks.map((t) => ({ task: t, spec: taskSpec(t, repo, rec.base_branch ?? 'HEAD') }));
   for (const { spec } of specs) if (spec.kind === 'refuse') return { kind: 'refuse', reason: spec.reason };
-  let walk = rec.walk!;
+  let walk = rec.walk;
   const resumed = walk.step_at ?? null;
   if (resumed === null) {
     // Checked before a launch too, not only by the sweep, so no task starts on a clock already run out.
@@ -113,12 +122,17 @@ export async function runStep(
       return { kind: 'halt' };
     }
     const before = opts.readOnly ? await worktreeSnapshot(rec.worktree_path!) : null;
-    walk = await patchWalk(db, rec.id, (w) => ({
-      ...w,
-      step_at: new Date(host.clock.now()).toISOString(),
-      step_clock: { ...clockAt(w, host.clock.now()), path: step.path },
-      read_only_before: before,
-    }));
+    walk = await patchWalk(
+      db,
+      rec.id,
+      (w) => ({
+        ...w,
+        step_at: new Date(host.clock.now()).toISOString(),
+        step_clock: { ...clockAt(w, host.clock.now()), path: step.path },
+        read_only_before: before,
+      }),
+      stamp(host.clock),
+    );
   }
   const paths = new Set(tasks.map((t) => t.path));
   const earlier =
@@ -176,7 +190,13 @@ export async function runStep(
     const produces = r.task.kind === 'agent' ? r.task.produces : undefined;
     if (produces === undefined || !r.session || !passed(r.status)) continue;
     const ref = reportedArtifact(r.session, rec.worktree_path!, produces);
-    if (ref) await patchWalk(db, rec.id, (w) => ({ ...w, artifacts: { ...w.artifacts, [produces]: ref } }));
+    if (ref)
+      await patchWalk(
+        db,
+        rec.id,
+        (w) => ({ ...w, artifacts: { ...w.artifacts, [produces]: ref } }),
+        stamp(host.clock),
+      );
   }
   if (opts.readOnly && walk.read_only_before) {
     const after = await worktreeSnapshot(rec.worktree_path!);

@@ -1,5 +1,6 @@
 import type { Walk, WallClock } from '../../contract/walk.js';
 import type { Clock, TimerHandle } from '../clock.js';
+import { clockedItemIds } from '../../store/item-scans.js';
 import { clockAt, elapsedMinutes, heldMs, hold, release } from '../../core/chain/walk-state.js';
 import type { Logger } from 'pino';
 import type { PolicyFile } from '../../contract/config/policy.js';
@@ -162,17 +163,8 @@ export class WallClocks {
     if (this.busy) return;
     this.busy = true;
     try {
-      const rows = await this.h.store.db
-        .selectFrom('work_items')
-        .select('id')
-        .where((eb) =>
-          eb.or([
-            eb('status', 'in', ['running', 'queued']),
-            eb.and([eb('status', '=', 'stopped'), eb('stop_kind', 'in', ['gate', 'rate_limit'])]),
-          ]),
-        )
-        .execute();
-      for (const { id } of rows) await this.stopIfCrossed(id);
+      const ids = await clockedItemIds(this.h.store.db);
+      for (const id of ids) await this.stopIfCrossed(id);
     } catch (err) {
       this.h.log.error({ err }, 'wall-clock sweep failed');
     } finally {
@@ -222,7 +214,8 @@ export class WallClocks {
           path: crossed.path,
           key: crossed.key,
           limit_minutes: crossed.limit_minutes,
-          elapsed_minutes: +crossed.elapsed_minutes.toFixed(3),
+          // Rounded up, so the figure recorded is never below the limit it crossed.
+          elapsed_minutes: Math.ceil(crossed.elapsed_minutes * 1000) / 1000,
           from: rec.status === 'stopped' ? `stopped:${rec.stop_kind ?? ''}` : rec.status,
         },
       });

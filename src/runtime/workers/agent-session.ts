@@ -1,7 +1,7 @@
 import type { ProviderDefinition, SessionReadout } from '../../contract/harness/provider.js';
 import { sessionCost, type PriceTable } from '../../core/harness/prices.js';
 import type { SessionStatus } from '../../store/sessions.js';
-import { LiveUsage } from '../harness/live-usage.js';
+import { LiveUsage } from './live-usage.js';
 
 /** What a session has used so far, as the session row stores it. */
 export interface Usage {
@@ -54,8 +54,9 @@ export class AgentWatch {
     private readonly prices: PriceTable,
     private readonly launchModel: string | null,
     logPath: string,
+    now: () => number,
   ) {
-    this.live = new LiveUsage(logPath, provider);
+    this.live = new LiveUsage(logPath, provider, { now });
   }
 
   poll(): { readout: SessionReadout; usage: Usage } {

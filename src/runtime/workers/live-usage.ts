@@ -18,11 +18,16 @@ export class LiveUsage {
   // A read can end inside a multi-byte character; the decoder holds it until the rest arrives.
   private readonly decoder = new StringDecoder('utf8');
 
+  /**
+   * `now` is the runtime's clock: a provider that says "resets in N seconds" is read as a time from
+   * it (without one, such a reset is not turned into a time).
+   */
   constructor(
     private readonly logPath: string,
     provider: ProviderDefinition,
+    opts: { now?: () => number } = {},
   ) {
-    this.reader = createReader(provider, { now: Date.now });
+    this.reader = createReader(provider, opts);
   }
 
   /**

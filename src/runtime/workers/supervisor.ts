@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
 import { closeSync, constants, openSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { readInside } from '../fs/safe-read.js';
@@ -59,10 +60,16 @@ export function launch(spec: LaunchSpec): Launched {
   }
 }
 
-/** Resolves once the process is gone (for a process adopted after a restart: polled). */
+/**
+ * Resolves once the process is gone (for a process adopted after a restart: polled). The polls pace
+ * the look at /proc; they are not the clock.
+ */
 export async function waitGone(pid: number, startTime: string | null, pollMs = 500): Promise<void> {
-  while (isSameProcess(pid, startTime)) await new Promise((r) => setTimeout(r, pollMs));
+  while (isSameProcess(pid, startTime)) await delay(pollMs);
 }
+
+/** How often a process group being ended is looked at again. */
+const END_POLL_MS = 100;
 
 /** An exit code is a few digits; anything longer is not one. */
 const EXIT_MAX_BYTES = 64;
@@ -126,9 +133,9 @@ export async function endGroup(pid: number, graceMs = 10_000, known: readonly Kn
     return any;
   };
   if (!signalAll('SIGTERM')) return;
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
+  // The grace is counted in looks, not read from the wall clock (pacing a real process, not time).
+  for (let waited = 0; waited < graceMs; waited += END_POLL_MS) {
+    await delay(END_POLL_MS);
     add(descendants(pid));
     if (!groupAlive(pid) && live().length === 0) return;
   }

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ProviderDefinition } from '../../contract/harness/provider.js';
 import type { PriceTable } from '../../core/harness/prices.js';
 import type { Store } from '../../store/database.js';
 import { NO_AGENT, updateSession, insertSession, type SessionRecord } from '../../store/sessions.js';
 import { AgentWatch, agentStatus, type Usage } from './agent-session.js';
+import type { Clock, TimerHandle } from '../clock.js';
 import type { EventLog } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
-import { isSameProcess } from '../process/proc-info.js';
-import { descendants } from '../process/proc-info.js';
+import { descendants, isSameProcess } from '../process/proc-info.js';
 import { readResult, type ResultOutcome } from './session-result.js';
 import { endGroup, launch, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
 
@@ -29,18 +30,27 @@ export interface SessionRequest {
   agent?: { harness: string; provider: ProviderDefinition; model: string | null };
 }
 
-/** What the runner needs from the engine for agent sessions. */
+/** What the runner works with: the store, the event log, the home's folders, the log and the clock. */
+export interface SessionRunnerDeps {
+  store: Store;
+  events: EventLog;
+  paths: HomePaths;
+  log: Logger;
+  clock: Clock;
+}
+
+/** What the runner needs to follow agent sessions: their providers, prices, and the item's spend. */
 export interface AgentHooks {
   provider(id: string): ProviderDefinition | undefined;
   prices(): PriceTable;
   /**
-   * Called with the session's usage each time it grows (and once at the end): the engine updates
-   * the item's totals and answers why a cap is crossed, or null.
+   * Called with the session's usage each time it grows (and once at the end): the item's totals
+   * follow, and the answer is why a cap is crossed, or null.
    */
   onUsage(s: SessionRecord, final: boolean): Promise<string | null>;
 }
 
-/** How often a running agent's log is read for usage. */
+/** How often a running agent's log is read for usage (pacing the read of a file, not the clock). */
 const POLL_MS = 1000;
 
 /** Why the server itself ended a session, which decides its status over the exit code. */
@@ -52,8 +62,8 @@ type Ending = 'capped' | 'paused' | { budget: string };
  */
 export class SessionRunner {
   private readonly endings = new Map<string, Ending>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly watches = new Map<string, { watch: AgentWatch; timer: NodeJS.Timeout }>();
+  private readonly timers = new Map<string, TimerHandle>();
+  private readonly watches = new Map<string, { watch: AgentWatch; stop: AbortController }>();
   /** Processes each session's task started, as last seen: ended with it even after they are orphaned. */
   private readonly seen = new Map<string, Map<number, Known>>();
 
@@ -65,13 +75,26 @@ export class SessionRunner {
     return [...map.values()];
   }
 
+  private readonly store: Store;
+  private readonly events: EventLog;
+  private readonly paths: HomePaths;
+  private readonly log: Logger;
+  private readonly clock: Clock;
+
   constructor(
-    private readonly store: Store,
-    private readonly events: EventLog,
-    private readonly paths: HomePaths,
-    private readonly log: Logger,
+    d: SessionRunnerDeps,
     private readonly agents: AgentHooks,
-  ) {}
+  ) {
+    this.store = d.store;
+    this.events = d.events;
+    this.paths = d.paths;
+    this.log = d.log;
+    this.clock = d.clock;
+  }
+
+  private now(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
 
   async start(req: SessionRequest): Promise<{ session: SessionRecord; launched: Launched }> {
     const id = `s${randomBytes(6).toString('hex')}`;
@@ -104,7 +127,7 @@ export class SessionRunner {
       exit_code: null,
       result: null,
       time_cap_s: req.timeCapS,
-      started_at: new Date().toISOString(),
+      started_at: this.now(),
       exited_at: null,
       ...NO_AGENT,
       ...(req.agent
@@ -138,7 +161,7 @@ export class SessionRunner {
     if (s.provider === null || this.watches.has(s.id)) return;
     const provider = this.agents.provider(s.provider);
     if (!provider) return;
-    const watch = new AgentWatch(provider, this.agents.prices(), s.model, s.log_path);
+    const watch = new AgentWatch(provider, this.agents.prices(), s.model, s.log_path, () => this.clock.now());
     let busy = false;
     let last = '';
     const tick = async (): Promise<void> => {
@@ -163,17 +186,26 @@ export class SessionRunner {
         busy = false;
       }
     };
-    const timer = setInterval(() => void tick(), POLL_MS);
-    timer.unref();
-    this.watches.set(s.id, { watch, timer });
+    const stop = new AbortController();
+    const poll = async (): Promise<void> => {
+      // Unref'd: a watch never keeps the process alive; a tick catches its own failures.
+      for (;;) {
+        await delay(POLL_MS, undefined, { signal: stop.signal, ref: false });
+        await tick();
+      }
+    };
+    poll().catch(() => undefined); // ended by the abort when the session is recorded or the runner closes
+    this.watches.set(s.id, { watch, stop });
   }
 
   /** A time cap is enforced while the task runs, not only before it starts. */
   private armCap(s: SessionRecord): void {
     const cap = s.time_cap_s;
-    if (cap === null || s.pid === null) return;
-    const left = Date.parse(s.started_at) + cap * 1000 - Date.now();
+    const pid = s.pid;
+    if (cap === null || pid === null) return;
+    const left = Date.parse(s.started_at) + cap * 1000 - this.clock.now();
     const fire = (): void => {
+      this.timers.delete(s.id);
       this.endings.set(s.id, 'capped');
       void this.events.record(
         s.work_item_id,
@@ -181,10 +213,10 @@ export class SessionRunner {
         { session: s.id, task: s.task_path, cap_s: cap },
         { node: s.node },
       );
-      void endGroup(s.pid!, 5_000, this.remember(s));
+      void endGroup(pid, 5_000, this.remember(s));
     };
     if (left <= 0) fire();
-    else this.timers.set(s.id, setTimeout(fire, left));
+    else this.timers.set(s.id, this.clock.setTimer(fire, left));
   }
 
   /** Ends a session on a person's request (pause, cancel): it stops as `paused`, not as a failure. */
@@ -208,7 +240,7 @@ export class SessionRunner {
   /** Resolves a session whose process is gone, from its files; clears the server's own marks. */
   async record(s: SessionRecord): Promise<SessionRecord> {
     const timer = this.timers.get(s.id);
-    if (timer) clearTimeout(timer);
+    if (timer) this.clock.clearTimer(timer);
     this.timers.delete(s.id);
     const ending = this.endings.get(s.id);
     this.endings.delete(s.id);
@@ -249,7 +281,7 @@ export class SessionRunner {
       result,
       readout,
       note: note ?? null,
-      exited_at: new Date().toISOString(),
+      exited_at: this.now(),
     };
     await this.events.transact(async (uow) => {
       await updateSession(uow.db, s.id, {
@@ -280,19 +312,21 @@ export class SessionRunner {
     if (s.provider === null) return null;
     const w = this.watches.get(s.id);
     if (w) {
-      clearInterval(w.timer);
+      w.stop.abort();
       this.watches.delete(s.id);
       return w.watch.finish();
     }
     const provider = this.agents.provider(s.provider);
     if (!provider) return null;
-    return new AgentWatch(provider, this.agents.prices(), s.model, s.log_path).finish();
+    return new AgentWatch(provider, this.agents.prices(), s.model, s.log_path, () =>
+      this.clock.now(),
+    ).finish();
   }
 
   close(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers.values()) this.clock.clearTimer(t);
     this.timers.clear();
-    for (const w of this.watches.values()) clearInterval(w.timer);
+    for (const w of this.watches.values()) w.stop.abort();
     this.watches.clear();
   }
 }

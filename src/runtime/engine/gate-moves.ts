@@ -1,0 +1,97 @@
+import type { EventActor } from '../../contract/events.js';
+import type { Walk } from '../../contract/walk.js';
+import type { ModelGateNode, ResolvedChain } from '../../core/chain/model.js';
+import { atNode } from '../../core/chain/walk-state.js';
+import { updateItem, type ItemRecord } from '../../store/work-items.js';
+import type { UnitOfWork } from '../events/event-log.js';
+import type { EngineResources } from './resources.js';
+
+/** An item at a gate, as the gate's moves read it: its chain, its walk, the gate and its index. */
+export interface AtGate {
+  rec: ItemRecord;
+  chain: ResolvedChain;
+  walk: Walk;
+  idx: number;
+  gate: ModelGateNode;
+}
+
+/** How an approval or rejection came: a person's, or the gate's reviewer (its session). */
+export interface GateVia {
+  by: EventActor;
+  auto_review?: string;
+}
+
+/** Whether an approval needs the gate's document first. */
+export const needsDocument = (g: ModelGateNode): g is ModelGateNode & { artifact: string } =>
+  !!g.artifact && !!(g.artifact_required || g.chain_finalized);
+
+/** The walk moves past an approved gate; its auto-review count is spent with it. */
+export async function passGate(r: EngineResources, uow: UnitOfWork, at: AtGate, via: GateVia): Promise<void> {
+  const { rec, chain, walk, idx, gate } = at;
+  const reviews = { ...walk.reviews };
+  delete reviews[gate.id];
+  const next: Walk = { ...atNode(walk, idx + 1), approved: [...walk.approved, gate.id], reviews };
+  const after = chain.nodes[idx + 1]?.id ?? null;
+  await updateItem(uow.db, rec.id, { walk: next, current_node: after, updated_at: r.now() });
+  const extra = via.auto_review !== undefined ? { auto_review: via.auto_review } : {};
+  await uow.emit({
+    work_item_id: rec.id,
+    type: 'gate_approved',
+    by: via.by,
+    node: gate.id,
+    payload: { gate: gate.id, ...extra },
+  });
+}
+
+/**
+ * Sends the walk back to `target` with the note as its steer, unless the gate's reject loop is
+ * used up (then the item stays at the gate, saying so). Answers whether the walk moved.
+ */
+export async function rejectGate(
+  r: EngineResources,
+  uow: UnitOfWork,
+  at: AtGate,
+  target: number,
+  note: string,
+  via: GateVia,
+): Promise<boolean> {
+  const { rec, chain, walk, gate } = at;
+  const count = (walk.rejects[gate.id] ?? 0) + 1;
+  const cap = r.policyOf(rec)?.default?.attempts ?? 3;
+  const reviews = { ...walk.reviews };
+  delete reviews[gate.id];
+  const extra = via.auto_review !== undefined ? { auto_review: via.auto_review } : {};
+  const rejects = { ...walk.rejects, [gate.id]: count };
+  if (count > cap) {
+    await updateItem(uow.db, rec.id, {
+      walk: { ...walk, rejects },
+      stop_reason: `${gate.id} exhausted after ${cap} rejection(s)`,
+      updated_at: r.now(),
+    });
+    await uow.emit({
+      work_item_id: rec.id,
+      type: 'gate_rejected',
+      by: via.by,
+      node: gate.id,
+      payload: { gate: gate.id, note, exhausted: true, ...extra },
+    });
+    return false;
+  }
+  const back = chain.nodes[target]?.id;
+  if (back === undefined)
+    throw new Error(`gate ${gate.id} sends the walk to node #${target}, which the chain lacks`);
+  await updateItem(uow.db, rec.id, {
+    walk: { ...atNode(walk, target), rejects, reviews },
+    steer: note,
+    current_node: back,
+    updated_at: r.now(),
+  });
+  await uow.emit({
+    work_item_id: rec.id,
+    type: 'gate_rejected',
+    by: via.by,
+    node: gate.id,
+    payload: { gate: gate.id, note, reject_to: back, count, ...extra },
+  });
+  return true;
+}

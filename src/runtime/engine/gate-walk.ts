@@ -1,0 +1,83 @@
+import type { ModelGateNode, ResolvedChain } from '../../core/chain/model.js';
+import { updateItem, type ItemRecord } from '../../store/work-items.js';
+import { needsDocument, passGate, rejectGate, type AtGate } from './gate-moves.js';
+import { autoReviewApplies, runAutoReview } from './gate-review.js';
+import type { Gates } from './gates.js';
+import type { EngineResources } from './resources.js';
+import { rejectTarget } from './walk-helpers.js';
+
+/**
+ * The walk reached a gate: its reviewer runs first when it has one, and the verdict moves the walk
+ * (`moved`) or the item waits for a person (`done`).
+ */
+export async function reachGate(
+  r: EngineResources,
+  gates: Pick<Gates, 'artifactPath'>,
+  rec: ItemRecord,
+  chain: ResolvedChain,
+  node: ModelGateNode,
+): Promise<'moved' | 'done'> {
+  const message = node.message ?? `approve or reject ${node.id}`;
+  const policy = r.policyOf(rec);
+  const task = autoReviewApplies(rec, node, policy);
+  const repo = r.repos.find(rec.repo);
+  if (!task || !repo) {
+    await r.stop(rec, 'gate', message, node.id);
+    return 'done';
+  }
+  await updateItem(r.store.db, rec.id, { current_node: node.id, updated_at: r.now() });
+  const out = await runAutoReview({
+    rec: await r.item(rec.id),
+    repo,
+    chain,
+    policy,
+    gate: node,
+    task,
+    events: r.events,
+    db: r.store.db,
+    workers: r.workers,
+    clock: r.clock,
+    stillRunning: () => r.stillRunning(rec.id),
+  });
+  const fresh = await r.item(rec.id);
+  const waitFor = async (why: string): Promise<'done'> => {
+    await r.stop(fresh, 'gate', why, node.id);
+    return 'done';
+  };
+  const at = (): AtGate | null => {
+    const idx = chain.nodes.indexOf(node);
+    return fresh.walk ? { rec: fresh, chain, walk: fresh.walk, idx, gate: node } : null;
+  };
+  switch (out.kind) {
+    case 'halt':
+      return 'done';
+    case 'again':
+      return 'moved';
+    case 'stop':
+      await r.stop(fresh, out.stop, out.reason, node.id);
+      return 'done';
+    case 'person':
+      return waitFor(`${message} (${out.note})`);
+    case 'approve': {
+      if (needsDocument(node) && !gates.artifactPath(fresh, node.artifact)) {
+        return waitFor(`${message} (the auto review approved, but the ${node.artifact} document is missing)`);
+      }
+      const g = at();
+      if (!g) return waitFor(message);
+      await r.events.transact((uow) => passGate(r, uow, g, { by: 'jig', auto_review: out.session }));
+      return 'moved';
+    }
+    case 'reject': {
+      const g = at();
+      const target = g ? rejectTarget(chain, g.idx) : null;
+      if (!g || target === null) return waitFor(`${message} (the auto review rejected: ${out.note})`);
+      const moved = await r.events.transact((uow) =>
+        rejectGate(r, uow, g, target, out.note, { by: 'jig', auto_review: out.session }),
+      );
+      if (moved) return 'moved';
+      const now = await r.item(rec.id);
+      await r.stop(now, 'gate', now.stop_reason ?? message, node.id);
+      return 'done';
+    }
+  }
+}

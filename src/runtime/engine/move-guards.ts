@@ -1,0 +1,60 @@
+import { JigError } from '../../contract/errors.js';
+import type { StopKind } from '../../contract/item-status.js';
+import type { Walk } from '../../contract/walk.js';
+import { clockAt, hold } from '../../core/chain/walk-state.js';
+import { getItem, type ItemRecord } from '../../store/work-items.js';
+import type { UnitOfWork } from '../events/event-log.js';
+
+/**
+ * A person's move is decided on the item as read before its transaction (in the item's queue, so
+ * the walk cannot interleave); a move outside that queue (cancel, abandon, pause, a wall clock) may
+ * have changed the item since. Checked inside the transaction, so the later move is refused as it
+ * would be run after the other.
+ */
+export async function unchanged(uow: UnitOfWork, rec: ItemRecord): Promise<void> {
+  const cur = await getItem(uow.db, rec.id);
+  if (!cur) throw new JigError('item_not_found', { id: rec.id });
+  if (
+    cur.status !== rec.status ||
+    cur.stop_kind !== rec.stop_kind ||
+    (cur.archived_at === null) !== (rec.archived_at === null)
+  ) {
+    throw new JigError(
+      'move_refused',
+      { reason: `the item is ${cur.status} now; it changed while this move was decided` },
+      { status: cur.status },
+    );
+  }
+}
+
+/** Moves that only make sense for an item that has not ended. */
+export function refuseEnded(rec: ItemRecord): void {
+  if (rec.status === 'completed' || rec.status === 'cancelled' || rec.status === 'abandoned') {
+    throw new JigError('move_refused', { reason: `the item is ${rec.status}` }, { status: rec.status });
+  }
+}
+
+/**
+ * The item waits on this gate: stopped at it for a person, or stopped there by a wall clock (a gate
+ * that timed out, or a total cap reached while it waited), since then the gate stays open.
+ */
+export function gateOpen(rec: ItemRecord, gate: string): boolean {
+  const chain = rec.chain_definition;
+  const node = chain && rec.walk ? chain.nodes[rec.walk.node] : undefined;
+  return (
+    rec.status === 'stopped' &&
+    rec.current_node === gate &&
+    node?.kind === 'gate' &&
+    node.id === gate &&
+    (rec.stop_kind === 'gate' || rec.stop_kind === 'cap')
+  );
+}
+
+/**
+ * The walk as an item stops: a gate starts its clock; a stop for a person holds the wall clocks,
+ * like a pause (a rate-limit park is a wait and keeps them running).
+ */
+export function stoppedWalk(w: Walk, kind: StopKind, at: number): Walk {
+  if (kind === 'gate') return w.gate_clock ? w : { ...w, gate_clock: clockAt(w, at) };
+  return kind === 'rate_limit' ? w : hold(w, at);
+}

@@ -1,0 +1,201 @@
+import { JigError } from '../../contract/errors.js';
+import type { EventActor } from '../../contract/events.js';
+import { atNode, hold } from '../../core/chain/walk-state.js';
+import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
+import { refuseEnded, unchanged } from './move-guards.js';
+import type { EngineResources } from './resources.js';
+import { planRetry, type RetryOptions } from './retry-plan.js';
+
+const wrongStatus = (rec: ItemRecord, reason: string): JigError =>
+  new JigError('move_refused', { reason: `the item is ${rec.status}; ${reason}` }, { status: rec.status });
+
+/**
+ * A person's commands on an item (resume, pause, steer, retry, skip, raise its budget, report
+ * progress). Each is decided in the item's queue and written in one transaction with its event;
+ * an item it sets running is handed to the walker.
+ */
+export class PersonMoves {
+  constructor(private readonly r: EngineResources) {}
+
+  /** Runs the move in the item's queue, then kicks the walk when the item ended up running. */
+  private then(id: string, move: (rec: ItemRecord) => Promise<boolean>): Promise<ItemRecord> {
+    return this.r.serial(id, async () => {
+      const go = await move(await this.r.item(id));
+      const after = await this.r.item(id);
+      if (go && after.status === 'running') this.r.kick(id);
+      return after;
+    });
+  }
+
+  /** Starts a paused item (first start or resume); the note becomes the next launch's steer. */
+  resume(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
+    return this.then(id, async (rec) => {
+      if (rec.status === 'running' || rec.status === 'queued') return false;
+      if (rec.status !== 'paused') throw wrongStatus(rec, 'only a paused item can be resumed');
+      if (this.r.config.newWorkBlocked && rec.walk === null) {
+        throw new JigError('new_work_refused', this.r.config.newWorkBlocked);
+      }
+      await this.r.events.transact(async (uow) => {
+        if (note) await updateItem(uow.db, id, { steer: note });
+        const status = await this.r.claim(uow, rec, by);
+        await uow.emit({
+          work_item_id: id,
+          type: rec.walk === null ? 'work_item_started' : 'work_item_resumed',
+          by,
+          payload: { status, ...(note ? { note } : {}) },
+        });
+      });
+      return true;
+    });
+  }
+
+  /**
+   * Stops a running or queued item; its sessions end (SIGTERM, then SIGKILL after 10 s). Decided on
+   * the row inside the transaction: pause runs beside the walk, not in the item's queue.
+   */
+  async pause(id: string, by: EventActor): Promise<ItemRecord> {
+    const paused = await this.r.events.transact(async (uow) => {
+      const rec = await getItem(uow.db, id);
+      if (!rec) throw new JigError('item_not_found', { id });
+      if (rec.status === 'paused') return false;
+      if (rec.status !== 'running' && rec.status !== 'queued') {
+        throw wrongStatus(rec, 'only a running or queued item can be paused');
+      }
+      // Marked paused first, so the walk sees it and stops; then the processes are ended.
+      await updateItem(uow.db, id, {
+        status: 'paused',
+        queued_at: null,
+        updated_at: this.r.now(),
+        ...(rec.walk ? { walk: hold(rec.walk, this.r.clock.now()) } : {}),
+      });
+      await uow.emit({ work_item_id: id, type: 'work_item_paused', by, payload: { from: rec.status } });
+      return true;
+    });
+    if (paused) {
+      await this.r.endSessions(id);
+      this.r.promote();
+    }
+    return this.r.item(id);
+  }
+
+  steer(id: string, note: string, by: EventActor): Promise<ItemRecord> {
+    return this.then(id, async (rec) => {
+      if (rec.status !== 'paused' && rec.status !== 'stopped') {
+        throw wrongStatus(rec, 'a steer is stored for a paused or stopped item');
+      }
+      await this.r.events.transact(async (uow) => {
+        await unchanged(uow, rec);
+        await updateItem(uow.db, id, { steer: note, updated_at: this.r.now() });
+        await uow.emit({ work_item_id: id, type: 'steer_context_set', by, payload: { note } });
+      });
+      return false;
+    });
+  }
+
+  /**
+   * Reruns the node the item stopped on (not a gate: a gate is approved or rejected), or an earlier
+   * point given by `path` (`node`, `node.step`, `node.step.task`). A person's retry is a fresh entry:
+   * recovery, fix-loop counters and escalation reset; the steer goes to the next agent launch.
+   */
+  retry(id: string, by: EventActor, opts: RetryOptions = {}): Promise<ItemRecord> {
+    return this.then(id, async (rec) => {
+      const plan = planRetry(rec, opts);
+      await this.r.events.transact(async (uow) => {
+        await unchanged(uow, rec);
+        await updateItem(uow.db, id, {
+          walk: plan.walk,
+          current_node: plan.node,
+          ...(opts.steer ? { steer: opts.steer } : {}),
+          ...(plan.nodeOverrides ? { node_overrides: plan.nodeOverrides } : {}),
+        });
+        if (plan.nodeOverrides) {
+          await uow.emit({
+            work_item_id: id,
+            type: 'node_overrides_changed',
+            by,
+            payload: { value: plan.nodeOverrides },
+          });
+        }
+        await uow.emit({
+          work_item_id: id,
+          type: 'work_item_retried',
+          by,
+          node: plan.node,
+          payload: plan.payload,
+        });
+        await this.r.claim(uow, rec, by);
+      });
+      return true;
+    });
+  }
+
+  /** Advances past the current node or gate without running it. */
+  skip(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
+    return this.then(id, async (rec) => {
+      const { walk, chain_definition: chain } = rec;
+      if ((rec.status !== 'stopped' && rec.status !== 'paused') || !walk || !chain) {
+        throw wrongStatus(rec, 'only a stopped or paused item that has started can skip');
+      }
+      const node = chain.nodes[walk.node];
+      const refuse = (reason: string) => new JigError('move_refused', { reason }, { status: rec.status });
+      if (!node) throw refuse('the item is past its last node');
+      if (node.skippable === false) throw refuse(`node ${node.id} is not skippable`);
+      await this.r.events.transact(async (uow) => {
+        await unchanged(uow, rec);
+        await updateItem(uow.db, id, { walk: atNode(walk, walk.node + 1), updated_at: this.r.now() });
+        await uow.emit({
+          work_item_id: id,
+          type: 'node_skipped',
+          by,
+          node: node.id,
+          payload: { node: node.id, ...(note ? { note } : {}) },
+        });
+        if (rec.status === 'stopped') await this.r.claim(uow, rec, by);
+      });
+      return true;
+    });
+  }
+
+  /** A worker reports that it started a task of the item's plan. */
+  async progress(
+    id: string,
+    task: string,
+    by: EventActor,
+  ): Promise<{ work_item_id: string; task: string; seq: number }> {
+    const rec = await this.r.item(id);
+    refuseEnded(rec);
+    const ev = await this.r.events.record(id, 'plan_progress', { task }, { by, node: rec.current_node });
+    return { work_item_id: id, task, seq: ev.seq };
+  }
+
+  /** Raises the item's own dollar cap above what it has spent; an item stopped on its budget runs again. */
+  raiseBudget(id: string, capUsd: number, by: EventActor): Promise<ItemRecord> {
+    return this.then(id, async (rec) => {
+      refuseEnded(rec);
+      if (capUsd <= rec.spent_usd) {
+        const amounts = { cap_usd: capUsd, spent_usd: rec.spent_usd };
+        throw new JigError('budget_not_raised', amounts, amounts);
+      }
+      const walk = rec.status === 'stopped' && rec.stop_kind === 'budget' ? rec.walk : null;
+      const retry = walk !== null;
+      await this.r.events.transact(async (uow) => {
+        await unchanged(uow, rec);
+        await updateItem(uow.db, id, {
+          budget_usd: capUsd,
+          // Retried as `retry` does: the node reruns from a fresh entry.
+          ...(walk ? { walk: atNode(walk, walk.node) } : {}),
+          updated_at: this.r.now(),
+        });
+        await uow.emit({
+          work_item_id: id,
+          type: 'budget_raised',
+          by,
+          node: rec.current_node,
+          payload: { from: rec.budget_usd, to: capUsd, spent_usd: rec.spent_usd, retried: retry },
+        });
+        if (retry) await this.r.claim(uow, rec, by);
+      });
+      return retry;
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import type { ReattachSummary } from '../../contract/health.js';
+import { itemIdsIn, parkedItemIds } from '../../store/item-scans.js';
+import { runningSessions, type SessionRecord } from '../../store/sessions.js';
+import { getItem } from '../../store/work-items.js';
+import { isSameProcess } from '../process/proc-info.js';
+import type { Parking } from './parking.js';
+import type { EngineResources } from './resources.js';
+import { passed, stopKindOf } from './walk-helpers.js';
+
+/**
+ * After a restart: adopts every session that is still running (same pid, same start time),
+ * resolves the ones that ended meanwhile from their files, continues every running item from its
+ * row and re-arms the parked items' timers.
+ */
+export async function recover(r: EngineResources, parking: Pick<Parking, 'arm'>): Promise<ReattachSummary> {
+  const summary: ReattachSummary = {
+    scanned: 0,
+    adopted: 0,
+    resolved_from_file: 0,
+    unknown: 0,
+    resumed_work_items: 0,
+  };
+  const live = await runningSessions(r.store.db);
+  summary.scanned = live.length;
+  const waits: Promise<unknown>[] = [];
+  const itemsWithSessions = new Set<string>();
+  for (const s of live) {
+    itemsWithSessions.add(s.work_item_id);
+    const alive = s.pid !== null && isSameProcess(s.pid, s.pid_start);
+    await r.events.record(
+      s.work_item_id,
+      alive ? 'session_reattached' : 'session_resolved_after_restart',
+      { session: s.id, pid: s.pid },
+      { node: s.node },
+    );
+    if (alive) {
+      summary.adopted++;
+      waits.push(r.serial(s.work_item_id, async () => afterAdopted(r, await r.workers.adopt(s))));
+    } else {
+      const done = await r.workers.resolve(s);
+      if (done.status === 'unknown') summary.unknown++;
+      else summary.resolved_from_file++;
+      waits.push(r.serial(s.work_item_id, () => afterAdopted(r, done)));
+    }
+  }
+  for (const id of await itemIdsIn(r.store.db, 'running')) {
+    summary.resumed_work_items++;
+    if (!itemsWithSessions.has(id)) r.kick(id);
+  }
+  for (const id of await parkedItemIds(r.store.db)) {
+    const until = (await getItem(r.store.db, id))?.walk?.parked_until;
+    if (until) parking.arm(id, until);
+  }
+  void Promise.all(waits).then(() => r.promote());
+  return summary;
+}
+
+/** A session that ended while the server was away (or was adopted) decides how its step went. */
+async function afterAdopted(r: EngineResources, s: SessionRecord): Promise<void> {
+  const rec = await getItem(r.store.db, s.work_item_id);
+  if (!rec || rec.status !== 'running') return;
+  if ((await runningSessions(r.store.db, rec.id)).length > 0) return;
+  if (s.node === '<setup>' && !passed(s.status)) {
+    const reason = `setup_command ended ${s.status}; see session ${s.id}`;
+    return r.stop(rec, stopKindOf[s.status] ?? 'failed', reason, null, s.id);
+  }
+  // The walk takes the step's ended sessions from the database instead of launching them again.
+  r.kick(rec.id);
+}

@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import type { StopKind } from '../../contract/item-status.js';
+import type { ResolvedChain } from '../../core/chain/model.js';
+import type { Walk } from '../../contract/walk.js';
+import { updateItem, type ItemRecord } from '../../store/work-items.js';
+import type { EngineResources } from './resources.js';
+import type { Slots } from './slots.js';
+import { passed, stopKindOf } from './walk-helpers.js';
+import { prepareWorktree } from './worktree.js';
+
+/** An item ready to walk: its frozen chain, its walk, its repo and its worktree. */
+export interface Ready {
+  kind: 'ready';
+  rec: ItemRecord & { walk: Walk; chain_definition: ResolvedChain; worktree_path: string };
+  chain: ResolvedChain;
+  repo: RepoEntry;
+}
+
+/** Why the walk cannot start: the item stops with this (or `halt`: it stopped meanwhile). */
+export type NotReady =
+  { kind: 'stop'; stop: StopKind; reason: string; node: string | null; session?: string } | { kind: 'halt' };
+
+function ready(rec: ItemRecord, repo: RepoEntry): Ready | null {
+  const { walk, chain_definition: chain, worktree_path: path } = rec;
+  if (walk === null || chain === null || path === null) return null;
+  return { kind: 'ready', rec: { ...rec, walk, chain_definition: chain, worktree_path: path }, chain, repo };
+}
+
+const NO_WALK: NotReady = { kind: 'stop', stop: 'infra', reason: 'the item has no walk', node: null };
+
+/**
+ * Everything before the first node: the chain frozen (if a start did not freeze it), the repo still
+ * connected, the worktree cut (or found again after a restart) and, on a new worktree, the repo's
+ * setup command run. Each is idempotent, so an interrupted start continues here.
+ */
+export async function startWalk(
+  r: EngineResources,
+  slots: Pick<Slots, 'freeze'>,
+  id: string,
+): Promise<Ready | NotReady> {
+  let rec = await r.item(id);
+  if (rec.state_error !== null) {
+    // Never refrozen over: what it had done would be lost and redone on a guess.
+    const reason = `the item's saved state cannot be read: ${rec.state_error}`;
+    return { kind: 'stop', stop: 'infra', reason, node: rec.current_node };
+  }
+  if (rec.walk === null || rec.chain_definition === null) {
+    const frozen = slots.freeze(rec);
+    if (!frozen)
+      return { kind: 'stop', stop: 'config', reason: `chain ${rec.chain} does not resolve now`, node: null };
+    await updateItem(r.store.db, id, frozen);
+    rec = await r.item(id);
+  }
+  const repo = r.repos.find(rec.repo);
+  if (!repo) {
+    return {
+      kind: 'stop',
+      stop: 'config',
+      reason: `repo ${rec.repo} is no longer connected`,
+      node: rec.current_node,
+    };
+  }
+  if (rec.worktree_path && existsSync(rec.worktree_path)) {
+    return ready(rec, repo) ?? NO_WALK;
+  }
+  const prep = await prepareWorktree(repo, rec, r.paths.worktreesDir);
+  if (!prep.ok) return { kind: 'stop', stop: prep.kind, reason: prep.reason, node: null };
+  await r.events.transact(async (uow) => {
+    await updateItem(uow.db, id, {
+      worktree_path: prep.path,
+      base_ref: prep.baseRef,
+      base_branch: prep.baseBranch,
+    });
+    await uow.emit({
+      work_item_id: id,
+      type: 'worktree_prepared',
+      by: 'jig',
+      payload: {
+        path: prep.path,
+        branch: rec.branch,
+        base_branch: prep.baseBranch,
+        base_ref: prep.baseRef,
+        local_files: prep.copied,
+        local_files_skipped: prep.skipped,
+      },
+    });
+  });
+  rec = await r.item(id);
+  const go = ready(rec, repo) ?? NO_WALK;
+  if (!prep.created || go.kind !== 'ready') return go;
+  if (repo.setup_command === undefined) {
+    const reason = `repo ${repo.path} has no setup_command; set it in repos.yaml ("" when nothing needs setting up)`;
+    return { kind: 'stop', stop: 'config', reason, node: null };
+  }
+  if (repo.setup_command === '') return go;
+  const out = await r.workers.runCommand({
+    rec,
+    repo,
+    node: '<setup>',
+    taskPath: 'setup',
+    kind: 'setup',
+    argv: ['/bin/sh', '-c', repo.setup_command],
+    cwd: go.rec.worktree_path,
+    timeCapS: null,
+  });
+  if (!(await r.stillRunning(id))) return { kind: 'halt' };
+  if (!passed(out.status)) {
+    const reason = `setup_command failed (${out.status}); see session ${out.id}`;
+    return { kind: 'stop', stop: stopKindOf[out.status] ?? 'failed', reason, node: null, session: out.id };
+  }
+  return go;
+}

@@ -1,0 +1,227 @@
+import type { StopKind } from '../../contract/item-status.js';
+import type { ModelGateNode, ResolvedChain } from '../../core/chain/model.js';
+import { atNode, clockAt } from '../../core/chain/walk-state.js';
+import { JigError } from '../../contract/errors.js';
+import { asStarted } from '../../store/started-item.js';
+import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
+import { stoppedWalk } from './move-guards.js';
+import { NodeRunner } from './node-runner.js';
+import type { NodeHost } from './node-ctx.js';
+import type { Parking } from './parking.js';
+import type { Escalations } from './escalation.js';
+import type { EngineResources } from './resources.js';
+import type { Slots } from './slots.js';
+import { startWalk, type Ready } from './walk-start.js';
+import type { WallClocks } from './wall-clock.js';
+
+/** What the walker asks of the other systems. */
+export interface WalkerPeers {
+  slots: Pick<Slots, 'freeze'>;
+  /** A gate reached: its reviewer's verdict moves the walk (`moved`), or the item waits (`done`). */
+  reachGate(rec: ItemRecord, chain: ResolvedChain, node: ModelGateNode): Promise<'moved' | 'done'>;
+  parking: Pick<Parking, 'park'>;
+  escalations: Pick<Escalations, 'autoEscalate'>;
+  clocks: Pick<WallClocks, 'stopIfCrossed'>;
+}
+
+/**
+ * Walks an item through its frozen chain: the start (walk-start.ts), then node after node (a gate
+ * to the gates, an exec node to the node runner) until the item completes or stops.
+ */
+export class Walker {
+  private readonly nodes: NodeRunner;
+
+  constructor(
+    private readonly r: EngineResources,
+    private readonly p: WalkerPeers,
+  ) {
+    this.nodes = new NodeRunner(this.nodeHost());
+  }
+
+  private nodeHost(): NodeHost {
+    const { r } = this;
+    const repoOf = (rec: ItemRecord) => {
+      const repo = r.repos.find(rec.repo);
+      if (!repo) throw new JigError('repo_not_connected', { path: rec.repo });
+      return repo;
+    };
+    const cwdOf = (rec: ItemRecord): string => {
+      if (rec.worktree_path === null) throw new Error(`work item ${rec.id} has no worktree`);
+      return rec.worktree_path;
+    };
+    return {
+      store: r.store,
+      clock: r.clock,
+      events: r.events,
+      clockStop: (id) => this.p.clocks.stopIfCrossed(id),
+      item: async (id) => asStarted(await r.item(id)),
+      stillRunning: (id) => r.stillRunning(id),
+      policy: (rec) => r.policyOf(rec),
+      launch: (rec, node, task, argv, capS, brief) =>
+        r.workers.runCommand({
+          rec,
+          repo: repoOf(rec),
+          node,
+          taskPath: task.path,
+          kind: task.kind,
+          argv,
+          cwd: cwdOf(rec),
+          timeCapS: capS,
+          ...(brief !== undefined ? { brief } : {}),
+        }),
+      launchAgent: async (rec, node, task, capS, brief) => {
+        if (rec.chain_definition === null) throw new Error(`work item ${rec.id} has no frozen chain`);
+        const out = await r.workers.runAgent({
+          rec,
+          repo: repoOf(rec),
+          chain: rec.chain_definition,
+          policy: r.policyOf(rec),
+          node,
+          task,
+          timeCapS: capS,
+          ...(brief !== undefined ? { brief } : {}),
+        });
+        if (out.kind === 'session') return { session: out.session };
+        return {
+          refuse: { stop: out.stop, reason: out.reason, ...(out.session ? { session: out.session.id } : {}) },
+        };
+      },
+    };
+  }
+
+  /** Runs the walk of an item in the background; a failure stops the item for a person, never crashes. */
+  kick(id: string): void {
+    if (this.r.closed()) return;
+    void this.r
+      .serial(id, () => this.walk(id))
+      .catch(async (err: unknown) => {
+        this.r.log.error({ err, item: id }, 'walk failed');
+        await this.r.serial(id, async () => {
+          const rec = await getItem(this.r.store.db, id);
+          const why = err instanceof Error ? err.message : String(err);
+          if (rec?.status === 'running')
+            await this.stop(rec, 'infra', `internal error: ${why}`, rec.current_node);
+        });
+      });
+  }
+
+  private async walk(id: string): Promise<void> {
+    const first = await this.r.item(id);
+    if (first.status !== 'running') return;
+    const start = await startWalk(this.r, this.p.slots, id);
+    if (start.kind === 'halt') return;
+    if (start.kind === 'stop') return this.stop(first, start.stop, start.reason, start.node, start.session);
+    await this.nodeLoop(start);
+  }
+
+  /** Node after node until the item completes, stops, or is stopped by a move. */
+  private async nodeLoop(go: Ready): Promise<void> {
+    const { chain, repo } = go;
+    const id = go.rec.id;
+    for (;;) {
+      const rec = await this.r.item(id);
+      if (rec.status !== 'running' || this.r.closed()) return;
+      const walk = rec.walk;
+      if (walk === null)
+        return this.stop(rec, 'infra', 'the item lost its walk while running', rec.current_node);
+      const node = chain.nodes[walk.node];
+      if (!node) return this.complete(rec);
+      if (node.kind === 'gate') {
+        if ((await this.p.reachGate(rec, chain, node)) === 'done') return;
+        continue;
+      }
+      if (walk.entry === undefined) {
+        await this.r.events.transact(async (uow) => {
+          await updateItem(uow.db, id, {
+            walk: { ...walk, entry: 1, phase: 'node', node_clock: clockAt(walk, this.r.clock.now()) },
+            current_node: node.id,
+            updated_at: this.r.now(),
+          });
+          await uow.emit({
+            work_item_id: id,
+            type: 'node_started',
+            by: 'jig',
+            node: node.id,
+            payload: { node: node.id, step: walk.step },
+          });
+        });
+      } else if (rec.current_node !== node.id) {
+        await updateItem(this.r.store.db, id, { current_node: node.id, updated_at: this.r.now() });
+      }
+      const out = await this.nodes.run(id, chain, node, repo);
+      if (out.kind === 'halt') return;
+      if (out.kind === 'moved') continue;
+      if (out.kind === 'stop')
+        return this.stop(await this.r.item(id), out.stop, out.reason, node.id, out.session);
+      await this.r.events.transact(async (uow) => {
+        const cur = await getItem(uow.db, id);
+        if (!cur?.walk) throw new Error(`work item ${id} lost its walk while node ${node.id} ran`);
+        await updateItem(uow.db, id, { walk: atNode(cur.walk, cur.walk.node + 1), updated_at: this.r.now() });
+        await uow.emit({
+          work_item_id: id,
+          type: 'node_completed',
+          by: 'jig',
+          node: node.id,
+          payload: { node: node.id, ...out.payload },
+        });
+      });
+    }
+  }
+
+  /**
+   * The walk stops a running item: for a person, at a gate, or on a rate limit (parked until its
+   * reset). A move that got there first (a pause, a wall clock) keeps its own stop.
+   */
+  async stop(
+    rec: ItemRecord,
+    kind: StopKind,
+    reason: string,
+    node: string | null,
+    session?: string | null,
+  ): Promise<void> {
+    const stopped = await this.r.events.transact(async (uow) => {
+      const cur = await getItem(uow.db, rec.id);
+      if (cur?.status !== 'running') return false;
+      const w = cur.walk;
+      await updateItem(uow.db, rec.id, {
+        status: 'stopped',
+        stop_kind: kind,
+        stop_reason: reason,
+        current_node: node,
+        updated_at: this.r.now(),
+        ...(w ? { walk: stoppedWalk(w, kind, this.r.clock.now()) } : {}),
+      });
+      const stop = { work_item_id: rec.id, by: 'jig' as const, node };
+      await uow.emit(
+        kind === 'gate'
+          ? { ...stop, type: 'gate_requested', payload: { gate: node, message: reason } }
+          : {
+              ...stop,
+              type: 'work_item_needs_human',
+              payload: { kind, reason, ...(session ? { session } : {}) },
+            },
+      );
+      return true;
+    });
+    if (!stopped) return;
+    if (kind === 'rate_limit') await this.p.parking.park(rec.id);
+    if (kind === 'stuck') setImmediate(() => void this.p.escalations.autoEscalate(rec.id));
+    this.r.promote();
+  }
+
+  private async complete(rec: ItemRecord): Promise<void> {
+    await this.r.events.transact(async (uow) => {
+      // A person's move that ended the item meanwhile keeps its ending.
+      if ((await getItem(uow.db, rec.id))?.status !== 'running') return;
+      const now = this.r.now();
+      await updateItem(uow.db, rec.id, {
+        status: 'completed',
+        ended_at: now,
+        current_node: null,
+        updated_at: now,
+      });
+      await uow.emit({ work_item_id: rec.id, type: 'work_item_completed', by: 'jig', payload: {} });
+    });
+    this.r.promote();
+  }
+}

@@ -1,0 +1,354 @@
+import type { Logger } from 'pino';
+import type { HarnessesFile } from '../../contract/config/harnesses.js';
+import { formatProblem } from '../../contract/problems.js';
+import type { PolicyFile } from '../../contract/config/policy.js';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import type { ProviderDefinition } from '../../contract/harness/provider.js';
+import { JigError } from '../../contract/errors.js';
+import type { ModelAgentTask, ResolvedChain } from '../../core/chain/model.js';
+import { loadHarnesses } from '../../core/config/load-settings.js';
+import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
+import type { Store } from '../../store/database.js';
+import { patchWalk } from '../../store/item-walk.js';
+import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
+import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
+import type { Clock } from '../clock.js';
+import type { ConfigState } from '../config/config-state.js';
+import { readConfigText } from '../config/config-dir.js';
+import type { EventLog } from '../events/event-log.js';
+import { buildAgentLaunch } from '../harness/agent-launch.js';
+import type { HarnessCatalog } from '../harness/catalog.js';
+import { resolveExecutable } from '../harness/installed.js';
+import { allowedTools, artifactPath, promptOf, resetOf } from './agent-inputs.js';
+import { candidates, type Candidate } from './agent-candidates.js';
+import { dailySpent } from './item-spend.js';
+import type { SessionRunner } from './session-runner.js';
+import { crossedCap, crossedReason } from './spend.js';
+import { launchEnv } from './task-env.js';
+
+/** How an agent task's launch went: a session that ran, or why none could (the item stops). */
+export type AgentOutcome =
+  | { kind: 'session'; session: SessionRecord }
+  | { kind: 'refuse'; stop: 'config' | 'budget' | 'rate_limit'; reason: string; session?: SessionRecord };
+
+export interface SkillSource {
+  text(ref: string): { ok: true; text: string } | { ok: false; reason: string };
+}
+
+export interface AgentRunnerDeps {
+  store: Store;
+  events: EventLog;
+  config: ConfigState;
+  catalog: HarnessCatalog;
+  skills: SkillSource;
+  /** The config folder: harnesses.yaml is read from it at each launch. */
+  configDir: string;
+  log: Logger;
+  clock: Clock;
+  /** Where tasks reach the server ($JIG_DAEMON_PORT). */
+  port: () => number;
+}
+
+export interface AgentLaunchRequest {
+  rec: ItemRecord;
+  repo: RepoEntry;
+  chain: ResolvedChain;
+  policy: PolicyFile | null;
+  node: string;
+  task: ModelAgentTask;
+  timeCapS: number | null;
+  /** Jig's instruction (a repair's findings, a judge's question), added to the task's prompt. */
+  brief?: string;
+  /** Told of each session as it starts (the escalation route answers with it). */
+  onStart?: (s: SessionRecord) => void;
+}
+
+/** What the checks before any launch found: what every candidate launches with. */
+interface Preflight {
+  harnesses: HarnessesFile;
+  tools: ToolPolicy | undefined;
+  providers: Record<string, ProviderDefinition>;
+  worktree: string;
+  /** Where the task writes the document it produces, if it produces one. */
+  artifact: string | null;
+  /** The task's session a pause ended in this step, whose CLI session can be resumed. */
+  resumable: SessionRecord | null;
+  candidates: Candidate[];
+}
+
+/** What the candidates tried so far left: why some could not start, the earliest reset, the last session. */
+interface Tried {
+  unavailable: string[];
+  limitedUntil: number | null;
+  last: SessionRecord | undefined;
+}
+
+const RESUME_PROMPT =
+  'Continue the task where you stopped; your instructions have not changed. Write the result file when you finish.';
+
+const refuse = (reason: string): AgentOutcome => ({ kind: 'refuse', stop: 'config', reason });
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * Launches agent tasks: picks the harness and model (falling back past rate-limited or unavailable
+ * candidates), enforces the sandbox rule, the harness allow-list and the spend caps before launch,
+ * delivers a steer once, and resumes a paused CLI session where the CLI can.
+ */
+export class AgentRunner {
+  /** Harness+model pairs a provider limited, until when (ms): skipped without a launch until then. */
+  private readonly limited = new Map<string, number>();
+  private harnessCache: { text: string | null; file: HarnessesFile | null; problems: string } | null = null;
+
+  constructor(
+    private readonly d: AgentRunnerDeps,
+    private readonly sessions: SessionRunner,
+  ) {}
+
+  /** harnesses.yaml as it is on disk now (it is read when needed, not at reload). */
+  private harnesses(): { file: HarnessesFile | null; problems: string } {
+    const text = readConfigText(this.d.configDir, 'harnesses.yaml');
+    if (this.harnessCache?.text !== text) {
+      const load = loadHarnesses(text);
+      this.harnessCache = {
+        text,
+        file: load.model ?? null,
+        problems: load.problems.map(formatProblem).join('; '),
+      };
+    }
+    return this.harnessCache;
+  }
+
+  /** The task's candidates in order until one runs; when none can, why (parked on a rate limit, or a stop). */
+  async run(r: AgentLaunchRequest): Promise<AgentOutcome> {
+    const pre = await this.preflight(r);
+    if ('kind' in pre) return pre;
+    const tried: Tried = { unavailable: [], limitedUntil: null, last: undefined };
+    for (const cand of pre.candidates) {
+      const out = await this.tryCandidate(r, pre, cand, tried);
+      if (out) return out;
+    }
+    return this.exhausted(r, pre.candidates.length, tried);
+  }
+
+  /**
+   * What is refused before any candidate: a sandbox Jig cannot run, harnesses.yaml that does not
+   * load, a spend cap already reached, a document folder that cannot be made.
+   */
+  private async preflight(r: AgentLaunchRequest): Promise<Preflight | AgentOutcome> {
+    const sandbox = r.repo.sandbox;
+    if (sandbox) {
+      if (!sandbox.network && sandbox.unrestricted_network !== true) {
+        return refuse(
+          `repo ${r.repo.path} has a sandbox with no network: policy; set sandbox.network (allow lists) or unrestricted_network: true in repos.yaml`,
+        );
+      }
+      const kind = sandbox.kind ?? 'docker';
+      return refuse(
+        resolveExecutable(kind) === null
+          ? `repo ${r.repo.path} asks for a ${kind} sandbox, and ${kind} is not installed on this machine; Jig will not run the agent unsandboxed`
+          : `repo ${r.repo.path} asks for a ${kind} sandbox, which this Jig cannot run agents in yet; Jig will not run the agent unsandboxed`,
+      );
+    }
+    const h = this.harnesses();
+    if (!h.file) return refuse(`harnesses.yaml does not load: ${h.problems}`);
+    const tools = toolPolicies(r.chain, r.policy, r.repo.policy).get(r.task.path);
+    const providers = this.d.catalog.providers().providers;
+
+    const before = await this.overCap(r);
+    if (before) return { kind: 'refuse', stop: 'budget', reason: before };
+
+    const worktree = r.rec.worktree_path;
+    if (worktree === null) return refuse(`${r.task.path}: the item has no worktree yet`);
+    let artifact: string | null = null;
+    if (typeof r.task.produces === 'string') {
+      const made = artifactPath(worktree, r.task.produces);
+      if (!made.ok) return refuse(`${r.task.path}: ${made.reason}`);
+      artifact = made.path;
+    }
+    return {
+      harnesses: h.file,
+      tools,
+      providers,
+      worktree,
+      artifact,
+      resumable: await this.pausedSession(r),
+      candidates: candidates(r.task, h.file),
+    };
+  }
+
+  /**
+   * Launches one candidate and waits for its session. Null: it could not start or was rate limited,
+   * and the next candidate is tried (`tried` says why); otherwise the launch's outcome.
+   */
+  private async tryCandidate(
+    r: AgentLaunchRequest,
+    pre: Preflight,
+    cand: Candidate,
+    tried: Tried,
+  ): Promise<AgentOutcome | null> {
+    const total = pre.candidates.length;
+    const harnessId = typeof cand.task.harness === 'string' ? cand.task.harness : 'claude';
+    const { tools } = pre;
+    if (tools?.allowed_harnesses && !tools.allowed_harnesses.includes(harnessId)) {
+      return refuse(
+        `${r.task.path}: harness ${harnessId} is not allowed by policy (allowed_harnesses: ${tools.allowed_harnesses.join(', ') || 'none'})`,
+      );
+    }
+    const rec = await this.fresh(r.rec.id);
+    const resume =
+      pre.resumable && pre.resumable.harness === harnessId && pre.resumable.cli_session_id
+        ? pre.resumable.cli_session_id
+        : null;
+    const steer = rec.steer;
+    const launch = buildAgentLaunch({
+      task: { ...cand.task, prompt: promptOf(rec, cand.task, r.brief) },
+      node: r.node,
+      harnesses: pre.harnesses,
+      providers: pre.providers,
+      repo: r.repo,
+      steering: (name) => this.d.config.steering(name),
+      agentOverrides: rec.agent_overrides,
+      nodeOverrides: rec.node_overrides,
+      steer: resume ? null : steer,
+      resumeSessionId: resume,
+      allowedTools: allowedTools(
+        pre.providers[pre.harnesses.harnesses[harnessId]?.provider ?? '']?.capabilities.allowed_tools,
+        tools,
+      ),
+      ...(tools?.deny_tools.length ? { deniedTools: tools.deny_tools } : {}),
+      ...(resume ? { promptOverride: steer ?? RESUME_PROMPT } : {}),
+      skill: (ref) => this.d.skills.text(ref),
+      produces: typeof r.task.produces === 'string' ? r.task.produces : null,
+    });
+    if (!launch.ok) {
+      tried.unavailable.push(launch.reason);
+      await this.fallback(r, cand.index, total, launch.reason);
+      return null;
+    }
+    const model = launch.choice.model;
+    const key = `${harnessId}|${model ?? ''}`;
+    const until = this.limited.get(key);
+    if (until !== undefined && until > this.d.clock.now()) {
+      tried.limitedUntil = Math.min(tried.limitedUntil ?? until, until);
+      await this.fallback(r, cand.index, total, `${key} is rate limited until ${iso(until)}`);
+      return null;
+    }
+    const exe = launch.argv[0] ?? '';
+    if (resolveExecutable(exe) === null) {
+      const reason = `${harnessId}: executable ${exe} is not installed here (not on PATH)`;
+      tried.unavailable.push(reason);
+      await this.fallback(r, cand.index, total, reason);
+      return null;
+    }
+    const env: Record<string, string> = { ...launchEnv(rec, r.repo, this.d.port()), ...launch.env };
+    if (pre.artifact !== null) env.JIG_ARTIFACT_PATH = pre.artifact;
+    const { session, launched } = await this.sessions.start({
+      itemId: rec.id,
+      node: r.node,
+      taskPath: r.task.path,
+      kind: 'agent',
+      argv: launch.argv,
+      cwd: pre.worktree,
+      env,
+      timeCapS: r.timeCapS,
+      ...(r.brief !== undefined ? { brief: r.brief } : {}),
+      agent: { harness: harnessId, provider: launch.provider, model },
+    });
+    // A steer is delivered once: the launch that carried it consumed it.
+    if (steer) await updateItem(this.d.store.db, rec.id, { steer: null });
+    r.onStart?.(session);
+    const done = await this.sessions.finish(session, launched);
+    tried.last = done;
+    if (done.status !== 'rate_limited') return { kind: 'session', session: done };
+    const resetsAt = resetOf(done, this.d.clock.now());
+    this.limited.set(key, resetsAt);
+    tried.limitedUntil = Math.min(tried.limitedUntil ?? resetsAt, resetsAt);
+    await this.d.events.record(
+      rec.id,
+      'rate_limit_hit',
+      { task: r.task.path, session: done.id, harness: harnessId, model, resets_at: iso(resetsAt) },
+      { node: r.node },
+    );
+    if (!(await this.stillRunning(rec.id))) return { kind: 'session', session: done };
+    await this.fallback(r, cand.index, total, `rate limited until ${iso(resetsAt)}`);
+    return null;
+  }
+
+  /**
+   * No candidate ran: when some were rate limited the item parks until the earliest reset (the
+   * engine retries then), else it stops on why none could start.
+   */
+  private async exhausted(r: AgentLaunchRequest, total: number, tried: Tried): Promise<AgentOutcome> {
+    const { limitedUntil, unavailable, last } = tried;
+    await this.d.events.record(
+      r.rec.id,
+      'launch_fallback_exhausted',
+      {
+        task: r.task.path,
+        candidates: total,
+        ...(limitedUntil !== null ? { resets_at: iso(limitedUntil) } : {}),
+        unavailable,
+      },
+      { node: r.node },
+    );
+    if (limitedUntil !== null) {
+      const until = iso(limitedUntil);
+      await patchWalk(
+        this.d.store.db,
+        r.rec.id,
+        (w) => ({ ...w, parked_until: until }),
+        iso(this.d.clock.now()),
+      );
+      return {
+        kind: 'refuse',
+        stop: 'rate_limit',
+        reason: `every launch of ${r.task.path} is rate limited; retrying at ${until}`,
+        ...(last ? { session: last } : {}),
+      };
+    }
+    return refuse(`${r.task.path}: no launch could start: ${unavailable.join('; ')}`);
+  }
+
+  private async fallback(r: AgentLaunchRequest, index: number, total: number, reason: string): Promise<void> {
+    if (index + 1 >= total) return;
+    await this.d.events.record(
+      r.rec.id,
+      'launch_fallback',
+      { task: r.task.path, from: index, to: index + 1, reason },
+      { node: r.node },
+    );
+  }
+
+  private async fresh(id: string): Promise<ItemRecord> {
+    const rec = await getItem(this.d.store.db, id);
+    if (!rec) throw new JigError('item_not_found', { id });
+    return rec;
+  }
+
+  private async stillRunning(id: string): Promise<boolean> {
+    return (await this.fresh(id)).status === 'running';
+  }
+
+  /** The task's last session in this step when a pause ended it: its CLI session can be resumed. */
+  private async pausedSession(r: AgentLaunchRequest): Promise<SessionRecord | null> {
+    const since = r.rec.walk?.step_at ?? '';
+    const mine = (await sessionsOf(this.d.store.db, r.rec.id)).filter(
+      (s) => s.task_path === r.task.path && s.started_at >= since,
+    );
+    const lastOne = mine.at(-1);
+    return lastOne && lastOne.status === 'paused' && lastOne.cli_session_id ? lastOne : null;
+  }
+
+  /** Why a cap already stops this launch, or null. */
+  async overCap(r: Pick<AgentLaunchRequest, 'rec' | 'chain' | 'policy' | 'task'>): Promise<string | null> {
+    const crossed = crossedCap({
+      rec: await this.fresh(r.rec.id),
+      chain: r.chain,
+      policy: r.policy,
+      taskPath: r.task.path,
+      sessions: await sessionsOf(this.d.store.db, r.rec.id),
+      dailySpent: await dailySpent(this.d.store, this.d.clock),
+    });
+    return crossed ? crossedReason(crossed) : null;
+  }
+}

@@ -1,0 +1,121 @@
+import type { Logger } from 'pino';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import type { Store } from '../../store/database.js';
+import { runningSessions, type SessionRecord } from '../../store/sessions.js';
+import type { ItemRecord } from '../../store/work-items.js';
+import type { Clock } from '../clock.js';
+import type { ConfigState } from '../config/config-state.js';
+import type { EventLog } from '../events/event-log.js';
+import type { HarnessCatalog } from '../harness/catalog.js';
+import type { HomePaths } from '../home/paths.js';
+import { AgentRunner, type AgentLaunchRequest, type AgentOutcome, type SkillSource } from './agent-runner.js';
+import { onUsage } from './item-spend.js';
+import { SessionRunner } from './session-runner.js';
+import { launchEnv } from './task-env.js';
+
+/** What the workers work with: a part of the engine's resources (engine/resources.ts). */
+export interface WorkerResources {
+  store: Store;
+  events: EventLog;
+  config: ConfigState;
+  paths: HomePaths;
+  log: Logger;
+  clock: Clock;
+  /** Where tasks reach the server ($JIG_DAEMON_PORT). */
+  port: () => number;
+  catalog: HarnessCatalog;
+  skills: SkillSource;
+}
+
+/** A command task (subprocess, builtin, the setup command) to run in the item's worktree. */
+export interface CommandRequest {
+  rec: ItemRecord;
+  repo: RepoEntry;
+  /** The node it runs for (or a pseudo-node: `<setup>`). */
+  node: string;
+  taskPath: string;
+  kind: string;
+  argv: string[];
+  /** Where it runs: the item's worktree. */
+  cwd: string;
+  timeCapS: number | null;
+  brief?: string;
+}
+
+/**
+ * The processes of work items: command tasks and agent launches run to their end, live sessions
+ * ended on request, sessions that outlived a server adopted or resolved from their files. The
+ * engine decides what runs; the workers run it and say how it ended (DESIGN.md, runtime/workers/).
+ */
+export class Workers {
+  readonly sessions: SessionRunner;
+  readonly agents: AgentRunner;
+
+  constructor(private readonly r: WorkerResources) {
+    this.sessions = new SessionRunner(r, {
+      provider: (id) => r.catalog.providers().providers[id],
+      prices: () => r.catalog.prices(),
+      onUsage: (s, final) => onUsage(r, s, final),
+    });
+    this.agents = new AgentRunner(
+      {
+        store: r.store,
+        events: r.events,
+        config: r.config,
+        catalog: r.catalog,
+        skills: r.skills,
+        configDir: r.paths.configDir,
+        log: r.log,
+        clock: r.clock,
+        port: r.port,
+      },
+      this.sessions,
+    );
+  }
+
+  /** Runs a command task to its end and answers its session as recorded. */
+  async runCommand(req: CommandRequest): Promise<SessionRecord> {
+    const { session, launched } = await this.sessions.start({
+      itemId: req.rec.id,
+      node: req.node,
+      taskPath: req.taskPath,
+      kind: req.kind,
+      argv: req.argv,
+      cwd: req.cwd,
+      env: launchEnv(req.rec, req.repo, this.r.port()),
+      timeCapS: req.timeCapS,
+      ...(req.brief !== undefined ? { brief: req.brief } : {}),
+    });
+    return this.sessions.finish(session, launched);
+  }
+
+  /** Launches an agent task (its candidates, caps, steer) and waits for the session that ran. */
+  runAgent(req: AgentLaunchRequest): Promise<AgentOutcome> {
+    return this.agents.run(req);
+  }
+
+  /** Ends every live session of an item (a pause, a move that ends it, a wall clock). */
+  async endSessions(itemId: string): Promise<void> {
+    const live = await runningSessions(this.r.store.db, itemId);
+    await Promise.all(live.map((s) => this.sessions.end(s)));
+  }
+
+  /** Ends one live session (an escalation turn a person stops). */
+  end(s: SessionRecord): Promise<void> {
+    return this.sessions.end(s);
+  }
+
+  /** Watches a session a previous server started until it ends, and records how it ended. */
+  adopt(s: SessionRecord): Promise<SessionRecord> {
+    return this.sessions.finish(s);
+  }
+
+  /** Records how a session whose process is gone ended, from its files. */
+  resolve(s: SessionRecord): Promise<SessionRecord> {
+    return this.sessions.record(s);
+  }
+
+  close(): void {
+    this.sessions.close();
+  }
+}

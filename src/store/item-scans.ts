@@ -1,0 +1,40 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { ItemStatus } from '../contract/item-status.js';
+import type { Database } from './schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The ids of the items in one status (a restart continues every `running` one). */
+export async function itemIdsIn(db: Db, status: ItemStatus): Promise<string[]> {
+  const rows = await db.selectFrom('work_items').select('id').where('status', '=', status).execute();
+  return rows.map((r) => r.id);
+}
+
+/** The items stopped on a rate limit: each waits on a timer for its reset (re-armed after a restart). */
+export async function parkedItemIds(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('work_items')
+    .select('id')
+    .where('status', '=', 'stopped')
+    .where('stop_kind', '=', 'rate_limit')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The items whose wall clocks run: running or queued, waiting at a gate, or parked on a rate limit
+ * (a stop for a person holds the clocks, so those are left out).
+ */
+export async function clockedItemIds(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('work_items')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['running', 'queued']),
+        eb.and([eb('status', '=', 'stopped'), eb('stop_kind', 'in', ['gate', 'rate_limit'])]),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => r.id);
+}
