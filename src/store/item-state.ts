@@ -1,6 +1,6 @@
 import { ResolvedChain } from '../contract/config/chain-model.js';
 import { PolicyFile } from '../contract/config/policy.js';
-import { StoredWalk, type Walk } from '../contract/walk.js';
+import { StoredWalk, WALK_VERSION, type Walk } from '../contract/walk.js';
 
 /*
  * The state an item keeps from its first start, as JSON columns: the frozen chain, the policy it
@@ -30,11 +30,7 @@ function versioned<T>(schema: {
       return { ok: false, error: 'is not an object' };
     const { v, ...rest } = raw as Record<string, unknown>;
     const version = v ?? FROZEN_VERSION;
-    if (version !== FROZEN_VERSION)
-      return {
-        ok: false,
-        error: `was written by a release of Jig that stores version ${JSON.stringify(version)}`,
-      };
+    if (version !== FROZEN_VERSION) return { ok: false, error: newerRelease(version) };
     const r = schema.safeParse(rest);
     return r.success ? { ok: true, value: r.data as T } : { ok: false, error: describe(r.error) };
   };
@@ -50,7 +46,12 @@ function describe(error: unknown): string {
 
 const parseChain = versioned<ResolvedChain>(ResolvedChain);
 const parsePolicy = versioned<PolicyFile>(PolicyFile);
+const newerRelease = (version: unknown): string =>
+  `was written by a release of Jig that stores version ${JSON.stringify(version)}`;
+
 const parseWalk: Parser<Walk> = (raw) => {
+  const version = raw && typeof raw === 'object' && 'v' in raw ? raw.v : undefined;
+  if (version !== undefined && version !== WALK_VERSION) return { ok: false, error: newerRelease(version) };
   const r = StoredWalk.safeParse(raw);
   return r.success ? { ok: true, value: r.data } : { ok: false, error: describe(r.error) };
 };

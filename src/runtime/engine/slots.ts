@@ -26,8 +26,9 @@ export class Slots {
     const cur = await getItem(uow.db, rec.id);
     const w = cur?.walk ?? null;
     // The first start freezes the chain and starts the item's clock, queued or not: a wait for a
-    // slot is a wait like any other.
-    const frozen = w === null ? this.freeze(cur ?? rec) : null;
+    // slot is a wait like any other. A walk that cannot be read is not a first start: it is never
+    // frozen over, and the walker stops the item saying why.
+    const frozen = w === null && !cur?.state_error ? this.freeze(cur ?? rec) : null;
     const now = this.r.now();
     await updateItem(uow.db, rec.id, {
       ...(w?.paused_at ? { walk: release(w, this.r.clock.now()) } : {}),
