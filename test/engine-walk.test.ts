@@ -2,10 +2,23 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { git } from './helpers/git.js';
+import { clockedSetup, closeClocked } from './helpers/engine-clock.js';
 import { engineSetup, events, fileItem, isAlive, post, until } from './helpers/engine.js';
 import { cleanupAll, http, tempHome } from './helpers/server.js';
 
-afterEach(cleanupAll);
+/*
+ * The walks run on in-process servers (helpers/engine-clock.ts): nothing here waits for a wall clock,
+ * so the ManualClock is never moved. A task's own `time_cap_minutes` is timed by the session runner
+ * in real time, so that test waits its 1.2 s. The restarts stop a real `jig serve` (SIGKILL,
+ * SIGTERM) and start it again.
+ */
+afterEach(async () => {
+  try {
+    await closeClocked();
+  } finally {
+    await cleanupAll();
+  }
+});
 
 const gated = `
 description: build, review, finish
@@ -40,7 +53,7 @@ nodes:
 
 describe('walking a chain', () => {
   it('runs steps in order and tasks in parallel, stops at the gate, and completes once approved', async () => {
-    const { jig, repo } = await engineSetup({ gated });
+    const { jig, repo } = await clockedSetup({ gated });
     const item = await fileItem(jig, repo, 'gated');
     const atGate = await until(jig, item.id, (i) => i.status === 'stopped');
     expect(atGate).toMatchObject({
@@ -84,7 +97,7 @@ describe('walking a chain', () => {
   });
 
   it('a rejection re-enters reject_to with the note as a steer, and the walk comes back to the gate', async () => {
-    const { jig, repo } = await engineSetup({ gated });
+    const { jig, repo } = await clockedSetup({ gated });
     const item = await fileItem(jig, repo, 'gated');
     await until(jig, item.id, (i) => i.stop?.kind === 'gate');
     const noNote = await post(jig, `/api/work-items/${item.id}/gates/review/reject`, {});
@@ -111,7 +124,7 @@ describe('walking a chain', () => {
   it('stops a failing step for a person, and retry reruns the node once the cause is fixed', async () => {
     const home = tempHome();
     const flag = join(home, 'flag');
-    const { jig, repo } = await engineSetup(
+    const { jig, repo } = await clockedSetup(
       {
         flaky: `
 nodes:
@@ -137,7 +150,7 @@ nodes:
   });
 
   it('a task that needs context stops with its question; skip moves past the node', async () => {
-    const { jig, repo } = await engineSetup({
+    const { jig, repo } = await clockedSetup({
       ask: `
 nodes:
   - id: ask
@@ -170,7 +183,7 @@ nodes:
   });
 
   it('stops with a config stop when the agent CLI is not installed, naming it', async () => {
-    const { jig, repo } = await engineSetup({});
+    const { jig, repo } = await clockedSetup({});
     const item = await fileItem(jig, repo, 'default');
     const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
     expect(stopped.stop).toMatchObject({
@@ -203,9 +216,11 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
   }
 
   it('a time cap stops a running task at once, as a cap and not a failure', async () => {
-    const { jig, repo } = await engineSetup({ capped: sleeper(60, 0.02) });
+    const { jig, repo, clock } = await clockedSetup({ capped: sleeper(60, 0.02) });
     const item = await fileItem(jig, repo, 'capped');
     const pid = await sleeperPid(jig, item.id);
+    // The task's cap (1.2 s) is a timer on the server's clock: moved past it, not waited for.
+    await clock.advance(1_300);
     const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
     expect(stopped.stop.kind).toBe('cap');
     expect(isAlive(pid)).toBe(false);
@@ -217,7 +232,7 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
   });
 
   it('pause ends the task process group; resume reruns the step', async () => {
-    const { jig, repo } = await engineSetup({ slow: sleeper(60) });
+    const { jig, repo } = await clockedSetup({ slow: sleeper(60) });
     const item = await fileItem(jig, repo, 'slow');
     const pid = await sleeperPid(jig, item.id);
     const paused = await post(jig, `/api/work-items/${item.id}/pause`);
@@ -236,7 +251,7 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
   });
 
   it('cancel of a running item ends its processes and keeps worktree and branch', async () => {
-    const { jig, repo, home } = await engineSetup({ slow: sleeper(60) });
+    const { jig, repo, home } = await clockedSetup({ slow: sleeper(60) });
     const item = await fileItem(jig, repo, 'slow');
     const pid = await sleeperPid(jig, item.id);
     const r = await post(jig, `/api/work-items/${item.id}/cancel`, { reason: 'not now' });
@@ -247,7 +262,7 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
   });
 
   it('max_concurrent queues the third of three items at 2, and starts it when a slot frees', async () => {
-    const { jig, repo } = await engineSetup(
+    const { jig, repo } = await clockedSetup(
       { slow: sleeper(60) },
       { policy: 'max_concurrent: 2\ndefault:\n  attempts: 3\n  wall_clock_s: 3600\nloops: {}\n' },
     );

@@ -1,54 +1,47 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentSetup } from './helpers/agents.js';
-import { engineSetup, events, fileItem, isAlive, post, until } from './helpers/engine.js';
-import { cleanupAll, http, startJig, tempHome, type JigProcess } from './helpers/server.js';
+import {
+  bootClocked,
+  capReason,
+  capStop,
+  clockedSetup,
+  closeClocked,
+  ended,
+  eventOf,
+  ofType,
+  waitFor,
+} from './helpers/engine-clock.js';
+import { engineSetup, events, fileItem, isAlive, post, until, type Served } from './helpers/engine.js';
+import { cleanupAll, http, tempHome } from './helpers/server.js';
 
 /** Ends what a test left running (its tasks outlive the server by design), then the servers. */
 const leftovers: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
-  for (const f of leftovers.splice(0)) await f();
-  await cleanupAll();
+  try {
+    for (const f of leftovers.splice(0)) await f();
+    await closeClocked();
+  } finally {
+    await cleanupAll();
+  }
 });
 
 /*
- * `total_time_cap_minutes` is wall clock less holds, checked by a sweep once a second. Caps here are
- * a few seconds; the tests never assert how long anything took, only what stopped and why. Where a
- * clock must NOT run out, the margin is several times the sweep and the work to be done.
+ * `total_time_cap_minutes` is wall clock less holds, checked by a sweep once a second of the engine's
+ * clock. The servers run in-process on a ManualClock (helpers/engine-clock.ts): a cap runs out when
+ * the test moves the clock past it, and a clock that must NOT run out is one the test moves past the
+ * cap while the clock should hold. The tasks are real processes; the tests wait for them by polling,
+ * never on time.
  */
-
-const ended = (i: any) => i.status !== 'running' && i.status !== 'queued';
-const capStop = (i: any) => i.status === 'stopped' && i.stop?.kind === 'cap';
-const ofType = (ev: any[], type: string) => ev.filter((e) => e.type === type);
-const nap = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** `reason` for a wall clock that ran out, with the minutes used left open (they are measured). */
-const capReason = (where: string, limit: string, gate = '') =>
-  new RegExp(
-    `^total_time_cap_minutes of ${where} reached: \\d+\\.\\d of ${limit} minutes of wall clock, less pauses${gate} \\(raise it with the item's policy_override\\)$`,
-  );
 
 /** A task that starts a long `sleep` in its process group and writes the sleep's pid to `sleep.pid`. */
 const SLEEPER = `run: 'sleep 30 & echo $! > sleep.pid; wait'`;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tries = 300): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await nap(100);
-  }
-  throw new Error(`never saw ${what}`);
-}
-
-const eventOf = (jig: JigProcess, id: string, type: string, n = 1) =>
-  waitFor(`${n} ${type} event(s)`, async () => {
-    const found = ofType(await events(jig, id), type);
-    return found.length >= n ? found[n - 1] : undefined;
-  });
+/** A shell loop that waits for `file` to exist: the test decides when the task ends. */
+const waitForFile = (file: string) => `while [ ! -f ${file} ]; do sleep 0.05; done`;
 
 /** The pid the sleeper wrote in the item's worktree. */
-function sleepPid(jig: JigProcess, item: any): Promise<number> {
+function sleepPid(jig: { home: string }, item: any): Promise<number> {
   const file = join(jig.home, 'run', 'worktrees', item.id, 'sleep.pid');
   return waitFor('sleep.pid', async () => {
     try {
@@ -60,12 +53,7 @@ function sleepPid(jig: JigProcess, item: any): Promise<number> {
   });
 }
 
-async function fileWith(
-  jig: JigProcess,
-  repo: string,
-  chain: string,
-  policy_override: unknown,
-): Promise<any> {
+async function fileWith(jig: Served, repo: string, chain: string, policy_override: unknown): Promise<any> {
   const r = await http(`${jig.url}/api/work-items`, {
     method: 'POST',
     body: { title: `Run ${chain}`, repo, chain, start: true, policy_override },
@@ -80,7 +68,7 @@ async function fileWith(
  * failure) and that the walk did nothing more. Answers the `time_cap_reached` payload.
  */
 async function expectRunningCapStop(
-  jig: JigProcess,
+  jig: Served,
   item: any,
   pid: number,
   reason: RegExp,
@@ -137,7 +125,7 @@ async function expectRunningCapStop(
 
 describe('total_time_cap_minutes on a running item', () => {
   it("the chain's cap on the work item ends the running task's process group and stops the item as cap", async () => {
-    const { jig, repo } = await engineSetup({
+    const { jig, repo, clock } = await clockedSetup({
       itemcap: `
 policy:
   total_time_cap_minutes: 0.05
@@ -158,6 +146,8 @@ nodes:
     const item = await fileItem(jig, repo, 'itemcap');
     const pid = await sleepPid(jig, item);
     const session = (await eventOf(jig, item.id, 'worker_session_started')).payload.pid;
+    // Three seconds of cap; four pass while the task runs.
+    await clock.advance(4_000);
     await expectRunningCapStop(jig, item, pid, capReason('the work item', '0.05'), {
       scope: 'work_item',
       path: 'work_item',
@@ -167,6 +157,8 @@ nodes:
     expect(isAlive(session)).toBe(false);
   });
 
+  // The first server is a real `jig serve` killed with SIGKILL (no in-process server can die that
+  // way); the restarted one runs in-process, so its clock can be moved past the cap.
   it('a clock keeps running across a kill -9 of the server: after the restart the adopted task is ended as cap', async () => {
     const home = tempHome();
     const { jig, repo } = await engineSetup(
@@ -190,7 +182,9 @@ nodes:
     await jig.stop('SIGKILL');
     // The task outlives the server by design; the restarted server adopts it and its clock.
     expect(isAlive(pid)).toBe(true);
-    const again = await startJig({ home });
+    const again = await bootClocked(home);
+    // Six seconds of cap on a clock started before the kill: seven more pass after the restart.
+    await again.clock.advance(7_000);
     const stopped = await until(again, item.id, capStop);
     expect(stopped.stop.reason).toMatch(capReason('the work item', '0.1'));
     await waitFor('the sleep to end', async () => (isAlive(pid) ? undefined : true));
@@ -204,7 +198,7 @@ nodes:
   });
 
   it("a node's own cap stops the item in that node, its clock starting at the node's entry", async () => {
-    const { jig, repo } = await engineSetup({
+    const { jig, repo, clock } = await clockedSetup({
       nodecap: `
 nodes:
   - id: prep
@@ -225,6 +219,7 @@ nodes:
     });
     const item = await fileItem(jig, repo, 'nodecap');
     const pid = await sleepPid(jig, item);
+    await clock.advance(4_000);
     await expectRunningCapStop(jig, item, pid, capReason('node work', '0.05'), {
       scope: 'node',
       path: 'work',
@@ -236,8 +231,12 @@ nodes:
   });
 
   it("an item's policy_override sets a task's cap (flat spelling) and beats the chain's node cap", async () => {
-    const { jig, repo } = await engineSetup({
-      free: `
+    const home = tempHome();
+    const done = join(home, 'done');
+    leftovers.push(() => writeFileSync(done, ''));
+    const { jig, repo, clock } = await clockedSetup(
+      {
+        free: `
 nodes:
   - id: work
     kind: exec
@@ -246,8 +245,9 @@ nodes:
         kind: subprocess
         ${SLEEPER}
 `,
-      // Six seconds of work under a three-second node cap: only the override lets it finish.
-      tight: `
+        // Six seconds of work under a three-second node cap: only the override lets it finish. The
+        // work lasts until the test has moved the clock and says it is done.
+        tight: `
 nodes:
   - id: work
     kind: exec
@@ -256,30 +256,37 @@ nodes:
     tasks:
       - id: nap
         kind: subprocess
-        run: 'sleep 6'
+        run: '${waitForFile(done)}'
 `,
-    });
+      },
+      { home },
+    );
     const raised = await fileWith(jig, repo, 'tight', { work: { total_time_cap_minutes: 60 } });
     const capped = await fileWith(jig, repo, 'free', { 'work.main.sleep.total_time_cap_minutes': 0.05 });
     expect(capped.policy_override).toEqual({ 'work.main.sleep.total_time_cap_minutes': 0.05 });
     const pid = await sleepPid(jig, capped);
+    await eventOf(jig, raised.id, 'worker_session_started');
+    await clock.advance(6_000);
     await expectRunningCapStop(jig, capped, pid, capReason('task work.main.sleep', '0.05'), {
       scope: 'task',
       path: 'work.main.sleep',
       limit_minutes: 0.05,
       node: 'work',
     });
-    const done = await until(jig, raised.id, ended);
-    expect(done.status, JSON.stringify(done.stop)).toBe('completed');
+    writeFileSync(done, '');
+    const finished = await until(jig, raised.id, ended);
+    expect(finished.status, JSON.stringify(finished.stop)).toBe('completed');
     expect(ofType(await events(jig, raised.id), 'time_cap_reached')).toEqual([]);
   });
 
   it('time paused is not counted: a pause longer than every cap, then resume, and the item completes', async () => {
     const home = tempHome();
     const counter = join(home, 'runs');
+    const go = join(home, 'go');
+    leftovers.push(() => writeFileSync(go, ''));
     // Every scope capped at 9 s. The first run blocks until the pause ends it; the rerun after resume
-    // finishes at once.
-    const { jig, repo } = await engineSetup(
+    // runs until the test has moved the clock with it running.
+    const { jig, repo, clock } = await clockedSetup(
       {
         held: `
 policy:
@@ -300,7 +307,7 @@ nodes:
               total_time_cap_minutes: 0.15
             run: |
               n=$(( $(cat ${counter} 2>/dev/null || echo 0) + 1 )); echo $n > ${counter}
-              if [ $n -eq 1 ]; then sleep 30; fi
+              if [ $n -eq 1 ]; then sleep 30; else ${waitForFile(go)}; fi
 `,
       },
       { home },
@@ -311,13 +318,17 @@ nodes:
     expect(paused.status, paused.text).toBe(200);
     expect(paused.json.status).toBe('paused');
     expect((await eventOf(jig, item.id, 'worker_session_exited')).payload.status).toBe('paused');
-    // Held for well past the 9 s cap of every scope (a bounded wait, not a timing assertion).
-    await nap(14_000);
+    // Held for well past the 9 s cap of every scope.
+    await clock.advance(14_000);
     const still = (await http(`${jig.url}/api/work-items/${item.id}`)).json;
     expect(still.status).toBe('paused');
     const resumed = await post(jig, `/api/work-items/${item.id}/resume`);
     expect(resumed.status, resumed.text).toBe(200);
     expect(resumed.json.status).toBe('running');
+    // The sweep looks at every clock while the rerun runs: the hold is not in any of them.
+    await eventOf(jig, item.id, 'worker_session_started', 2);
+    await clock.advance(2_000);
+    writeFileSync(go, '');
     const done = await until(jig, item.id, ended);
     expect(done.status, JSON.stringify(done.stop)).toBe('completed');
     const ev = await events(jig, item.id);
@@ -336,7 +347,7 @@ nodes:
   it('a stop for a person (a failed task) is a hold too: a retry after a long stop is not capped', async () => {
     const home = tempHome();
     const flag = join(home, 'flag');
-    const { jig, repo } = await engineSetup(
+    const { jig, repo, clock } = await clockedSetup(
       {
         flaky: `
 policy:
@@ -355,8 +366,8 @@ nodes:
     const item = await fileItem(jig, repo, 'flaky');
     const stopped = await until(jig, item.id, ended);
     expect(stopped.stop.kind).toBe('failed');
-    // Stopped for well past the 9 s cap (a bounded wait, not a timing assertion).
-    await nap(13_000);
+    // Stopped for well past the 9 s cap.
+    await clock.advance(13_000);
     expect((await http(`${jig.url}/api/work-items/${item.id}`)).json.stop.kind).toBe('failed');
     writeFileSync(flag, '');
     expect((await post(jig, `/api/work-items/${item.id}/retry`)).status).toBe(200);
@@ -366,7 +377,7 @@ nodes:
   });
 
   it('a queue wait counts: a resumed item waiting for a slot is stopped there as cap', async () => {
-    const { jig, repo } = await engineSetup(
+    const { jig, repo, clock } = await clockedSetup(
       {
         waits: `
 policy:
@@ -400,6 +411,8 @@ nodes:
     expect(hog.status).toBe('running');
     const resumed = await post(jig, `/api/work-items/${item.id}/resume`);
     expect(resumed.json.status).toBe('queued');
+    // Six seconds of cap; seven pass in the queue.
+    await clock.advance(7_000);
     const stopped = await until(jig, item.id, capStop);
     expect(stopped.stop.reason).toMatch(capReason('the work item', '0.1'));
     const ev = await events(jig, item.id);
@@ -429,7 +442,7 @@ nodes:
 
 describe('the first start queued', () => {
   it('a wait for a slot at the first start counts: the item is stopped as cap while still queued', async () => {
-    const { jig, repo } = await engineSetup(
+    const { jig, repo, clock } = await clockedSetup(
       {
         waits: `
 policy:
@@ -460,7 +473,8 @@ nodes:
     const item = await fileItem(jig, repo, 'waits');
     expect(item.status).toBe('queued');
     // The clock starts at the first start (docs/chains.md, "Time caps"), and a wait for a slot
-    // counts: three seconds of cap, ten or more of waiting.
+    // counts: three seconds of cap, four of waiting.
+    await clock.advance(4_000);
     const stopped = await until(jig, item.id, ended, 100);
     expect(stopped.status).toBe('stopped');
     expect(stopped.stop).toEqual({
@@ -480,183 +494,5 @@ nodes:
         from: 'queued',
       },
     ]);
-  });
-});
-
-/** build writes the spec (a fake agent), the gate reviews it, finish runs `finishRun`. */
-const gated = (gate: string, finishRun = `'true'`, chainPolicy = '') => `
-${chainPolicy}nodes:
-  - id: build
-    kind: exec
-    tasks:
-      - id: write
-        kind: agent
-        harness: claude
-        produces: spec
-        prompt: Write the spec.
-  - id: review
-    kind: gate
-    message: Read the spec
-    artifact: spec
-${gate}  - id: finish
-    kind: exec
-    tasks:
-      - id: last
-        kind: subprocess
-        run: ${finishRun}
-`;
-
-/** The fake agents as harnesses; the writer answers done with a one-line spec. */
-const gateSetup = (chains: Record<string, string>, opts: { home?: string } = {}) =>
-  agentSetup(chains, { ...opts, env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARTIFACT: '# Spec\n' } });
-
-async function expectGateOpen(jig: JigProcess, id: string): Promise<void> {
-  const doc = await http(`${jig.url}/api/work-items/${id}/artifact`);
-  expect(doc.status, doc.text).toBe(200);
-  expect(doc.json).toEqual({
-    gate: 'review',
-    kind: 'spec',
-    path: expect.stringMatching(/spec\.md$/),
-    text: '# Spec\n',
-  });
-}
-
-describe('wall clocks at a gate', () => {
-  it("a gate's timeout stops the item as cap with gate_timed_out; the gate stays open and approving it completes the item", async () => {
-    const { jig, repo } = await gateSetup({ timed: gated('    timeout: 2s\n') });
-    const item = await fileItem(jig, repo, 'timed');
-    const stopped = await until(jig, item.id, capStop);
-    expect(stopped).toMatchObject({ current_node: 'review', display_status: 'needs_you' });
-    expect(stopped.stop).toEqual({
-      kind: 'cap',
-      reason: expect.stringMatching(
-        /^gate review timed out \(\d+\.\d of 0\.03 minutes\); it stays open: approve or reject it$/,
-      ),
-      suggested_action: null,
-    });
-    const ev = await events(jig, item.id);
-    expect(ev.map((e) => e.type).slice(-3)).toEqual([
-      'gate_requested',
-      'gate_timed_out',
-      'work_item_needs_human',
-    ]);
-    const [requested, timedOut, human] = ev.slice(-3);
-    expect(requested.payload).toEqual({ gate: 'review', message: 'Read the spec' });
-    expect(timedOut).toMatchObject({ by: 'jig', node: 'review' });
-    expect(timedOut.payload).toEqual({
-      clock: 'total',
-      scope: 'gate',
-      path: 'review',
-      key: 'timeout',
-      limit_minutes: 2 / 60,
-      elapsed_minutes: expect.any(Number),
-      from: 'stopped:gate',
-    });
-    expect(timedOut.payload.elapsed_minutes).toBeGreaterThanOrEqual(2 / 60);
-    expect(human.payload).toEqual({ kind: 'cap', reason: stopped.stop.reason });
-    expect(ofType(ev, 'time_cap_reached')).toEqual([]);
-
-    await expectGateOpen(jig, item.id);
-    // A gate that timed out is still decided, not retried.
-    const retried = await post(jig, `/api/work-items/${item.id}/retry`);
-    expect(retried.status).toBe(409);
-    expect(retried.json).toEqual({
-      detail: 'the item waits at gate review: approve or reject it',
-      code: 'move_refused',
-      status: 'stopped',
-    });
-    const approved = await post(jig, `/api/work-items/${item.id}/gates/review/approve`);
-    expect(approved.status, approved.text).toBe(200);
-    const done = await until(jig, item.id, ended);
-    expect(done.status, JSON.stringify(done.stop)).toBe('completed');
-    const after = await events(jig, item.id);
-    expect(ofType(after, 'gate_timed_out')).toHaveLength(1);
-    expect(after.map((e) => e.type).slice(after.findIndex((e) => e.seq === human.seq) + 1)).toEqual([
-      'gate_approved',
-      'node_started',
-      'worker_session_started',
-      'worker_session_exited',
-      'node_completed',
-      'work_item_completed',
-    ]);
-  });
-
-  it("a gate's own total cap stops the item with the gate open; approving it completes the item", async () => {
-    const { jig, repo } = await gateSetup({
-      gatecap: gated('    policy:\n      total_time_cap_minutes: 0.05\n'),
-    });
-    const item = await fileItem(jig, repo, 'gatecap');
-    const stopped = await until(jig, item.id, capStop);
-    expect(stopped.current_node).toBe('review');
-    expect(stopped.stop.reason).toMatch(capReason('gate review', '0.05', '; the gate stays open'));
-    const reached = ofType(await events(jig, item.id), 'time_cap_reached');
-    expect(reached.map((e) => e.payload)).toEqual([
-      {
-        clock: 'total',
-        scope: 'gate',
-        path: 'review',
-        key: 'total_time_cap_minutes',
-        limit_minutes: 0.05,
-        elapsed_minutes: expect.any(Number),
-        from: 'stopped:gate',
-      },
-    ]);
-    await expectGateOpen(jig, item.id);
-    expect((await post(jig, `/api/work-items/${item.id}/gates/review/approve`)).status).toBe(200);
-    const done = await until(jig, item.id, ended);
-    expect(done.status, JSON.stringify(done.stop)).toBe('completed');
-  });
-
-  it('the work item cap reached at a gate keeps the gate open; approval is accepted, the spent clock stops the next node, and a raised override lets a retry finish', async () => {
-    const home = tempHome();
-    const flag = join(home, 'raised');
-    // The finish task waits until the test has raised the cap.
-    const finish = `'while [ ! -f ${flag} ]; do sleep 0.1; done'`;
-    leftovers.push(() => writeFileSync(flag, ''));
-    const { jig, repo } = await gateSetup(
-      { itemcap: gated('', finish, 'policy:\n  total_time_cap_minutes: 0.1\n') },
-      { home },
-    );
-    const item = await fileItem(jig, repo, 'itemcap');
-    const stopped = await until(jig, item.id, capStop);
-    expect(stopped.current_node).toBe('review');
-    expect(stopped.stop.reason).toMatch(capReason('the work item', '0.1'));
-    let ev = await events(jig, item.id);
-    expect(ev.map((e) => e.type).slice(-3)).toEqual([
-      'gate_requested',
-      'time_cap_reached',
-      'work_item_needs_human',
-    ]);
-    expect(ev.at(-2).payload).toMatchObject({ scope: 'work_item', limit_minutes: 0.1, from: 'stopped:gate' });
-    await expectGateOpen(jig, item.id);
-
-    // Approved: the gate passes, but the item's clock is spent, so the next node is stopped at once.
-    const approved = await post(jig, `/api/work-items/${item.id}/gates/review/approve`);
-    expect(approved.status, approved.text).toBe(200);
-    ev = await events(jig, item.id);
-    expect(ofType(ev, 'gate_approved').map((e) => e.payload)).toEqual([{ gate: 'review' }]);
-    // Whoever notices first (the sweep, or the check before a launch), the stop is the same.
-    await eventOf(jig, item.id, 'work_item_needs_human', 2);
-    const again = await until(jig, item.id, capStop);
-    expect(again.stop.reason).toMatch(capReason('the work item', '0.1'));
-    ev = await events(jig, item.id);
-    expect(ofType(ev, 'time_cap_reached').map((e) => [e.payload.scope, e.payload.from])).toEqual([
-      ['work_item', 'stopped:gate'],
-      ['work_item', 'running'],
-    ]);
-    expect(ofType(ev, 'work_item_needs_human')).toHaveLength(2);
-
-    // Raised for this item, a retry runs the node again and the item completes.
-    const patched = await http(`${jig.url}/api/work-items/${item.id}`, {
-      method: 'PATCH',
-      body: { policy_override: { work_item: { total_time_cap_minutes: 600 } } },
-    });
-    expect(patched.status, patched.text).toBe(200);
-    writeFileSync(flag, '');
-    const retried = await post(jig, `/api/work-items/${item.id}/retry`);
-    expect(retried.status, retried.text).toBe(200);
-    const done = await until(jig, item.id, ended);
-    expect(done.status, JSON.stringify(done.stop)).toBe('completed');
-    expect(ofType(await events(jig, item.id), 'time_cap_reached')).toHaveLength(2);
   });
 });

@@ -103,24 +103,45 @@ export interface ErrorBody {
   [extra: string]: unknown;
 }
 
-function fill(template: string, params: Record<string, string | number>): string {
+function fill(template: string, params: Partial<Record<string, string | number>>): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? `{${key}}`));
 }
 
+/** The `{name}`s of a template, as a union of names. */
+type Placeholders<T extends string> = T extends `${string}{${infer K}}${infer Rest}`
+  ? K | Placeholders<Rest>
+  : never;
+
+/** The values a code's message template needs: one per `{name}` in it, checked where it is thrown. */
+export type ErrorParams<C extends ErrorCode> = {
+  [K in Placeholders<(typeof errorCatalogue)[C]['template']>]: string | number;
+};
+
+type ErrorArgs<C extends ErrorCode> = [Placeholders<(typeof errorCatalogue)[C]['template']>] extends [never]
+  ? [params?: Record<string, never>, extra?: Record<string, unknown>, options?: { cause?: unknown }]
+  : [params: ErrorParams<C>, extra?: Record<string, unknown>, options?: { cause?: unknown }];
+
+/** The same arguments as the constructor reads them, whatever the code. */
+type LooseArgs = [
+  params?: Partial<Record<string, string | number>>,
+  extra?: Record<string, unknown>,
+  options?: { cause?: unknown },
+];
+
 /** A typed error a service throws; the server's one error handler maps it to status + body. */
-export class JigError extends Error {
-  readonly code: ErrorCode;
+export class JigError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
   readonly status: number;
   readonly extra: Record<string, unknown>;
 
-  /** `cause`: what went wrong underneath, for the server log (never sent to the caller). */
-  constructor(
-    code: ErrorCode,
-    params: Record<string, string | number> = {},
-    extra: Record<string, unknown> = {},
-    options: { cause?: unknown } = {},
-  ) {
+  /**
+   * `params` fill the code's template (the compiler asks for each `{name}` in it); `extra` goes
+   * into the body beside `detail` and `code`; `cause` is what went wrong underneath, for the server
+   * log (never sent to the caller).
+   */
+  constructor(code: C, ...args: ErrorArgs<C>) {
     const entry = errorCatalogue[code];
+    const [params = {}, extra = {}, options = {}]: LooseArgs = args;
     super(fill(entry.template, params), options);
     this.name = 'JigError';
     this.code = code;
@@ -131,4 +152,9 @@ export class JigError extends Error {
   toBody(): ErrorBody {
     return { ...this.extra, detail: this.message, code: this.code };
   }
+}
+
+/** `instanceof JigError`, typed as a JigError of any code (a bare `instanceof` leaves the code `any`). */
+export function isJigError(e: unknown): e is JigError {
+  return e instanceof JigError;
 }

@@ -2,7 +2,7 @@ import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { JigError, type ErrorBody } from '../contract/errors.js';
+import { isJigError, JigError, type ErrorBody } from '../contract/errors.js';
 import { escapeHtml, sendHtml, simplePage } from './html.js';
 
 function wantsHtml(req: FastifyRequest): boolean {
@@ -39,7 +39,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
-    if (error instanceof JigError) {
+    if (isJigError(error)) {
       // A 5xx is ours or a dependency's fault: whoever reads the log needs what happened underneath.
       if (error.status >= 500)
         req.log.error(

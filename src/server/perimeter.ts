@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { JigError } from '../contract/errors.js';
 import {
   decide,
+  refusalError,
   type Caller,
   type Decision,
   type PerimeterHeaders,
@@ -62,7 +63,7 @@ function refuse(
   reply: FastifyReply,
   d: Exclude<Decision, { allow: true }>,
 ): FastifyReply {
-  const err = new JigError(d.code, d.params, d.extra);
+  const err = refusalError(d);
   if (d.html) {
     if (d.code === 'host_not_allowed')
       return sendHtml(reply, d.status, hostPage(inst, req.headers.host ?? ''), { inlineStyles: true });

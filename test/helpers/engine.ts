@@ -30,7 +30,10 @@ export async function engineSetup(
   return { jig, repo, home };
 }
 
-export async function fileItem(jig: JigProcess, repo: string, chain: string, start = true): Promise<any> {
+/** What the helpers below need of a server: a real `jig serve` or an in-process one. */
+export type Served = Pick<JigProcess, 'url'>;
+
+export async function fileItem(jig: Served, repo: string, chain: string, start = true): Promise<any> {
   const r = await http(`${jig.url}/api/work-items`, {
     method: 'POST',
     body: { title: `Run ${chain}`, repo, chain, start },
@@ -40,12 +43,7 @@ export async function fileItem(jig: JigProcess, repo: string, chain: string, sta
 }
 
 /** Polls the item until `ok` holds (bounded by count, not asserted on time). */
-export async function until(
-  jig: JigProcess,
-  id: string,
-  ok: (item: any) => boolean,
-  tries = 300,
-): Promise<any> {
+export async function until(jig: Served, id: string, ok: (item: any) => boolean, tries = 300): Promise<any> {
   let item: any;
   for (let i = 0; i < tries; i++) {
     item = (await http(`${jig.url}/api/work-items/${id}`)).json;
@@ -55,7 +53,7 @@ export async function until(
   throw new Error(`item ${id} never reached the state; last: ${JSON.stringify(item)}`);
 }
 
-export async function events(jig: JigProcess, id: string): Promise<any[]> {
+export async function events(jig: Served, id: string): Promise<any[]> {
   return (await http(`${jig.url}/api/work-items/${id}/events?limit=1000`)).json.events;
 }
 
@@ -68,5 +66,5 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export const post = (jig: JigProcess, path: string, body?: unknown) =>
+export const post = (jig: Served, path: string, body?: unknown) =>
   http(`${jig.url}${path}`, { method: 'POST', body });

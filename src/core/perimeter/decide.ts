@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../contract/errors.js';
+import { JigError, type ErrorParams } from '../../contract/errors.js';
 import { hostName, isLoopbackAddress, isLoopbackBind, isLoopbackName } from './hosts.js';
 import { crossOriginReason } from './origin.js';
 import { classifyRoute, isApiPath, TRIGGERS_PATH } from './routes.js';
@@ -43,18 +43,37 @@ export interface PerimeterInput {
 /** Who got through, for routes that care (the trigger token may file paused work and nothing else). */
 export type Caller = 'open' | 'loopback' | 'mcp' | 'session' | 'trigger' | 'login';
 
-export type Decision =
-  | { allow: true; caller: Caller }
-  | {
-      allow: false;
-      status: 401 | 403;
-      code: ErrorCode;
-      params: Record<string, string>;
-      /** Extra keys of the JSON body. */
-      extra: Record<string, string>;
-      /** Answer with a short HTML page rather than JSON (a browser GET outside /api wanting HTML). */
-      html: boolean;
-    };
+/** The refusals the perimeter answers with. */
+type PerimeterCode = 'host_not_allowed' | 'cross_site_write' | 'remote_needs_password' | 'login_required';
+
+type RefusalOf<C extends PerimeterCode> = {
+  allow: false;
+  status: 401 | 403;
+  code: C;
+  params: ErrorParams<C>;
+  /** Extra keys of the JSON body. */
+  extra: Record<string, string>;
+  /** Answer with a short HTML page rather than JSON (a browser GET outside /api wanting HTML). */
+  html: boolean;
+};
+
+export type Refusal = { [C in PerimeterCode]: RefusalOf<C> }[PerimeterCode];
+
+export type Decision = { allow: true; caller: Caller } | Refusal;
+
+/** The catalogue's error for a refusal (the switch lets the compiler match each code's params). */
+export function refusalError(d: Refusal): JigError {
+  switch (d.code) {
+    case 'host_not_allowed':
+      return new JigError(d.code, d.params, d.extra);
+    case 'cross_site_write':
+      return new JigError(d.code, d.params, d.extra);
+    case 'remote_needs_password':
+      return new JigError(d.code, d.params, d.extra);
+    case 'login_required':
+      return new JigError(d.code, d.params, d.extra);
+  }
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -94,12 +113,12 @@ export function decide(input: PerimeterInput): Decision {
   const host = hostName(h.host);
   const loopbackBind = isLoopbackBind(input.bind);
   const html = (method === 'GET' || method === 'HEAD') && !isApiPath(input.path) && acceptsHtml(h);
-  const refuse = (
+  const refuse = <C extends PerimeterCode>(
     status: 401 | 403,
-    code: ErrorCode,
-    params: Record<string, string> = {},
+    code: C,
+    params: ErrorParams<C>,
     extra: Record<string, string> = {},
-  ): Decision => ({ allow: false, status, code, params, extra, html });
+  ): RefusalOf<C> => ({ allow: false, status, code, params, extra, html });
 
   const allowed = input.allowedHosts.map(hostName);
   const hostOk = loopbackBind
@@ -123,7 +142,7 @@ export function decide(input: PerimeterInput): Decision {
   if (route === 'open') return { allow: true, caller: 'open' };
   if (loopbackBind) return { allow: true, caller: 'loopback' };
 
-  if (!isLoopbackAddress(input.peer) && !input.passwordSet) return refuse(403, 'remote_needs_password');
+  if (!isLoopbackAddress(input.peer) && !input.passwordSet) return refuse(403, 'remote_needs_password', {});
 
   if (c.bearer === 'mcp') return { allow: true, caller: 'mcp' };
   if (c.session === 'valid') return { allow: true, caller: 'session' };

@@ -1,3 +1,4 @@
+import { stamp } from '../clock.js';
 import { existsSync } from 'node:fs';
 import type { ModelTask } from '../../core/chain/model.js';
 import type { SessionRecord } from '../../store/sessions.js';
@@ -95,7 +96,7 @@ export async function restartOnNewBase(
         approved: walk.approved.filter((g) => !ctx.chain.nodes.slice(target).some((n) => n.id === g)),
       },
       current_node: to,
-      updated_at: new Date().toISOString(),
+      updated_at: stamp(ctx.h.clock),
     });
     await uow.emit({
       work_item_id: ctx.id,
@@ -112,7 +113,7 @@ export async function restartOnNewBase(
 export async function pinBase(ctx: NodeCtx, rec: StartedItem, tip: string, how: string): Promise<void> {
   if (rec.base_ref === tip) return;
   await ctx.h.events.transact(async (uow) => {
-    await updateItem(uow.db, ctx.id, { base_ref: tip, updated_at: new Date().toISOString() });
+    await updateItem(uow.db, ctx.id, { base_ref: tip, updated_at: stamp(ctx.h.clock) });
     await uow.emit({
       work_item_id: ctx.id,
       type: 'base_ref_moved',

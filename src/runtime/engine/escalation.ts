@@ -199,7 +199,7 @@ export class Escalations {
         'jig',
       ).catch((err: unknown) => this.h.log.warn({ err, item: id }, 'automatic escalation did not start'));
     };
-    if (policy.auto_escalate_delay_s > 0) setTimeout(go, policy.auto_escalate_delay_s * 1000).unref();
+    if (policy.auto_escalate_delay_s > 0) this.h.clock.setTimer(go, policy.auto_escalate_delay_s * 1000);
     else go();
   }
 }

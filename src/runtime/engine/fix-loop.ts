@@ -147,8 +147,9 @@ export async function judged(ctx: NodeCtx, rec: StartedItem, stuck: Stuck): Prom
   const w = rec.walk;
   const lim = limits(ctx, rec);
   const cycles = w.cycles ?? 0;
-  const started = Date.parse(w.loop_started_at ?? new Date().toISOString());
-  if (cycles >= lim.attempts.value || Date.now() - started >= lim.wall_clock_s.value * 1000) {
+  const now = ctx.h.clock.now();
+  const started = w.loop_started_at ? Date.parse(w.loop_started_at) : now;
+  if (cycles >= lim.attempts.value || now - started >= lim.wall_clock_s.value * 1000) {
     return stuck(`${ctx.node.id}.fix_loop exhausted after ${cycles} fix cycle(s)`);
   }
   const why = stuckReason(w.rounds ?? []);

@@ -1,3 +1,4 @@
+import { stamp } from '../clock.js';
 import type { ModelExecNode, ModelStep, ResolvedChain } from '../../core/chain/model.js';
 import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import { roundOf } from '../../core/findings/stuck.js';
@@ -200,7 +201,7 @@ export class NodeRunner {
         ...x,
         rounds: [...(x.rounds ?? []), round],
         ...(open
-          ? { phase: 'decide' as const, loop_started_at: x.loop_started_at ?? new Date().toISOString() }
+          ? { phase: 'decide' as const, loop_started_at: x.loop_started_at ?? stamp(this.h.clock) }
           : {}),
       }),
       [

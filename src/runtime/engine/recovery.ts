@@ -2,6 +2,7 @@ import type { ReattachSummary } from '../../contract/health.js';
 import { itemIdsIn, parkedItemIds } from '../../store/item-scans.js';
 import { runningSessions, type SessionRecord } from '../../store/sessions.js';
 import { getItem } from '../../store/work-items.js';
+import { background } from '../background.js';
 import { isSameProcess } from '../process/proc-info.js';
 import type { Parking } from './parking.js';
 import type { EngineResources } from './resources.js';
@@ -51,7 +52,15 @@ export async function recover(r: EngineResources, parking: Pick<Parking, 'arm'>)
     const until = (await getItem(r.store.db, id))?.walk?.parked_until;
     if (until) parking.arm(id, until);
   }
-  void Promise.all(waits).then(() => r.promote());
+  // The slots freed by sessions that ended while the server was away go on once all are settled
+  // (each wait logs its own failure; one failing does not keep the others' slots).
+  background(r.log, 'settling adopted sessions', async () => {
+    for (const out of await Promise.allSettled(waits)) {
+      if (out.status === 'rejected')
+        r.log.error({ err: out.reason }, 'an adopted session could not be settled');
+    }
+    r.promote();
+  });
   return summary;
 }
 

@@ -2,6 +2,7 @@ import type { StopKind } from '../../contract/item-status.js';
 import type { ModelGateNode, ResolvedChain } from '../../core/chain/model.js';
 import { atNode, clockAt } from '../../core/chain/walk-state.js';
 import { JigError } from '../../contract/errors.js';
+import { background } from '../background.js';
 import { asStarted } from '../../store/started-item.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import { stoppedWalk } from './move-guards.js';
@@ -92,9 +93,10 @@ export class Walker {
   /** Runs the walk of an item in the background; a failure stops the item for a person, never crashes. */
   kick(id: string): void {
     if (this.r.closed()) return;
-    void this.r
-      .serial(id, () => this.walk(id))
-      .catch(async (err: unknown) => {
+    const walked = async (): Promise<void> => {
+      try {
+        await this.r.serial(id, () => this.walk(id));
+      } catch (err) {
         this.r.log.error({ err, item: id }, 'walk failed');
         await this.r.serial(id, async () => {
           const rec = await getItem(this.r.store.db, id);
@@ -102,7 +104,9 @@ export class Walker {
           if (rec?.status === 'running')
             await this.stop(rec, 'infra', `internal error: ${why}`, rec.current_node);
         });
-      });
+      }
+    };
+    background(this.r.log, 'stopping an item whose walk failed', walked, { item: id });
   }
 
   private async walk(id: string): Promise<void> {
@@ -205,7 +209,10 @@ export class Walker {
     });
     if (!stopped) return;
     if (kind === 'rate_limit') await this.p.parking.park(rec.id);
-    if (kind === 'stuck') setImmediate(() => void this.p.escalations.autoEscalate(rec.id));
+    if (kind === 'stuck') {
+      const escalate = () => this.p.escalations.autoEscalate(rec.id);
+      setImmediate(() => background(this.r.log, 'automatic escalation', escalate, { item: rec.id }));
+    }
     this.r.promote();
   }
 

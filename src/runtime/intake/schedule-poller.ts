@@ -1,4 +1,4 @@
-import { JigError } from '../../contract/errors.js';
+import { isJigError } from '../../contract/errors.js';
 import type { IntakeFile } from '../../contract/config/intake.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ReloadAnswer } from '../../contract/reload.js';
@@ -323,7 +323,7 @@ export class SchedulePoller {
       );
       report.fired.push({ index: e.index, source: e.source, minute: iso(minute), item_id: rec.id });
     } catch (err) {
-      if (err instanceof JigError) skip(err.code, err.message);
+      if (isJigError(err)) skip(err.code, err.message);
       else skip('intake_failed', `intake failed: ${(err as Error).message}`);
     }
   }

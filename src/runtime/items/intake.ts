@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoEntry } from '../../contract/config/repos.js';
-import { JigError } from '../../contract/errors.js';
+import { isJigError, JigError } from '../../contract/errors.js';
 import type { EventPayload } from '../../contract/event-kinds.js';
 import type { AttachmentInput, AttachmentKind } from '../../contract/items.js';
 import { checkTitle } from '../../core/items/title-rules.js';
@@ -237,7 +237,7 @@ export async function fileItem(
     // Nothing was filed, so nothing filed for it stays behind.
     if (checked.attachments.length > 0)
       rmSync(join(deps.attachmentsDir, id), { recursive: true, force: true });
-    if (err instanceof JigError || err instanceof KeyTaken) throw err;
+    if (isJigError(err) || err instanceof KeyTaken) throw err;
     throw new JigError('intake_failed', { reason: (err as Error).message }, {}, { cause: err });
   }
   return rec;

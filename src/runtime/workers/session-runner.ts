@@ -8,6 +8,7 @@ import type { PriceTable } from '../../core/harness/prices.js';
 import type { Store } from '../../store/database.js';
 import { NO_AGENT, updateSession, insertSession, type SessionRecord } from '../../store/sessions.js';
 import { AgentWatch, agentStatus, type Usage } from './agent-session.js';
+import { background } from '../background.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { EventLog } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
@@ -178,7 +179,8 @@ export class SessionRunner {
         if (over && !this.endings.has(s.id) && s.pid !== null) {
           this.endings.set(s.id, { budget: over });
           this.log.info({ session: s.id, reason: over }, 'cap crossed: ending the session');
-          void endGroup(s.pid, 2_000, this.remember(s));
+          const pid = s.pid;
+          background(this.log, 'ending a session over its cap', () => endGroup(pid, 2_000, this.remember(s)));
         }
       } catch (err) {
         this.log.warn({ err, session: s.id }, 'reading live usage failed');
@@ -207,13 +209,15 @@ export class SessionRunner {
     const fire = (): void => {
       this.timers.delete(s.id);
       this.endings.set(s.id, 'capped');
-      void this.events.record(
-        s.work_item_id,
-        'time_cap_reached',
-        { session: s.id, task: s.task_path, cap_s: cap },
-        { node: s.node },
-      );
-      void endGroup(pid, 5_000, this.remember(s));
+      const record = () =>
+        this.events.record(
+          s.work_item_id,
+          'time_cap_reached',
+          { session: s.id, task: s.task_path, cap_s: cap },
+          { node: s.node },
+        );
+      background(this.log, 'recording a time cap', record, { session: s.id });
+      background(this.log, 'ending a session at its time cap', () => endGroup(pid, 5_000, this.remember(s)));
     };
     if (left <= 0) fire();
     else this.timers.set(s.id, this.clock.setTimer(fire, left));
@@ -245,7 +249,10 @@ export class SessionRunner {
     const ending = this.endings.get(s.id);
     this.endings.delete(s.id);
     // Whatever the task left running in its group goes too.
-    if (s.pid !== null) void endGroup(s.pid, 10_000, [...(this.seen.get(s.id)?.values() ?? [])]);
+    const pid = s.pid;
+    const left = [...(this.seen.get(s.id)?.values() ?? [])];
+    if (pid !== null)
+      background(this.log, 'ending what a task left running', () => endGroup(pid, 10_000, left));
     this.seen.delete(s.id);
     const exitCode = readExitCode(s.exit_path);
     const agent = this.finishWatch(s);

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { JigError } from '../../contract/errors.js';
+import { isJigError } from '../../contract/errors.js';
 import { login, loginPage as loginPageRoute, logout } from '../../contract/routes/auth.js';
 import { isLoopbackBind } from '../../core/perimeter/hosts.js';
 import { SESSION_COOKIE, type AuthService } from '../../runtime/auth/auth-service.js';
@@ -47,7 +47,7 @@ export const authRoutes = routeFile(import.meta.url, (r, inst: Instance, auth: A
     try {
       result = await auth.login(req.ip, req.body.password);
     } catch (err) {
-      if (!(err instanceof JigError)) throw err;
+      if (!isJigError(err)) throw err;
       if (err.code === 'too_many_attempts') void reply.header('retry-after', String(err.extra.retry_after_s));
       req.log.info({ peer: req.ip, code: err.code }, 'login refused');
       if (!form) throw err;

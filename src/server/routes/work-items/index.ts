@@ -1,4 +1,4 @@
-import { JigError } from '../../../contract/errors.js';
+import { isJigError } from '../../../contract/errors.js';
 import {
   bulkItems,
   createItem,
@@ -41,7 +41,7 @@ export const workItemRoutes = routeFile(import.meta.url, (r, inst: Instance) => 
             : await inst.items.move(id, req.body.action, 'human', req.body.reason);
         results.push({ id, ok: true, status: 200, item: inst.items.dto(rec), detail: null, code: null });
       } catch (err) {
-        if (!(err instanceof JigError)) throw err;
+        if (!isJigError(err)) throw err;
         results.push({ id, ok: false, status: err.status, item: null, detail: err.message, code: err.code });
       }
     }
