@@ -182,7 +182,12 @@ nodes:
     const second = await fileItem(jig, repo, 'capped', false);
     const paused = await post(jig, `/api/work-items/${second.id}/escalate`, { message: 'help' });
     expect(paused.status).toBe(409);
-    expect(paused.json).toMatchObject({ code: 'move_refused', status: 'paused' });
+    expect(paused.json).toEqual({
+      detail: 'the item is paused; only a stopped item can be escalated',
+      code: 'item_wrong_status',
+      status: 'paused',
+      allowed: ['stopped'],
+    });
 
     // The first launch spends past the item's budget; the next one is refused before it starts.
     const budget = `

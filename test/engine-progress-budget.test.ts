@@ -39,9 +39,10 @@ describe('POST /api/work-items/{id}/progress', () => {
     const ended = await post(jig, `/api/work-items/${item.id}/progress`, { task: 'x' });
     expect(ended.status).toBe(409);
     expect(ended.json).toEqual({
-      detail: 'the item is cancelled',
-      code: 'move_refused',
+      detail: 'the item is cancelled; it has ended',
+      code: 'item_wrong_status',
       status: 'cancelled',
+      allowed: ['paused', 'queued', 'running', 'stopped'],
     });
   });
 });
@@ -77,9 +78,10 @@ describe('POST /api/work-items/{id}/budget/raise', () => {
     const ended = await post(jig, `/api/work-items/${item.id}/budget/raise`, { cap_usd: 6 });
     expect(ended.status).toBe(409);
     expect(ended.json).toEqual({
-      detail: 'the item is cancelled',
-      code: 'move_refused',
+      detail: 'the item is cancelled; it has ended',
+      code: 'item_wrong_status',
       status: 'cancelled',
+      allowed: ['paused', 'queued', 'running', 'stopped'],
     });
   });
 

@@ -129,8 +129,9 @@ describe('retry with a path', () => {
     expect(atGate.status).toBe(409);
     expect(atGate.json).toEqual({
       detail: 'the item waits at gate ok: approve or reject it',
-      code: 'move_refused',
+      code: 'item_at_gate',
       status: 'stopped',
+      gate: 'ok',
     });
 
     expect((await approve(jig, item.id, 'ok')).status).toBe(200);
@@ -222,8 +223,9 @@ describe('retry with a path', () => {
     expect(done.status).toBe(409);
     expect(done.json).toEqual({
       detail: 'the item is completed; only a stopped item can be retried',
-      code: 'move_refused',
+      code: 'item_wrong_status',
       status: 'completed',
+      allowed: ['stopped'],
     });
   });
 
@@ -234,8 +236,9 @@ describe('retry with a path', () => {
     expect(notStopped.status).toBe(409);
     expect(notStopped.json).toEqual({
       detail: 'the item is paused; only a stopped item can be retried',
-      code: 'move_refused',
+      code: 'item_wrong_status',
       status: 'paused',
+      allowed: ['stopped'],
     });
 
     const item = await stoppedOnBuild(jig, repo);

@@ -117,8 +117,9 @@ describe('wall clocks at a gate', () => {
     expect(retried.status).toBe(409);
     expect(retried.json).toEqual({
       detail: 'the item waits at gate review: approve or reject it',
-      code: 'move_refused',
+      code: 'item_at_gate',
       status: 'stopped',
+      gate: 'review',
     });
     const approved = await post(jig, `/api/work-items/${item.id}/gates/review/approve`);
     expect(approved.status, approved.text).toBe(200);

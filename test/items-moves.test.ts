@@ -99,6 +99,16 @@ const table: [Setup, string, number, string, boolean][] = [
   ],
 ];
 
+/** The statuses each move accepts, as a refusal lists them. */
+const allowedFor: Record<string, string[]> = {
+  cancel: ['paused', 'queued', 'running', 'stopped'],
+  complete: ['paused', 'queued', 'running', 'stopped'],
+  abandon: ['paused', 'queued', 'running', 'stopped'],
+  archive: ['completed', 'cancelled'],
+  restore: ['completed', 'cancelled', 'abandoned'],
+  pause: ['queued', 'running'],
+};
+
 describe('the state table', () => {
   for (const [from, move, status, result, archived] of table) {
     it(`${move} on a ${from} item answers ${status}`, async () => {
@@ -107,7 +117,12 @@ describe('the state table', () => {
       const r = await api('POST', `/api/work-items/${item.id}/${move}`, { reason: 'because' });
       expect(r.status).toBe(status);
       if (status === 409) {
-        expect(r.json).toEqual({ detail: result, code: 'move_refused', status: item.status });
+        expect(r.json).toEqual({
+          detail: result,
+          code: 'item_wrong_status',
+          status: item.status,
+          allowed: allowedFor[move],
+        });
         expect(await eventTypes(item.id)).toEqual(before);
       } else {
         expect(r.json.status).toBe(result);
@@ -228,7 +243,7 @@ describe('bulk, duplicate and patch', () => {
     expect(r.status).toBe(200);
     expect(r.json.results.map((x: any) => [x.id, x.ok, x.status, x.code, x.item?.status ?? null])).toEqual([
       [a.id, true, 200, null, 'cancelled'],
-      [b.id, false, 409, 'move_refused', null],
+      [b.id, false, 409, 'item_wrong_status', null],
       ['zzzzzzzz', false, 404, 'item_not_found', null],
     ]);
     const pause = await api('POST', '/api/work-items/bulk', { action: 'pause', ids: [(await newItem()).id] });

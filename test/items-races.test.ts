@@ -69,11 +69,12 @@ describe('racing moves', () => {
           expect(statuses).toEqual([200, 409]);
           const loser = ra.status === 409 ? ra : rb;
           expect(loser.json).toEqual({
-            code: 'move_refused',
+            code: 'item_wrong_status',
             detail: expect.stringMatching(
               /^the item is (cancelled|completed|abandoned); only an item that has not ended can be/,
             ),
             status: item.status,
+            allowed: ['paused', 'queued', 'running', 'stopped'],
           });
         }
         // An abandon cleans up once, after it won.
@@ -102,7 +103,7 @@ describe('racing moves', () => {
       expect(types.filter((t) => t === 'work_item_cancelled' || t === 'work_item_completed')).toHaveLength(1);
       if (final.status === 'completed') {
         // The approval won and the walk finished first: the cancel found an ended item.
-        expect([approve.status, cancel.status, cancel.json.code]).toEqual([200, 409, 'move_refused']);
+        expect([approve.status, cancel.status, cancel.json.code]).toEqual([200, 409, 'item_wrong_status']);
       } else {
         expect(cancel.status).toBe(200);
         // Once cancelled, nothing the engine records brings it back.
@@ -110,7 +111,8 @@ describe('racing moves', () => {
         expect(after.filter((t) => t === 'work_item_completed' || t === 'node_started')).toEqual([]);
       }
       if (approve.status === 409) {
-        expect(approve.json.code).toBe('move_refused');
+        // Refused on the ended item: its gate no longer waits (or the cancel landed mid-decision).
+        expect(['gate_not_waiting', 'item_changed']).toContain(approve.json.code);
         expect(types).not.toContain('gate_approved');
       } else {
         expect(approve.status).toBe(200);

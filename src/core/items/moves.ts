@@ -1,4 +1,4 @@
-import type { ItemStatus } from '../../contract/item-status.js';
+import { itemStatuses, type ItemStatus } from '../../contract/item-status.js';
 import { isEnded } from './status.js';
 
 /**
@@ -12,7 +12,12 @@ export interface ItemState {
   archived: boolean;
 }
 
-export type MoveResult = { ok: true; to: ItemState; changed: boolean } | { ok: false; reason: string };
+/** A refusal names the rule it broke and the statuses the move accepts (`item_wrong_status`). */
+export type MoveResult =
+  | { ok: true; to: ItemState; changed: boolean }
+  | { ok: false; state: string; rule: string; allowed: ItemStatus[] };
+
+const notEnded: ItemStatus[] = itemStatuses.filter((s) => !isEnded(s));
 
 const ended = (s: ItemState): boolean => isEnded(s.status);
 
@@ -25,7 +30,12 @@ function describe(s: ItemState): string {
  * idempotent); any other move the table does not allow is refused, naming the current status.
  */
 export function decideMove(move: Move, s: ItemState): MoveResult {
-  const refuse = (why: string): MoveResult => ({ ok: false, reason: `the item is ${describe(s)}; ${why}` });
+  const refuse = (rule: string, allowed: ItemStatus[]): MoveResult => ({
+    ok: false,
+    state: describe(s),
+    rule,
+    allowed,
+  });
   switch (move) {
     case 'cancel':
     case 'complete':
@@ -33,27 +43,27 @@ export function decideMove(move: Move, s: ItemState): MoveResult {
       const target: ItemStatus =
         move === 'cancel' ? 'cancelled' : move === 'complete' ? 'completed' : 'abandoned';
       if (s.status === target && !s.archived) return { ok: true, to: s, changed: false };
-      if (ended(s)) return refuse(`only an item that has not ended can be ${target}`);
+      if (ended(s)) return refuse(`only an item that has not ended can be ${target}`, notEnded);
       return { ok: true, to: { status: target, archived: false }, changed: true };
     }
     case 'archive':
       if (s.archived) return { ok: true, to: s, changed: false };
       if (s.status !== 'completed' && s.status !== 'cancelled') {
-        return refuse('only a completed or cancelled item can be archived');
+        return refuse('only a completed or cancelled item can be archived', ['completed', 'cancelled']);
       }
       return { ok: true, to: { ...s, archived: true }, changed: true };
     case 'restore':
       if (!s.archived) {
         return ended(s)
           ? { ok: true, to: s, changed: false }
-          : refuse('only an archived item can be restored');
+          : refuse('only an archived item can be restored', ['completed', 'cancelled', 'abandoned']);
       }
       return { ok: true, to: { ...s, archived: false }, changed: true };
     case 'pause':
       if (s.status === 'paused') return { ok: true, to: s, changed: false };
       // A queued item holds no slot and runs nothing: pausing it needs no engine.
       if (s.status === 'queued') return { ok: true, to: { ...s, status: 'paused' }, changed: true };
-      return refuse('only a queued or running item can be paused');
+      return refuse('only a queued or running item can be paused', ['queued', 'running']);
     default: {
       const never: never = move;
       return never;

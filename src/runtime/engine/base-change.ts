@@ -1,8 +1,10 @@
 import { stamp } from '../clock.js';
+import { asStarted } from '../../store/started-item.js';
+import { itemOr404 } from './resources.js';
 import { existsSync } from 'node:fs';
 import type { ModelTask } from '../../core/chain/model.js';
 import type { SessionRecord } from '../../store/sessions.js';
-import { getItem, updateItem } from '../../store/work-items.js';
+import { updateItem } from '../../store/work-items.js';
 import type { StartedItem } from '../../store/started-item.js';
 import { git } from '../git/git.js';
 import { OPEN_OPERATIONS } from '../git/open-operations.js';
@@ -87,7 +89,7 @@ export async function restartOnNewBase(
   const to = ctx.chain.nodes[target]!.id;
   await ctx.h.events.transact(async (uow) => {
     // The walk as it is now, inside the transaction: a hold set meanwhile is kept.
-    const walk = (await getItem(uow.db, ctx.id))!.walk!;
+    const { walk } = asStarted(await itemOr404(uow.db, ctx.id));
     await updateItem(uow.db, ctx.id, {
       base_ref: tip,
       walk: {

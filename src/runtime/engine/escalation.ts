@@ -7,6 +7,7 @@ import type { ModelAgentTask } from '../../core/chain/model.js';
 import type { Store } from '../../store/database.js';
 import { runningSessions, sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
+import { wrongStatus } from './move-guards.js';
 import type { EventLog } from '../events/event-log.js';
 import type { ReposService } from '../repos/repos-service.js';
 import { patchWalk } from '../../store/item-walk.js';
@@ -79,29 +80,17 @@ export class Escalations {
   async escalate(id: string, message: string, by: EventActor): Promise<{ session: string; harness: string }> {
     const rec = await this.h.item(id);
     if (rec.status !== 'stopped') {
-      throw new JigError(
-        'move_refused',
-        { reason: `the item is ${rec.status}; only a stopped item can be escalated` },
-        { status: rec.status },
-      );
+      throw wrongStatus(rec, 'only a stopped item can be escalated', ['stopped']);
     }
     if (rec.stop_kind === 'budget') {
       throw new JigError('escalation_spend_cap', { reason: rec.stop_reason ?? 'a spend cap' });
     }
     if ((await runningSessions(this.h.store.db, id)).some((s) => s.node === ESCALATION_NODE)) {
-      throw new JigError(
-        'move_refused',
-        { reason: 'an escalation turn is already running for this item' },
-        { status: rec.status },
-      );
+      throw new JigError('escalation_running', {}, { status: rec.status });
     }
     const repo = this.h.repos.find(rec.repo);
     if (!repo || !rec.worktree_path || !rec.chain_definition) {
-      throw new JigError(
-        'move_refused',
-        { reason: 'the item has no worktree yet; start it first' },
-        { status: rec.status },
-      );
+      throw new JigError('item_not_started', {}, { status: rec.status });
     }
     const chain = rec.chain_definition;
     const harness = escalationHarness(
@@ -135,7 +124,7 @@ export class Escalations {
         .then(async (out) => {
           if (out.kind === 'refuse') {
             if (!started)
-              reject(new JigError('move_refused', { reason: out.reason }, { status: rec.status }));
+              reject(new JigError('escalation_refused', { reason: out.reason }, { status: rec.status }));
             return;
           }
           await this.afterEscalation(id, out.session);
@@ -167,11 +156,7 @@ export class Escalations {
     const rec = await this.h.item(id);
     const live = (await runningSessions(this.h.store.db, id)).find((s) => s.node === ESCALATION_NODE);
     if (!live) {
-      throw new JigError(
-        'move_refused',
-        { reason: 'no escalation turn is running for this item' },
-        { status: rec.status },
-      );
+      throw new JigError('escalation_not_running', {}, { status: rec.status });
     }
     await this.h.workers.end(live);
     return { stopped: live.id };

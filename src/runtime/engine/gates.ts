@@ -22,11 +22,7 @@ function atGate(rec: ItemRecord, gate: string): AtGate {
 
 function refuseClosed(rec: ItemRecord, gate: string): void {
   if (!gateOpen(rec, gate)) {
-    throw new JigError(
-      'move_refused',
-      { reason: `gate ${gate} is not waiting for a decision (the item is ${rec.status})` },
-      { status: rec.status },
-    );
+    throw new JigError('gate_not_waiting', { gate, state: rec.status }, { status: rec.status, gate });
   }
 }
 

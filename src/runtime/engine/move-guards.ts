@@ -1,5 +1,6 @@
 import { JigError } from '../../contract/errors.js';
-import type { StopKind } from '../../contract/item-status.js';
+import { itemStatuses, type ItemStatus, type StopKind } from '../../contract/item-status.js';
+import { isEnded } from '../../core/items/status.js';
 import type { Walk } from '../../contract/walk.js';
 import { clockAt, hold } from '../../core/chain/walk-state.js';
 import { getItem, type ItemRecord } from '../../store/work-items.js';
@@ -19,18 +20,25 @@ export async function unchanged(uow: UnitOfWork, rec: ItemRecord): Promise<void>
     cur.stop_kind !== rec.stop_kind ||
     (cur.archived_at === null) !== (rec.archived_at === null)
   ) {
-    throw new JigError(
-      'move_refused',
-      { reason: `the item is ${cur.status} now; it changed while this move was decided` },
-      { status: cur.status },
-    );
+    throw new JigError('item_changed', { state: cur.status }, { status: cur.status });
   }
+}
+
+const notEnded: ItemStatus[] = itemStatuses.filter((s) => !isEnded(s));
+
+/** The move needs the item in one of `allowed`; `rule` says so in words. */
+export function wrongStatus(rec: ItemRecord, rule: string, allowed: readonly ItemStatus[]): JigError {
+  return new JigError(
+    'item_wrong_status',
+    { state: rec.status, rule },
+    { status: rec.status, allowed: [...allowed] },
+  );
 }
 
 /** Moves that only make sense for an item that has not ended. */
 export function refuseEnded(rec: ItemRecord): void {
   if (rec.status === 'completed' || rec.status === 'cancelled' || rec.status === 'abandoned') {
-    throw new JigError('move_refused', { reason: `the item is ${rec.status}` }, { status: rec.status });
+    throw wrongStatus(rec, 'it has ended', notEnded);
   }
 }
 

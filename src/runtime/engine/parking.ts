@@ -77,9 +77,10 @@ export class Parking {
 
   private async unpark(id: string): Promise<void> {
     const rec = await getItem(this.h.store.db, id);
-    if (!rec || rec.status !== 'stopped' || rec.stop_kind !== 'rate_limit' || !rec.walk?.parked_until) return;
+    const walk = rec?.walk;
+    if (!rec || rec.status !== 'stopped' || rec.stop_kind !== 'rate_limit' || !walk?.parked_until) return;
     await this.h.events.transact(async (uow) => {
-      await updateItem(uow.db, id, { walk: { ...rec.walk!, parked_until: null } });
+      await updateItem(uow.db, id, { walk: { ...walk, parked_until: null } });
       await uow.emit({
         work_item_id: id,
         type: 'work_item_unparked',

@@ -2,12 +2,9 @@ import { JigError } from '../../contract/errors.js';
 import type { EventActor } from '../../contract/events.js';
 import { atNode, hold } from '../../core/chain/walk-state.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
-import { refuseEnded, unchanged } from './move-guards.js';
+import { refuseEnded, unchanged, wrongStatus } from './move-guards.js';
 import type { EngineResources } from './resources.js';
 import { planRetry, type RetryOptions } from './retry-plan.js';
-
-const wrongStatus = (rec: ItemRecord, reason: string): JigError =>
-  new JigError('move_refused', { reason: `the item is ${rec.status}; ${reason}` }, { status: rec.status });
 
 /**
  * A person's commands on an item (resume, pause, steer, retry, skip, raise its budget, report
@@ -31,7 +28,7 @@ export class PersonMoves {
   resume(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
     return this.then(id, async (rec) => {
       if (rec.status === 'running' || rec.status === 'queued') return false;
-      if (rec.status !== 'paused') throw wrongStatus(rec, 'only a paused item can be resumed');
+      if (rec.status !== 'paused') throw wrongStatus(rec, 'only a paused item can be resumed', ['paused']);
       if (this.r.config.newWorkBlocked && rec.walk === null) {
         throw new JigError('new_work_refused', this.r.config.newWorkBlocked);
       }
@@ -59,7 +56,7 @@ export class PersonMoves {
       if (!rec) throw new JigError('item_not_found', { id });
       if (rec.status === 'paused') return false;
       if (rec.status !== 'running' && rec.status !== 'queued') {
-        throw wrongStatus(rec, 'only a running or queued item can be paused');
+        throw wrongStatus(rec, 'only a running or queued item can be paused', ['running', 'queued']);
       }
       // Marked paused first, so the walk sees it and stops; then the processes are ended.
       await updateItem(uow.db, id, {
@@ -81,7 +78,7 @@ export class PersonMoves {
   steer(id: string, note: string, by: EventActor): Promise<ItemRecord> {
     return this.then(id, async (rec) => {
       if (rec.status !== 'paused' && rec.status !== 'stopped') {
-        throw wrongStatus(rec, 'a steer is stored for a paused or stopped item');
+        throw wrongStatus(rec, 'a steer is stored for a paused or stopped item', ['paused', 'stopped']);
       }
       await this.r.events.transact(async (uow) => {
         await unchanged(uow, rec);
@@ -134,12 +131,16 @@ export class PersonMoves {
     return this.then(id, async (rec) => {
       const { walk, chain_definition: chain } = rec;
       if ((rec.status !== 'stopped' && rec.status !== 'paused') || !walk || !chain) {
-        throw wrongStatus(rec, 'only a stopped or paused item that has started can skip');
+        throw wrongStatus(rec, 'only a stopped or paused item that has started can skip', [
+          'stopped',
+          'paused',
+        ]);
       }
       const node = chain.nodes[walk.node];
-      const refuse = (reason: string) => new JigError('move_refused', { reason }, { status: rec.status });
-      if (!node) throw refuse('the item is past its last node');
-      if (node.skippable === false) throw refuse(`node ${node.id} is not skippable`);
+      if (!node) throw wrongStatus(rec, 'it is past its last node', []);
+      if (node.skippable === false) {
+        throw new JigError('node_not_skippable', { node: node.id }, { status: rec.status, node: node.id });
+      }
       await this.r.events.transact(async (uow) => {
         await unchanged(uow, rec);
         await updateItem(uow.db, id, { walk: atNode(walk, walk.node + 1), updated_at: this.r.now() });

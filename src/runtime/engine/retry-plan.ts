@@ -1,7 +1,8 @@
 import type { Walk } from '../../contract/walk.js';
 import { JigError } from '../../contract/errors.js';
 import type { EventPayload } from '../../contract/event-kinds.js';
-import type { ModelExecNode, ResolvedChain } from '../../core/chain/model.js';
+import type { ModelNode, ResolvedChain } from '../../core/chain/model.js';
+import { wrongStatus } from './move-guards.js';
 import { retryTarget } from '../../core/chain/retry-target.js';
 import { isModelId } from '../../core/items/overrides.js';
 import type { ItemRecord } from '../../store/work-items.js';
@@ -35,6 +36,17 @@ function reachedStep(chain: ResolvedChain, w: Walk): number {
   return node.steps.length - 1;
 }
 
+/** The path of step `i` of an exec node (null for a gate or past its steps). */
+function stepPath(node: ModelNode | undefined, i: number): string | null {
+  return node?.kind === 'exec' ? (node.steps[i]?.path ?? null) : null;
+}
+
+/** The object stored under `key` (a node's overrides), or nothing when there is none. */
+function objectAt(overrides: Record<string, unknown>, key: string): Record<string, unknown> {
+  const v = overrides[key];
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...v } : {};
+}
+
 /**
  * Checks a person's retry of a stopped item and plans it, throwing the error the route answers:
  * 409 for an item that cannot be retried, 422 for a path or model that is wrong. A retry is a fresh
@@ -42,14 +54,18 @@ function reachedStep(chain: ResolvedChain, w: Walk): number {
  * retried from are decided again, and `on_base_changed` restarts from there count afresh.
  */
 export function planRetry(rec: ItemRecord, opts: RetryOptions): RetryPlan {
-  const refuse = (reason: string) => new JigError('move_refused', { reason }, { status: rec.status });
-  if (rec.status !== 'stopped' || !rec.walk)
-    throw refuse(`the item is ${rec.status}; only a stopped item can be retried`);
-  if (rec.stop_kind === 'gate')
-    throw refuse(`the item waits at gate ${rec.current_node ?? ''}: approve or reject it`);
-  const chain = rec.chain_definition as ResolvedChain;
-  const found = retryTarget(chain, rec.walk.node, opts.path, reachedStep(chain, rec.walk));
-  if (!found.ok && opts.path === undefined) throw refuse(found.reason);
+  const { walk: was, chain_definition: chain } = rec;
+  if (rec.status !== 'stopped' || !was || !chain)
+    throw wrongStatus(rec, 'only a stopped item can be retried', ['stopped']);
+  const here = chain.nodes[was.node];
+  // At a gate (waiting, or stopped there by a wall clock) a retry with no path has nothing to rerun.
+  if (rec.stop_kind === 'gate' || (here?.kind === 'gate' && opts.path === undefined)) {
+    const gate = rec.stop_kind === 'gate' ? (rec.current_node ?? '') : (here?.id ?? '');
+    throw new JigError('item_at_gate', { gate }, { status: rec.status, gate });
+  }
+  const found = retryTarget(chain, was.node, opts.path, reachedStep(chain, was));
+  if (!found.ok && opts.path === undefined)
+    throw new JigError('nothing_to_retry', { reason: found.reason }, { status: rec.status });
   if (!found.ok) throw new JigError('validation_failed', { reason: `path: ${found.reason}` });
   const t = found.target;
   const back = chain.nodes[t.node]?.id ?? null;
@@ -65,17 +81,15 @@ export function planRetry(rec: ItemRecord, opts: RetryOptions): RetryPlan {
     tc && back && (tc.model !== undefined || tc.effort !== undefined)
       ? {
           ...rec.node_overrides,
-          [back]: { ...(rec.node_overrides[back] as Record<string, unknown> | undefined), ...tc },
+          [back]: { ...objectAt(rec.node_overrides, back), ...tc },
         }
       : null;
   const later = new Set(chain.nodes.slice(t.node).map((n) => n.id));
   const walk: Walk = {
-    ...atNode(rec.walk, t.node),
+    ...atNode(was, t.node),
     step: t.step,
-    approved: rec.walk.approved.filter((g) => !later.has(g)),
-    base_restarts: Object.fromEntries(
-      Object.entries(rec.walk.base_restarts ?? {}).filter(([n]) => !later.has(n)),
-    ),
+    approved: was.approved.filter((g) => !later.has(g)),
+    base_restarts: Object.fromEntries(Object.entries(was.base_restarts ?? {}).filter(([n]) => !later.has(n))),
     ...(t.task ? { only_task: t.task } : {}),
   };
   return {
@@ -85,7 +99,7 @@ export function planRetry(rec: ItemRecord, opts: RetryOptions): RetryPlan {
     payload: {
       node: back,
       from: rec.current_node,
-      step: (chain.nodes[t.node] as ModelExecNode | undefined)?.steps?.[t.step]?.path ?? null,
+      step: stepPath(chain.nodes[t.node], t.step),
       task: t.task,
       ...(opts.steer ? { steer: opts.steer } : {}),
     },

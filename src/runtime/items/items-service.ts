@@ -175,16 +175,16 @@ export class ItemsService {
       'budget_usd',
     ] as const;
     if (settings.some((k) => body[k] !== undefined) && isEnded(rec.status)) {
-      throw new JigError('move_refused', {
-        reason: `the item is ${rec.status}; only its title and description can change`,
-      });
+      throw new JigError(
+        'item_wrong_status',
+        { state: rec.status, rule: 'only its title and description can change' },
+        { status: rec.status, allowed: itemStatuses.filter((x) => !isEnded(x)) },
+      );
     }
     if (body.chain !== undefined && body.chain !== rec.chain) {
       // A queued item has frozen its chain too, though no slot has started it yet.
       if (rec.started_at !== null || rec.walk !== null) {
-        throw new JigError('move_refused', {
-          reason: 'the item has started; its chain changes through an item draft',
-        });
+        throw new JigError('chain_frozen', {}, { status: rec.status });
       }
       const found = this.deps.chains.lookup(body.chain);
       if (!found.ok) {
@@ -255,7 +255,11 @@ export class ItemsService {
       const from = { status: rec.status, archived: rec.archived_at !== null };
       const decision = decideMove(move, from);
       if (!decision.ok)
-        throw new JigError('move_refused', { reason: decision.reason }, { status: rec.status });
+        throw new JigError(
+          'item_wrong_status',
+          { state: decision.state, rule: decision.rule },
+          { status: rec.status, allowed: decision.allowed },
+        );
       if (!decision.changed) return { rec, after: rec, changed: false };
       const now = new Date().toISOString();
       const changes: Partial<ItemRecord> = { status: decision.to.status, updated_at: now };
@@ -264,11 +268,9 @@ export class ItemsService {
       if (move === 'pause') changes.queued_at = null;
       if (move === 'cancel' || move === 'complete' || move === 'abandon') changes.ended_at = now;
       if (!(await updateItemIf(uow.db, id, from, changes))) {
-        throw new JigError(
-          'move_refused',
-          { reason: 'the item changed meanwhile; read it again' },
-          { status: rec.status },
-        );
+        const now = await getItem(uow.db, id);
+        const state = now?.status ?? rec.status;
+        throw new JigError('item_changed', { state }, { status: state });
       }
       const payload = { from: rec.status, ...(reason ? { reason } : {}) };
       await uow.emit({ work_item_id: id, type: moveEvents[move], by, payload });
@@ -338,7 +340,7 @@ export class ItemsService {
       id,
       status: rec.status,
       allowed: decision.ok,
-      detail: decision.ok ? null : decision.reason,
+      detail: decision.ok ? null : `the item is ${decision.state}; ${decision.rule}`,
       result_status: 'cancelled' as const,
       keeps_worktree: true,
       keeps_branch: true,
