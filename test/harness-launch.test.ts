@@ -72,7 +72,7 @@ async function run(harness: string) {
     logPath,
     exitPath,
   });
-  const live = new LiveUsage(logPath, built.provider);
+  const live = new LiveUsage(logPath, built.provider, { now: Date.now });
   await child.exited;
   const readout = live.finish();
   return { built, readout, repo, resultPath, promptLog, exit: readFileSync(exitPath, 'utf8') };

@@ -98,7 +98,7 @@ async function runAgent(
     logPath,
     exitPath,
   });
-  const live = new LiveUsage(logPath, built.provider);
+  const live = new LiveUsage(logPath, built.provider, { now: Date.now });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
