@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ScheduleSource } from './intake-route.js';
 import { itemStatuses } from './item-status.js';
+import { judgeVerdicts } from './verdicts.js';
 import { AttachmentKind } from './items.js';
 import { FindingSeverity } from './result-file.js';
 
@@ -187,7 +188,7 @@ export const eventCatalogue = {
       node: str,
       cycle: num,
       verdict: nullableStr,
-      applied: z.enum(['continue', 'stop_needs_human', 'stop_downgrade']),
+      applied: z.enum(judgeVerdicts),
       concerns: nullableStr,
       session: nullableStr,
     }),

@@ -1,3 +1,4 @@
+import { ESCALATION_NODE } from '../../contract/verdicts.js';
 import { stamp, type Clock } from '../clock.js';
 import type { Logger } from 'pino';
 import type { PolicyFile } from '../../contract/config/policy.js';
@@ -15,7 +16,7 @@ import type { Workers } from '../workers/workers.js';
 import { passed } from './walk-helpers.js';
 
 /** The node name escalation sessions are recorded under: they belong to no node of the chain. */
-export const ESCALATION_NODE = '<escalation>';
+export { ESCALATION_NODE };
 export const ESCALATION_PATH = 'escalation';
 
 const GRANTS_DEFAULT = ['git-commit', 'git-rebase', 'git-push'];

@@ -1,3 +1,4 @@
+import { judgeVerdicts, verdictOf, type JudgeVerdict } from '../../contract/verdicts.js';
 import type { Walk } from '../../contract/walk.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ModelFixLoop } from '../../core/chain/model.js';
@@ -116,12 +117,10 @@ export async function judge(ctx: NodeCtx, rec: StartedItem, stuck: Stuck): Promi
   const s = r.runs[0]!.session;
   const verdict = typeof s?.result?.verdict === 'string' ? s.result.verdict : null;
   const concerns = typeof s?.result?.concerns === 'string' ? s.result.concerns : null;
-  const applied =
-    verdict === 'stop_needs_human'
-      ? 'stop_needs_human'
-      : verdict === 'stop_downgrade' && m.failed.length === 0
-        ? 'stop_downgrade'
-        : 'continue';
+  // A downgrade needs every task to have passed; an unknown answer goes on with the loop.
+  const asked = verdictOf(judgeVerdicts, s?.result);
+  const applied: JudgeVerdict =
+    asked === 'stop_downgrade' && m.failed.length > 0 ? 'continue' : (asked ?? 'continue');
   await move(
     ctx,
     (x) => (applied === 'continue' ? { ...x, phase: 'judged', step: 0, step_at: null, concerns } : x),

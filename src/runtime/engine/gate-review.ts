@@ -1,3 +1,4 @@
+import { reviewVerdicts, verdictOf } from '../../contract/verdicts.js';
 import { stamp, type Clock } from '../clock.js';
 import type { StopKind } from '../../contract/item-status.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
@@ -87,9 +88,10 @@ export async function runAutoReview(d: {
     { node: gate.id },
   );
   const ok = passed(s.status);
-  if (ok && verdict === 'approve') return { kind: 'approve', session: s.id };
-  if (ok && verdict === 'reject' && concerns) return { kind: 'reject', note: concerns, session: s.id };
-  if (ok && verdict === 'fixed') {
+  const said = ok ? verdictOf(reviewVerdicts, s.result) : null;
+  if (said === 'approve') return { kind: 'approve', session: s.id };
+  if (said === 'reject' && concerns) return { kind: 'reject', note: concerns, session: s.id };
+  if (said === 'fixed') {
     const left = attempt < (d.policy?.auto_review_attempts ?? 1);
     if (left) return { kind: 'again' };
   }

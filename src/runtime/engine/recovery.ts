@@ -1,3 +1,4 @@
+import { SETUP_NODE } from '../../contract/verdicts.js';
 import type { ReattachSummary } from '../../contract/health.js';
 import { itemIdsIn, parkedItemIds } from '../../store/item-scans.js';
 import { runningSessions, type SessionRecord } from '../../store/sessions.js';
@@ -69,7 +70,7 @@ async function afterAdopted(r: EngineResources, s: SessionRecord): Promise<void>
   const rec = await getItem(r.store.db, s.work_item_id);
   if (!rec || rec.status !== 'running') return;
   if ((await runningSessions(r.store.db, rec.id)).length > 0) return;
-  if (s.node === '<setup>' && !passed(s.status)) {
+  if (s.node === SETUP_NODE && !passed(s.status)) {
     const reason = `setup_command ended ${s.status}; see session ${s.id}`;
     return r.stop(rec, stopKindOf[s.status] ?? 'failed', reason, null, s.id);
   }

@@ -8,6 +8,7 @@ import type {
 import type { PolicyFile } from '../../contract/config/policy.js';
 import { overrideAt } from '../../core/items/policy-override.js';
 import type { SessionStatus } from '../../store/sessions.js';
+import type { StopKind } from '../../contract/item-status.js';
 
 /** The time cap a task runs under: the nearest scope that sets one, else policy.yaml's task default. */
 export function timeCapMinutes(
@@ -62,10 +63,8 @@ export function worstStatus(statuses: SessionStatus[]): SessionStatus | null {
   return null;
 }
 
-export const stopKindOf: Record<
-  string,
-  'config' | 'question' | 'cap' | 'infra' | 'failed' | 'budget' | 'rate_limit'
-> = {
+/** The stop a session's status leads to when it is the worst of its step (a pass leads to none). */
+export const stopKindOf: Partial<Record<SessionStatus, StopKind>> = {
   config_error: 'config',
   infra_error: 'infra',
   budget_exceeded: 'budget',

@@ -1,3 +1,4 @@
+import { SETUP_NODE } from '../../contract/verdicts.js';
 import { existsSync } from 'node:fs';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import type { StopKind } from '../../contract/item-status.js';
@@ -97,7 +98,7 @@ export async function startWalk(
   const out = await r.workers.runCommand({
     rec,
     repo,
-    node: '<setup>',
+    node: SETUP_NODE,
     taskPath: 'setup',
     kind: 'setup',
     argv: ['/bin/sh', '-c', repo.setup_command],
