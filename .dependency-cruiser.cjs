@@ -36,6 +36,14 @@ forbidden.push(
     to: { path: 'node_modules/(fastify|@fastify|better-sqlite3|kysely|pino)' },
   },
   {
+    name: 'workers-below-engine',
+    comment:
+      'runtime/workers runs what the engine decides and says how it ended; it never reaches back into the engine (ADR 0007)',
+    severity: 'error',
+    from: { path: '^src/runtime/workers/' },
+    to: { path: '^src/runtime/engine/' },
+  },
+  {
     name: 'no-circular',
     severity: 'error',
     from: {},
