@@ -245,10 +245,18 @@ describe.skipIf(missing('claude') !== '')(title('a budget cap on real Claude Cod
   it(
     'the command the CLI’s Bash tool was running when the cap ended it goes too',
     async () => {
-      const r = await cappedRun(CAPS[0]!);
+      // The cap is crossed by the usage the CLI logs as the message carrying the tool call starts;
+      // Jig reads the log once a second, so now and then it ends the CLI before the tool has
+      // started, and there is nothing to check. The run is repeated (at most three times) until the
+      // tool started; the property is then asserted on that run.
+      let r = await cappedRun(CAPS[0]!);
+      for (let tries = 1; r.toolPid === null && tries < 3; tries++) {
+        expect(r.done.stop?.kind, r.why).toBe('budget');
+        r = await cappedRun(CAPS[0]!);
+      }
       try {
         expect(r.done.stop?.kind, r.why).toBe('budget');
-        expect(r.toolPid, 'the Bash tool never started').not.toBeNull();
+        expect(r.toolPid, 'the Bash tool never started in three runs').not.toBeNull();
         for (let i = 0; i < 50 && isAlive(r.toolPid!); i++) await new Promise((res) => setTimeout(res, 100));
         const ps = spawnSync('ps', ['-o', 'pid,ppid,pgid,sid,cmd', '-p', String(r.toolPid)], {
           encoding: 'utf8',
