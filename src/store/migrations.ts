@@ -7,6 +7,7 @@ import { engineState } from './migrations/0005-engine.js';
 import { listIndex } from './migrations/0006-list-index.js';
 import { agentSessions } from './migrations/0007-agent-sessions.js';
 import { triggerKeys } from './migrations/0008-trigger-keys.js';
+import { drafts } from './migrations/0009-drafts.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   listIndex,
   agentSessions,
   triggerKeys,
+  drafts,
 ];

@@ -124,6 +124,28 @@ export interface TriggerKeysTable {
   created_at: string;
 }
 
+/** Open configuration drafts (migration 9); `files` and `base` are JSON maps by file name. */
+export interface DraftsTable {
+  area: string;
+  key: string;
+  files: string;
+  base: string;
+  changes: number;
+  problems: number;
+  updated_at: string;
+}
+
+/** A draft's undo steps (migration 9): `before` is the draft before the step, JSON, or null for none. */
+export interface DraftStepsTable {
+  area: string;
+  key: string;
+  seq: number;
+  kind: string;
+  file: string | null;
+  before: string | null;
+  touched_at: string;
+}
+
 export interface Database {
   work_items: WorkItemsTable;
   events: EventsTable;
@@ -133,4 +155,6 @@ export interface Database {
   auth_sessions: AuthSessionsTable;
   schedule_firings: ScheduleFiringsTable;
   trigger_keys: TriggerKeysTable;
+  drafts: DraftsTable;
+  draft_steps: DraftStepsTable;
 }
