@@ -35,6 +35,7 @@ const draft = (text: string, updated: string, extra: Partial<DraftRecord> = {}):
   key: 'fast',
   files: { [FILE]: text },
   base: { [FILE]: 'a'.repeat(64) },
+  last_parsed: { [FILE]: { nodes: [] } },
   changes: 1,
   problems: 0,
   updated_at: updated,

@@ -10,6 +10,8 @@ const DraftFiles = z.record(z.string(), z.string().nullable());
 /** Each file's sha256 when it joined the draft, or null for a file that did not exist then. */
 const DraftBase = z.record(z.string(), z.string().nullable());
 const DraftState = z.strictObject({ files: DraftFiles, base: DraftBase });
+/** Each file's newest draft text that parsed, as the mapping it parsed to. */
+const LastParsed = z.record(z.string(), z.unknown());
 
 /** What a draft holds: its files' text and each file's base. */
 export type DraftState = z.infer<typeof DraftState>;
@@ -17,6 +19,8 @@ export type DraftState = z.infer<typeof DraftState>;
 export interface DraftRecord extends DraftState {
   area: string;
   key: string;
+  /** Per file, what its newest draft text that parsed parses to (the result's `model` meanwhile). */
+  last_parsed: Record<string, unknown>;
   /** Counts as of the draft's last write (the draft list shows them without recomputing). */
   changes: number;
   problems: number;
@@ -43,6 +47,7 @@ function fromRow(r: Database['drafts']): DraftRecord {
     key: r.key,
     files: parsed(DraftFiles, r.files, `${where} files`),
     base: parsed(DraftBase, r.base, `${where} base`),
+    last_parsed: parsed(LastParsed, r.last_parsed, `${where} last parsed models`),
     changes: r.changes,
     problems: r.problems,
     updated_at: r.updated_at,
@@ -72,6 +77,7 @@ export async function saveDraft(db: Db, d: DraftRecord): Promise<void> {
     key: d.key,
     files: JSON.stringify(d.files),
     base: JSON.stringify(d.base),
+    last_parsed: JSON.stringify(d.last_parsed),
     changes: d.changes,
     problems: d.problems,
     updated_at: d.updated_at,
@@ -83,6 +89,7 @@ export async function saveDraft(db: Db, d: DraftRecord): Promise<void> {
       oc.columns(['area', 'key']).doUpdateSet({
         files: row.files,
         base: row.base,
+        last_parsed: row.last_parsed,
         changes: row.changes,
         problems: row.problems,
         updated_at: row.updated_at,

@@ -130,6 +130,8 @@ export interface DraftsTable {
   key: string;
   files: string;
   base: string;
+  /** JSON: file → what its draft text last parsed to (shown while the text does not parse). */
+  last_parsed: string;
   changes: number;
   problems: number;
   updated_at: string;

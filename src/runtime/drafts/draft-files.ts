@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
-import type { DraftRecord, DraftState } from '../../store/drafts.js';
+import type { DraftState } from '../../store/drafts.js';
 import { readConfigText, sha256Text } from '../config/config-dir.js';
 
 /*
@@ -50,7 +50,7 @@ export function withFile(
 }
 
 /** Files whose text on disk changed since they joined the draft (a publish would overwrite them). */
-export function staleFiles(draft: DraftRecord, published: Record<string, string | null>): string[] {
+export function staleFiles(draft: DraftState, published: Record<string, string | null>): string[] {
   return Object.keys(draft.files).filter((f) => sha256Text(published[f] ?? null) !== (draft.base[f] ?? null));
 }
 
