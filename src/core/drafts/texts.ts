@@ -37,6 +37,20 @@ export function textsWithDraft(published: ConfigTexts, files: Record<string, str
   return out;
 }
 
+/** The text of one draft-able file in a config set (null when the set has none). */
+export function textOf(texts: ConfigTexts, file: string): string | null {
+  const chain = CHAIN_FILE.exec(file)?.[1];
+  if (chain !== undefined) return texts.chains[chain] ?? null;
+  const settings: Record<string, string | null | undefined> = {
+    'library.yaml': texts.library,
+    'harnesses.yaml': texts.harnesses,
+    'policy.yaml': texts.policy,
+    'repos.yaml': texts.repos,
+    'intake.yaml': texts.intake,
+  };
+  return settings[file] ?? null;
+}
+
 /** Where a draft file's YAML stops parsing (the result's `yaml_error`), or null when it parses. */
 export interface YamlError {
   file: string;

@@ -1,0 +1,75 @@
+import { parse } from 'yaml';
+import type { Problem } from '../../contract/problems.js';
+import type { ResolvedChain } from '../../core/chain/model.js';
+import { chainSources, type ChainSources } from '../../core/chain/sources.js';
+import { firstYamlError, textOf, textsWithDraft, type YamlError } from '../../core/drafts/texts.js';
+import {
+  validateConfigSet,
+  type ConfigSetOptions,
+  type ConfigTexts,
+} from '../../core/config/validate-set.js';
+import type { DraftRecord } from '../../store/drafts.js';
+
+/**
+ * The parts of a chains or library draft's result object (spec drafts.md, "The result object")
+ * that come from validating the whole config set with the draft laid over it: the same checks a
+ * reload runs, so a draft with no problem is one a publish can apply.
+ */
+export interface ConfigResultCore {
+  /** Per file of the draft area: the mapping it parses to (or, while it does not, the last one that did). */
+  model: Record<string, unknown>;
+  resolved: ResolvedChain | null;
+  problems: Problem[];
+  sources: ChainSources | null;
+  policy_values: { auto_escalate_delay_s: number; auto_review_attempts: number };
+  yaml_error: YamlError | null;
+}
+
+function parsedOr(text: string | null, fallback: () => unknown): unknown {
+  if (text === null) return null;
+  try {
+    const value: unknown = parse(text);
+    return value;
+  } catch {
+    return fallback();
+  }
+}
+
+export function configResultCore(
+  area: 'chains' | 'library',
+  key: string,
+  files: readonly string[],
+  published: ConfigTexts,
+  draft: DraftRecord | null,
+  opts: ConfigSetOptions = {},
+): ConfigResultCore {
+  const texts = textsWithDraft(published, draft?.files ?? {});
+  const set = validateConfigSet(texts, opts);
+  const publishedText = (file: string): string | null => textOf(published, file);
+  const all = [...new Set([...files, ...Object.keys(draft?.files ?? {})])];
+  const model = Object.fromEntries(
+    all.map((file) => {
+      const text = draft && file in draft.files ? (draft.files[file] ?? null) : publishedText(file);
+      const fallback = () =>
+        draft && file in draft.last_parsed
+          ? draft.last_parsed[file]
+          : parsedOr(publishedText(file), () => null);
+      return [file, parsedOr(text, fallback)];
+    }),
+  );
+  const chain = area === 'chains' ? set.chains[key] : undefined;
+  // A chain draft answers for its own files; the library answers for everything it reaches.
+  const problems = area === 'library' ? set.problems : all.flatMap((file) => set.files[file]?.problems ?? []);
+  const policy = set.policy.model;
+  return {
+    model,
+    resolved: chain?.resolved ?? null,
+    problems,
+    sources: chain ? chainSources(chain, policy) : null,
+    policy_values: {
+      auto_escalate_delay_s: policy?.auto_escalate_delay_s ?? 0,
+      auto_review_attempts: policy?.auto_review_attempts ?? 1,
+    },
+    yaml_error: firstYamlError(draft?.files ?? {}),
+  };
+}
