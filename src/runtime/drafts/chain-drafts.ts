@@ -1,0 +1,204 @@
+import { parse } from 'yaml';
+import { JigError } from '../../contract/errors.js';
+import { draftFiles, isDraftArea, keyAccepted, type DraftArea } from '../../contract/drafts/areas.js';
+import type { ConfigTexts } from '../../core/config/validate-set.js';
+import { chainChanges, type Change } from '../../core/drafts/chain-changes.js';
+import { textOf } from '../../core/drafts/texts.js';
+import type { Store } from '../../store/database.js';
+import {
+  dropDraft,
+  getDraft,
+  popStep,
+  recordStep,
+  saveDraft,
+  type DraftRecord,
+  type DraftState,
+} from '../../store/drafts.js';
+import { stamp, type Clock } from '../clock.js';
+import { readConfigDir, sha256Text } from '../config/config-dir.js';
+import { configResultCore, type ConfigResultCore } from './config-result.js';
+import { sameAsPublished, withFile } from './draft-files.js';
+
+/** The areas built so far; the settings areas come with their own checks (issue 17). */
+type ConfigArea = Extract<DraftArea, 'chains' | 'library'>;
+
+/** A chains or library draft as the editors read it (the parts of the answer built so far). */
+export interface ConfigDraftView {
+  area: ConfigArea;
+  key: string;
+  draft: boolean;
+  files: Record<string, string | null>;
+  base: Record<string, string | null>;
+  published: Record<string, string | null>;
+  updated_at: string | null;
+  result: ConfigResultCore & { changes: Change[] };
+}
+
+export interface ChainDraftsDeps {
+  store: Store;
+  configDir: string;
+  clock: Clock;
+}
+
+/** Checks the area and key a route names (spec drafts.md, rule 5). */
+export function configArea(area: string, key: string): ConfigArea {
+  if (!isDraftArea(area) || (area !== 'chains' && area !== 'library')) {
+    throw new JigError('not_found', { what: `draft area ${area}` });
+  }
+  if (!keyAccepted(area, key)) {
+    throw new JigError('bad_request', { reason: `${key} is not a key of the ${area} area` });
+  }
+  return area;
+}
+
+/**
+ * The chains and library drafts: reading one, storing a file's text, undoing a step, rebasing and
+ * discarding. Each change runs in one transaction with its undo step; the result is computed
+ * from the whole config set with the draft laid over it, as a reload would check it.
+ */
+export class ChainDrafts {
+  constructor(private readonly d: ChainDraftsDeps) {}
+
+  private published(): ConfigTexts {
+    return readConfigDir(this.d.configDir).texts;
+  }
+
+  /** The files a draft of this key holds: its own, and any an op joined. */
+  private filesOf(area: ConfigArea, key: string, draft: DraftState | null): string[] {
+    return [...new Set([...draftFiles(area, key), ...Object.keys(draft?.files ?? {})])];
+  }
+
+  view(area: ConfigArea, key: string, draft: DraftRecord | null, texts = this.published()): ConfigDraftView {
+    const files = this.filesOf(area, key, draft);
+    const published = Object.fromEntries(files.map((f) => [f, textOf(texts, f)]));
+    const core = configResultCore(area, key, files, texts, draft);
+    const changes =
+      area === 'chains'
+        ? files.flatMap((f) => chainChanges(parsedOrNull(published[f] ?? null), core.model[f] ?? null))
+        : [];
+    return {
+      area,
+      key,
+      draft: draft !== null,
+      files: { ...published, ...(draft?.files ?? {}) },
+      base: draft
+        ? { ...draft.base }
+        : Object.fromEntries(files.map((f) => [f, sha256Text(published[f] ?? null)])),
+      published,
+      updated_at: draft?.updated_at ?? null,
+      result: { ...core, changes },
+    };
+  }
+
+  async get(area: ConfigArea, key: string): Promise<ConfigDraftView> {
+    const draft = await getDraft(this.d.store.db, area, key);
+    const texts = this.published();
+    if (!draft && this.filesOf(area, key, null).every((f) => textOf(texts, f) === null)) {
+      throw new JigError('not_found', {
+        what: `${area === 'chains' ? `chain ${key}` : 'library.yaml'} or a draft of it`,
+      });
+    }
+    return this.view(area, key, draft, texts);
+  }
+
+  /**
+   * Stores one file's text as typed (a text that does not parse is kept, with its yaml error).
+   * Text that parses back to the published files drops the draft. Consecutive PUTs to one file less
+   * than 4 s apart are one undo step.
+   */
+  async putFile(area: ConfigArea, key: string, file: string, text: string): Promise<ConfigDraftView> {
+    const texts = this.published();
+    return this.d.store.db.transaction().execute(async (trx) => {
+      const prior = await getDraft(trx, area, key);
+      if (!this.filesOf(area, key, prior).includes(file)) {
+        throw new JigError('validation_failed', {
+          reason: `file: ${file} is not a file of the ${area} draft ${key}`,
+        });
+      }
+      const next = withFile(prior, file, text, textOf(texts, file));
+      const published = Object.fromEntries(Object.keys(next.files).map((f) => [f, textOf(texts, f)]));
+      if (sameAsPublished(next, published)) {
+        await dropDraft(trx, area, key);
+        return this.view(area, key, null, texts);
+      }
+      const now = stamp(this.d.clock);
+      await recordStep(
+        trx,
+        { area, key, kind: 'put', file, now },
+        prior ? { files: prior.files, base: prior.base } : null,
+      );
+      const record = this.record(area, key, next, prior, now, texts);
+      await saveDraft(trx, record);
+      return this.view(area, key, record, texts);
+    });
+  }
+
+  /** Takes back the newest step; undoing back to before the first drops the draft. */
+  async undo(area: ConfigArea, key: string): Promise<ConfigDraftView | null> {
+    const texts = this.published();
+    return this.d.store.db.transaction().execute(async (trx) => {
+      const prior = await getDraft(trx, area, key);
+      const step = await popStep(trx, area, key);
+      if (!step) return null;
+      if (step.before === null) {
+        await dropDraft(trx, area, key);
+        return this.view(area, key, null, texts);
+      }
+      const record = this.record(area, key, step.before, prior, stamp(this.d.clock), texts);
+      await saveDraft(trx, record);
+      return this.view(area, key, record, texts);
+    });
+  }
+
+  /** Takes the published files as the new base, keeping the draft's text; no undo step. */
+  async rebase(area: ConfigArea, key: string): Promise<ConfigDraftView | null> {
+    const texts = this.published();
+    return this.d.store.db.transaction().execute(async (trx) => {
+      const prior = await getDraft(trx, area, key);
+      if (!prior) return null;
+      const base = Object.fromEntries(Object.keys(prior.files).map((f) => [f, sha256Text(textOf(texts, f))]));
+      const record = this.record(area, key, { files: prior.files, base }, prior, stamp(this.d.clock), texts);
+      await saveDraft(trx, record);
+      return this.view(area, key, record, texts);
+    });
+  }
+
+  /** Discards the draft and its undo steps; false when there was none. */
+  discard(area: ConfigArea, key: string): Promise<boolean> {
+    return dropDraft(this.d.store.db, area, key);
+  }
+
+  /** The row to store: the state, what each file last parsed to, and the counts the list shows. */
+  private record(
+    area: ConfigArea,
+    key: string,
+    state: DraftState,
+    prior: DraftRecord | null,
+    now: string,
+    texts: ConfigTexts,
+  ): DraftRecord {
+    const last_parsed = { ...prior?.last_parsed };
+    for (const [f, t] of Object.entries(state.files)) {
+      const v = parsedOrUnset(t);
+      if (v.ok) last_parsed[f] = v.value;
+    }
+    const draft: DraftRecord = { area, key, ...state, last_parsed, changes: 0, problems: 0, updated_at: now };
+    const seen = this.view(area, key, draft, texts).result;
+    return { ...draft, changes: seen.changes.length, problems: seen.problems.length };
+  }
+}
+
+function parsedOrUnset(text: string | null): { ok: true; value: unknown } | { ok: false } {
+  if (text === null) return { ok: true, value: null };
+  try {
+    const value: unknown = parse(text);
+    return { ok: true, value };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function parsedOrNull(text: string | null): unknown {
+  const r = parsedOrUnset(text);
+  return r.ok ? r.value : null;
+}
