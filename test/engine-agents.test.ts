@@ -247,8 +247,9 @@ nodes:
         { one: ONE_AGENT },
         {
           env: {
+            // Long enough (10 s) to still be running when a restarted server looks, on a busy machine.
             FAKE_AGENT_MODE: 'slow',
-            FAKE_AGENT_STEPS: '12',
+            FAKE_AGENT_STEPS: '40',
             FAKE_AGENT_DELAY_MS: '250',
             FAKE_AGENT_TOKENS: '1200,240',
           },
