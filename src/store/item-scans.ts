@@ -38,3 +38,14 @@ export async function clockedItemIds(db: Db): Promise<string[]> {
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** How many items that have not ended were filed on `chain` (they keep the version they froze). */
+export async function openItemsOnChain(db: Db, chain: string): Promise<number> {
+  const row = await db
+    .selectFrom('work_items')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('chain', '=', chain)
+    .where('status', 'in', ['paused', 'queued', 'running', 'stopped'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

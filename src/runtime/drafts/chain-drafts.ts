@@ -16,6 +16,8 @@ import {
 } from '../../store/drafts.js';
 import { stamp, type Clock } from '../clock.js';
 import { readConfigDir, sha256Text } from '../config/config-dir.js';
+import { loadRepos } from '../../core/config/load-settings.js';
+import { openItemsOnChain } from '../../store/item-scans.js';
 import { configResultCore, type ConfigResultCore } from './config-result.js';
 import { sameAsPublished, withFile } from './draft-files.js';
 
@@ -31,7 +33,13 @@ export interface ConfigDraftView {
   base: Record<string, string | null>;
   published: Record<string, string | null>;
   updated_at: string | null;
-  result: ConfigResultCore & { changes: Change[] };
+  result: ConfigResultCore & { changes: Change[]; impact: ChainImpact | null };
+}
+
+/** What publishing a chain reaches: items filed on it not yet ended, and repos whose default it is. */
+export interface ChainImpact {
+  running: number;
+  repos: string[];
 }
 
 export interface ChainDraftsDeps {
@@ -68,7 +76,26 @@ export class ChainDrafts {
     return [...new Set([...draftFiles(area, key), ...Object.keys(draft?.files ?? {})])];
   }
 
-  view(area: ConfigArea, key: string, draft: DraftRecord | null, texts = this.published()): ConfigDraftView {
+  /** Repos whose default chain is `key` (a repo that names none runs `default`). */
+  private reposDefaulting(texts: ConfigTexts, key: string): string[] {
+    const repos = loadRepos(texts.repos ?? null).model?.repos ?? [];
+    return repos
+      .filter((r) => (r.default_chain ?? r.default_chain_template ?? 'default') === key)
+      .map((r) => r.path);
+  }
+
+  async impact(area: ConfigArea, key: string, texts: ConfigTexts): Promise<ChainImpact | null> {
+    if (area !== 'chains') return null;
+    return { running: await openItemsOnChain(this.d.store.db, key), repos: this.reposDefaulting(texts, key) };
+  }
+
+  view(
+    area: ConfigArea,
+    key: string,
+    draft: DraftRecord | null,
+    texts = this.published(),
+    impact: ChainImpact | null = null,
+  ): ConfigDraftView {
     const files = this.filesOf(area, key, draft);
     const published = Object.fromEntries(files.map((f) => [f, textOf(texts, f)]));
     const core = configResultCore(area, key, files, texts, draft);
@@ -86,7 +113,7 @@ export class ChainDrafts {
         : Object.fromEntries(files.map((f) => [f, sha256Text(published[f] ?? null)])),
       published,
       updated_at: draft?.updated_at ?? null,
-      result: { ...core, changes },
+      result: { ...core, changes, impact },
     };
   }
 
@@ -98,7 +125,17 @@ export class ChainDrafts {
         what: `${area === 'chains' ? `chain ${key}` : 'library.yaml'} or a draft of it`,
       });
     }
-    return this.view(area, key, draft, texts);
+    return this.answer(area, key, draft, texts);
+  }
+
+  /** The draft answer, with what a publish would reach (read after any transaction: one connection). */
+  private async answer(
+    area: ConfigArea,
+    key: string,
+    draft: DraftRecord | null,
+    texts: ConfigTexts,
+  ): Promise<ConfigDraftView> {
+    return this.view(area, key, draft, texts, await this.impact(area, key, texts));
   }
 
   /**
@@ -108,7 +145,7 @@ export class ChainDrafts {
    */
   async putFile(area: ConfigArea, key: string, file: string, text: string): Promise<ConfigDraftView> {
     const texts = this.published();
-    return this.d.store.db.transaction().execute(async (trx) => {
+    const record = await this.d.store.db.transaction().execute(async (trx) => {
       const prior = await getDraft(trx, area, key);
       if (!this.filesOf(area, key, prior).includes(file)) {
         throw new JigError('validation_failed', {
@@ -119,7 +156,7 @@ export class ChainDrafts {
       const published = Object.fromEntries(Object.keys(next.files).map((f) => [f, textOf(texts, f)]));
       if (sameAsPublished(next, published)) {
         await dropDraft(trx, area, key);
-        return this.view(area, key, null, texts);
+        return null;
       }
       const now = stamp(this.d.clock);
       await recordStep(
@@ -127,40 +164,43 @@ export class ChainDrafts {
         { area, key, kind: 'put', file, now },
         prior ? { files: prior.files, base: prior.base } : null,
       );
-      const record = this.record(area, key, next, prior, now, texts);
-      await saveDraft(trx, record);
-      return this.view(area, key, record, texts);
+      const saved = this.record(area, key, next, prior, now, texts);
+      await saveDraft(trx, saved);
+      return saved;
     });
+    return this.answer(area, key, record, texts);
   }
 
   /** Takes back the newest step; undoing back to before the first drops the draft. */
   async undo(area: ConfigArea, key: string): Promise<ConfigDraftView | null> {
     const texts = this.published();
-    return this.d.store.db.transaction().execute(async (trx) => {
+    const out = await this.d.store.db.transaction().execute(async (trx) => {
       const prior = await getDraft(trx, area, key);
       const step = await popStep(trx, area, key);
       if (!step) return null;
       if (step.before === null) {
         await dropDraft(trx, area, key);
-        return this.view(area, key, null, texts);
+        return { record: null };
       }
       const record = this.record(area, key, step.before, prior, stamp(this.d.clock), texts);
       await saveDraft(trx, record);
-      return this.view(area, key, record, texts);
+      return { record };
     });
+    return out && this.answer(area, key, out.record, texts);
   }
 
   /** Takes the published files as the new base, keeping the draft's text; no undo step. */
   async rebase(area: ConfigArea, key: string): Promise<ConfigDraftView | null> {
     const texts = this.published();
-    return this.d.store.db.transaction().execute(async (trx) => {
+    const record = await this.d.store.db.transaction().execute(async (trx) => {
       const prior = await getDraft(trx, area, key);
       if (!prior) return null;
       const base = Object.fromEntries(Object.keys(prior.files).map((f) => [f, sha256Text(textOf(texts, f))]));
-      const record = this.record(area, key, { files: prior.files, base }, prior, stamp(this.d.clock), texts);
-      await saveDraft(trx, record);
-      return this.view(area, key, record, texts);
+      const rebased = this.record(area, key, { files: prior.files, base }, prior, stamp(this.d.clock), texts);
+      await saveDraft(trx, rebased);
+      return rebased;
     });
+    return record && this.answer(area, key, record, texts);
   }
 
   /** Discards the draft and its undo steps; false when there was none. */
