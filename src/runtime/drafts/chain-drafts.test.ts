@@ -134,3 +134,151 @@ describe('chain drafts', () => {
     expect(await drafts.rebase('chains', 'quick-task')).toBeNull();
   });
 });
+
+describe('what a publish reaches', () => {
+  it('a chain: items filed on it not yet ended, and repos whose default it is', async () => {
+    const { drafts, store, configDir } = await bench();
+    writeFileSync(
+      join(configDir, 'repos.yaml'),
+      'repos:\n  - path: /src/a\n    default_chain: quick-task\n  - path: /src/b\n  - path: /src/c\n    default_chain: quick-task\n',
+    );
+    const insert = store.raw.prepare(
+      `INSERT INTO work_items (id, title, description, status, chain, repo, branch, source, created_at, updated_at)
+       VALUES (?, 't', '', ?, ?, '/src/a', ?, 'human', '2026-11-24T09:00:00Z', '2026-11-24T09:00:00Z')`,
+    );
+    insert.run('w1', 'running', 'quick-task', 'jig/w1');
+    insert.run('w2', 'paused', 'quick-task', 'jig/w2');
+    insert.run('w3', 'completed', 'quick-task', 'jig/w3');
+    insert.run('w4', 'running', 'default', 'jig/w4');
+    expect((await drafts.get('chains', 'quick-task')).result.impact).toEqual({
+      running: 2,
+      repos: ['/src/a', '/src/c'],
+    });
+    expect((await drafts.get('chains', 'default')).result.impact).toEqual({ running: 1, repos: ['/src/b'] });
+  });
+
+  it('the library: each change with the chains it reaches, and those chains as the impact', async () => {
+    const { drafts, configDir } = await bench();
+    const lib = readFileSync(join(configDir, 'library.yaml'), 'utf8');
+    const edited = lib.replace(/^( {2}verify_changed_scopes:\n)/m, '$1    description: Edited in a draft.\n');
+    expect(edited).not.toBe(lib);
+    const v = await drafts.putFile('library', 'library', 'library.yaml', edited);
+    // A library task the three shipped chains use (through their library nodes too).
+    expect(v.result.changes).toEqual([
+      {
+        path: 'tasks.verify_changed_scopes',
+        kind: 'change',
+        summary: 'changed description',
+        fields: ['description'],
+        reaches: ['default', 'merge-request', 'quick-task'],
+      },
+    ]);
+    expect(v.result.impact).toEqual({ chains: ['default', 'merge-request', 'quick-task'], repos: [] });
+    expect(v.result.problems).toEqual([]);
+    await expect(drafts.get('chains', 'nothing-here')).rejects.toThrow(
+      'chain nothing-here or a draft of it not found',
+    );
+  });
+
+  it('stores a PUT as typed, with its changes; undo steps coalesce within 4 s; undo goes back to no draft', async () => {
+    const { drafts, store, clock, configDir } = await bench();
+    const text = readFileSync(join(configDir, FILE), 'utf8');
+    const v1 = text.replace('Smoke-test chain.', 'Smoke chain.');
+    const put1 = await drafts.putFile('chains', 'quick-task', FILE, v1);
+    expect(put1.draft).toBe(true);
+    expect(put1.files[FILE]).toBe(v1);
+    expect(put1.base).toEqual({ [FILE]: sha256Text(text) });
+    expect(put1.result.changes).toEqual([
+      { path: '', kind: 'change', summary: 'changed description', fields: ['description'] },
+    ]);
+    await clock.advance(3_000);
+    const v2 = v1.replace('no gate.', 'no gate at all.');
+    await drafts.putFile('chains', 'quick-task', FILE, v2);
+    await clock.advance(5_000);
+    const v3 = `${v2}# a comment\n`;
+    await drafts.putFile('chains', 'quick-task', FILE, v3);
+    expect(await stepCount(store.db, 'chains', 'quick-task')).toBe(2);
+    expect((await listDrafts(store.db)).map((d) => [d.key, d.changes, d.problems, d.updated_at])).toEqual([
+      ['quick-task', 1, 0, '2026-11-24T09:00:08.000Z'],
+    ]);
+    const back = await drafts.undo('chains', 'quick-task');
+    expect(back?.files[FILE]).toBe(v2);
+    const gone = await drafts.undo('chains', 'quick-task');
+    expect(gone?.draft).toBe(false);
+    expect(await drafts.undo('chains', 'quick-task')).toBeNull();
+  });
+
+  it('drops the draft when a PUT parses back to the published file, comments aside', async () => {
+    const { drafts, store, configDir } = await bench();
+    const text = readFileSync(join(configDir, FILE), 'utf8');
+    await drafts.putFile('chains', 'quick-task', FILE, text.replace('Smoke-test chain.', 'Other.'));
+    const same = await drafts.putFile('chains', 'quick-task', FILE, `# only a comment more\n${text}`);
+    expect(same.draft).toBe(false);
+    expect(await listDrafts(store.db)).toEqual([]);
+    expect(await stepCount(store.db, 'chains', 'quick-task')).toBe(0);
+  });
+
+  it('keeps a text that does not parse, with its yaml error and the model it last parsed to', async () => {
+    const { drafts, configDir } = await bench();
+    const text = readFileSync(join(configDir, FILE), 'utf8');
+    const good = text.replace('Smoke-test chain.', 'Good.');
+    await drafts.putFile('chains', 'quick-task', FILE, good);
+    const bad = await drafts.putFile('chains', 'quick-task', FILE, `${good}nodes: [\n`);
+    expect(bad.files[FILE]).toBe(`${good}nodes: [\n`);
+    expect(bad.result.yaml_error).toMatchObject({ file: FILE });
+    expect(bad.result.model[FILE]).toMatchObject({ description: expect.stringContaining('Good.') });
+  });
+
+  it('refuses a file that is not the key’s, and rebases onto a file changed on disk', async () => {
+    const { drafts, configDir } = await bench();
+    await expect(drafts.putFile('chains', 'quick-task', 'chains/default.yaml', 'x: 1\n')).rejects.toThrow(
+      'file: chains/default.yaml is not a file of the chains draft quick-task',
+    );
+    const text = readFileSync(join(configDir, FILE), 'utf8');
+    await drafts.putFile('chains', 'quick-task', FILE, text.replace('Smoke-test chain.', 'Mine.'));
+    const edited = text.replace('Smoke-test chain.', 'Theirs.');
+    writeFileSync(join(configDir, FILE), edited);
+    const rebased = await drafts.rebase('chains', 'quick-task');
+    expect(rebased?.base).toEqual({ [FILE]: sha256Text(edited) });
+    expect(rebased?.files[FILE]).toContain('Mine.');
+    expect(await drafts.discard('chains', 'quick-task')).toBe(true);
+    expect(await drafts.discard('chains', 'quick-task')).toBe(false);
+    expect(await drafts.rebase('chains', 'quick-task')).toBeNull();
+  });
+});
+
+describe('what a publish reaches', () => {
+  it('a chain: items filed on it not yet ended, and repos whose default it is', async () => {
+    const { drafts, store, configDir } = await bench();
+    writeFileSync(
+      join(configDir, 'repos.yaml'),
+      'repos:\n  - path: /src/a\n    default_chain: quick-task\n  - path: /src/b\n  - path: /src/c\n    default_chain: quick-task\n',
+    );
+    const insert = store.raw.prepare(
+      `INSERT INTO work_items (id, title, description, status, chain, repo, branch, source, created_at, updated_at)
+       VALUES (?, 't', '', ?, ?, '/src/a', ?, 'human', '2026-11-24T09:00:00Z', '2026-11-24T09:00:00Z')`,
+    );
+    insert.run('w1', 'running', 'quick-task', 'jig/w1');
+    insert.run('w2', 'paused', 'quick-task', 'jig/w2');
+    insert.run('w3', 'completed', 'quick-task', 'jig/w3');
+    insert.run('w4', 'running', 'default', 'jig/w4');
+    expect((await drafts.get('chains', 'quick-task')).result.impact).toEqual({
+      running: 2,
+      repos: ['/src/a', '/src/c'],
+    });
+    expect((await drafts.get('chains', 'default')).result.impact).toEqual({ running: 1, repos: ['/src/b'] });
+  });
+
+  it('the library: each change with the chains it reaches, and those chains as the impact', async () => {
+    const { drafts, configDir } = await bench();
+    const lib = readFileSync(join(configDir, 'library.yaml'), 'utf8');
+    const edited = lib.replace(/^( {2}verify_changed_scopes:\n)/m, '$1    description: Edited in a draft.\n');
+    expect(edited).not.toBe(lib);
+    const v = await drafts.putFile('library', 'library', 'library.yaml', edited);
+    const row = v.result.changes.find((c) => c.path === 'tasks.verify_changed_scopes');
+    expect(row).toMatchObject({ kind: 'change', fields: ['description'] });
+    console.log('REACH', JSON.stringify(row));
+    expect(v.result.impact).toEqual({ chains: row?.reaches, repos: [] });
+    expect(v.result.problems).toEqual([]);
+  });
+});

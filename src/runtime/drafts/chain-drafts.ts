@@ -3,7 +3,13 @@ import { JigError } from '../../contract/errors.js';
 import { draftFiles, isDraftArea, keyAccepted, type DraftArea } from '../../contract/drafts/areas.js';
 import type { ConfigTexts } from '../../core/config/validate-set.js';
 import { chainChanges, type Change } from '../../core/drafts/chain-changes.js';
-import { textOf } from '../../core/drafts/texts.js';
+import { textOf, textsWithDraft } from '../../core/drafts/texts.js';
+import {
+  eitherUses,
+  libraryChanges,
+  libraryUses,
+  type LibraryChange,
+} from '../../core/drafts/library-changes.js';
 import type { Store } from '../../store/database.js';
 import {
   dropDraft,
@@ -33,14 +39,17 @@ export interface ConfigDraftView {
   base: Record<string, string | null>;
   published: Record<string, string | null>;
   updated_at: string | null;
-  result: ConfigResultCore & { changes: Change[]; impact: ChainImpact | null };
+  result: ConfigResultCore & { changes: DraftChange[]; impact: DraftImpact | null };
 }
 
-/** What publishing a chain reaches: items filed on it not yet ended, and repos whose default it is. */
-export interface ChainImpact {
-  running: number;
-  repos: string[];
-}
+/** A row of `changes`; a library row also names the chains it reaches. */
+export type DraftChange = Change & { reaches?: string[] };
+
+/**
+ * What a publish reaches. A chain: items filed on it not yet ended, and repos whose default it is.
+ * The library: chains any change reaches, and repos whose `steering:` names a changed entry.
+ */
+export type DraftImpact = { running: number; repos: string[] } | { chains: string[]; repos: string[] };
 
 export interface ChainDraftsDeps {
   store: Store;
@@ -84,9 +93,40 @@ export class ChainDrafts {
       .map((r) => r.path);
   }
 
-  async impact(area: ConfigArea, key: string, texts: ConfigTexts): Promise<ChainImpact | null> {
-    if (area !== 'chains') return null;
-    return { running: await openItemsOnChain(this.d.store.db, key), repos: this.reposDefaulting(texts, key) };
+  /** The library's changes, each with the chains it reaches as published or drafted. */
+  private libraryChangesOf(texts: ConfigTexts, draft: DraftRecord | null, drafted: unknown): LibraryChange[] {
+    const chainsOf = (t: ConfigTexts) =>
+      Object.fromEntries(Object.entries(t.chains).map(([id, text]) => [id, parsedOrNull(text)]));
+    const overlaid = textsWithDraft(texts, draft?.files ?? {});
+    const published = parsedOrNull(texts.library);
+    const uses = eitherUses(
+      libraryUses(chainsOf(texts), published),
+      libraryUses(chainsOf(overlaid), drafted),
+    );
+    return libraryChanges(published, drafted, uses);
+  }
+
+  async impact(
+    area: ConfigArea,
+    key: string,
+    texts: ConfigTexts,
+    changes: DraftChange[],
+  ): Promise<DraftImpact> {
+    if (area === 'chains') {
+      return {
+        running: await openItemsOnChain(this.d.store.db, key),
+        repos: this.reposDefaulting(texts, key),
+      };
+    }
+    const reached = changes.flatMap((c) => c.reaches ?? []);
+    const steering = new Set(
+      changes.filter((c) => c.path.startsWith('steering.')).map((c) => c.path.slice(9)),
+    );
+    const repos = loadRepos(texts.repos ?? null).model?.repos ?? [];
+    return {
+      chains: [...new Set(reached)].sort(),
+      repos: repos.filter((r) => (r.steering ?? []).some((s) => steering.has(s))).map((r) => r.path),
+    };
   }
 
   view(
@@ -94,7 +134,7 @@ export class ChainDrafts {
     key: string,
     draft: DraftRecord | null,
     texts = this.published(),
-    impact: ChainImpact | null = null,
+    impact: DraftImpact | null = null,
   ): ConfigDraftView {
     const files = this.filesOf(area, key, draft);
     const published = Object.fromEntries(files.map((f) => [f, textOf(texts, f)]));
@@ -102,7 +142,7 @@ export class ChainDrafts {
     const changes =
       area === 'chains'
         ? files.flatMap((f) => chainChanges(parsedOrNull(published[f] ?? null), core.model[f] ?? null))
-        : [];
+        : this.libraryChangesOf(texts, draft, core.model['library.yaml'] ?? null);
     return {
       area,
       key,
@@ -135,7 +175,11 @@ export class ChainDrafts {
     draft: DraftRecord | null,
     texts: ConfigTexts,
   ): Promise<ConfigDraftView> {
-    return this.view(area, key, draft, texts, await this.impact(area, key, texts));
+    const seen = this.view(area, key, draft, texts);
+    return {
+      ...seen,
+      result: { ...seen.result, impact: await this.impact(area, key, texts, seen.result.changes) },
+    };
   }
 
   /**

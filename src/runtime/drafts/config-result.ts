@@ -2,6 +2,7 @@ import { parse } from 'yaml';
 import type { Problem } from '../../contract/problems.js';
 import type { ResolvedChain } from '../../core/chain/model.js';
 import { chainSources, type ChainSources } from '../../core/chain/sources.js';
+import { libraryProblems } from '../../core/drafts/library-problems.js';
 import { firstYamlError, textOf, textsWithDraft, type YamlError } from '../../core/drafts/texts.js';
 import {
   validateConfigSet,
@@ -58,8 +59,10 @@ export function configResultCore(
     }),
   );
   const chain = area === 'chains' ? set.chains[key] : undefined;
-  // A chain draft answers for its own files; the library answers for everything it reaches.
-  const problems = area === 'library' ? set.problems : all.flatMap((file) => set.files[file]?.problems ?? []);
+  // A chain draft answers for its own files; the library for everything a library save would
+  // refuse, each naming the chain or repo it breaks and the component it comes from.
+  const problems =
+    area === 'library' ? libraryProblems(set) : all.flatMap((file) => set.files[file]?.problems ?? []);
   const policy = set.policy.model;
   return {
     model,
