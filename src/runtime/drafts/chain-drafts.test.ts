@@ -7,6 +7,7 @@ import { openStore, type Store } from '../../store/database.js';
 import { listDrafts, stepCount } from '../../store/drafts.js';
 import { ManualClock } from '../clock.js';
 import { sha256Text } from '../config/config-dir.js';
+import { editorChoices } from '../../contract/drafts/choices.js';
 import { ChainDrafts, configArea } from './chain-drafts.js';
 
 const dirs: string[] = [];
@@ -63,6 +64,7 @@ describe('chain drafts', () => {
     expect(v.base).toEqual({ [FILE]: sha256Text(text) });
     expect(v.result.changes).toEqual([]);
     expect(v.result.problems).toEqual([]);
+    expect(v.result.choices).toEqual(editorChoices());
     await expect(drafts.get('chains', 'nothing-here')).rejects.toThrow(
       'chain nothing-here or a draft of it not found',
     );
@@ -175,6 +177,7 @@ describe('what a publish reaches', () => {
     ]);
     expect(v.result.impact).toEqual({ chains: ['default', 'merge-request', 'quick-task'], repos: [] });
     expect(v.result.problems).toEqual([]);
+    expect(v.result.choices).toEqual(editorChoices());
     await expect(drafts.get('chains', 'nothing-here')).rejects.toThrow(
       'chain nothing-here or a draft of it not found',
     );

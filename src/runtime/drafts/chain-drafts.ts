@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import { JigError } from '../../contract/errors.js';
+import { editorChoices, type Choices } from '../../contract/drafts/choices.js';
 import { draftFiles, isDraftArea, keyAccepted, type DraftArea } from '../../contract/drafts/areas.js';
 import type { ConfigTexts } from '../../core/config/validate-set.js';
 import { chainChanges, type Change } from '../../core/drafts/chain-changes.js';
@@ -39,7 +40,7 @@ export interface ConfigDraftView {
   base: Record<string, string | null>;
   published: Record<string, string | null>;
   updated_at: string | null;
-  result: ConfigResultCore & { changes: DraftChange[]; impact: DraftImpact | null };
+  result: ConfigResultCore & { changes: DraftChange[]; impact: DraftImpact | null; choices: Choices };
 }
 
 /** A row of `changes`; a library row also names the chains it reaches. */
@@ -153,7 +154,7 @@ export class ChainDrafts {
         : Object.fromEntries(files.map((f) => [f, sha256Text(published[f] ?? null)])),
       published,
       updated_at: draft?.updated_at ?? null,
-      result: { ...core, changes, impact },
+      result: { ...core, changes, impact, choices: editorChoices() },
     };
   }
 
