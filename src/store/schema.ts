@@ -132,6 +132,8 @@ export interface DraftsTable {
   base: string;
   /** JSON: file → what its draft text last parsed to (shown while the text does not parse). */
   last_parsed: string;
+  /** JSON: the files an op wrote back whole since their last PUT (their comments are gone). */
+  rewritten: string;
   changes: number;
   problems: number;
   updated_at: string;

@@ -5,6 +5,7 @@ import { draftFiles, isDraftArea, keyAccepted, type DraftArea } from '../../cont
 import type { ConfigTexts } from '../../core/config/validate-set.js';
 import { chainChanges, type Change } from '../../core/drafts/chain-changes.js';
 import { textOf, textsWithDraft } from '../../core/drafts/texts.js';
+import { commentWarnings } from '../../core/drafts/comments.js';
 import {
   eitherUses,
   libraryChanges,
@@ -40,7 +41,12 @@ export interface ConfigDraftView {
   base: Record<string, string | null>;
   published: Record<string, string | null>;
   updated_at: string | null;
-  result: ConfigResultCore & { changes: DraftChange[]; impact: DraftImpact | null; choices: Choices };
+  result: ConfigResultCore & {
+    changes: DraftChange[];
+    impact: DraftImpact | null;
+    choices: Choices;
+    warnings: { file: string; message: string }[];
+  };
 }
 
 /** A row of `changes`; a library row also names the chains it reaches. */
@@ -154,7 +160,13 @@ export class ChainDrafts {
         : Object.fromEntries(files.map((f) => [f, sha256Text(published[f] ?? null)])),
       published,
       updated_at: draft?.updated_at ?? null,
-      result: { ...core, changes, impact, choices: editorChoices() },
+      result: {
+        ...core,
+        changes,
+        impact,
+        choices: editorChoices(),
+        warnings: commentWarnings(draft?.rewritten ?? [], published),
+      },
     };
   }
 
@@ -209,7 +221,9 @@ export class ChainDrafts {
         { area, key, kind: 'put', file, now },
         prior ? { files: prior.files, base: prior.base } : null,
       );
-      const saved = this.record(area, key, next, prior, now, texts);
+      // A PUT of a file is its text as typed again: comments and all.
+      const rewritten = (prior?.rewritten ?? []).filter((f) => f !== file);
+      const saved = this.record(area, key, next, prior, now, texts, rewritten);
       await saveDraft(trx, saved);
       return saved;
     });
@@ -261,13 +275,23 @@ export class ChainDrafts {
     prior: DraftRecord | null,
     now: string,
     texts: ConfigTexts,
+    rewritten: string[] = prior?.rewritten ?? [],
   ): DraftRecord {
     const last_parsed = { ...prior?.last_parsed };
     for (const [f, t] of Object.entries(state.files)) {
       const v = parsedOrUnset(t);
       if (v.ok) last_parsed[f] = v.value;
     }
-    const draft: DraftRecord = { area, key, ...state, last_parsed, changes: 0, problems: 0, updated_at: now };
+    const draft: DraftRecord = {
+      area,
+      key,
+      ...state,
+      last_parsed,
+      rewritten: rewritten.filter((f) => f in state.files),
+      changes: 0,
+      problems: 0,
+      updated_at: now,
+    };
     const seen = this.view(area, key, draft, texts).result;
     return { ...draft, changes: seen.changes.length, problems: seen.problems.length };
   }

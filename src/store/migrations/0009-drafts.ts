@@ -19,6 +19,7 @@ export const drafts: Migration = {
       .addColumn('files', 'text', (c) => c.notNull())
       .addColumn('base', 'text', (c) => c.notNull())
       .addColumn('last_parsed', 'text', (c) => c.notNull().defaultTo('{}'))
+      .addColumn('rewritten', 'text', (c) => c.notNull().defaultTo('[]'))
       .addColumn('changes', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('problems', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('updated_at', 'text', (c) => c.notNull())
