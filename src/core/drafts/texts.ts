@@ -1,37 +1,34 @@
 import type { ConfigTexts } from '../config/validate-set.js';
+import { parse } from 'yaml';
 import { parseYamlTree } from '../config/tree.js';
 
 const CHAIN_FILE = /^chains\/([^/]+)\.yaml$/;
+
+/** The settings and library files a draft can hold, and where a config set keeps each one's text. */
+const SET_FIELDS = {
+  'library.yaml': 'library',
+  'harnesses.yaml': 'harnesses',
+  'policy.yaml': 'policy',
+  'repos.yaml': 'repos',
+  'intake.yaml': 'intake',
+} as const satisfies Record<string, keyof ConfigTexts>;
+
+const setField = (file: string) => Object.entries(SET_FIELDS).find(([f]) => f === file)?.[1];
 
 /** The config set's texts with a draft's files laid over (a null file is one the draft deletes). */
 export function textsWithDraft(published: ConfigTexts, files: Record<string, string | null>): ConfigTexts {
   const out: ConfigTexts = { ...published, chains: { ...published.chains } };
   for (const [file, text] of Object.entries(files)) {
     const chain = CHAIN_FILE.exec(file)?.[1];
+    const field = setField(file);
     if (chain !== undefined) {
       if (text === null) delete out.chains[chain];
       else out.chains[chain] = text;
-      continue;
-    }
-    switch (file) {
-      case 'library.yaml':
-        out.library = text;
-        break;
-      case 'harnesses.yaml':
-        out.harnesses = text;
-        break;
-      case 'policy.yaml':
-        out.policy = text;
-        break;
-      case 'repos.yaml':
-        out.repos = text;
-        break;
-      case 'intake.yaml':
-        out.intake = text;
-        break;
-      default:
-        // Only the files of the draft areas can be in a draft (contract/drafts/areas.ts).
-        throw new Error(`${file} is not a file a draft can hold`);
+    } else if (field !== undefined) {
+      out[field] = text;
+    } else {
+      // Only the files of the draft areas can be in a draft (contract/drafts/areas.ts).
+      throw new Error(`${file} is not a file a draft can hold`);
     }
   }
   return out;
@@ -41,14 +38,25 @@ export function textsWithDraft(published: ConfigTexts, files: Record<string, str
 export function textOf(texts: ConfigTexts, file: string): string | null {
   const chain = CHAIN_FILE.exec(file)?.[1];
   if (chain !== undefined) return texts.chains[chain] ?? null;
-  const settings: Record<string, string | null | undefined> = {
-    'library.yaml': texts.library,
-    'harnesses.yaml': texts.harnesses,
-    'policy.yaml': texts.policy,
-    'repos.yaml': texts.repos,
-    'intake.yaml': texts.intake,
-  };
-  return settings[file] ?? null;
+  const field = setField(file);
+  return field === undefined ? null : (texts[field] ?? null);
+}
+
+/** What a file's text parses to as plain YAML (a missing file is null), or that it does not parse. */
+export function parseText(text: string | null): { ok: true; value: unknown } | { ok: false } {
+  if (text === null) return { ok: true, value: null };
+  try {
+    const value: unknown = parse(text);
+    return { ok: true, value };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** What a text parses to, or null when it does not parse. */
+export function parsedOrNull(text: string | null): unknown {
+  const r = parseText(text);
+  return r.ok ? r.value : null;
 }
 
 /** Where a draft file's YAML stops parsing (the result's `yaml_error`), or null when it parses. */

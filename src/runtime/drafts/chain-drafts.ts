@@ -1,10 +1,9 @@
-import { parse } from 'yaml';
 import { JigError } from '../../contract/errors.js';
 import { editorChoices, type Choices } from '../../contract/drafts/choices.js';
 import { draftFiles, isDraftArea, keyAccepted, type DraftArea } from '../../contract/drafts/areas.js';
 import type { ConfigTexts } from '../../core/config/validate-set.js';
 import { chainChanges, type Change } from '../../core/drafts/chain-changes.js';
-import { textOf, textsWithDraft } from '../../core/drafts/texts.js';
+import { parsedOrNull, parseText, textOf, textsWithDraft } from '../../core/drafts/texts.js';
 import { commentWarnings } from '../../core/drafts/comments.js';
 import {
   eitherUses,
@@ -187,8 +186,8 @@ export class ChainDrafts {
     key: string,
     draft: DraftRecord | null,
     texts: ConfigTexts,
+    seen = this.view(area, key, draft, texts),
   ): Promise<ConfigDraftView> {
-    const seen = this.view(area, key, draft, texts);
     return {
       ...seen,
       result: { ...seen.result, impact: await this.impact(area, key, texts, seen.result.changes) },
@@ -224,10 +223,12 @@ export class ChainDrafts {
       // A PUT of a file is its text as typed again: comments and all.
       const rewritten = (prior?.rewritten ?? []).filter((f) => f !== file);
       const saved = this.record(area, key, next, prior, now, texts, rewritten);
-      await saveDraft(trx, saved);
+      await saveDraft(trx, saved.record);
       return saved;
     });
-    return this.answer(area, key, record, texts);
+    return record
+      ? this.answer(area, key, record.record, texts, record.seen)
+      : this.answer(area, key, null, texts);
   }
 
   /** Takes back the newest step; undoing back to before the first drops the draft. */
@@ -241,11 +242,14 @@ export class ChainDrafts {
         await dropDraft(trx, area, key);
         return { record: null };
       }
-      const record = this.record(area, key, step.before, prior, stamp(this.d.clock), texts);
-      await saveDraft(trx, record);
-      return { record };
+      const saved = this.record(area, key, step.before, prior, stamp(this.d.clock), texts);
+      await saveDraft(trx, saved.record);
+      return saved;
     });
-    return out && this.answer(area, key, out.record, texts);
+    if (out === null) return null;
+    return 'seen' in out
+      ? this.answer(area, key, out.record, texts, out.seen)
+      : this.answer(area, key, null, texts);
   }
 
   /** Takes the published files as the new base, keeping the draft's text; no undo step. */
@@ -256,10 +260,10 @@ export class ChainDrafts {
       if (!prior) return null;
       const base = Object.fromEntries(Object.keys(prior.files).map((f) => [f, sha256Text(textOf(texts, f))]));
       const rebased = this.record(area, key, { files: prior.files, base }, prior, stamp(this.d.clock), texts);
-      await saveDraft(trx, rebased);
+      await saveDraft(trx, rebased.record);
       return rebased;
     });
-    return record && this.answer(area, key, record, texts);
+    return record && this.answer(area, key, record.record, texts, record.seen);
   }
 
   /** Discards the draft and its undo steps; false when there was none. */
@@ -267,7 +271,10 @@ export class ChainDrafts {
     return dropDraft(this.d.store.db, area, key);
   }
 
-  /** The row to store: the state, what each file last parsed to, and the counts the list shows. */
+  /**
+   * The row to store (the state, what each file last parsed to, the counts the list shows) and the
+   * view it was counted from, so an answer does not check the whole config set a second time.
+   */
   private record(
     area: ConfigArea,
     key: string,
@@ -276,10 +283,10 @@ export class ChainDrafts {
     now: string,
     texts: ConfigTexts,
     rewritten: string[] = prior?.rewritten ?? [],
-  ): DraftRecord {
+  ): { record: DraftRecord; seen: ConfigDraftView } {
     const last_parsed = { ...prior?.last_parsed };
     for (const [f, t] of Object.entries(state.files)) {
-      const v = parsedOrUnset(t);
+      const v = parseText(t);
       if (v.ok) last_parsed[f] = v.value;
     }
     const draft: DraftRecord = {
@@ -292,22 +299,8 @@ export class ChainDrafts {
       problems: 0,
       updated_at: now,
     };
-    const seen = this.view(area, key, draft, texts).result;
-    return { ...draft, changes: seen.changes.length, problems: seen.problems.length };
+    const seen = this.view(area, key, draft, texts);
+    const record = { ...draft, changes: seen.result.changes.length, problems: seen.result.problems.length };
+    return { record, seen: { ...seen, updated_at: record.updated_at } };
   }
-}
-
-function parsedOrUnset(text: string | null): { ok: true; value: unknown } | { ok: false } {
-  if (text === null) return { ok: true, value: null };
-  try {
-    const value: unknown = parse(text);
-    return { ok: true, value };
-  } catch {
-    return { ok: false };
-  }
-}
-
-function parsedOrNull(text: string | null): unknown {
-  const r = parsedOrUnset(text);
-  return r.ok ? r.value : null;
 }

@@ -1,9 +1,14 @@
-import { parse } from 'yaml';
 import type { Problem } from '../../contract/problems.js';
 import type { ResolvedChain } from '../../core/chain/model.js';
 import { chainSources, type ChainSources } from '../../core/chain/sources.js';
 import { libraryProblems } from '../../core/drafts/library-problems.js';
-import { firstYamlError, textOf, textsWithDraft, type YamlError } from '../../core/drafts/texts.js';
+import {
+  firstYamlError,
+  parseText,
+  textOf,
+  textsWithDraft,
+  type YamlError,
+} from '../../core/drafts/texts.js';
 import {
   validateConfigSet,
   type ConfigSetOptions,
@@ -26,14 +31,10 @@ export interface ConfigResultCore {
   yaml_error: YamlError | null;
 }
 
+/** What a text parses to, else what `fallback` says stands in for it. */
 function parsedOr(text: string | null, fallback: () => unknown): unknown {
-  if (text === null) return null;
-  try {
-    const value: unknown = parse(text);
-    return value;
-  } catch {
-    return fallback();
-  }
+  const r = parseText(text);
+  return r.ok ? r.value : fallback();
 }
 
 export function configResultCore(

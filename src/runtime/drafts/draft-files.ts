@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { parse } from 'yaml';
+import { parseText } from '../../core/drafts/texts.js';
 import type { DraftState } from '../../store/drafts.js';
 import { readConfigText, sha256Text } from '../config/config-dir.js';
 
@@ -54,24 +54,14 @@ export function staleFiles(draft: DraftState, published: Record<string, string |
   return Object.keys(draft.files).filter((f) => sha256Text(published[f] ?? null) !== (draft.base[f] ?? null));
 }
 
-/** The YAML a text parses to, or `unparsable`. */
-function parsed(text: string | null): { ok: true; value: unknown } | { ok: false } {
-  if (text === null) return { ok: true, value: null };
-  try {
-    return { ok: true, value: parse(text) };
-  } catch {
-    return { ok: false };
-  }
-}
-
 /**
  * Whether every file of the draft parses to what its published file parses to: a PUT that brings
  * the draft back there drops it (comments and layout alone do not keep a draft open).
  */
 export function sameAsPublished(draft: DraftState, published: Record<string, string | null>): boolean {
   return Object.entries(draft.files).every(([f, text]) => {
-    const a = parsed(text);
-    const b = parsed(published[f] ?? null);
+    const a = parseText(text);
+    const b = parseText(published[f] ?? null);
     return a.ok && b.ok && isDeepStrictEqual(a.value, b.value);
   });
 }

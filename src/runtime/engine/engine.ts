@@ -1,6 +1,6 @@
 import type { EventActor } from '../../contract/events.js';
 import type { ReattachSummary } from '../../contract/health.js';
-import type { ItemRecord } from '../../store/work-items.js';
+import { getItem, type ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
 import { HarnessCatalog } from '../harness/catalog.js';
 import { SkillCatalog } from '../harness/skills.js';
@@ -50,8 +50,7 @@ export class Engine {
       now: () => stamp(d.clock),
       item: (id) => itemOr404(d.store.db, id),
       policyOf: (rec) => rec.policy_snapshot ?? d.config.policy,
-      stillRunning: async (id) =>
-        !this.closed && (await itemOr404(d.store.db, id).catch(() => null))?.status === 'running',
+      stillRunning: async (id) => !this.closed && (await getItem(d.store.db, id))?.status === 'running',
       serial: (id, fn) => queues.serial(id, fn),
       claim: (uow, rec, by) => this.slots.claim(uow, rec, by),
       promote: () => this.slots.promote(),
