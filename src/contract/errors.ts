@@ -111,6 +111,19 @@ export const errorCatalogue = {
     status: 422,
     template: 'the new cap ({cap_usd} USD) must be above what the item has spent ({spent_usd} USD)',
   },
+  draft_yaml_error: {
+    status: 409,
+    template: 'fix the YAML first: {file} line {line}: {message}',
+  },
+  draft_op_refused: { status: 422, template: '{reason}' },
+  draft_nothing_to_undo: { status: 409, template: 'nothing to undo in the {area} draft {key}' },
+  draft_stale: { status: 409, template: 'published since this draft began: {files}' },
+  draft_has_problems: { status: 422, template: '{reason}' },
+  draft_apply_failed: {
+    status: 500,
+    template:
+      'the files were written but applying them failed: {reason}; the draft is kept, publish again to retry',
+  },
   internal: { status: 500, template: 'internal error: {reason}' },
 } as const satisfies Record<string, { status: number; template: string }>;
 

@@ -9,6 +9,7 @@ import type { SchedulePoller } from './intake/schedule-poller.js';
 import type { ItemsService } from './items/items-service.js';
 import type { ReposService } from './repos/repos-service.js';
 import type { Engine } from './engine/engine.js';
+import type { Clock } from './clock.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -38,4 +39,6 @@ export interface Instance {
   schedules: SchedulePoller;
   /** Runs items through their chains (ADR 0003). */
   engine: Engine;
+  /** The clock services read (tests pass a ManualClock). */
+  clock: Clock;
 }

@@ -153,6 +153,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       repos,
       schedules,
       engine,
+      clock,
     };
     const { app, routes } = await buildApp(inst);
     // Past this many sockets a new one is closed on accept, before it can hold a descriptor.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { joinsLastStep, UNDO_STEPS_KEPT, type StepKind } from '../core/drafts/undo.js';
 import type { Database } from './schema.js';
 
-type Db = Kysely<Database> | Transaction<Database>;
+export type Db = Kysely<Database> | Transaction<Database>;
 
 /** A draft's files by name: the text it holds, or null for a file the draft deletes. */
 const DraftFiles = z.record(z.string(), z.string().nullable());

@@ -2,6 +2,7 @@ import { JigError } from '../../contract/errors.js';
 import { editorChoices, type Choices } from '../../contract/drafts/choices.js';
 import { draftFiles, isDraftArea, keyAccepted, type DraftArea } from '../../contract/drafts/areas.js';
 import type { ConfigTexts } from '../../core/config/validate-set.js';
+import type { Problem } from '../../contract/problems.js';
 import { chainChanges, type Change } from '../../core/drafts/chain-changes.js';
 import { parsedOrNull, parseText, textOf, textsWithDraft } from '../../core/drafts/texts.js';
 import { commentWarnings } from '../../core/drafts/comments.js';
@@ -29,7 +30,7 @@ import { configResultCore, type ConfigResultCore } from './config-result.js';
 import { sameAsPublished, withFile } from './draft-files.js';
 
 /** The areas built so far; the settings areas come with their own checks (issue 17). */
-type ConfigArea = Extract<DraftArea, 'chains' | 'library'>;
+export type ConfigArea = Extract<DraftArea, 'chains' | 'library'>;
 
 /** A chains or library draft as the editors read it (the parts of the answer built so far). */
 export interface ConfigDraftView {
@@ -82,12 +83,20 @@ export function configArea(area: string, key: string): ConfigArea {
 export class ChainDrafts {
   constructor(private readonly d: ChainDraftsDeps) {}
 
-  private published(): ConfigTexts {
+  get db(): Store['db'] {
+    return this.d.store.db;
+  }
+
+  get clock(): Clock {
+    return this.d.clock;
+  }
+
+  published(): ConfigTexts {
     return readConfigDir(this.d.configDir).texts;
   }
 
   /** The files a draft of this key holds: its own, and any an op joined. */
-  private filesOf(area: ConfigArea, key: string, draft: DraftState | null): string[] {
+  filesOf(area: ConfigArea, key: string, draft: DraftState | null): string[] {
     return [...new Set([...draftFiles(area, key), ...Object.keys(draft?.files ?? {})])];
   }
 
@@ -110,6 +119,23 @@ export class ChainDrafts {
       libraryUses(chainsOf(overlaid), drafted),
     );
     return libraryChanges(published, drafted, uses);
+  }
+
+  /**
+   * A draft that deletes its chain, or renames it away, leaves each repo whose default it is naming
+   * no chain: a problem of the draft, so it cannot publish until the repo's default changes.
+   */
+  private orphanedRepos(texts: ConfigTexts, key: string, draft: DraftRecord): Problem[] {
+    const moved = Object.keys(draft.files).find((f) => f !== `chains/${key}.yaml` && draft.files[f] != null);
+    const how = moved ? `renames it to \`${moved.slice(7, -5)}\`` : 'deletes it';
+    return this.reposDefaulting(texts, key).map((repo) => ({
+      path: repo,
+      field: 'default_chain',
+      message: `default_chain \`${key}\`: this draft ${how}; change the repo's default chain first`,
+      file: 'repos.yaml',
+      line: null,
+      col: null,
+    }));
   }
 
   async impact(
@@ -149,6 +175,9 @@ export class ChainDrafts {
       area === 'chains'
         ? files.flatMap((f) => chainChanges(parsedOrNull(published[f] ?? null), core.model[f] ?? null))
         : this.libraryChangesOf(texts, draft, core.model['library.yaml'] ?? null);
+    if (area === 'chains' && draft && draft.files[`chains/${key}.yaml`] === null) {
+      core.problems = [...core.problems, ...this.orphanedRepos(texts, key, draft)];
+    }
     return {
       area,
       key,
@@ -181,7 +210,7 @@ export class ChainDrafts {
   }
 
   /** The draft answer, with what a publish would reach (read after any transaction: one connection). */
-  private async answer(
+  async answer(
     area: ConfigArea,
     key: string,
     draft: DraftRecord | null,
@@ -275,7 +304,7 @@ export class ChainDrafts {
    * The row to store (the state, what each file last parsed to, the counts the list shows) and the
    * view it was counted from, so an answer does not check the whole config set a second time.
    */
-  private record(
+  record(
     area: ConfigArea,
     key: string,
     state: DraftState,

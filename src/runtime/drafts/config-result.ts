@@ -31,6 +31,20 @@ export interface ConfigResultCore {
   yaml_error: YamlError | null;
 }
 
+/** The chain texts a chain draft holds: its key's, and one a rename moved it to. */
+function ownChains(
+  chains: Record<string, string>,
+  key: string,
+  draft: DraftRecord | null,
+): Record<string, string> {
+  const ids = new Set([key]);
+  for (const f of Object.keys(draft?.files ?? {})) {
+    const m = /^chains\/([^/]+)\.yaml$/.exec(f);
+    if (m?.[1] !== undefined) ids.add(m[1]);
+  }
+  return Object.fromEntries(Object.entries(chains).filter(([id]) => ids.has(id)));
+}
+
 /** What a text parses to, else what `fallback` says stands in for it. */
 function parsedOr(text: string | null, fallback: () => unknown): unknown {
   const r = parseText(text);
@@ -45,7 +59,12 @@ export function configResultCore(
   draft: DraftRecord | null,
   opts: ConfigSetOptions = {},
 ): ConfigResultCore {
-  const texts = textsWithDraft(published, draft?.files ?? {});
+  const overlaid = textsWithDraft(published, draft?.files ?? {});
+  // A chain's problems come from its own file checked against the library and the settings files;
+  // the other chains cannot change them, so a chain draft checks only its own chain files (an op
+  // answers in a fraction of a whole-library check). The library is checked against every chain.
+  const texts =
+    area === 'chains' ? { ...overlaid, chains: ownChains(overlaid.chains, key, draft) } : overlaid;
   const set = validateConfigSet(texts, opts);
   const publishedText = (file: string): string | null => textOf(published, file);
   const all = [...new Set([...files, ...Object.keys(draft?.files ?? {})])];

@@ -1,0 +1,72 @@
+import { parse } from 'yaml';
+import { IDENTIFIER_MAX, IDENTIFIER_PATTERN } from '../../../contract/config/ids.js';
+import type { ChainOpOf } from '../../../contract/drafts/chain-ops.js';
+import { chainFileOf, isObj, OpRefused, type Obj, type OpDocs } from './context.js';
+
+/*
+ * Creating and deleting a chains draft's own chain file (spec drafts.md, `new_chain` and
+ * `delete_chain`). The file itself is the unit: a new chain starts from a copy of another chain as
+ * its author last left it (their draft when they have one), and a deletion takes effect on publish.
+ */
+
+/**
+ * What a chain starts as without `from`: no nodes. A chain needs at least one, so the draft shows
+ * that problem until the first `add_node`; no `description` is written, as an empty one is what
+ * `set_field` removes.
+ */
+const emptyChain = (): Obj => ({ nodes: [] });
+
+/** The chain `from` as it stands now: its draft's text when it has one, else its published file. */
+function sourceChain(docs: OpDocs, from: string): Obj {
+  const drafted = docs.draftedChain(from);
+  let value: unknown;
+  if (typeof drafted === 'string') {
+    try {
+      value = parse(drafted);
+    } catch {
+      throw new OpRefused(`chain \`${from}\` has a draft whose YAML does not parse: fix it first`);
+    }
+  } else if (drafted === undefined) {
+    // A copy: the working copy of another chain's file must stay as published.
+    value = structuredClone(docs.doc(chainFileOf(from)));
+  }
+  // drafted === null: that chain's draft deletes it, so there is nothing to copy.
+  if (value === null || value === undefined) throw new OpRefused(`from \`${from}\` names no chain`);
+  if (!isObj(value)) throw new OpRefused(`chain \`${from}\` is not a mapping: there is no chain to copy`);
+  return value;
+}
+
+export function newChain(docs: OpDocs, op: ChainOpOf<'new_chain'>): undefined {
+  const file = docs.chainFile();
+  if (docs.doc(file) !== null) {
+    throw new OpRefused(
+      `chain \`${docs.key}\` already exists: new_chain is only for a key with no file and no draft`,
+    );
+  }
+  if (docs.opened) {
+    throw new OpRefused(
+      `chain \`${docs.key}\` already has a draft: new_chain is only for a key with no file and no draft`,
+    );
+  }
+  let chain = emptyChain();
+  if (op.from !== undefined) {
+    const from = op.from;
+    if (from.length > IDENTIFIER_MAX || !IDENTIFIER_PATTERN.test(from)) {
+      throw new OpRefused(
+        `from ${JSON.stringify(from)} is not a chain id: a lowercase letter, then lowercase letters, digits, \`_\` or \`-\``,
+      );
+    }
+    // The id is the file stem: a copied `id:` would name the source chain, so it is left out.
+    chain = sourceChain(docs, from);
+    delete chain.id;
+  }
+  docs.setDoc(file, chain);
+  return undefined;
+}
+
+export function deleteChain(docs: OpDocs, _op: ChainOpOf<'delete_chain'>): undefined {
+  const file = docs.chainFile();
+  if (docs.doc(file) === null) throw new OpRefused(`chain \`${docs.key}\` has no file to delete`);
+  docs.setDoc(file, null);
+  return undefined;
+}

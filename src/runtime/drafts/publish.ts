@@ -1,0 +1,125 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { JigError } from '../../contract/errors.js';
+import { formatProblem } from '../../contract/problems.js';
+import type { ReloadAnswer } from '../../contract/reload.js';
+import { textOf } from '../../core/drafts/texts.js';
+import { dropDraft, getDraft, type DraftRecord } from '../../store/drafts.js';
+import { sha256Text } from '../config/config-dir.js';
+import { writeFileAtomic } from '../home/atomic-write.js';
+import type { ChainDrafts, ConfigArea, DraftChange, ConfigDraftView } from './chain-drafts.js';
+
+export interface PublishAnswer {
+  published: string[];
+  changes: DraftChange[];
+  result: ConfigDraftView['result'];
+}
+
+/** The running server's reload of library and chains, as `POST /api/templates/reload` runs it. */
+export type ApplyConfig = () => ReloadAnswer;
+
+/**
+ * Publishing a chains or library draft (spec drafts.md, "Ending a draft"): checked, stale-checked
+ * against the disk, each file written atomically (a reader, or a kill -9, sees old or new text,
+ * never half), then applied by reloading library and chains. Publishes run one at a time, so two
+ * racing over one file cannot both pass the stale check: the second sees the first's text.
+ */
+export class DraftPublisher {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly drafts: ChainDrafts,
+    private readonly configDir: string,
+    private readonly applyConfig: ApplyConfig,
+  ) {}
+
+  publish(area: ConfigArea, key: string): Promise<PublishAnswer> {
+    const run = this.tail.then(() => this.publishNow(area, key));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async publishNow(area: ConfigArea, key: string): Promise<PublishAnswer> {
+    const draft = await getDraft(this.drafts.db, area, key);
+    if (!draft) throw new JigError('not_found', { what: `a ${area} draft of ${key}` });
+    const texts = this.drafts.published();
+    const seen = this.drafts.view(area, key, draft, texts);
+    const { problems, yaml_error } = seen.result;
+    if (yaml_error || problems.length > 0) {
+      const first = problems[0];
+      const why = yaml_error
+        ? `${yaml_error.file} does not parse (line ${yaml_error.line ?? '?'}): ${yaml_error.message}`
+        : `${problems.length} problem(s), the first: ${first ? formatProblem(first) : ''}`;
+      throw new JigError('draft_has_problems', { reason: `the draft cannot publish: ${why}` }, { problems });
+    }
+    this.refuseStale(draft, (f) => textOf(texts, f));
+    const published = this.write(draft);
+    this.apply(draft);
+    await dropDraft(this.drafts.db, area, key);
+    const after = this.drafts.view(area, key, null);
+    return { published, changes: seen.result.changes, result: after.result };
+  }
+
+  /**
+   * A file whose text on disk is neither its base nor the draft's own text was changed by someone
+   * else since it joined: publishing would overwrite that, so nothing is written. A file already
+   * holding the draft's text is a publish that wrote and then failed to apply; it counts as done.
+   */
+  private refuseStale(draft: DraftRecord, disk: (file: string) => string | null): void {
+    const stale = Object.keys(draft.files)
+      .sort()
+      .filter((f) => {
+        const now = disk(f);
+        return sha256Text(now) !== (draft.base[f] ?? null) && now !== draft.files[f];
+      });
+    if (stale.length === 0) return;
+    const files = Object.fromEntries(
+      stale.map((f) => {
+        const published = disk(f);
+        const text = draft.files[f] ?? null;
+        const diff = createTwoFilesPatch(f, f, published ?? '', text ?? '', 'published', 'draft');
+        return [f, { published, draft: text, diff }];
+      }),
+    );
+    throw new JigError('draft_stale', { files: stale.join(', ') }, { files });
+  }
+
+  /** Writes every file of the draft (deleted ones removed), each atomically. */
+  private write(draft: DraftRecord): string[] {
+    const names = Object.keys(draft.files).sort();
+    for (const f of names) {
+      const path = join(this.configDir, f);
+      const text = draft.files[f] ?? null;
+      if (text === null) {
+        rmSync(path, { force: true });
+      } else {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileAtomic(path, text);
+      }
+    }
+    return names;
+  }
+
+  /** Reloads library and chains; a draft file the reload refuses is an apply that failed. */
+  private apply(draft: DraftRecord): void {
+    let answer: ReloadAnswer;
+    try {
+      answer = this.applyConfig();
+    } catch (e) {
+      throw new JigError(
+        'draft_apply_failed',
+        { reason: e instanceof Error ? e.message : String(e) },
+        {},
+        { cause: e },
+      );
+    }
+    const mine = answer.refused.filter(
+      (r) => r.file in draft.files || (r.file === 'library.yaml' && draft.area === 'chains'),
+    );
+    if (mine.length > 0) {
+      const why = mine.map((r) => `${r.file}: ${r.problems.map(formatProblem).join('; ')}`).join(' | ');
+      throw new JigError('draft_apply_failed', { reason: `the reload refused ${why}` });
+    }
+  }
+}
