@@ -1,5 +1,14 @@
 /** Runs the benchmarks named on the command line (all when none): npm run bench -- startup */
-const all = ['startup', 'triggers', 'schedules', 'engine', 'config-load', 'wall-clock', 'fanout'];
+const all = [
+  'startup',
+  'triggers',
+  'schedules',
+  'engine',
+  'config-load',
+  'draft-ops',
+  'wall-clock',
+  'fanout',
+];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length > 0 ? wanted : all) {
   if (!all.includes(name)) {

@@ -1,5 +1,6 @@
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import type { Problem } from '../../contract/problems.js';
+import { TextMemo } from './text-memo.js';
 
 /*
  * A YAML document as a tree that remembers, for every key and value, where it was written (file,
@@ -38,7 +39,14 @@ export interface ParsedYaml {
 
 const START: Pos = { line: 1, col: 1 };
 
+/** A library of a few hundred chain files fits; the key is the whole text, so an edit is a miss. */
+const parsedTrees = new TextMemo<ParsedYaml>(512);
+
 export function parseYamlTree(text: string, file: string, source: string): ParsedYaml {
+  return parsedTrees.get(`${file}\u0000${source}\u0000${text}`, () => parseTree(text, file, source));
+}
+
+function parseTree(text: string, file: string, source: string): ParsedYaml {
   const lc = new LineCounter();
   // prettyErrors gives each error its line and column (the message's first line is kept).
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: true, uniqueKeys: true });

@@ -70,7 +70,8 @@ nodes:
       },
       { path: 'docs', kind: 'add', summary: 'node added' },
       { path: 'docs.main.write', kind: 'add', summary: 'task added' },
-      { path: 'review', kind: 'change', summary: 'moved; changed message', fields: ['message'] },
+      // Shifted by the node added before it, not moved: its place among the shared nodes is the same.
+      { path: 'review', kind: 'change', summary: 'changed message', fields: ['message'] },
       { path: 'build.fix_loop.judge', kind: 'remove', summary: 'task removed' },
     ]);
   });

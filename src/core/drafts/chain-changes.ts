@@ -43,6 +43,7 @@ export function chainChanges(published: unknown, draft: unknown): Change[] {
   if (keys.length > 0) out.push({ path: '', kind: 'change', summary: `changed ${list(keys)}`, fields: keys });
   const before = new Map(chainComponents(published).map((c) => [c.path, c]));
   const after = chainComponents(draft);
+  const moved = movedPaths([...before.values()], after);
   const seen = new Set<string>();
   for (const c of after) {
     seen.add(c.path);
@@ -52,9 +53,9 @@ export function chainChanges(published: unknown, draft: unknown): Change[] {
       continue;
     }
     const fields = differing(was.fields, c.fields);
-    const moved = moves(was, c);
-    if (fields.length === 0 && !moved) continue;
-    const parts = [...(moved ? ['moved'] : []), ...(fields.length ? [`changed ${list(fields)}`] : [])];
+    const isMoved = moved.has(c.path);
+    if (fields.length === 0 && !isMoved) continue;
+    const parts = [...(isMoved ? ['moved'] : []), ...(fields.length ? [`changed ${list(fields)}`] : [])];
     out.push({ path: c.path, kind: 'change', summary: parts.join('; '), fields });
   }
   for (const c of before.values()) {
@@ -63,7 +64,33 @@ export function chainChanges(published: unknown, draft: unknown): Change[] {
   return out;
 }
 
-/** Moved: in another list, or at another index of the same list. */
-function moves(was: Component, now: Component): boolean {
-  return was.list !== now.list || was.index !== now.index;
+/**
+ * Components that moved: into another list, or to another place among the siblings both versions
+ * share. A node inserted or removed before another shifts its index without moving it.
+ */
+function movedPaths(before: readonly Component[], after: readonly Component[]): Set<string> {
+  const key = (c: Component) => `${c.list}\u0000${c.path}`;
+  const inBefore = new Set(before.map(key));
+  const inAfter = new Set(after.map(key));
+  const ranks = (cs: readonly Component[], other: Set<string>): Map<string, number> => {
+    const next = new Map<string, number>();
+    const out = new Map<string, number>();
+    for (const c of [...cs].sort((a, b) => a.index - b.index)) {
+      if (!other.has(key(c))) continue;
+      const r = next.get(c.list) ?? 0;
+      next.set(c.list, r + 1);
+      out.set(key(c), r);
+    }
+    return out;
+  };
+  const was = ranks(before, inAfter);
+  const now = ranks(after, inBefore);
+  const listOf = new Map(before.map((c) => [c.path, c.list]));
+  const out = new Set<string>();
+  for (const c of after) {
+    const old = listOf.get(c.path);
+    if (old === undefined) continue;
+    if (old !== c.list || was.get(key(c)) !== now.get(key(c))) out.add(c.path);
+  }
+  return out;
 }

@@ -257,7 +257,8 @@ tasks:
       {
         path: 'steps.checks.types',
         kind: 'change',
-        summary: 'moved; changed run',
+        // `unit` before it was removed: it shifted, it did not move.
+        summary: 'changed run',
         fields: ['run'],
         reaches: ['c'],
       },

@@ -1,6 +1,7 @@
 import type { ConfigTexts } from '../config/validate-set.js';
 import { parse } from 'yaml';
 import { parseYamlTree } from '../config/tree.js';
+import { TextMemo } from '../config/text-memo.js';
 
 const CHAIN_FILE = /^chains\/([^/]+)\.yaml$/;
 
@@ -42,9 +43,18 @@ export function textOf(texts: ConfigTexts, file: string): string | null {
   return field === undefined ? null : (texts[field] ?? null);
 }
 
-/** What a file's text parses to as plain YAML (a missing file is null), or that it does not parse. */
+const plainParses = new TextMemo<{ ok: true; value: unknown } | { ok: false }>(512);
+
+/**
+ * What a file's text parses to as plain YAML (a missing file is null), or that it does not parse.
+ * The value is shared with other callers of the same text: copy it before changing it.
+ */
 export function parseText(text: string | null): { ok: true; value: unknown } | { ok: false } {
   if (text === null) return { ok: true, value: null };
+  return plainParses.get(text, () => parsePlain(text));
+}
+
+function parsePlain(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     const value: unknown = parse(text);
     return { ok: true, value };

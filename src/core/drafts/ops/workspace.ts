@@ -36,7 +36,8 @@ export class Workspace implements OpDocs {
       const read = parseText(textOf(this.texts, file));
       // A file that does not parse cannot be edited by an op without losing what it holds.
       if (!read.ok) throw new OpRefused(`${file} does not parse; fix its YAML first`);
-      const parsed = read.value;
+      // Parses are shared (core/drafts/texts.ts): the working copy is this request's own.
+      const parsed = structuredClone(read.value);
       this.start.set(file, structuredClone(parsed));
       this.work.set(file, parsed);
     }
