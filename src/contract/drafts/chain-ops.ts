@@ -33,10 +33,11 @@ export const ChangeBaseOp = op('change_base', { node: str, base: str });
 export const NewChainOp = op('new_chain', { from: str.optional() });
 export const DeleteChainOp = op('delete_chain', {});
 // `value` is any JSON, null included; it must be sent (null removes the key).
-export const SetFieldOp = op('set_field', { path: str, field: str, value: z.unknown() }).refine(
-  (o) => 'value' in o,
-  { message: 'value is required (null removes the key)', path: ['value'] },
-);
+export const SetFieldOp = op('set_field', {
+  path: str,
+  field: str,
+  value: z.unknown().nonoptional({ error: 'value is required (null removes the key)' }),
+});
 export const ResetFieldOp = op('reset_field', { path: str, field: str.optional() });
 export const RenameOp = op('rename', { path: str, id: str });
 export const SetFragmentOp = op('set_fragment', { path: str, yaml: str });

@@ -64,6 +64,12 @@ export interface ChainDraftsDeps {
   clock: Clock;
 }
 
+/** A chain file's mapping without its `id:` (a renamed chain's id is the rename row, not a change). */
+function withoutId(doc: unknown): unknown {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return doc;
+  return Object.fromEntries(Object.entries(doc).filter(([k]) => k !== 'id'));
+}
+
 /** Checks the area and key a route names (spec drafts.md, rule 5). */
 export function configArea(area: string, key: string): ConfigArea {
   if (!isDraftArea(area) || (area !== 'chains' && area !== 'library')) {
@@ -106,6 +112,37 @@ export class ChainDrafts {
     return repos
       .filter((r) => (r.default_chain ?? r.default_chain_template ?? 'default') === key)
       .map((r) => r.path);
+  }
+
+  /**
+   * A chain draft's changes: its chain against the published file, or, once a rename moved it,
+   * one `rename` row at "" and the moved chain against the old file; a library file an op joined
+   * (`move_to_library`) adds the library's own rows.
+   */
+  private chainDraftChanges(
+    key: string,
+    draft: DraftRecord | null,
+    published: Record<string, string | null>,
+    model: Record<string, unknown>,
+    texts: ConfigTexts,
+  ): DraftChange[] {
+    const own = `chains/${key}.yaml`;
+    const was = parsedOrNull(published[own] ?? null);
+    const moved = Object.keys(draft?.files ?? {}).find(
+      (f) => f.startsWith('chains/') && f !== own && draft?.files[f] != null,
+    );
+    const out: DraftChange[] = [];
+    if (moved && draft?.files[own] === null) {
+      const to = moved.slice('chains/'.length, -'.yaml'.length);
+      out.push({ path: '', kind: 'rename', summary: `renamed ${key} to ${to}`, from: key, to });
+      out.push(...chainChanges(was, withoutId(model[moved])));
+    } else {
+      out.push(...chainChanges(was, model[own] ?? null));
+    }
+    if (draft && 'library.yaml' in draft.files) {
+      out.push(...this.libraryChangesOf(texts, draft, model['library.yaml'] ?? null));
+    }
+    return out;
   }
 
   /** The library's changes, each with the chains it reaches as published or drafted. */
@@ -173,7 +210,7 @@ export class ChainDrafts {
     const core = configResultCore(area, key, files, texts, draft);
     const changes =
       area === 'chains'
-        ? files.flatMap((f) => chainChanges(parsedOrNull(published[f] ?? null), core.model[f] ?? null))
+        ? this.chainDraftChanges(key, draft, published, core.model, texts)
         : this.libraryChangesOf(texts, draft, core.model['library.yaml'] ?? null);
     if (area === 'chains' && draft && draft.files[`chains/${key}.yaml`] === null) {
       core.problems = [...core.problems, ...this.orphanedRepos(texts, key, draft)];

@@ -44,6 +44,9 @@ export class DraftPublisher {
     const draft = await getDraft(this.drafts.db, area, key);
     if (!draft) throw new JigError('not_found', { what: `a ${area} draft of ${key}` });
     const texts = this.drafts.published();
+    // Stale first: a problem that only a newer file on disk brought is answered with that file's
+    // diff (rebase and look), not as the draft's own problem.
+    this.refuseStale(draft, (f) => textOf(texts, f));
     const seen = this.drafts.view(area, key, draft, texts);
     const { problems, yaml_error } = seen.result;
     if (yaml_error || problems.length > 0) {
@@ -53,7 +56,6 @@ export class DraftPublisher {
         : `${problems.length} problem(s), the first: ${first ? formatProblem(first) : ''}`;
       throw new JigError('draft_has_problems', { reason: `the draft cannot publish: ${why}` }, { problems });
     }
-    this.refuseStale(draft, (f) => textOf(texts, f));
     const published = this.write(draft);
     this.apply(draft);
     await dropDraft(this.drafts.db, area, key);
