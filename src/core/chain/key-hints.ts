@@ -21,7 +21,8 @@ const KIND_KEYS: Record<string, readonly string[]> = {
   forge: Object.keys(forgeShape),
 };
 const TASK_KEYS = new Set(Object.keys(taskFieldsShape));
-const GATE_ONLY = [
+/** Node keys only a gate takes, and only an exec node takes (also what `change_base` drops). */
+export const GATE_ONLY: readonly string[] = [
   'message',
   'artifact',
   'artifact_required',
@@ -30,7 +31,7 @@ const GATE_ONLY = [
   'auto_review',
   'chain_finalized',
 ];
-const EXEC_ONLY = [
+export const EXEC_ONLY: readonly string[] = [
   'tasks',
   'steps',
   'on_failure',

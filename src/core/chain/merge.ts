@@ -8,7 +8,7 @@ import type { AEntry, AMap } from '../config/tree.js';
  * `model`/`effort` and the other way round, and `run`, `argv` and `command` replace one another,
  * so "both set" can only come from one layer writing both (a problem there, not a merge artefact).
  */
-const ROUTE_GROUPS: readonly (readonly (readonly string[])[])[] = [
+export const ROUTE_GROUPS: readonly (readonly (readonly string[])[])[] = [
   [['profile'], ['model', 'effort']],
   [['run'], ['argv'], ['command']],
 ];

@@ -1,3 +1,4 @@
+import { sameData } from '../json/same.js';
 import { chainComponents, chainKeys, type Component } from './chain-components.js';
 
 /** One row of a draft's `changes` (spec drafts.md, "The result object"). */
@@ -11,23 +12,9 @@ export interface Change {
   to?: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Structural equality of parsed YAML values (plain data: mappings, lists, scalars). */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
-  }
-  if (!isRecord(a) || !isRecord(b)) return false;
-  const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
-}
-
 /** The keys whose values differ between two mappings, sorted. */
 function differing(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !same(a[k], b[k])).sort();
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !sameData(a[k], b[k])).sort();
 }
 
 const list = (keys: string[]): string => keys.join(', ');

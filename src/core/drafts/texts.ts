@@ -89,3 +89,12 @@ export function firstYamlError(files: Record<string, string | null>): YamlError 
   }
   return null;
 }
+
+/**
+ * The file a chains draft's `rename` moved its chain to: a chain file of the draft, other than the
+ * key's own, that holds text (the key's own is then deleted). Null when the chain was not moved.
+ */
+export function movedChainFile(key: string, files: Record<string, string | null>): string | null {
+  const own = `chains/${key}.yaml`;
+  return Object.keys(files).find((f) => CHAIN_FILE.test(f) && f !== own && files[f] != null) ?? null;
+}

@@ -4,7 +4,7 @@ import { draftFiles, isDraftArea, keyAccepted, type DraftArea } from '../../cont
 import type { ConfigTexts } from '../../core/config/validate-set.js';
 import type { Problem } from '../../contract/problems.js';
 import { chainChanges, type Change } from '../../core/drafts/chain-changes.js';
-import { parsedOrNull, parseText, textOf, textsWithDraft } from '../../core/drafts/texts.js';
+import { movedChainFile, parsedOrNull, parseText, textOf, textsWithDraft } from '../../core/drafts/texts.js';
 import { commentWarnings } from '../../core/drafts/comments.js';
 import {
   eitherUses,
@@ -128,9 +128,7 @@ export class ChainDrafts {
   ): DraftChange[] {
     const own = `chains/${key}.yaml`;
     const was = parsedOrNull(published[own] ?? null);
-    const moved = Object.keys(draft?.files ?? {}).find(
-      (f) => f.startsWith('chains/') && f !== own && draft?.files[f] != null,
-    );
+    const moved = movedChainFile(key, draft?.files ?? {});
     const out: DraftChange[] = [];
     if (moved && draft?.files[own] === null) {
       const to = moved.slice('chains/'.length, -'.yaml'.length);
@@ -163,7 +161,7 @@ export class ChainDrafts {
    * no chain: a problem of the draft, so it cannot publish until the repo's default changes.
    */
   private orphanedRepos(texts: ConfigTexts, key: string, draft: DraftRecord): Problem[] {
-    const moved = Object.keys(draft.files).find((f) => f !== `chains/${key}.yaml` && draft.files[f] != null);
+    const moved = movedChainFile(key, draft.files);
     const how = moved ? `renames it to \`${moved.slice(7, -5)}\`` : 'deletes it';
     return this.reposDefaulting(texts, key).map((repo) => ({
       path: repo,

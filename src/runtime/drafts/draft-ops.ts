@@ -1,5 +1,11 @@
 import { JigError } from '../../contract/errors.js';
-import { firstYamlError, parseText, textOf, textsWithDraft } from '../../core/drafts/texts.js';
+import {
+  firstYamlError,
+  movedChainFile,
+  parseText,
+  textOf,
+  textsWithDraft,
+} from '../../core/drafts/texts.js';
 import { parseOps, runOps, OpsRefused } from '../../core/drafts/ops/run.js';
 import { Workspace } from '../../core/drafts/ops/workspace.js';
 import { chainFileOf } from '../../core/drafts/ops/context.js';
@@ -100,19 +106,18 @@ export class DraftOps {
         reason: 'path: send the component path (`?path=spec.main.author`)',
       });
     }
-    const view = await this.drafts.get(area, key);
-    const file = area === 'library' ? 'library.yaml' : this.chainFileIn(view.files, key);
-    const doc = parseText(view.files[file] ?? null);
+    // Only the files are needed: no check of the config set, as a full draft answer would run.
+    const draft = await getDraft(this.drafts.db, area, key);
+    const texts = this.drafts.published();
+    const files: Record<string, string | null> = {
+      ...Object.fromEntries(this.drafts.filesOf(area, key, draft).map((f) => [f, textOf(texts, f)])),
+      ...draft?.files,
+    };
+    const file = area === 'library' ? 'library.yaml' : (movedChainFile(key, files) ?? chainFileOf(key));
+    const doc = parseText(files[file] ?? null);
     const found = doc.ok ? fragmentOf(doc.value, path, area === 'library') : null;
     if (!found) throw new JigError('not_found', { what: `a component at path ${path}` });
     return found;
-  }
-
-  /** The file of a chains draft's chain: its own, or the file a rename moved it to. */
-  private chainFileIn(files: Record<string, string | null>, key: string): string {
-    const own = chainFileOf(key);
-    if (files[own] != null) return own;
-    return Object.keys(files).find((f) => f !== own && files[f] != null) ?? own;
   }
 
   private parse(raw: readonly { op: string }[]): ChainOp[] {

@@ -1,8 +1,10 @@
 import type { ChainOpOf } from '../../../contract/drafts/chain-ops.js';
 import { isObj, OpRefused, type Obj, type OpDocs } from './context.js';
 import { opDoc } from './fragment.js';
-import { deepEqual, libraryForLookup, resolvedLibrary } from './inherited.js';
+import { libraryForLookup, resolvedLibrary } from './inherited.js';
 import { mustLocate, type Located } from './locate.js';
+import { EXEC_ONLY, GATE_ONLY } from '../../chain/key-hints.js';
+import { sameData } from '../../json/same.js';
 
 /*
  * `extend` and `change_base` (spec drafts.md): building a node on a library node.
@@ -26,25 +28,6 @@ import { mustLocate, type Located } from './locate.js';
  * A node that extends nothing yet is treated the same way. `?preview=1` runs this same handler.
  */
 
-const GATE_ONLY = [
-  'message',
-  'artifact',
-  'artifact_required',
-  'reject_to',
-  'timeout',
-  'auto_review',
-  'chain_finalized',
-];
-const EXEC_ONLY = [
-  'tasks',
-  'steps',
-  'on_failure',
-  'fix_loop',
-  'escalation',
-  'on_base_changed',
-  'read_only',
-  'icon',
-];
 /** What `extend` replaces with the base's. */
 const EXTEND_DROPS = ['kind', 'steps', 'tasks', 'on_failure', 'fix_loop'];
 
@@ -118,7 +101,7 @@ function pruneEqual(over: Obj, base: Obj, prefix: string, dropped: Dropped[]): b
       delete over[k];
     } else if (isObj(v) && isObj(b)) {
       if (!pruneEqual(v, b, `${prefix}${k}.`, dropped)) delete over[k];
-    } else if (deepEqual(v, b)) {
+    } else if (sameData(v, b)) {
       dropped.push({ key: `${prefix}${k}`, why: 'same as the new base' });
       delete over[k];
     }

@@ -1,15 +1,9 @@
 import type { ChainOpOf } from '../../../contract/drafts/chain-ops.js';
 import { isObj, OpRefused, type Obj, type OpDocs } from './context.js';
 import { opDoc, writeShorthand } from './fragment.js';
-import {
-  deepEqual,
-  extendsSomething,
-  libraryForLookup,
-  parentLayer,
-  routeRivals,
-  valueAt,
-} from './inherited.js';
+import { extendsSomething, libraryForLookup, parentLayer, routeRivals, valueAt } from './inherited.js';
 import { mustLocate, type Located } from './locate.js';
+import { sameData } from '../../json/same.js';
 
 /*
  * `set_field` and `reset_field` (spec drafts.md, "set_field writing rules"). A file should hold
@@ -136,7 +130,7 @@ export function setField(docs: OpDocs, op: ChainOpOf<'set_field'>): undefined {
   const was = inherited(segs);
   const rivals = routeRivals(last);
   if (rivals.length > 0) for (const r of rivals) removeAt(target, [...segs.slice(0, -1), r]);
-  if (deepEqual(value, was) || (last === 'artifact_required' && value === false && was !== true)) {
+  if (sameData(value, was) || (last === 'artifact_required' && value === false && was !== true)) {
     removeAt(target, segs);
     return done(l);
   }

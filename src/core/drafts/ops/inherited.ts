@@ -1,6 +1,7 @@
 import type { LibrarySection } from '../../../contract/config/library.js';
 import { isObj, LIBRARY_FILE, type Obj, type OpDocs } from './context.js';
 import { locateInChain, locateInLibrary, type ComponentKind, type Located } from './locate.js';
+import { ROUTE_GROUPS } from '../../chain/merge.js';
 
 /*
  * What a component inherits: the values it would have without its own keys. Ops need it to write
@@ -22,11 +23,6 @@ export const EXTENDS_SECTION: Partial<Record<ComponentKind, ExtSection>> = {
   auto_review: 'tasks',
 };
 
-const ROUTE_GROUPS: readonly (readonly (readonly string[])[])[] = [
-  [['profile'], ['model', 'effort']],
-  [['run'], ['argv'], ['command']],
-];
-
 /** The sibling keys that setting `key` replaces (merge.ts: alternative routes replace each other). */
 export function routeRivals(key: string): string[] {
   for (const groups of ROUTE_GROUPS) {
@@ -34,19 +30,6 @@ export function routeRivals(key: string): string[] {
     if (own) return groups.filter((g) => g !== own).flat();
   }
   return [];
-}
-
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a))
-    return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isObj(a) && isObj(b)) {
-    const ka = Object.keys(a);
-    return (
-      ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]))
-    );
-  }
-  return false;
 }
 
 const dropNulls = (m: Obj): Obj => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== null));
