@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateConfigSet } from '../src/core/config/validate-set.js';
 import { systemClock } from '../src/runtime/clock.js';
-import { ChainDrafts } from '../src/runtime/drafts/chain-drafts.js';
+import { ConfigDrafts } from '../src/runtime/drafts/config-drafts.js';
 import { DraftOps } from '../src/runtime/drafts/draft-ops.js';
 import { openStore } from '../src/store/database.js';
 import { CHAINS, freshTexts, NODES, texts } from './config-set.js';
@@ -40,7 +40,7 @@ for (const f of ['library', 'harnesses', 'policy', 'repos', 'intake'] as const) 
   writeFileSync(join(configDir, `${f}.yaml`), set[f] ?? '');
 }
 const store = await openStore(join(dir, 'jig.db'));
-const drafts = new ChainDrafts({ store, configDir, clock: systemClock() });
+const drafts = new ConfigDrafts({ store, configDir, clock: systemClock() });
 const ops = new DraftOps(drafts);
 
 const baseline = await time(() => validateConfigSet(freshTexts(set)));

@@ -34,12 +34,6 @@ describe('areas and keys', () => {
     expect(library.status).toBe(400);
   });
 
-  it('answers 404 for the settings areas, which are not built yet', async () => {
-    const res = await j.call('GET', '/api/drafts/policy/policy');
-    expect(res.status).toBe(404);
-    expect(res.json.code).toBe('not_found');
-  });
-
   it('answers 404 for a chain with neither file nor draft', async () => {
     const res = await j.call('GET', '/api/drafts/chains/nothing-here');
     expect(res.status).toBe(404);

@@ -157,6 +157,10 @@ export class JigClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const [k, v] of Object.entries(input.headers ?? {})) if (v !== undefined) headers[k] = wireText(v);
     if (this.server.token) headers.authorization = `Bearer ${this.server.token}`;
+    // Inside an item's task the server must know whose worker asks: a worker may not read or change
+    // its own item's draft. An escalation turn has the item's id too but is not a worker.
+    const worker = process.env.JIG_WORK_ITEM_ID;
+    if (worker && process.env.JIG_ESCALATION_TURN !== '1') headers['x-jig-work-item'] = worker;
     if (input.body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {

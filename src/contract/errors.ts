@@ -119,11 +119,27 @@ export const errorCatalogue = {
   draft_nothing_to_undo: { status: 409, template: 'nothing to undo in the {area} draft {key}' },
   draft_stale: { status: 409, template: 'published since this draft began: {files}' },
   draft_has_problems: { status: 422, template: '{reason}' },
+  library_not_loaded: { status: 503, template: 'the template library does not load: {reason}' },
   draft_apply_failed: {
     status: 500,
     template:
       'the files were written but applying them failed: {reason}; the draft is kept, publish again to retry',
   },
+  item_draft_own_item: {
+    status: 403,
+    template: "a worker may not read or change its own item's draft (work item {id})",
+  },
+  item_draft_not_found: { status: 404, template: 'work item {id} has no draft' },
+  item_draft_no_chain: {
+    status: 409,
+    template: 'work item {id} has not started, so it has no chain of its own yet; {rule}',
+  },
+  item_draft_passed: {
+    status: 409,
+    template:
+      'the item has gone past {what}: nothing was applied; drop them or move them after the current node ({node})',
+  },
+  item_draft_problems: { status: 422, template: 'nothing was applied: {reason}' },
   internal: { status: 500, template: 'internal error: {reason}' },
 } as const satisfies Record<string, { status: number; template: string }>;
 

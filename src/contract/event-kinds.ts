@@ -129,6 +129,19 @@ export const eventCatalogue = {
     'A person advanced past the current node or gate without running it.',
     z.strictObject({ node: str, note: str.optional() }),
   ),
+  chain_revised: kind(
+    "The item's own chain was revised (an item draft applied); a running item takes it at its next node boundary.",
+    z.strictObject({
+      source: z.enum(['draft']),
+      added: z.array(str).describe('ids of the nodes added'),
+      removed: z.array(str).describe('ids of the nodes removed'),
+      overridden: z.array(str).describe('paths whose task_config or policy was overridden'),
+    }),
+  ),
+  scope_skipped: kind(
+    "A step or task of the item's chain is to be passed without running (an item draft's skip).",
+    z.strictObject({ path: str, node: str, source: z.enum(['draft']) }),
+  ),
   plan_progress: kind('A worker reported starting a task of its plan.', z.strictObject({ task: str })),
   budget_raised: kind(
     "The item's own dollar cap was raised; an item stopped on its budget runs again.",

@@ -1,3 +1,4 @@
+import { drainBodilessRequests } from './drain-body.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
@@ -16,12 +17,14 @@ import { harnessRoutes } from './routes/harnesses.js';
 import { healthRoutes } from './routes/health.js';
 import { intakeRoutes } from './routes/intake.js';
 import { policyRoutes } from './routes/policy.js';
+import { policyPreviewRoutes } from './routes/policy-preview.js';
 import { repoRoutes } from './routes/repos.js';
 import { schemaDocsRoutes } from './routes/schema-docs.js';
 import { templateRoutes } from './routes/templates.js';
 import { triggerRoutes } from './routes/triggers.js';
 import { attachmentRoutes } from './routes/work-items/attachments.js';
 import { itemBudgetRoutes } from './routes/work-items/budget.js';
+import { itemDraftRoutes } from './routes/work-items/draft.js';
 import { escalateRoutes } from './routes/work-items/escalate.js';
 import { itemEventRoutes } from './routes/work-items/events.js';
 import { gateRoutes } from './routes/work-items/gates.js';
@@ -40,6 +43,8 @@ export interface RouteRecord {
   source: string | undefined;
 }
 
+const BODY_LIMIT = 1024 * 1024;
+
 /** Builds the HTTP app for one instance. Listening, signals and the lock belong to server/main.ts. */
 export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; routes: RouteRecord[] }> {
   const app = Fastify({
@@ -48,7 +53,7 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
     loggerInstance: inst.log as FastifyBaseLogger,
     // One line per refused request (below) is enough; a line per request would drown the log.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     // Jig reads the peer address itself for its perimeter rules; no proxy headers are trusted.
     trustProxy: false,
     return503OnClosing: true,
@@ -65,6 +70,7 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  drainBodilessRequests(app, BODY_LIMIT);
 
   const routes: RouteRecord[] = [];
   app.addHook('onRoute', (r) => {
@@ -113,6 +119,7 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
   await app.register(applyRoutes(inst));
   await app.register(templateRoutes(inst));
   await app.register(draftRoutes(inst));
+  await app.register(policyPreviewRoutes(inst));
   await app.register(harnessRoutes(inst));
   await app.register(policyRoutes(inst));
   await app.register(schemaDocsRoutes());
@@ -127,6 +134,7 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
   await app.register(gateRoutes(inst));
   await app.register(progressRoutes(inst));
   await app.register(itemBudgetRoutes(inst));
+  await app.register(itemDraftRoutes(inst));
   await app.register(sessionRoutes(inst));
   await app.register(repoRoutes(inst));
   await app.register(itemEventRoutes(inst));

@@ -8,6 +8,8 @@ import { listIndex } from './migrations/0006-list-index.js';
 import { agentSessions } from './migrations/0007-agent-sessions.js';
 import { triggerKeys } from './migrations/0008-trigger-keys.js';
 import { drafts } from './migrations/0009-drafts.js';
+import { intakeChecks } from './migrations/0010-intake-checks.js';
+import { itemDrafts } from './migrations/0011-item-drafts.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -38,4 +40,6 @@ export const migrations: Migration[] = [
   agentSessions,
   triggerKeys,
   drafts,
+  intakeChecks,
+  itemDrafts,
 ];

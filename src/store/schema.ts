@@ -150,6 +150,23 @@ export interface DraftStepsTable {
   touched_at: string;
 }
 
+/** A work item's own chain draft (migration 11): `ops` is the op list as JSON. */
+export interface ItemDraftsTable {
+  work_item_id: string;
+  ops: string;
+  base_seq: number;
+  updated_at: string;
+}
+
+/** Auto-intake polls (migration 10); `started` and `skipped` are JSON lists. */
+export interface IntakeChecksTable {
+  id: Generated<number>;
+  at: string;
+  ready: number;
+  started: string;
+  skipped: string;
+}
+
 export interface Database {
   work_items: WorkItemsTable;
   events: EventsTable;
@@ -161,4 +178,6 @@ export interface Database {
   trigger_keys: TriggerKeysTable;
   drafts: DraftsTable;
   draft_steps: DraftStepsTable;
+  intake_checks: IntakeChecksTable;
+  item_drafts: ItemDraftsTable;
 }

@@ -1,12 +1,13 @@
-import { realpathSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { JigClient } from '../../client/http.js';
 import { createItem, escalateItem, moveItem, stopEscalation, type ItemMove } from '../../client/items.js';
 import { EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
+import { inRepo } from '../in-repo.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
 import { registerItemRun } from './item-run.js';
+import { registerItemSetup } from './item-setup.js';
 
 interface CreateOpts {
   repo?: string;
@@ -26,17 +27,10 @@ function usd(value: string): number | null {
   return n;
 }
 
-/** `--spec FILE` names a file inside the repository; the API takes its path relative to the repo. */
-function inRepo(file: string, repo: string): string {
-  const real = realpathSync(resolve(file));
-  const root = realpathSync(repo);
-  if (real !== root && !real.startsWith(root + sep)) throw new Error(`${file} is not inside ${repo}`);
-  return relative(root, real);
-}
-
 export function registerItem(program: Command): void {
   const item = program.command('item').description('file work items and act on them');
   registerItemRun(item);
+  registerItemSetup(item);
 
   item
     .command('create')

@@ -28,12 +28,21 @@ export const DraftListEntry = z.object({
 });
 export const DraftListAnswer = z.array(DraftListEntry);
 
-/** A problem; a library draft's also say which chain or repo it breaks and the component it comes from. */
+/**
+ * A problem; a library draft's also say which chain or repo it breaks and the component it comes
+ * from; a settings draft's carry the keys of their area (spec drafts.md, each area's resolved answer).
+ */
 export const DraftProblem = ProblemSchema.extend({
   chain: z.string().nullable().optional(),
   repo: z.string().nullable().optional(),
   component: z.string().nullable().optional(),
+  scope: z.string().optional().describe('policy: the group of the key (limits, loops, ...)'),
+  level: z.string().optional().describe('policy: the level of a cap (work_item, nodes, steps, tasks)'),
+  index: z.number().int().optional().describe("intake: the schedule's index"),
+  profile: z.string().optional().describe('harnesses: the profile a launch problem comes from'),
+  provider: z.string().optional().describe('harnesses: the provider a launch problem is about'),
 });
+export type DraftProblem = z.infer<typeof DraftProblem>;
 
 export const DraftChangeRow = z.object({
   path: z.string().describe('canonical component path; "" for the chain itself'),
@@ -43,13 +52,19 @@ export const DraftChangeRow = z.object({
   from: z.string().optional(),
   to: z.string().optional(),
   reaches: z.array(z.string()).optional().describe('library: chains that use the component'),
+  file: z.string().optional().describe('settings areas: the file the row is in'),
 });
+export type DraftChangeRow = z.infer<typeof DraftChangeRow>;
 
 const Choice = z.object({ value: z.string(), summary: z.string() });
 
 export const DraftResult = z.object({
   model: z.record(z.string(), z.unknown()).describe('per file, the newest state that parsed'),
-  resolved: z.record(z.string(), z.unknown()).nullable(),
+  resolved: z
+    .unknown()
+    .describe(
+      "a chain: the chain with extends expanded (null when it does not resolve); the library: null; a settings area: the area's own resolved answer (null when its file does not load)",
+    ),
   problems: z.array(DraftProblem),
   sources: z.record(z.string(), z.record(z.string(), SourcedValue)).nullable(),
   changes: z.array(DraftChangeRow),
@@ -57,6 +72,8 @@ export const DraftResult = z.object({
     .union([
       z.object({ running: z.number().int(), repos: z.array(z.string()) }),
       z.object({ chains: z.array(z.string()), repos: z.array(z.string()) }),
+      z.object({ tasks: z.number().int(), chains: z.array(z.string()) }),
+      z.object({ running: z.record(z.string(), z.number().int()) }),
     ])
     .nullable(),
   warnings: z.array(z.object({ file: z.string(), message: z.string() })),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { op, str, int } from './op-schema.js';
 
 /*
  * The chain and library ops (spec drafts.md, "Chain and library ops"), as the ops route takes them.
@@ -6,12 +7,6 @@ import { z } from 'zod';
  * field, or missing required field" refuse the whole request; every other refusal (an id that is
  * not allowed, a position outside a list, nothing at a path) is the op's own, answered with its index.
  */
-
-const str = z.string();
-const int = z.number().int();
-
-const op = <N extends string, S extends z.ZodRawShape>(name: N, shape: S) =>
-  z.object({ op: z.literal(name), ...shape }).strict();
 
 export const AddNodeOp = op('add_node', { at: int, id: str, kind: str });
 export const AddStepOp = op('add_step', { container: str, at: int, id: str.optional() });

@@ -19,7 +19,7 @@ import { OpsBody } from '../drafts/chain-ops.js';
 /*
  * The drafts protocol behind the Templates and Settings editors (spec drafts.md). Every route
  * taking {area} and {key} answers 404 for an unknown area and 400 for a key the area does not
- * take. The chains and library areas are built; the settings areas answer 404 until they are.
+ * take.
  */
 
 const refusals = { 400: ErrorBodySchema, 404: ErrorBodySchema } as const;

@@ -1,3 +1,5 @@
+import { ErrorBodySchema } from '../error-body.js';
+import { IntakeChecksAnswer, IntakeChecksQuery } from '../intake-checks.js';
 import { IntakeAnswer } from '../intake-route.js';
 import { defineRoute } from '../route.js';
 
@@ -11,4 +13,17 @@ export const getIntake = defineRoute({
     'be skipped now; `problems` says why.',
   tags: ['intake'],
   responses: { 200: IntakeAnswer },
+});
+
+export const listIntakeChecks = defineRoute({
+  method: 'GET',
+  path: '/api/intake/checks',
+  summary: 'Auto-intake polls, newest first: issues ready, items started, issues skipped and why',
+  description:
+    'The newest 500 polls are kept. `limit` defaults to 20, 1 to 100 (422 outside, naming ' +
+    '`limit`). A skip with `invalid_config` and a null `bead` is a poll that could not run because ' +
+    'policy.yaml or repos.yaml did not load.',
+  tags: ['intake'],
+  query: IntakeChecksQuery,
+  responses: { 200: IntakeChecksAnswer, 422: ErrorBodySchema },
 });

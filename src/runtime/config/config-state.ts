@@ -92,6 +92,19 @@ export class ConfigState implements ChainCatalog {
   }
 
   /**
+   * Rereads intake.yaml alone (a published intake draft): the schedule poller follows every
+   * reload, so the new interval and schedules are live without a restart.
+   */
+  reloadIntakeOnly(): ReloadAnswer {
+    const read = readConfigDir(this.configDir);
+    const set = validateConfigSet(read.texts);
+    const answer: ReloadAnswer = { loaded: [], refused: [], warnings: [] };
+    this.reloadIntake(set, read.texts.intake ?? null, answer);
+    this.notify(answer);
+    return answer;
+  }
+
+  /**
    * What a reload would say of this policy.yaml text, checked against the other files on disk:
    * the problems that would refuse it, its warnings, and the problems it would add to chains
    * (a cap past a new maximum, a harness no longer allowed).

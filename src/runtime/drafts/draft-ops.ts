@@ -1,3 +1,4 @@
+import { stringify } from 'yaml';
 import { JigError } from '../../contract/errors.js';
 import {
   firstYamlError,
@@ -11,12 +12,33 @@ import { Workspace } from '../../core/drafts/ops/workspace.js';
 import { chainFileOf } from '../../core/drafts/ops/context.js';
 import { fragmentOf } from '../../core/drafts/ops/fragment.js';
 import type { ChainOp } from '../../contract/drafts/chain-ops.js';
-import { getDraft, recordStep, saveDraft, type Db, type DraftState } from '../../store/drafts.js';
+import type { DraftArea } from '../../contract/drafts/areas.js';
+import type { ConfigTexts } from '../../core/config/validate-set.js';
+import { validateConfigSet } from '../../core/config/validate-set.js';
+import { runSettingsOps } from '../../core/drafts/settings/run.js';
+import { SettingsWorkspace } from '../../core/drafts/settings/workspace.js';
+import { LayoutRefused } from '../../core/drafts/settings/write-over.js';
+import { isObj } from '../../core/drafts/ops/context.js';
+import {
+  getDraft,
+  recordStep,
+  saveDraft,
+  type Db,
+  type DraftRecord,
+  type DraftState,
+} from '../../store/drafts.js';
 import { stamp } from '../clock.js';
-import type { ChainDrafts, ConfigArea, ConfigDraftView } from './chain-drafts.js';
+import { isSettingsArea, type ConfigDrafts, type DraftView, type Snapshot } from './config-drafts.js';
 import { withFile } from './draft-files.js';
 
-export type OpsView = ConfigDraftView & { ops: { op: string; result?: unknown }[] };
+type OpAnswers = { op: string; result?: unknown }[];
+export type OpsView = DraftView & { ops: OpAnswers };
+
+/** What one request's ops changed: the answers, and each changed file's new text. */
+interface Ran {
+  results: OpAnswers;
+  changed: Record<string, string | null>;
+}
 
 /** The text each chain `new_chain` copies from holds in its own open draft, if it has one. */
 async function draftsCopiedFrom(db: Db, ops: readonly ChainOp[]): Promise<Record<string, string | null>> {
@@ -31,22 +53,44 @@ async function draftsCopiedFrom(db: Db, ops: readonly ChainOp[]): Promise<Record
 }
 
 /**
- * The ops route and the fragment read of a chains or library draft (spec drafts.md, "Changing a
- * draft"): ops apply in order on the documents as the draft has them, all or nothing; the files
- * they changed are written back whole and stored as one undo step. A preview answers the same
- * and saves nothing.
+ * The ops route and the fragment read of every draft area (spec drafts.md, "Changing a draft"):
+ * ops apply in order on the documents as the draft has them, all or nothing, stored as one undo
+ * step. A chain or library file is written back whole; a settings file is written over its own
+ * text, comments kept. A preview answers the same and saves nothing.
  */
+function chainFragment(
+  area: DraftArea,
+  key: string,
+  files: Record<string, string | null>,
+  path: string,
+): { path: string; text: string } | null {
+  const file = area === 'library' ? 'library.yaml' : (movedChainFile(key, files) ?? chainFileOf(key));
+  const doc = parseText(files[file] ?? null);
+  return doc.ok ? fragmentOf(doc.value, path, area === 'library') : null;
+}
+
+/** A repo entry of repos.yaml as YAML, by its path. */
+function repoFragment(text: string | null, path: string): { path: string; text: string } | null {
+  const doc = parseText(text);
+  const repos: unknown[] =
+    doc.ok && isObj(doc.value) && Array.isArray(doc.value.repos) ? doc.value.repos : [];
+  const entry: unknown = repos.find((r) => isObj(r) && r.path === path);
+  return entry === undefined ? null : { path, text: stringify(entry, { lineWidth: 0 }) };
+}
+
 export class DraftOps {
-  constructor(private readonly drafts: ChainDrafts) {}
+  constructor(private readonly drafts: ConfigDrafts) {}
 
   async apply(
-    area: ConfigArea,
+    area: DraftArea,
     key: string,
     raw: readonly { op: string }[],
     preview: boolean,
   ): Promise<OpsView> {
-    const ops = this.parse(raw);
-    const texts = this.drafts.published();
+    const settings = isSettingsArea(area);
+    const chainOps = settings ? [] : this.parse(raw);
+    const snap = await this.drafts.snapshot(area);
+    const { texts } = snap;
     const db = this.drafts.db;
     const out = await db.transaction().execute(async (trx) => {
       const prior = await getDraft(trx, area, key);
@@ -58,27 +102,18 @@ export class DraftOps {
           message: broken.message,
         });
       }
-      const added = Object.entries(prior?.files ?? {})
-        .filter(([f, t]) => t !== null && textOf(texts, f) === null)
-        .map(([f]) => f);
-      const ws = new Workspace(
-        area,
-        key,
-        textsWithDraft(texts, prior?.files ?? {}),
-        added,
-        prior !== null,
-        await draftsCopiedFrom(trx, ops),
-      );
-      const results = this.run(ws, ops);
-      const changed = ws.changedTexts();
-      const files = Object.keys(changed);
-      if (files.length === 0) return { results, saved: null, prior };
+      const ran = settings
+        ? this.runSettings(area, prior, snap, raw)
+        : await this.runChain(trx, area === 'library' ? 'library' : 'chains', key, prior, texts, chainOps);
+      const files = Object.keys(ran.changed);
+      if (files.length === 0) return { results: ran.results, saved: null, prior };
       let next: DraftState = prior ? { files: prior.files, base: prior.base } : { files: {}, base: {} };
-      for (const f of files) next = withFile(next, f, changed[f] ?? null, textOf(texts, f));
+      for (const f of files) next = withFile(next, f, ran.changed[f] ?? null, textOf(texts, f));
       const now = stamp(this.drafts.clock);
-      // Ops write a file back whole: its comments are gone until a PUT of it brings text back.
-      const rewritten = [...new Set([...(prior?.rewritten ?? []), ...files])];
-      const saved = this.drafts.record(area, key, next, prior, now, texts, rewritten);
+      // Chain ops write a file back whole: its comments are gone until a PUT of it brings text
+      // back. Settings ops write over the file's own text, so nothing joins `rewritten`.
+      const rewritten = [...new Set([...(prior?.rewritten ?? []), ...(settings ? [] : files)])];
+      const saved = this.drafts.record(area, key, next, prior, now, snap, rewritten);
       if (!preview) {
         await recordStep(
           trx,
@@ -87,17 +122,72 @@ export class DraftOps {
         );
         await saveDraft(trx, saved.record);
       }
-      return { results, saved, prior };
+      return { results: ran.results, saved, prior };
     });
     const view = out.saved
-      ? await this.drafts.answer(area, key, out.saved.record, texts, out.saved.seen)
-      : await this.drafts.answer(area, key, out.prior, texts);
+      ? await this.drafts.answer(area, key, out.saved.record, snap, out.saved.seen)
+      : await this.drafts.answer(area, key, out.prior, snap);
     return { ...view, ops: out.results };
   }
 
-  /** YAML of the component at `path`, from the draft when open, else the published file. */
+  private async runChain(
+    trx: Db,
+    area: 'chains' | 'library',
+    key: string,
+    prior: DraftRecord | null,
+    texts: ConfigTexts,
+    ops: readonly ChainOp[],
+  ): Promise<Ran> {
+    const added = Object.entries(prior?.files ?? {})
+      .filter(([f, t]) => t !== null && textOf(texts, f) === null)
+      .map(([f]) => f);
+    const ws = new Workspace(
+      area,
+      key,
+      textsWithDraft(texts, prior?.files ?? {}),
+      added,
+      prior !== null,
+      await draftsCopiedFrom(trx, ops),
+    );
+    const results = this.run(() => runOps(ws, ops));
+    return { results, changed: ws.changedTexts() };
+  }
+
+  /** A settings draft's ops: on plain documents, each changed one written over its own text. */
+  private runSettings(
+    area: DraftArea,
+    prior: DraftRecord | null,
+    snap: Snapshot,
+    raw: readonly { op: string }[],
+  ): Ran {
+    if (!isSettingsArea(area) || !snap.facts) throw new Error(`${area} is not a settings area`);
+    const overlaid = textsWithDraft(snap.texts, prior?.files ?? {});
+    const ws = new SettingsWorkspace(
+      area,
+      overlaid,
+      validateConfigSet(overlaid),
+      snap.facts.forTexts(overlaid),
+    );
+    const results = this.run(() => runSettingsOps(area, ws, raw));
+    try {
+      return { results, changed: ws.changedTexts() };
+    } catch (e) {
+      if (!(e instanceof LayoutRefused)) throw e;
+      throw new JigError(
+        'draft_op_refused',
+        { reason: `the file's layout cannot take this change: ${e.message}` },
+        { op: null },
+      );
+    }
+  }
+
+  /**
+   * YAML of the component at `path`, from the draft when open, else the published file. On a repos
+   * draft `path` is a repo's path and the entry is answered read-only; the other settings areas
+   * have no fragments.
+   */
   async fragment(
-    area: ConfigArea,
+    area: DraftArea,
     key: string,
     path: string | undefined,
   ): Promise<{ path: string; text: string }> {
@@ -106,6 +196,9 @@ export class DraftOps {
         reason: 'path: send the component path (`?path=spec.main.author`)',
       });
     }
+    if (isSettingsArea(area) && area !== 'repos') {
+      throw new JigError('not_found', { what: `a fragment in the ${area} area (it has none)` });
+    }
     // Only the files are needed: no check of the config set, as a full draft answer would run.
     const draft = await getDraft(this.drafts.db, area, key);
     const texts = this.drafts.published();
@@ -113,9 +206,10 @@ export class DraftOps {
       ...Object.fromEntries(this.drafts.filesOf(area, key, draft).map((f) => [f, textOf(texts, f)])),
       ...draft?.files,
     };
-    const file = area === 'library' ? 'library.yaml' : (movedChainFile(key, files) ?? chainFileOf(key));
-    const doc = parseText(files[file] ?? null);
-    const found = doc.ok ? fragmentOf(doc.value, path, area === 'library') : null;
+    const found =
+      area === 'repos'
+        ? repoFragment(files['repos.yaml'] ?? null, path)
+        : chainFragment(area, key, files, path);
     if (!found) throw new JigError('not_found', { what: `a component at path ${path}` });
     return found;
   }
@@ -128,9 +222,9 @@ export class DraftOps {
     }
   }
 
-  private run(ws: Workspace, ops: readonly ChainOp[]): { op: string; result?: unknown }[] {
+  private run(ops: () => OpAnswers): OpAnswers {
     try {
-      return runOps(ws, ops);
+      return ops();
     } catch (e) {
       throw this.refusal(e);
     }

@@ -8,46 +8,51 @@ import { textOf } from '../../core/drafts/texts.js';
 import { dropDraft, getDraft, type DraftRecord } from '../../store/drafts.js';
 import { sha256Text } from '../config/config-dir.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
-import type { ChainDrafts, ConfigArea, DraftChange, ConfigDraftView } from './chain-drafts.js';
+import type { DraftArea } from '../../contract/drafts/areas.js';
+import type { ConfigDrafts, DraftChange, DraftView } from './config-drafts.js';
 
 export interface PublishAnswer {
   published: string[];
   changes: DraftChange[];
-  result: ConfigDraftView['result'];
+  result: DraftView['result'];
 }
 
-/** The running server's reload of library and chains, as `POST /api/templates/reload` runs it. */
-export type ApplyConfig = () => ReloadAnswer;
+/**
+ * Applies a published draft to the running server (spec drafts.md, "Areas and keys"): the reload
+ * its area calls for, given the files written; null when the area applies nothing.
+ */
+export type ApplyConfig = (area: DraftArea, files: readonly string[]) => ReloadAnswer | null;
 
 /**
- * Publishing a chains or library draft (spec drafts.md, "Ending a draft"): checked, stale-checked
+ * Publishing a draft (spec drafts.md, "Ending a draft"): checked, stale-checked
  * against the disk, each file written atomically (a reader, or a kill -9, sees old or new text,
- * never half), then applied by reloading library and chains. Publishes run one at a time, so two
+ * never half), then applied as its area says. Publishes run one at a time, so two
  * racing over one file cannot both pass the stale check: the second sees the first's text.
  */
 export class DraftPublisher {
   private tail: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly drafts: ChainDrafts,
+    private readonly drafts: ConfigDrafts,
     private readonly configDir: string,
     private readonly applyConfig: ApplyConfig,
   ) {}
 
-  publish(area: ConfigArea, key: string): Promise<PublishAnswer> {
+  publish(area: DraftArea, key: string): Promise<PublishAnswer> {
     const run = this.tail.then(() => this.publishNow(area, key));
     this.tail = run.catch(() => undefined);
     return run;
   }
 
-  private async publishNow(area: ConfigArea, key: string): Promise<PublishAnswer> {
+  private async publishNow(area: DraftArea, key: string): Promise<PublishAnswer> {
     const draft = await getDraft(this.drafts.db, area, key);
     if (!draft) throw new JigError('not_found', { what: `a ${area} draft of ${key}` });
-    const texts = this.drafts.published();
+    const snap = await this.drafts.snapshot(area);
+    const { texts } = snap;
     // Stale first: a problem that only a newer file on disk brought is answered with that file's
     // diff (rebase and look), not as the draft's own problem.
     this.refuseStale(draft, (f) => textOf(texts, f));
-    const seen = this.drafts.view(area, key, draft, texts);
+    const seen = this.drafts.view(area, key, draft, snap);
     const { problems, yaml_error } = seen.result;
     if (yaml_error || problems.length > 0) {
       const first = problems[0];
@@ -57,9 +62,9 @@ export class DraftPublisher {
       throw new JigError('draft_has_problems', { reason: `the draft cannot publish: ${why}` }, { problems });
     }
     const published = this.write(draft);
-    this.apply(draft);
+    this.apply(area, draft);
     await dropDraft(this.drafts.db, area, key);
-    const after = this.drafts.view(area, key, null);
+    const after = this.drafts.view(area, key, null, await this.drafts.snapshot(area));
     return { published, changes: seen.result.changes, result: after.result };
   }
 
@@ -103,11 +108,11 @@ export class DraftPublisher {
     return names;
   }
 
-  /** Reloads library and chains; a draft file the reload refuses is an apply that failed. */
-  private apply(draft: DraftRecord): void {
-    let answer: ReloadAnswer;
+  /** Applies the area's files; a draft file the reload refuses is an apply that failed. */
+  private apply(area: DraftArea, draft: DraftRecord): void {
+    let answer: ReloadAnswer | null;
     try {
-      answer = this.applyConfig();
+      answer = this.applyConfig(area, Object.keys(draft.files));
     } catch (e) {
       throw new JigError(
         'draft_apply_failed',
@@ -116,8 +121,9 @@ export class DraftPublisher {
         { cause: e },
       );
     }
+    if (answer === null) return;
     const mine = answer.refused.filter(
-      (r) => r.file in draft.files || (r.file === 'library.yaml' && draft.area === 'chains'),
+      (r) => r.file in draft.files || (r.file === 'library.yaml' && area === 'chains'),
     );
     if (mine.length > 0) {
       const why = mine.map((r) => `${r.file}: ${r.problems.map(formatProblem).join('; ')}`).join(' | ');

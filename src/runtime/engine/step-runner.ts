@@ -16,6 +16,7 @@ import type { StartedItem } from '../../store/started-item.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { documentReadable } from '../fs/worktree-document.js';
 import { patchWalk } from '../../store/item-walk.js';
+import { skippedScopes } from '../../store/item-drafts.js';
 import { worktreeSnapshot } from './read-only.js';
 import { taskSpec } from './task-spec.js';
 import { passed, timeCapMinutes } from './walk-helpers.js';
@@ -104,7 +105,15 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
   const { rec, repo, chain, node, step, ...opts } = req;
   const db = host.store.db;
   const tasks = opts.only ? step.tasks.filter((t) => opts.only!.includes(t.path)) : step.tasks;
-  const specs = tasks.map((t) => ({ task: t, spec: taskSpec(t, repo, rec.base_branch ?? 'HEAD') }));
+  // A step or task an applied item draft skipped passes without running (`scope_skipped`).
+  const skipped = await skippedScopes(db, rec.id);
+  const specs = tasks.map((t) => ({
+    task: t,
+    spec:
+      skipped.has(t.path) || skipped.has(step.path)
+        ? { kind: 'pass' as const, note: 'skipped by an item draft' }
+        : taskSpec(t, repo, rec.base_branch ?? 'HEAD'),
+  }));
   for (const { spec } of specs) if (spec.kind === 'refuse') return { kind: 'refuse', reason: spec.reason };
   let walk = rec.walk;
   const resumed = walk.step_at ?? null;

@@ -120,11 +120,14 @@ export class Walker {
 
   /** Node after node until the item completes, stops, or is stopped by a move. */
   private async nodeLoop(go: Ready): Promise<void> {
-    const { chain, repo } = go;
+    const { repo } = go;
     const id = go.rec.id;
     for (;;) {
       const rec = await this.r.item(id);
       if (rec.status !== 'running' || this.r.closed()) return;
+      // Read afresh at every node boundary: an applied item draft revises the chain of a running
+      // item, and only nodes after the walk's index change, so the index still points where it did.
+      const chain = rec.chain_definition ?? go.chain;
       const walk = rec.walk;
       if (walk === null)
         return this.stop(rec, 'infra', 'the item lost its walk while running', rec.current_node);

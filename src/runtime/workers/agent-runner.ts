@@ -5,6 +5,7 @@ import type { PolicyFile } from '../../contract/config/policy.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import type { ProviderDefinition } from '../../contract/harness/provider.js';
 import { JigError } from '../../contract/errors.js';
+import { ESCALATION_NODE } from '../../contract/verdicts.js';
 import type { ModelAgentTask, ResolvedChain } from '../../core/chain/model.js';
 import { loadHarnesses } from '../../core/config/load-settings.js';
 import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
@@ -240,7 +241,11 @@ export class AgentRunner {
       await this.fallback(r, cand.index, total, reason);
       return null;
     }
-    const env: Record<string, string> = { ...launchEnv(rec, r.repo, this.d.port()), ...launch.env };
+    const escalation = r.node === ESCALATION_NODE;
+    const env: Record<string, string> = {
+      ...launchEnv(rec, r.repo, this.d.port(), escalation),
+      ...launch.env,
+    };
     if (pre.artifact !== null) env.JIG_ARTIFACT_PATH = pre.artifact;
     const { session, launched } = await this.sessions.start({
       itemId: rec.id,

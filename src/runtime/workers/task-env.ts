@@ -45,11 +45,21 @@ export function taskEnv(
   return { ...env, ...repo.env, ...extra };
 }
 
-/** The environment every task of an item is launched with: the allowlist, the repo's env, Jig's own. */
-export function launchEnv(rec: ItemRecord, repo: RepoEntry, port: number): Record<string, string> {
+/**
+ * The environment every task of an item is launched with: the allowlist, the repo's env, Jig's own.
+ * An escalation turn also has `JIG_ESCALATION_TURN=1`: it is not a worker, so its `jig` client
+ * does not say it runs inside the item (a worker may not change its own item's draft).
+ */
+export function launchEnv(
+  rec: ItemRecord,
+  repo: RepoEntry,
+  port: number,
+  escalation = false,
+): Record<string, string> {
   return taskEnv(repo, {
     JIG_WORK_ITEM_ID: rec.id,
     JIG_DAEMON_PID: String(process.pid),
     JIG_DAEMON_PORT: String(port),
+    ...(escalation ? { JIG_ESCALATION_TURN: '1' } : {}),
   });
 }

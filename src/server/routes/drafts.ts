@@ -11,19 +11,44 @@ import {
   rebaseDraft,
   undoDraft,
 } from '../../contract/routes/drafts.js';
-import { ChainDrafts, configArea } from '../../runtime/drafts/chain-drafts.js';
+import type { DraftArea } from '../../contract/drafts/areas.js';
+import type { ReloadAnswer } from '../../contract/reload.js';
+import { ConfigDrafts, configArea } from '../../runtime/drafts/config-drafts.js';
 import { DraftOps } from '../../runtime/drafts/draft-ops.js';
 import { DraftPublisher } from '../../runtime/drafts/publish.js';
 import type { Instance } from '../../runtime/instance.js';
 import { listDrafts as storedDrafts } from '../../store/drafts.js';
 import { routeFile } from '../route-file.js';
 
-/** The drafts protocol behind the Templates editors (spec drafts.md): chains and library areas. */
+/**
+ * What a publish of each area applies (spec drafts.md, "Areas and keys"): library and chains
+ * reload together; policy reloads alone (a harnesses draft only when it holds policy.yaml);
+ * intake rereads its file and the poller follows; repos.yaml is read when needed.
+ */
+function applyArea(inst: Instance, area: DraftArea, files: readonly string[]): ReloadAnswer | null {
+  switch (area) {
+    case 'chains':
+    case 'library':
+      return inst.config.reload();
+    case 'policy':
+      return inst.config.reloadPolicyOnly();
+    case 'harnesses':
+      return files.includes('policy.yaml') ? inst.config.reloadPolicyOnly() : null;
+    case 'intake':
+      return inst.config.reloadIntakeOnly();
+    case 'repos':
+      return null;
+  }
+}
+
+/** The drafts protocol behind the Templates and Settings editors (spec drafts.md): every area. */
 export const draftRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
-  const drafts = new ChainDrafts({ store: inst.store, configDir: inst.paths.configDir, clock: inst.clock });
+  const drafts = new ConfigDrafts({ store: inst.store, configDir: inst.paths.configDir, clock: inst.clock });
   const ops = new DraftOps(drafts);
   // Read at each publish, so the reload is the server's own at that moment.
-  const publisher = new DraftPublisher(drafts, inst.paths.configDir, () => inst.config.reload());
+  const publisher = new DraftPublisher(drafts, inst.paths.configDir, (area, files) =>
+    applyArea(inst, area, files),
+  );
 
   r.serve(listDrafts, async () => {
     const rows = await storedDrafts(inst.store.db);

@@ -1,8 +1,10 @@
-import { getIntake } from '../../contract/routes/intake.js';
+import { getIntake, listIntakeChecks } from '../../contract/routes/intake.js';
 import type { Instance } from '../../runtime/instance.js';
+import { listIntakeChecks as readChecks } from '../../store/intake-checks.js';
 import { routeFile } from '../route-file.js';
 
-/** The running intake settings and schedules. */
+/** The running intake settings and schedules, and the auto-intake polls recorded. */
 export const intakeRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
   r.serve(getIntake, async () => inst.schedules.view(inst.repos, inst.config));
+  r.serve(listIntakeChecks, async ({ query }) => readChecks(inst.store.db, query.limit));
 });

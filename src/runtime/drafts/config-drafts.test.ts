@@ -8,7 +8,7 @@ import { listDrafts, saveDraft, stepCount } from '../../store/drafts.js';
 import { ManualClock } from '../clock.js';
 import { sha256Text } from '../config/config-dir.js';
 import { editorChoices } from '../../contract/drafts/choices.js';
-import { ChainDrafts, configArea } from './chain-drafts.js';
+import { ConfigDrafts, configArea } from './config-drafts.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -25,7 +25,7 @@ async function bench() {
   const store = await openStore(join(home, 'jig.db'));
   stores.push(store);
   const clock = new ManualClock(Date.parse('2026-11-24T09:00:00Z'));
-  return { drafts: new ChainDrafts({ store, configDir, clock }), store, clock, configDir };
+  return { drafts: new ConfigDrafts({ store, configDir, clock }), store, clock, configDir };
 }
 
 const FILE = 'chains/quick-task.yaml';
