@@ -3,7 +3,8 @@
  * runs, changes, impact, sources), on the generated library of 50 chains × 12 nodes, beside one
  * `validateConfigSet` of that library in the same run. Two drafts: a chain's (`set_field` of a
  * node's description on one generated chain) and the library's (`set_field` of a task every chain
- * reaches, checked against all 50 chains). Run: npm run bench -- draft-ops
+ * reaches, checked against all 50 chains), then a policy and a harnesses op, each checked against
+ * the whole set. Run: npm run bench -- draft-ops
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +68,19 @@ const libraryOp = await time(async (i) => {
   }
 });
 
+// Settings drafts check the whole set (a policy limit is checked against every chain) and add
+// their resolved answer: caps with the chains that set them, live loops, harness tasks.
+const policyOp = await time(async (i) => {
+  const op = { op: 'set_value', scope: 'housekeeping', key: 'max_concurrent', value: 2 + (i % 5) };
+  const view = await ops.apply('policy', 'policy', [op], false);
+  if (view.result.problems.length > 0) throw new Error(JSON.stringify(view.result.problems[0]));
+});
+const harnessOp = await time(async (i) => {
+  const op = { op: 'set_allowed_tools', tools: [`Read${i}`] };
+  const view = await ops.apply('harnesses', 'harnesses', [op], false);
+  if (view.result.resolved === null) throw new Error('the harnesses draft should resolve');
+});
+
 console.log(`library: ${CHAINS} chains x ${NODES} nodes; median of ${RUNS} runs after one warm-up`);
 console.log(`baseline: validateConfigSet of the whole set   ${baseline.toFixed(1)} ms`);
 console.log(
@@ -74,6 +88,12 @@ console.log(
 );
 console.log(
   `library draft op, full result            ${libraryOp.toFixed(1)} ms   (${(libraryOp / baseline).toFixed(2)}x)`,
+);
+console.log(
+  `policy draft op, full result             ${policyOp.toFixed(1)} ms   (${(policyOp / baseline).toFixed(2)}x)`,
+);
+console.log(
+  `harnesses draft op, full result          ${harnessOp.toFixed(1)} ms   (${(harnessOp / baseline).toFixed(2)}x)`,
 );
 await store.db.destroy();
 rmSync(dir, { recursive: true, force: true });

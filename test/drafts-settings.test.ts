@@ -233,3 +233,83 @@ describe('settings drafts: publish', () => {
     await discard(j, 'intake', 'intake');
   });
 });
+
+describe('settings drafts: the areas through the routes', () => {
+  it('harnesses: a never harness a task runs on is a problem naming the chain; comments stay', async () => {
+    const published = j.disk('harnesses.yaml')!;
+    const res = await postOps(j, 'harnesses', 'harnesses', [
+      { op: 'set_harness', id: 'codex', patch: { defaults: { effort: 'high' } } },
+      { op: 'set_access', harness: 'claude', state: 'never' },
+    ]);
+    expect(res.status).toBe(200);
+    const text: string = res.json.files['harnesses.yaml'];
+    expect(comments(text)).toEqual(comments(published));
+    expect(parse(text).harnesses.codex.defaults).toEqual({ effort: 'high' });
+    const claude = res.json.result.resolved.harnesses.find((h: { id: string }) => h.id === 'claude');
+    expect(claude.state).toBe('never');
+    expect(claude.tasks.length).toBeGreaterThan(0);
+    const never = res.json.result.problems.filter((p: { message: string }) =>
+      p.message.startsWith('harness `claude` is never allowed'),
+    );
+    expect(never.length).toBeGreaterThan(0);
+    for (const p of never) expect(p).toMatchObject({ chain: expect.any(String), path: expect.any(String) });
+    expect(res.json.result.changes).toContainEqual({
+      path: 'access.claude',
+      kind: 'change',
+      summary: 'available -> never',
+      file: 'policy.yaml',
+    });
+    expect(res.json.result.impact.tasks).toBe(claude.tasks.length);
+    const pub = await j.call('POST', '/api/drafts/harnesses/harnesses/publish');
+    expect(pub.status).toBe(422);
+    expect(pub.json.code).toBe('draft_has_problems');
+    await discard(j, 'harnesses', 'harnesses');
+  });
+
+  it('policy: a maximum a chain already exceeds is a problem naming the chain', async () => {
+    const res = await postOps(j, 'policy', 'policy', [
+      { op: 'set_value', scope: 'limits', key: 'maxima.tasks.time_cap_minutes', value: 1 },
+    ]);
+    expect(res.status).toBe(200);
+    const over = res.json.result.problems.filter((p: { chain?: string }) => p.chain !== undefined);
+    expect(over.length).toBeGreaterThan(0);
+    for (const p of over) {
+      expect(p).toMatchObject({ file: 'policy.yaml', scope: 'limits', level: 'tasks' });
+      expect(p.message).toMatch(/^chain `[a-z-]+`: /);
+    }
+    expect(res.json.result.changes).toEqual([
+      { path: 'maxima.tasks.time_cap_minutes', kind: 'add', summary: 'no bound -> 1', file: 'policy.yaml' },
+    ]);
+    await discard(j, 'policy', 'policy');
+  });
+
+  it('repos: a removed repo with an item not ended is a problem; the fragment reads an entry', async () => {
+    const repo = makeRepo();
+    expect(
+      (await postOps(j, 'repos', 'repos', [{ op: 'add_repo', path: repo, fields: { enabled: true } }]))
+        .status,
+    ).toBe(200);
+    expect((await j.call('POST', '/api/drafts/repos/repos/publish')).status).toBe(200);
+    const frag = await j.call('GET', `/api/drafts/repos/repos/fragment?path=${encodeURIComponent(repo)}`);
+    expect(frag.status).toBe(200);
+    expect(parse(frag.json.text)).toMatchObject({
+      path: repo,
+      default_chain: 'default',
+      enabled: true,
+      managed: true,
+    });
+    const item = await j.call('POST', '/api/work-items', { title: 'Stays open', repo });
+    expect(item.status).toBe(201);
+    const res = await postOps(j, 'repos', 'repos', [{ op: 'remove_repo', path: repo }]);
+    expect(res.status).toBe(200);
+    expect(res.json.result.impact).toEqual({ running: { [repo]: 1 } });
+    expect(res.json.result.problems).toEqual([
+      expect.objectContaining({ repo, file: 'repos.yaml', message: expect.stringContaining('1') }),
+    ]);
+    expect(res.json.result.changes).toEqual([
+      expect.objectContaining({ path: repo, kind: 'remove', file: 'repos.yaml' }),
+    ]);
+    expect((await j.call('POST', '/api/drafts/repos/repos/publish')).status).toBe(422);
+    await discard(j, 'repos', 'repos');
+  });
+});

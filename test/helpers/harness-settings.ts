@@ -60,7 +60,7 @@ export function texts(
 
 /** A harnesses workspace on these texts. */
 export const workspace = (t: ConfigTexts = SEEDED, f: SettingsFacts = facts()): SettingsWorkspace =>
-  new SettingsWorkspace('harnesses', t, validateConfigSet(t), f);
+  new SettingsWorkspace('harnesses', t, () => validateConfigSet(t), f);
 
 /** Parses and runs each raw op in order, answering each op's result. */
 export function apply(ws: SettingsWorkspace, ...ops: Record<string, unknown>[]): unknown[] {

@@ -61,7 +61,7 @@ export function workspace(
   f: SettingsFacts = facts(),
 ): SettingsWorkspace {
   const texts = textsWith(files);
-  return new SettingsWorkspace(area, texts, validateConfigSet(texts), f);
+  return new SettingsWorkspace(area, texts, () => validateConfigSet(texts), f);
 }
 
 /** Parses and runs ops in order, as the runner does (a refusal throws `OpRefused`). */

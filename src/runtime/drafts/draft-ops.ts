@@ -165,7 +165,7 @@ export class DraftOps {
     const ws = new SettingsWorkspace(
       area,
       overlaid,
-      validateConfigSet(overlaid),
+      () => validateConfigSet(overlaid),
       snap.facts.forTexts(overlaid),
     );
     const results = this.run(() => runSettingsOps(area, ws, raw));

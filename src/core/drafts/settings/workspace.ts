@@ -13,14 +13,21 @@ import { writeOver } from './write-over.js';
 export class SettingsWorkspace implements SettingsDocs {
   private readonly start = new Map<string, unknown>();
   private readonly work = new Map<string, unknown>();
+  private checked: ConfigSet | null = null;
 
   constructor(
     readonly area: SettingsAreaName,
     /** The config set with the draft's files laid over. */
     private readonly texts: ConfigTexts,
-    readonly set: ConfigSet,
+    /** Checks the set; called once, and only by an op that reads it (most ops read only their file). */
+    private readonly check: () => ConfigSet,
     readonly facts: SettingsFacts,
   ) {}
+
+  get set(): ConfigSet {
+    this.checked ??= this.check();
+    return this.checked;
+  }
 
   doc(file: string): unknown {
     if (!this.work.has(file)) {
