@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { draftsJig, filePath, type DraftsJig } from './helpers/drafts.js';
 import { discard, expectRefused, postOps } from './helpers/drafts-ops.js';
@@ -311,5 +311,36 @@ describe('settings drafts: the areas through the routes', () => {
     ]);
     expect((await j.call('POST', '/api/drafts/repos/repos/publish')).status).toBe(422);
     await discard(j, 'repos', 'repos');
+  });
+});
+
+describe('settings drafts: what PUT /api/policy would refuse', () => {
+  it('a policy that would break chains is a problem of the policy draft, naming each chain', async () => {
+    const doc = parse(j.disk('policy.yaml')!);
+    const text = stringify({ ...doc, maxima: { ...doc.maxima, allowed_harnesses: ['codex'] } });
+    const put = await j.call('PUT', filePath('policy', 'policy', 'policy.yaml'), { text });
+    expect(put.status).toBe(200);
+    const problems = put.json.result.problems;
+    expect(problems.length).toBeGreaterThan(0);
+    for (const p of problems) {
+      expect(p, JSON.stringify(p)).toMatchObject({ field: 'harness', chain: expect.any(String) });
+      expect(p.message).toContain('is not allowed by policy (allowed_harnesses: codex)');
+    }
+    const saved = await j.call('PUT', '/api/policy', { ...parse(text), active_count: 0 });
+    expect(saved.status).toBe(422);
+    expect((await j.call('POST', '/api/drafts/policy/policy/publish')).status).toBe(422);
+    await discard(j, 'policy', 'policy');
+  });
+
+  it('an override harness tasks run on without widening is a problem of the harnesses draft', async () => {
+    const res = await postOps(j, 'harnesses', 'harnesses', [
+      { op: 'set_access', harness: 'claude', state: 'override' },
+    ]);
+    expect(res.status).toBe(200);
+    const claude = res.json.result.resolved.harnesses.find((h: { id: string }) => h.id === 'claude');
+    expect(claude.state).toBe('override');
+    expect(res.json.result.problems.length).toBeGreaterThan(0);
+    expect(res.json.result.problems[0]).toMatchObject({ chain: expect.any(String), field: 'harness' });
+    await discard(j, 'harnesses', 'harnesses');
   });
 });

@@ -30,5 +30,7 @@ export function drainBodilessRequests(app: FastifyInstance, limit: number): void
     raw.on('data', count);
     raw.once('end', () => finish());
     raw.once('error', (e) => finish(e));
+    // A caller that gives up mid-body ends the request without `end`: nothing waits on it then.
+    raw.once('close', () => finish());
   });
 }

@@ -86,7 +86,13 @@ export async function skippedScopes(db: Db, id: string): Promise<Set<string>> {
     .execute();
   const out = new Set<string>();
   for (const r of rows) {
-    const p = SkippedPayload.safeParse(JSON.parse(r.payload));
+    let payload: unknown;
+    try {
+      payload = JSON.parse(r.payload);
+    } catch {
+      continue; // A damaged row skips nothing; it must not stop every step of the item.
+    }
+    const p = SkippedPayload.safeParse(payload);
     if (p.success) out.add(p.data.path);
   }
   return out;

@@ -49,14 +49,3 @@ export async function openItemsOnChain(db: Db, chain: string): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
-
-/** Items not ended, per repo path (repos with none are left out). */
-export async function openItemsByRepo(db: Db): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom('work_items')
-    .select((eb) => ['repo', eb.fn.countAll<number>().as('n')])
-    .where('status', 'in', ['paused', 'queued', 'running', 'stopped'])
-    .groupBy('repo')
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.repo, Number(r.n)]));
-}

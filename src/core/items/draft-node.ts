@@ -1,3 +1,4 @@
+import type { ScopePolicy } from '../../contract/config/scope-policy.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { Problem } from '../../contract/problems.js';
 import type { AddedNode } from '../../contract/items/draft.js';
@@ -70,8 +71,9 @@ export function harnessProblem(
   chain: ResolvedChain,
   nodeId: string,
   policy: PolicyFile | null,
+  repoPolicy?: ScopePolicy,
 ): string | null {
-  const tools = toolPolicies(chain, policy);
+  const tools = toolPolicies(chain, policy, repoPolicy);
   for (const v of walkChain(chain)) {
     if (v.kind !== 'task' || v.value.kind !== 'agent' || v.path.split('.')[0] !== nodeId) continue;
     const h = typeof v.value.harness === 'string' ? v.value.harness : DEFAULT_HARNESS;

@@ -1,3 +1,4 @@
+import type { ScopePolicy } from '../../contract/config/scope-policy.js';
 import { ResolvedChain as ResolvedChainSchema } from '../../contract/config/chain-model.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ItemDraftOp, ItemDraftProblem } from '../../contract/items/draft.js';
@@ -22,6 +23,8 @@ export interface DraftInput {
   ops: readonly ItemDraftOp[];
   /** The policy the item runs under (its snapshot). */
   policy: PolicyFile | null;
+  /** The repo's own `policy:` layer, which narrows harnesses and tools as a launch sees them. */
+  repoPolicy?: ScopePolicy | undefined;
   /** The running library, to build added nodes; null when none is loaded. */
   library: ChainContext | null;
 }
@@ -80,7 +83,7 @@ function stepOf(
 ): Step {
   switch (op.op) {
     case 'override': {
-      const problem = overrideProblem(op, work, input.policy);
+      const problem = overrideProblem(op, work, input.policy, input.repoPolicy);
       if (problem) return { problem };
       return {
         apply: () => applyOverride(op, work),
@@ -114,7 +117,7 @@ function stepOf(
         ...work,
         nodes: [...work.nodes.slice(0, at + 1), built.node, ...work.nodes.slice(at + 1)],
       };
-      const problem = harnessProblem(trial, built.node.id, input.policy);
+      const problem = harnessProblem(trial, built.node.id, input.policy, input.repoPolicy);
       if (problem) return { problem };
       return {
         apply: () => (work.nodes = trial.nodes),

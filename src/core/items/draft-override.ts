@@ -1,3 +1,4 @@
+import type { ScopePolicy } from '../../contract/config/scope-policy.js';
 import type { PolicyFile, PolicyLevel } from '../../contract/config/policy.js';
 import { CAP_KEYS, type CapKey } from '../../contract/config/scope-policy.js';
 import type { OverrideOp } from '../../contract/items/draft.js';
@@ -46,6 +47,7 @@ function taskConfigProblem(
   visits: readonly Visit[],
   at: Visit,
   policy: PolicyFile | null,
+  repoPolicy: ScopePolicy | undefined,
 ): string | null {
   const tc = op.task_config;
   if (!tc) return null;
@@ -65,7 +67,7 @@ function taskConfigProblem(
   const tasks = agentTasks(visits, at);
   if (tasks.length === 0) return `no agent task at or under \`${op.path}\` takes task_config`;
   if (typeof tc.harness === 'string') {
-    const tools = toolPolicies(chain, policy);
+    const tools = toolPolicies(chain, policy, repoPolicy);
     for (const t of tasks) {
       const allowed = tools.get(t.path)?.allowed_harnesses ?? null;
       if (allowed && !allowed.includes(tc.harness))
@@ -130,6 +132,7 @@ export function overrideProblem(
   op: OverrideOp,
   chain: ResolvedChain,
   policy: PolicyFile | null,
+  repoPolicy?: ScopePolicy,
 ): string | null {
   const visits = walkChain(chain);
   const at = visits.find((v) => v.path === op.path);
@@ -138,7 +141,7 @@ export function overrideProblem(
     return `\`${op.path}\` is a gate: an override sets an exec node, step or task`;
   if (op.task_config === undefined && op.policy === undefined)
     return 'an override sets task_config, policy or both';
-  return taskConfigProblem(op, chain, visits, at, policy) ?? policyProblem(op, chain, at, policy);
+  return taskConfigProblem(op, chain, visits, at, policy, repoPolicy) ?? policyProblem(op, chain, at, policy);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { chainBreaks } from '../../core/drafts/settings/chain-breaks.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatProblem, type Problem } from '../../contract/problems.js';
@@ -114,12 +115,7 @@ export class ConfigState implements ChainCatalog {
     const before = validateConfigSet(read.texts);
     const after = validateConfigSet({ ...read.texts, policy: text });
     const v = policyVerdict(after, text, this.policyRules);
-    const old = new Set(chainProblems(before).map(formatProblem));
-    return {
-      problems: v.problems,
-      warnings: v.warnings,
-      breaks: chainProblems(after).filter((p) => !old.has(formatProblem(p))),
-    };
+    return { problems: v.problems, warnings: v.warnings, breaks: chainBreaks(before, after) };
   }
 
   /** A library steering entry of the running library, as agent launches read it. */
@@ -280,6 +276,3 @@ function warn(answer: ReloadAnswer, file: string, problems: readonly Problem[]):
 }
 
 /** Every problem of the library and chain files of a set. */
-function chainProblems(set: ConfigSet): Problem[] {
-  return [...set.library.problems, ...Object.values(set.chains).flatMap((c) => c.problems)];
-}

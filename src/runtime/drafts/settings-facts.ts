@@ -1,7 +1,7 @@
 import type { SettingsFacts } from '../../core/drafts/settings/docs.js';
 import type { ConfigTexts } from '../../core/config/validate-set.js';
 import { loadHarnesses } from '../../core/config/load-settings.js';
-import { openItemsByRepo } from '../../store/item-scans.js';
+import { openCountsByRepo } from '../../store/work-items.js';
 import type { Db } from '../../store/drafts.js';
 import { HarnessCatalog } from '../harness/catalog.js';
 import { resolveExecutable } from '../harness/installed.js';
@@ -31,7 +31,7 @@ function memo<T>(f: (key: string) => T): (key: string) => T {
  */
 export async function settingsFacts(db: Db, configDir: string): Promise<FactSource> {
   const providers = new HarnessCatalog(configDir).providers().providers;
-  const openItems = await openItemsByRepo(db);
+  const openItems = await openCountsByRepo(db);
   const found = memo((command) => resolveExecutable(command) !== null);
   const repoPath = memo<RepoPathState>(repoPathState);
   return {

@@ -1,6 +1,7 @@
 import { editorChoices } from '../../contract/drafts/choices.js';
 import { validateConfigSet, type ConfigTexts } from '../../core/config/validate-set.js';
 import type { SettingsAreaName } from '../../core/drafts/settings/docs.js';
+import { chainBreaks, withBreaks } from '../../core/drafts/settings/chain-breaks.js';
 import { dottedChanges } from '../../core/drafts/settings/key-changes.js';
 import { settingsPart } from '../../core/drafts/settings/result.js';
 import { firstYamlError, parsedOrNull, parseText, textsWithDraft } from '../../core/drafts/texts.js';
@@ -35,6 +36,12 @@ export function settingsResult(
     before[f] = parsedOrNull(published[f] ?? null);
   }
   const part = settingsPart(area, { set, before, after: model, facts: facts.forTexts(overlaid) });
+  // Policy and harness access reach every chain: what the draft would break there is its problem,
+  // as `PUT /api/policy` refuses it.
+  const problems =
+    area === 'policy' || area === 'harnesses'
+      ? withBreaks(part.problems, chainBreaks(validateConfigSet(texts), set))
+      : part.problems;
   // A file the draft deletes, or whose text does not parse, is one file-level row, whatever the area.
   const whole = files.filter(
     (f) => draft && f in draft.files && (draft.files[f] === null || !parseText(draft.files[f] ?? null).ok),
@@ -52,7 +59,7 @@ export function settingsResult(
   return {
     model,
     resolved: part.resolved,
-    problems: part.problems,
+    problems,
     sources: null,
     changes,
     impact: part.impact,

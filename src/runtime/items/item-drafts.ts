@@ -19,7 +19,7 @@ import type { Instance } from '../instance.js';
 import { wrongStatus } from '../engine/move-guards.js';
 import { itemStatuses } from '../../contract/item-status.js';
 
-type Deps = Pick<Instance, 'store' | 'events' | 'config' | 'items' | 'clock'>;
+type Deps = Pick<Instance, 'store' | 'events' | 'config' | 'items' | 'clock' | 'repos'>;
 type Started = ItemRecord & { chain_definition: ResolvedChain };
 
 /**
@@ -66,6 +66,8 @@ export class ItemDrafts {
       walk: rec.walk,
       ops,
       policy: rec.policy_snapshot ?? this.d.config.policy,
+      // The repo's layer bounds harnesses as the launch does (agent-runner passes it too).
+      repoPolicy: this.d.repos.find(rec.repo)?.policy,
       library: this.library(),
     });
   }

@@ -22,11 +22,12 @@ function differing(before: Obj, after: Obj): string[] {
 }
 
 function fileRow(file: string, before: unknown, after: unknown, parses: boolean): DraftChangeRow | null {
+  // Missing on disk and in the draft alike (or an empty file both ways): nothing changed.
+  if (parses && sameData(before, after)) return null;
   if (before === null && after !== null) return { path: file, kind: 'add', summary: `${file} created`, file };
   const fields = differing(isObj(before) ? before : {}, isObj(after) ? after : {});
   if (after === null) return { path: file, kind: 'remove', summary: `${file} deleted`, fields, file };
   if (!parses) return { path: file, kind: 'change', summary: `${file} does not parse`, fields, file };
-  if (sameData(before, after)) return null;
   return { path: file, kind: 'change', summary: `changed: ${fields.join(', ')}`, fields, file };
 }
 

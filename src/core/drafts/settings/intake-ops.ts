@@ -83,12 +83,12 @@ function addSchedule(docs: SettingsDocs, op: Extract<IntakeOp, { op: 'add_schedu
 
 /** Changes keys of one schedule; null clears a key (a required one missing is then a problem). */
 function setSchedule(docs: SettingsDocs, op: Extract<IntakeOp, { op: 'set_schedule' }>): void {
+  const { entry } = scheduleAt(docs, op.index);
   for (const k of Object.keys(op.patch)) {
     if (!isScheduleKey(k)) {
       throw new OpRefused(`patch.${k}: \`${k}\` is not a schedule key (${SCHEDULE_KEYS.join(', ')})`);
     }
   }
-  const { entry } = scheduleAt(docs, op.index);
   for (const [k, v] of Object.entries(op.patch)) {
     if (v === null) delete entry[k];
     else entry[k] = v;

@@ -128,15 +128,21 @@ function loopsOf(doc: Obj): Obj {
 function setLoop(docs: SettingsDocs, op: Extract<PolicyOp, { op: 'set_loop' }>): undefined {
   const doc = writableDoc(docs);
   const loops = loopsOf(doc);
-  const entry = loops[op.key];
+  const entry = Object.hasOwn(loops, op.key) ? loops[op.key] : undefined;
   const own = isObj(entry) ? entry : {};
   const block = isObj(doc.default) ? doc.default : {};
   const start = (k: 'attempts' | 'wall_clock_s'): unknown => own[k] ?? block[k] ?? LOOP_DEFAULTS[k];
-  // A key naming no loop is kept: the draft shows it as a problem until the loop exists.
-  loops[op.key] = {
-    attempts: op.max_attempts ?? start('attempts'),
-    wall_clock_s: op.wall_clock_s ?? start('wall_clock_s'),
-  };
+  // A key naming no loop is kept: the draft shows it as a problem until the loop exists. Defined,
+  // not assigned, so a key such as `__proto__` is a key like any other (and a problem of the file).
+  Object.defineProperty(loops, op.key, {
+    value: {
+      attempts: op.max_attempts ?? start('attempts'),
+      wall_clock_s: op.wall_clock_s ?? start('wall_clock_s'),
+    },
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
   return undefined;
 }
 
