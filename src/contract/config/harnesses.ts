@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { Identifier } from './ids.js';
 import { FallbackEntry } from './task.js';
 
+/** The harness a task that names none runs on (and escalation, while policy names none). */
+export const DEFAULT_HARNESS = 'claude';
+
 /** CLI adapters Jig ships. A harness entry picks one with `provider:`. */
 export const PROVIDERS = ['claude', 'codex', 'gemini', 'cursor', 'opencode', 'amp', 'antigravity'] as const;
 export const Provider = z.enum(PROVIDERS);

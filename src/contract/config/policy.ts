@@ -52,17 +52,26 @@ export const LegacyTrigger = z
   })
   .strict();
 
+/** Fix-loop limits for a loop with no `loops:` entry, when the file has no `default:` block. */
+export const LOOP_DEFAULTS = { attempts: 3, wall_clock_s: 3600 } as const;
+
+/** Finding severities that start a fix loop when `findings.loop_severities` is not set. */
+export const DEFAULT_LOOP_SEVERITIES: readonly ('critical' | 'important' | 'minor')[] = [
+  'critical',
+  'important',
+];
+
 /** `policy.yaml`: instance limits and the defaults/maxima every policy layer works within. */
 export const PolicyFile = z
   .object({
     max_concurrent: z.number().int().min(1).default(3).describe('work items running at once'),
     default: z
       .object({
-        attempts: z.number().int().positive().default(3),
-        wall_clock_s: z.number().int().positive().default(3600),
+        attempts: z.number().int().positive().default(LOOP_DEFAULTS.attempts),
+        wall_clock_s: z.number().int().positive().default(LOOP_DEFAULTS.wall_clock_s),
       })
       .strict()
-      .default({ attempts: 3, wall_clock_s: 3600 }),
+      .default({ ...LOOP_DEFAULTS }),
     loops: z
       .record(
         z.string().regex(/^[a-z][a-z0-9_-]*\.fix_loop$/, { error: 'is not `<node id>.fix_loop`' }),

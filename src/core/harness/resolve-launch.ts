@@ -1,3 +1,4 @@
+import { DEFAULT_HARNESS } from '../../contract/config/harnesses.js';
 import type { HarnessesFile, Provider } from '../../contract/config/harnesses.js';
 
 /** Where a launch's model or effort came from, highest first (reference §3.5). */
@@ -37,7 +38,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !=
  * `models:` for that harness, then the harness defaults. Refuses what cannot launch, saying why.
  */
 export function resolveLaunch(r: LaunchRequest): LaunchResolution {
-  const harnessId = str(r.task.harness) ?? r.defaultHarness ?? 'claude';
+  const harnessId = str(r.task.harness) ?? r.defaultHarness ?? DEFAULT_HARNESS;
   const entry = r.harnesses.harnesses[harnessId];
   if (!entry) return { ok: false, reason: `${r.task.path}: harness ${harnessId} is not in harnesses.yaml` };
   if (entry.enabled === false)

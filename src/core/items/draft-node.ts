@@ -1,3 +1,4 @@
+import { DEFAULT_HARNESS } from '../../contract/config/harnesses.js';
 import type { ScopePolicy } from '../../contract/config/scope-policy.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { Problem } from '../../contract/problems.js';
@@ -15,7 +16,6 @@ import { toolPolicies } from '../policy/ratchet.js';
  */
 
 /** The harness an agent task launches on when it names none (as the agent runner picks it). */
-export const DEFAULT_HARNESS = 'claude';
 
 /** What a forge task does when its node lands the merge request: such a node is never removed. */
 const LANDS_MR = new Set(['mr.merge']);

@@ -1,3 +1,4 @@
+import { DEFAULT_HARNESS } from '../../contract/config/harnesses.js';
 import { ESCALATION_NODE } from '../../contract/verdicts.js';
 import { stamp, type Clock } from '../clock.js';
 import type { Logger } from 'pino';
@@ -30,9 +31,9 @@ export function escalationHarness(
   policy: PolicyFile | null,
   sessions: readonly SessionRecord[],
 ): string {
-  const named = chainPolicy?.escalation_harness ?? policy?.defaults?.escalation_harness ?? 'claude';
+  const named = chainPolicy?.escalation_harness ?? policy?.defaults?.escalation_harness ?? DEFAULT_HARNESS;
   if (named !== 'item') return named;
-  return sessions.filter((s) => s.harness !== null).at(-1)?.harness ?? 'claude';
+  return sessions.filter((s) => s.harness !== null).at(-1)?.harness ?? DEFAULT_HARNESS;
 }
 
 export function escalationGrants(policy: PolicyFile | null): string[] {

@@ -1,3 +1,4 @@
+import { DEFAULT_LOOP_SEVERITIES } from '../../contract/config/policy.js';
 import { judgeVerdicts, verdictOf, type JudgeVerdict } from '../../contract/verdicts.js';
 import type { Walk } from '../../contract/walk.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
@@ -29,10 +30,8 @@ import { runStep, stepOf } from './step-runner.js';
  * Returning null means "the walk moved; look at it again".
  */
 
-export const DEFAULT_LOOP_SEVERITIES = ['critical', 'important'];
-
 export function loopSeverities(policy: PolicyFile | null): string[] {
-  return policy?.findings?.loop_severities ?? DEFAULT_LOOP_SEVERITIES;
+  return [...(policy?.findings?.loop_severities ?? DEFAULT_LOOP_SEVERITIES)];
 }
 
 type Stuck = (reason: string) => Promise<NodeOutcome | null>;

@@ -1,3 +1,5 @@
+import type { AccessState } from '../../contract/drafts/harness-ops.js';
+import { accessState } from '../../core/drafts/settings/harness-docs.js';
 import type { HarnessesFile } from '../../contract/config/harnesses.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { FallbackEntry } from '../../contract/config/task.js';
@@ -38,7 +40,7 @@ export function candidates(task: ModelAgentTask, harnesses: HarnessesFile): Cand
   return out;
 }
 
-export type HarnessState = 'available' | 'override' | 'never';
+export type HarnessState = AccessState;
 
 /**
  * A harness's access state under policy.yaml: `available` when `defaults.allowed_harnesses` has it
@@ -46,9 +48,9 @@ export type HarnessState = 'available' | 'override' | 'never';
  * (a task's own policy must name it), `never` when the maxima leave it out.
  */
 export function harnessState(harness: string, policy: PolicyFile | null): HarnessState {
-  const max = policy?.maxima?.allowed_harnesses ?? null;
-  const def = policy?.defaults?.allowed_harnesses ?? max;
-  if (def === null || def.includes(harness))
-    return max === null || max.includes(harness) ? 'available' : 'never';
-  return max === null || max.includes(harness) ? 'override' : 'never';
+  // One reading of the two lists, shared with the harnesses draft's access states.
+  return accessState(harness, {
+    defaults: policy?.defaults?.allowed_harnesses ?? null,
+    maxima: policy?.maxima?.allowed_harnesses ?? null,
+  });
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_HARNESS } from '../../contract/config/harnesses.js';
 import type { Logger } from 'pino';
 import type { HarnessesFile } from '../../contract/config/harnesses.js';
 import { formatProblem } from '../../contract/problems.js';
@@ -188,7 +189,7 @@ export class AgentRunner {
     tried: Tried,
   ): Promise<AgentOutcome | null> {
     const total = pre.candidates.length;
-    const harnessId = typeof cand.task.harness === 'string' ? cand.task.harness : 'claude';
+    const harnessId = typeof cand.task.harness === 'string' ? cand.task.harness : DEFAULT_HARNESS;
     const { tools } = pre;
     if (tools?.allowed_harnesses && !tools.allowed_harnesses.includes(harnessId)) {
       return refuse(

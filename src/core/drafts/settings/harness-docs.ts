@@ -17,7 +17,6 @@ export const POLICY_FILE = 'policy.yaml';
  * no `escalation_harness`: both fall back to `claude` (core/harness/resolve-launch.ts and
  * runtime/engine/escalation.ts).
  */
-export const DEFAULT_HARNESS = 'claude';
 
 /** A config file's working copy as a mapping; a missing file starts as an empty one. */
 export function fileMap(docs: SettingsDocs, file: string): Obj {
@@ -94,9 +93,8 @@ export function accessLists(policy: unknown): AccessLists {
 
 /**
  * A harness's state under the two lists: `never` when the maxima leave it out, else `available`
- * when the defaults have it (or there are none), else `override`. The same reading as the
- * runner's `harnessState` (runtime/workers/agent-candidates.ts), which layers an absent defaults
- * list as the maxima.
+ * when the defaults have it (or there are none), else `override`. The runner reads launches with
+ * this too (runtime/workers/agent-candidates.ts `harnessState`).
  */
 export function accessState(harness: string, lists: AccessLists): AccessState {
   if (lists.maxima !== null && !lists.maxima.includes(harness)) return 'never';

@@ -4,7 +4,7 @@ import type { ConfigSet } from '../../config/validate-set.js';
 import { findKeys } from '../../config/references.js';
 import { locate, type PathSeg } from '../../config/tree.js';
 import { isObj, type Obj } from '../ops/context.js';
-import { DEFAULT_HARNESS } from './harness-docs.js';
+import { DEFAULT_HARNESS } from '../../../contract/config/harnesses.js';
 
 /*
  * The chains' tasks as the harnesses area sees them: which harness and profile each agent task

@@ -4,13 +4,8 @@ import type { ProviderDefinition } from '../../../contract/harness/provider.js';
 import { checkReferences } from '../../config/check-references.js';
 import { locate, type ANode, type PathSeg } from '../../config/tree.js';
 import type { SettingsInput } from './docs.js';
-import {
-  DEFAULT_HARNESS,
-  HARNESSES_FILE,
-  POLICY_FILE,
-  accessState,
-  type AccessLists,
-} from './harness-docs.js';
+import { HARNESSES_FILE, POLICY_FILE, accessState, type AccessLists } from './harness-docs.js';
+import { DEFAULT_HARNESS } from '../../../contract/config/harnesses.js';
 import { chainTasks, launchesOf, type ChainTask, type Launch } from './harness-tasks.js';
 
 /*

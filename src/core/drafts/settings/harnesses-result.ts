@@ -2,14 +2,8 @@ import type { HarnessesFile } from '../../../contract/config/harnesses.js';
 import type { DraftProblem } from '../../../contract/drafts/answers.js';
 import type { AccessState } from '../../../contract/drafts/harness-ops.js';
 import type { SettingsInput, SettingsPart } from './docs.js';
-import {
-  DEFAULT_HARNESS,
-  HARNESSES_FILE,
-  POLICY_FILE,
-  accessLists,
-  accessState,
-  type AccessLists,
-} from './harness-docs.js';
+import { HARNESSES_FILE, POLICY_FILE, accessLists, accessState, type AccessLists } from './harness-docs.js';
+import { DEFAULT_HARNESS } from '../../../contract/config/harnesses.js';
 import { chainTasks, fallbackUsers, launchesOf } from './harness-tasks.js';
 import { harnessesChanges } from './harnesses-changes.js';
 import { escalationProblems, libraryProblems, optionProblems, taskProblems } from './harnesses-problems.js';

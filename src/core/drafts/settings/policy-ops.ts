@@ -1,3 +1,4 @@
+import { LOOP_DEFAULTS } from '../../../contract/config/policy.js';
 import { POLICY_LEVELS } from '../../../contract/config/policy.js';
 import { CAP_KEYS } from '../../../contract/config/scope-policy.js';
 import { POLICY_OP_SCHEMAS, type PolicyOp } from '../../../contract/drafts/policy-ops.js';
@@ -37,9 +38,6 @@ export const POLICY_SCOPES = {
   findings: ['findings.loop_severities'],
 } as const satisfies Record<string, readonly string[]>;
 export type PolicyScope = keyof typeof POLICY_SCOPES;
-
-/** What `set_loop` starts from when neither the entry nor the `default:` block sets a limit. */
-const LOOP_DEFAULTS = { attempts: 3, wall_clock_s: 3600 } as const;
 
 const isScope = (s: string): s is PolicyScope => Object.hasOwn(POLICY_SCOPES, s);
 

@@ -1,3 +1,4 @@
+import { DEFAULT_LOOP_SEVERITIES } from '../../../contract/config/policy.js';
 import { POLICY_LEVELS, type PolicyFile, type PolicyLevel } from '../../../contract/config/policy.js';
 import type { DraftProblem } from '../../../contract/drafts/answers.js';
 import { toPlain } from '../../config/tree.js';
@@ -12,9 +13,6 @@ import { POLICY_FILE, POLICY_SCOPES, type PolicyScope } from './policy-ops.js';
  * The policy draft's part of the result object (spec drafts.md, "Resolved answer for policy"):
  * policy.yaml grouped as the Policy screen shows it, each value with whether the file writes it.
  */
-
-/** What the engine assumes with no `findings.loop_severities` (runtime/engine/fix-loop.ts). */
-const DEFAULT_LOOP_SEVERITIES = ['critical', 'important'];
 
 export interface PolicyResolved {
   limits: PolicyLimits;
@@ -111,10 +109,9 @@ function resolve(policy: PolicyFile, raw: Obj, input: SettingsInput): PolicyReso
       archive_after_days: v('archive.after_days', policy.archive?.after_days ?? null),
     },
     findings: {
-      loop_severities: v(
-        'findings.loop_severities',
-        policy.findings?.loop_severities ?? DEFAULT_LOOP_SEVERITIES,
-      ),
+      loop_severities: v('findings.loop_severities', [
+        ...(policy.findings?.loop_severities ?? DEFAULT_LOOP_SEVERITIES),
+      ]),
     },
     harnesses: {
       defaults: {
