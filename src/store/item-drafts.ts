@@ -74,28 +74,42 @@ export async function latestItemSeq(db: Db, id: string): Promise<number> {
   return Number(row?.m ?? 0);
 }
 
-const SkippedPayload = z.object({ path: z.string() });
+const SkippedPayload = z.object({ path: z.string(), node: z.string() });
+const RevisedPayload = z.object({ added: z.array(z.string()) });
 
-/** The paths the item's `scope_skipped` events name: steps and tasks its walk passes without running. */
+function payloadOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null; // A damaged row means nothing here; it must not stop every step of the item.
+  }
+}
+
+/**
+ * The paths the item's `scope_skipped` events name: steps and tasks its walk passes without
+ * running. A node a later revision added anew (removed, then added with the same id) is a new
+ * node: the skips of the old one do not reach it.
+ */
 export async function skippedScopes(db: Db, id: string): Promise<Set<string>> {
   const rows = await db
     .selectFrom('events')
-    .select('payload')
+    .select(['type', 'payload'])
     .where('work_item_id', '=', id)
-    .where('type', '=', 'scope_skipped')
+    .where('type', 'in', ['scope_skipped', 'chain_revised'])
+    .orderBy('seq')
     .execute();
-  const out = new Set<string>();
+  const skips = new Map<string, string>();
   for (const r of rows) {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(r.payload);
-    } catch {
-      continue; // A damaged row skips nothing; it must not stop every step of the item.
+    if (r.type === 'scope_skipped') {
+      const p = SkippedPayload.safeParse(payloadOf(r.payload));
+      if (p.success) skips.set(p.data.path, p.data.node);
+      continue;
     }
-    const p = SkippedPayload.safeParse(payload);
-    if (p.success) out.add(p.data.path);
+    const p = RevisedPayload.safeParse(payloadOf(r.payload));
+    if (!p.success) continue;
+    for (const [path, node] of skips) if (p.data.added.includes(node)) skips.delete(path);
   }
-  return out;
+  return new Set(skips.keys());
 }
 
 /**
