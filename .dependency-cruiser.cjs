@@ -1,7 +1,7 @@
 /** Layer rules from DESIGN.md "Layout and layers": a layer imports only from layers listed after it. */
 const layers = ['cli', 'mcp', 'client', 'server', 'runtime', 'store', 'core', 'contract'];
 const below = {
-  cli: ['client', 'contract', 'core'],
+  cli: ['mcp', 'client', 'contract', 'core'],
   mcp: ['client', 'contract', 'core'],
   client: ['contract', 'core'],
   server: ['runtime', 'store', 'core', 'contract'],
@@ -17,8 +17,10 @@ const forbidden = layers.map((from) => ({
   from: { path: `^src/${from}/` },
   to: {
     path: `^src/(${layers.filter((l) => l !== from && !below[from].includes(l)).join('|')})/`,
-    // `jig serve` is the one CLI verb that starts the server, through server/main.ts only.
-    pathNot: from === 'cli' ? '^src/server/main\\.ts$' : undefined,
+    // `jig serve` is the one CLI verb that starts the server, through server/main.ts only; the
+    // server's `/mcp` route serves the MCP tools through mcp/http.ts only (docs/mcp.md).
+    pathNot:
+      from === 'cli' ? '^src/server/main\\.ts$' : from === 'server' ? '^src/mcp/http\\.ts$' : undefined,
   },
 }));
 forbidden.push(

@@ -12,6 +12,7 @@ const sha = (text: string): string => createHash('sha256').update(text, 'utf8').
 const ALL_LOADED = [
   'library.yaml',
   'chains/default.yaml',
+  'chains/manual.yaml',
   'chains/merge-request.yaml',
   'chains/quick-task.yaml',
   'policy.yaml',
@@ -60,7 +61,7 @@ describe('GET /api/apply', () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       files: [
-        ...ALL_LOADED.slice(0, 6).map((f) => row(f, 'reload')),
+        ...ALL_LOADED.slice(0, 7).map((f) => row(f, 'reload')),
         row('harnesses.yaml', 'next_read'),
         row('repos.yaml', 'next_read'),
       ],
@@ -215,7 +216,7 @@ describe('POST /api/apply/reload across files', () => {
     const res = await reload();
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
-      loaded: ALL_LOADED.slice(0, 6),
+      loaded: ALL_LOADED.slice(0, 7),
       refused: [
         {
           file: 'harnesses.yaml',
@@ -297,7 +298,7 @@ describe('POST /api/apply/reload across files', () => {
     expect(cli).toEqual({
       code: 0,
       stdout: [
-        'reloaded 8 file(s)',
+        'reloaded 9 file(s)',
         'intake.yaml:4:12: warning: schedule 0: chain `nope` is not in the library',
         'intake.yaml:3:11: warning: schedule 0: repo `/srv/app` is not connected (not in repos.yaml)',
         '',

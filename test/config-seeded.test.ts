@@ -16,7 +16,7 @@ describe('the seeded config files (defaults/config)', () => {
 
   it('give every file a model and resolve every chain', () => {
     for (const [file, f] of Object.entries(set.files)) expect(f.model, file).not.toBeNull();
-    expect(Object.keys(set.chains).sort()).toEqual(['default', 'merge-request', 'quick-task']);
+    expect(Object.keys(set.chains).sort()).toEqual(['default', 'manual', 'merge-request', 'quick-task']);
     for (const c of Object.values(set.chains)) expect(c.resolved, c.id).not.toBeNull();
   });
 

@@ -164,7 +164,7 @@ describe('rename of the chain', () => {
     expect(done.json.published).toEqual(['chains/quick-task.yaml', 'chains/quick.yaml']);
     expect(j.disk(QUICK)).toBeNull();
     expect(parse(j.disk('chains/quick.yaml')!).description).toBe('Renamed.');
-    expect(await chainIds()).toEqual(['default', 'merge-request', 'quick']);
+    expect(await chainIds()).toEqual(['default', 'manual', 'merge-request', 'quick']);
     expect((await j.call('GET', '/api/templates/chains/quick/resolved')).status).toBe(200);
     // Back as it was, for the tests after.
     const back = await postOps(j, 'chains', 'quick', [{ op: 'rename', path: '', id: 'quick-task' }]);
@@ -172,7 +172,7 @@ describe('rename of the chain', () => {
     expect((await publish('quick')).status).toBe(200);
     writeFileSync(join(j.home, 'config', QUICK), quickText);
     expect((await j.call('POST', '/api/templates/reload')).status).toBe(200);
-    expect(await chainIds()).toEqual(['default', 'merge-request', 'quick-task']);
+    expect(await chainIds()).toEqual(['default', 'manual', 'merge-request', 'quick-task']);
   });
 
   it('shows the move as one rename row', async () => {
@@ -246,7 +246,7 @@ describe('new_chain and delete_chain', () => {
     expect(gone.status).toBe(200);
     expect(gone.json.published).toEqual(['chains/fresh.yaml']);
     expect(j.disk('chains/fresh.yaml')).toBeNull();
-    expect(await chainIds()).toEqual(['default', 'merge-request', 'quick-task']);
+    expect(await chainIds()).toEqual(['default', 'manual', 'merge-request', 'quick-task']);
     expect((await j.call('GET', '/api/drafts/chains/fresh')).status).toBe(404);
   });
 

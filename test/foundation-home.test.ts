@@ -20,6 +20,7 @@ describe('first start', () => {
     expect(seeded).toEqual([
       'access.yaml',
       'chains/default.yaml',
+      'chains/manual.yaml',
       'chains/merge-request.yaml',
       'chains/quick-task.yaml',
       'harnesses.yaml',

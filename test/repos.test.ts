@@ -230,17 +230,17 @@ describe('the CLI', () => {
   it('repo connect, list and disconnect', async () => {
     const env = { JIG_HOME: jig.home };
     const repo = makeRepo({ 'Cargo.toml': '[package]\nname="x"\n' });
-    const c = await runJig(['repo', 'connect', repo], env);
+    const c = await runJig(['repo', 'connect', repo, '-y'], env);
     expect(c).toMatchObject({
       code: 0,
       stdout: `connected ${repo}: enabled; tests: cargo test; setup: cargo fetch\n`,
     });
     const bare = makeRepo({ 'a.txt': 'a' });
-    const d = await runJig(['repo', 'connect', bare], env);
+    const d = await runJig(['repo', 'connect', bare, '-y'], env);
     expect(d.stdout).toBe(
       `connected ${bare}: disabled until you decide a test command (--test-command CMD, or --no-tests); tests: undecided; setup: nothing\n`,
     );
-    const e = await runJig(['repo', 'connect', bare, '--no-tests'], env);
+    const e = await runJig(['repo', 'connect', bare, '--no-tests', '-y'], env);
     expect(e.stdout).toBe(`updated ${bare}: enabled; tests: none; setup: nothing\n`);
     const list = await runJig(['repo', 'list', '--json'], env);
     expect(JSON.parse(list.stdout).repos.map((r: { path: string }) => r.path)).toEqual(

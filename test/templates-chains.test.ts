@@ -32,6 +32,16 @@ describe('GET /api/templates/chains', () => {
           problems: [],
         },
         {
+          id: 'manual',
+          file: 'chains/manual.yaml',
+          description: 'No agent. You change the worktree; Jig runs the tests, then commits the change.',
+          nodes: 3,
+          gates: 1,
+          resolves: true,
+          running: true,
+          problems: [],
+        },
+        {
           id: 'merge-request',
           file: 'chains/merge-request.yaml',
           description:
@@ -189,7 +199,7 @@ describe('jig admin templates', () => {
     expect(r).toEqual({
       code: 0,
       stdout: '',
-      stderr: `checked 10 files in ${dir}: 0 problem(s), 0 warning(s)\n`,
+      stderr: `checked 11 files in ${dir}: 0 problem(s), 0 warning(s)\n`,
     });
   });
 
@@ -213,7 +223,7 @@ describe('jig admin templates', () => {
         '',
       ].join('\n'),
     );
-    expect(r.stderr).toBe(`checked 11 files in ${dir}: 3 problem(s), 0 warning(s)\n`);
+    expect(r.stderr).toBe(`checked 12 files in ${dir}: 3 problem(s), 0 warning(s)\n`);
     const json = await runJig(['admin', 'templates', 'lint', '--json', '--dir', dir]);
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout);

@@ -1,34 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
-import { registerAccess } from './commands/access.js';
-import { registerAdmin } from './commands/admin.js';
-import { registerServe } from './commands/serve.js';
-import { registerItem } from './commands/item.js';
-import { registerRepo } from './commands/repo.js';
-import { registerView } from './commands/view.js';
+import { buildProgram } from './program.js';
 
-function ownVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
-
-const program = new Command('jig')
-  .description('Jig: run work items through chains of coding agents, commands and human gates')
-  .version(ownVersion(), '-V, --version', 'print the version')
-  .showHelpAfterError()
-  .configureOutput({ outputError: (str, write) => write(str) })
-  .exitOverride((err) => {
-    // Usage errors exit 2; help and version exit 0.
-    process.exit(err.exitCode === 0 ? 0 : 2);
-  });
-
-registerServe(program);
-registerAdmin(program);
-registerAccess(program);
-registerRepo(program);
-registerItem(program);
-registerView(program);
-
-await program.parseAsync(process.argv);
+const program = buildProgram();
+// Bare `jig` is `jig admin start`, as in the original.
+const argv = process.argv.length <= 2 ? [...process.argv, 'admin', 'start'] : process.argv;
+await program.parseAsync(argv);

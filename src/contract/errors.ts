@@ -141,6 +141,7 @@ export const errorCatalogue = {
   },
   item_draft_problems: { status: 422, template: 'nothing was applied: {reason}' },
   internal: { status: 500, template: 'internal error: {reason}' },
+  update_feed_failed: { status: 502, template: 'the release feed {feed} did not answer: {reason}' },
 } as const satisfies Record<string, { status: number; template: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -9,7 +9,9 @@ export type Api = 'anthropic' | 'openai' | 'gemini';
 
 /** A shell command wrapped the way each API's shell tool takes it. */
 export interface Plan {
-  kind: 'say' | 'bash' | 'error';
+  kind: 'say' | 'bash' | 'tool' | 'error';
+  /** For `tool`: the tool the answer calls by name (an MCP tool such as `mcp__jig__create_work_item`). */
+  tool?: { name: string; input: Record<string, unknown> };
   text: string;
   command: string;
   status: number;
@@ -113,7 +115,9 @@ export function anthropic(body: Obj, plan: Plan, res: ServerResponse): void {
       name: 'Bash',
       input: { command: plan.command, description: 'run the requested command' },
     });
-  const stop = plan.kind === 'bash' ? 'tool_use' : 'end_turn';
+  if (plan.kind === 'tool' && plan.tool)
+    blocks.push({ type: 'tool_use', id: nextId('toolu'), name: plan.tool.name, input: plan.tool.input });
+  const stop = plan.kind === 'bash' || plan.kind === 'tool' ? 'tool_use' : 'end_turn';
   const usage = {
     input_tokens: plan.usage.input,
     output_tokens: plan.usage.output,

@@ -25,6 +25,8 @@ export type Turn =
   | { say: string }
   /** Ask the CLI to run this command with its own shell tool; the next request carries the result. */
   | { bash: string; say?: string }
+  /** Anthropic only: call this tool by name with this input (an MCP tool, say). */
+  | { tool: string; input: Record<string, unknown>; say?: string }
   /** Token counts the next answer reports (else a small default). */
   | { usage: { input: number; output: number; cache_read?: number } }
   /**
@@ -132,6 +134,11 @@ export async function startMockModelServer(script: Turn[]): Promise<MockModelSer
         plan.status = t.status;
         plan.resetAfterS = 'reset_after_s' in t ? (t.reset_after_s ?? null) : null;
         if (t.once !== true) sticky = plan;
+        return plan;
+      } else if ('tool' in t) {
+        plan.kind = 'tool';
+        plan.tool = { name: t.tool, input: t.input };
+        plan.text = t.say ?? 'I will call a tool.';
         return plan;
       } else if ('bash' in t) {
         plan.kind = 'bash';

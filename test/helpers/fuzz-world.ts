@@ -85,7 +85,12 @@ export async function makeWorld(): Promise<World> {
   for (const [id, text] of Object.entries(CHAINS))
     writeFileSync(join(home, 'config', 'chains', `${id}.yaml`), text);
   // Not supervised, whatever the test runner's environment: POST /api/apply/restart must refuse.
-  const jig = await startJig({ home, env: { INVOCATION_ID: '', JIG_SUPERVISED: '' } });
+  // The update check reads a feed inline (a data: URL), so no request leaves the machine.
+  const feed = `data:application/json,${encodeURIComponent('{"dist-tags":{"latest":"2.0.0"}}')}`;
+  const jig = await startJig({
+    home,
+    env: { INVOCATION_ID: '', JIG_SUPERVISED: '', JIG_UPDATE_FEED: feed },
+  });
   const port = Number(new URL(jig.url).port);
   const repo = makeRepo({ 'README.md': '# fuzz\n', 'docs/spec.md': '# a spec\n' });
   await must(jig, 'POST', '/api/repos', { path: repo, test_command: '' });

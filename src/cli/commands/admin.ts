@@ -2,13 +2,20 @@ import type { Command } from 'commander';
 import { getHealth, reloadConfig } from '../../client/admin.js';
 import { JigClient } from '../../client/http.js';
 import { registerHarnesses } from './harnesses.js';
+import { registerDoctor } from './admin-doctor.js';
+import { registerServerVerbs } from './admin-server.js';
+import { registerServiceVerbs } from './admin-service.js';
+import { registerUpdate } from './admin-update.js';
+import { registerMcp } from './admin-mcp.js';
 import { EXIT_FAIL, EXIT_OK, printJson, runVerb } from '../output.js';
 import { registerSchedules } from './schedules.js';
 import { registerTemplates } from './templates.js';
 
 export function registerAdmin(program: Command): void {
   const admin = program.command('admin').description("run this machine's Jig server");
+  registerServerVerbs(admin);
   registerHarnesses(admin);
+  registerMcp(admin);
 
   admin
     .command('health')
@@ -60,6 +67,9 @@ export function registerAdmin(program: Command): void {
       }),
     );
 
+  registerDoctor(admin);
+  registerUpdate(admin);
+  registerServiceVerbs(admin);
   registerSchedules(admin);
   registerTemplates(admin);
 }

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { JigClient } from '../../client/http.js';
 import { runMove, type RunMove, type RunMoveInput } from '../../client/items.js';
-import { EXIT_OK, printJson, runVerb } from '../output.js';
+import { EXIT_OK, printJson } from '../output.js';
+import { itemId } from '../item-of-cwd.js';
+import { itemVerb } from './item-verb.js';
 
 interface RunOpts extends RunMoveInput {
   json?: boolean;
@@ -35,21 +37,26 @@ const help: Record<keyof RunMoveInput, [string, string]> = {
 /** `jig item resume|pause|retry|skip`: the engine's moves on one item. */
 export function registerItemRun(item: Command): void {
   for (const m of moves) {
-    const cmd = item.command(m.move).argument('<id>', 'work item id').description(m.about);
+    const cmd = item
+      .command(m.move)
+      .argument('[id]', 'work item id (default: the item of this worktree)')
+      .description(m.about);
     for (const o of m.opts) {
       const [flag, about] = help[o];
       cmd.option(flag, about);
     }
     cmd.option('--json', 'print the API answer');
-    cmd.action((id: string, opts: RunOpts) =>
-      runVerb(async () => {
+    cmd.action((given: string | undefined, opts: RunOpts) =>
+      itemVerb(async () => {
         // Only the options this move takes, and none left empty; the client shapes the body.
         const input: RunMoveInput = {};
         for (const o of m.opts) {
           const v = opts[o];
           if (typeof v === 'string' && v !== '') input[o] = v;
         }
-        const res = await runMove(new JigClient(), id, m.move, input);
+        const c = new JigClient();
+        const id = await itemId(c, m.move, given);
+        const res = await runMove(c, id, m.move, input);
         if (opts.json) printJson(res);
         else process.stdout.write(`${m.past} ${res.id} (${res.status})\n`);
         return EXIT_OK;

@@ -1,86 +1,58 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { JigClient } from '../../client/http.js';
-import { connectRepo, disconnectRepo, listRepos } from '../../client/repos.js';
+import { disconnectRepo, listRepos } from '../../client/repos.js';
 import { EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
-
-interface ConnectOpts {
-  testCommand?: string;
-  setupCommand?: string;
-  tests?: boolean;
-  chain?: string;
-  name?: string;
-  json?: boolean;
-}
+import { outputStyle, paint, table } from '../table.js';
+import { registerRepoConnect } from './repo-connect.js';
+import { registerRepoWorktree } from './repo-worktree.js';
 
 export function registerRepo(program: Command): void {
-  const repo = program.command('repo').description('connect and list repositories');
+  const repo = program
+    .command('repo')
+    .description("connect and list repositories; find and open an item's worktree");
 
-  repo
-    .command('connect')
-    .argument('[path]', 'repository to connect (default: the checkout you are in)')
-    .description('connect a repository, or re-probe a connected one')
-    .option('--test-command <cmd>', 'what verification runs')
-    .option('--setup-command <cmd>', 'what runs in each new worktree ("" for nothing)')
-    .option('--no-tests', 'the repository has no tests (test_command: "")')
-    .option('--chain <id>', 'default chain for new items')
-    .option('--name <name>', 'display name')
-    .option('--json', 'print the API answer')
-    .action((path: string | undefined, opts: ConnectOpts) =>
-      runVerb(async () => {
-        const target = path ? resolve(path) : repoOfCwd();
-        if (!target) {
-          process.stderr.write('jig: not in a git checkout; name the repository to connect\n');
-          return EXIT_USAGE;
-        }
-        if (opts.tests === false && opts.testCommand !== undefined) {
-          process.stderr.write('jig: --no-tests and --test-command contradict each other\n');
-          return EXIT_USAGE;
-        }
-        const { repo: r, created } = await connectRepo(new JigClient(), {
-          path: target,
-          test_command: opts.tests === false ? '' : opts.testCommand,
-          setup_command: opts.setupCommand,
-          default_chain: opts.chain,
-          name: opts.name,
-        });
-        if (opts.json) printJson(r);
-        else {
-          const tests =
-            r.test_command === null ? 'undecided' : r.test_command === '' ? 'none' : r.test_command;
-          const setup =
-            r.setup_command === null ? 'undecided' : r.setup_command === '' ? 'nothing' : r.setup_command;
-          const state = r.enabled
-            ? 'enabled'
-            : 'disabled until you decide a test command (--test-command CMD, or --no-tests)';
-          process.stdout.write(
-            `${created ? 'connected' : 'updated'} ${r.path}: ${state}; tests: ${tests}; setup: ${setup}\n`,
-          );
-        }
-        return EXIT_OK;
-      }),
-    );
+  registerRepoConnect(repo);
 
   repo
     .command('list')
-    .description('list connected repositories')
-    .option('--json', 'print the API answer')
-    .action((opts: { json?: boolean }) =>
+    .description('list connected repositories (--all adds those Jig found by itself, such as submodules)')
+    .option('--all', 'also the repositories Jig found by itself (managed: false)')
+    .option('--json', 'print the API answer (its repos narrowed the same way)')
+    .action((opts: { all?: boolean; json?: boolean }) =>
       runVerb(async () => {
         const r = await listRepos(new JigClient());
-        if (opts.json) printJson(r);
-        else {
-          for (const x of r.repos) {
-            const flags = [x.enabled ? 'enabled' : 'disabled', x.exists ? null : 'missing on disk']
-              .filter(Boolean)
-              .join(', ');
-            process.stdout.write(`${x.name}\t${x.path}\t${flags}\t${x.open_items} open\n`);
-          }
-          if (r.repos.length === 0)
-            process.stdout.write('no repositories connected; `jig repo connect PATH`\n');
-          if (r.suggested) process.stdout.write(`not connected: ${r.suggested.path} (jig repo connect)\n`);
+        const repos = opts.all ? r.repos : r.repos.filter((x) => x.managed);
+        if (opts.json) {
+          printJson({ ...r, repos });
+          return EXIT_OK;
         }
+        const style = outputStyle();
+        const rows = repos.map((x) => [
+          x.name,
+          x.path,
+          {
+            text: [
+              x.enabled ? 'enabled' : 'disabled',
+              x.exists ? null : 'missing on disk',
+              x.managed ? null : 'found',
+            ]
+              .filter(Boolean)
+              .join(', '),
+            colour: !x.exists ? ('red' as const) : x.enabled ? ('green' as const) : ('yellow' as const),
+          },
+          x.test_command === null ? 'undecided' : x.test_command === '' ? 'none' : x.test_command,
+          `${x.open_items} open`,
+        ]);
+        if (repos.length > 0)
+          process.stdout.write(table(style, ['NAME', 'PATH', 'STATE', 'TESTS', 'ITEMS'], rows));
+        else process.stdout.write('no repositories connected; `jig repo connect PATH`\n');
+        const hidden = r.repos.length - repos.length;
+        if (hidden > 0)
+          process.stdout.write(paint(style, 'dim', `(${hidden} found by Jig not shown; --all)\n`));
+        if (r.suggested) process.stdout.write(`not connected: ${r.suggested.path} (jig repo connect)\n`);
+        for (const w of r.warnings) process.stderr.write(`jig: ${w}\n`);
         return EXIT_OK;
       }),
     );
@@ -103,4 +75,6 @@ export function registerRepo(program: Command): void {
         return EXIT_OK;
       }),
     );
+
+  registerRepoWorktree(repo);
 }

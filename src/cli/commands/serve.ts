@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 
-function portArg(value: string): number {
+export function portArg(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new InvalidArgumentError('a port is a number from 0 to 65535');
@@ -17,53 +17,56 @@ export function registerServe(program: Command): void {
     .description('run the Jig server: board and API on one port (default 127.0.0.1:8765)')
     .option('--host <addr>', 'address to bind (else JIG_HOST, then access.yaml bind, then 127.0.0.1)')
     .option('--port <n>', 'port to listen on (else JIG_PORT, then access.yaml port, then 8765)', portArg)
-    .action(async (opts: { host?: string; port?: number }) => {
-      // `jig serve` is the one verb that runs the server itself (DESIGN.md: cli -> server/main.ts only).
-      const { startServer } = await import('../../server/main.js');
-      let server: Awaited<ReturnType<typeof startServer>> | undefined;
-      let pending: { signal: string; code: number } | null = null;
-      const stop = (signal: string, exitCode = 0): void => {
-        // A signal that arrives while the server is still starting is acted on once it is up.
-        if (!server) {
-          pending ??= { signal, code: exitCode };
-          return;
-        }
-        const running = server;
-        running.inst.log.info({ signal }, 'stopping: no new requests; finishing the ones in flight');
-        setTimeout(() => {
-          process.stderr.write(`jig: did not stop within ${STOP_DEADLINE_MS / 1000}s; exiting\n`);
-          process.exit(1);
-        }, STOP_DEADLINE_MS).unref();
-        running.close().then(
-          () => process.exit(exitCode),
-          (err: unknown) => {
-            process.stderr.write(`jig: error while stopping: ${(err as Error).message}\n`);
-            process.exit(1);
-          },
-        );
-      };
-      // Installed before anything else, so no signal finds the default handler (which would kill
-      // the process without closing the store or releasing the pid file).
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
-      try {
-        server = await startServer({
-          host: opts.host,
-          port: opts.port,
-          logToStderr: true,
-          // POST /api/apply/restart: a clean stop, then a non-zero exit the service manager restarts on.
-          onRestart: (code) => stop('restart', code),
-        });
-      } catch (err) {
-        process.stderr.write(`jig: ${(err as Error).message}\n`);
+    .action(serveForeground);
+}
+
+/** Runs the server in this process until a signal stops it (`jig serve`, `jig admin start`, bare `jig`). */
+export async function serveForeground(opts: { host?: string; port?: number }): Promise<void> {
+  // `jig serve` is the one verb that runs the server itself (DESIGN.md: cli -> server/main.ts only).
+  const { startServer } = await import('../../server/main.js');
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let pending: { signal: string; code: number } | null = null;
+  const stop = (signal: string, exitCode = 0): void => {
+    // A signal that arrives while the server is still starting is acted on once it is up.
+    if (!server) {
+      pending ??= { signal, code: exitCode };
+      return;
+    }
+    const running = server;
+    running.inst.log.info({ signal }, 'stopping: no new requests; finishing the ones in flight');
+    setTimeout(() => {
+      process.stderr.write(`jig: did not stop within ${STOP_DEADLINE_MS / 1000}s; exiting\n`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    running.close().then(
+      () => process.exit(exitCode),
+      (err: unknown) => {
+        process.stderr.write(`jig: error while stopping: ${(err as Error).message}\n`);
         process.exit(1);
-      }
-      process.stdout.write(
-        `jig listening on ${server.url} (pid ${process.pid}, home ${server.inst.paths.home})\n`,
-      );
-      if (pending) {
-        const p: { signal: string; code: number } = pending;
-        stop(p.signal, p.code);
-      }
+      },
+    );
+  };
+  // Installed before anything else, so no signal finds the default handler (which would kill
+  // the process without closing the store or releasing the pid file).
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  try {
+    server = await startServer({
+      host: opts.host,
+      port: opts.port,
+      logToStderr: true,
+      // POST /api/apply/restart: a clean stop, then a non-zero exit the service manager restarts on.
+      onRestart: (code) => stop('restart', code),
     });
+  } catch (err) {
+    process.stderr.write(`jig: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(
+    `jig listening on ${server.url} (pid ${process.pid}, home ${server.inst.paths.home})\n`,
+  );
+  if (pending) {
+    const p: { signal: string; code: number } = pending;
+    stop(p.signal, p.code);
+  }
 }

@@ -9,7 +9,9 @@ import {
   listChains,
 } from '../../client/templates.js';
 import type { Problem } from '../../contract/problems.js';
+import { getLibrary, getLibraryComponent } from '../../contract/routes/templates.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
+import { outputStyle, table } from '../table.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
@@ -133,6 +135,75 @@ export function registerTemplates(admin: Command): void {
           process.stdout.write(`${[...head, '', ...outline(read.chain.resolved)].join('\n')}\n`);
         }
         return EXIT_OK;
+      }),
+    );
+
+  templates
+    .command('list')
+    .description('list the chains: id, nodes, gates, whether each resolves and runs, and its description')
+    .option('--json', 'print the API answer')
+    .action((opts: { json?: boolean }) =>
+      runVerb(async () => {
+        const r = await listChains(new JigClient());
+        if (opts.json) printJson(r);
+        else {
+          const style = outputStyle();
+          process.stdout.write(
+            table(
+              style,
+              ['CHAIN', 'NODES', 'GATES', 'STATE', 'DESCRIPTION'],
+              r.chains.map((c) => [
+                c.id,
+                String(c.nodes),
+                String(c.gates),
+                c.resolves
+                  ? { text: c.running ? 'ok' : 'not running', colour: c.running ? null : 'yellow' }
+                  : { text: `${c.problems.length} problem(s)`, colour: 'red' },
+                c.description ?? '',
+              ]),
+            ),
+          );
+        }
+        return r.chains.every((c) => c.resolves) ? EXIT_OK : EXIT_FAIL;
+      }),
+    );
+
+  templates
+    .command('library')
+    .argument('[ref]', 'one component, `<section>.<name>` (e.g. tasks.implementer, nodes.verification)')
+    .description('list the library components and what uses each, or show one component (YAML)')
+    .option('--json', 'print the API answer')
+    .action((ref: string | undefined, opts: { json?: boolean }) =>
+      runVerb(async () => {
+        const client = new JigClient();
+        if (ref !== undefined) {
+          const res = await client.send(getLibraryComponent, { params: { ref } });
+          if (res.status === 404) {
+            process.stderr.write(`jig: ${res.body.detail}\n`);
+            return EXIT_USAGE;
+          }
+          if (opts.json) printJson(res.body);
+          else process.stdout.write(stringify({ [res.body.ref]: res.body.written }));
+          return res.body.problems.length === 0 ? EXIT_OK : EXIT_FAIL;
+        }
+        const lib = await client.call(getLibrary);
+        if (opts.json) printJson(lib);
+        else {
+          const style = outputStyle();
+          process.stdout.write(
+            table(
+              style,
+              ['COMPONENT', 'USED BY', 'PROBLEMS'],
+              lib.components.map((c) => [
+                c.ref,
+                [...c.used_by.chains, ...c.used_by.repos].join(', '),
+                c.problems.length === 0 ? '' : { text: String(c.problems.length), colour: 'red' },
+              ]),
+            ),
+          );
+          for (const p of lib.problems) process.stderr.write(`${line(p)}\n`);
+        }
+        return lib.problems.length === 0 ? EXIT_OK : EXIT_FAIL;
       }),
     );
 }

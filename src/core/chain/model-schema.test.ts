@@ -33,7 +33,7 @@ describe('the frozen chain schema', () => {
   const seeded = models(join(root, 'defaults', 'config'));
 
   it('reads the model of every seeded chain, whole', () => {
-    expect(seeded.map(([id]) => id).sort()).toEqual(['default', 'merge-request', 'quick-task']);
+    expect(seeded.map(([id]) => id).sort()).toEqual(['default', 'manual', 'merge-request', 'quick-task']);
     for (const [id, model] of seeded) {
       const r = ResolvedChain.safeParse(model);
       expect(r.success ? 'ok' : `${id}: ${JSON.stringify(r.error.issues.slice(0, 3))}`).toBe('ok');

@@ -147,9 +147,13 @@ describe('delete_chain', () => {
     const w = ws('quick-task');
     expect(deleteChain(w, { op: 'delete_chain' })).toBeUndefined();
     expect(w.changedTexts()).toEqual({ 'chains/quick-task.yaml': null });
-    expect(w.chainFiles()).toEqual(['chains/default.yaml', 'chains/merge-request.yaml']);
+    expect(w.chainFiles()).toEqual([
+      'chains/default.yaml',
+      'chains/manual.yaml',
+      'chains/merge-request.yaml',
+    ]);
     const set = validateConfigSet(textsWithDraft(published, w.changedTexts()));
-    expect(Object.keys(set.chains)).toEqual(['default', 'merge-request']);
+    expect(Object.keys(set.chains)).toEqual(['default', 'manual', 'merge-request']);
   });
 
   it('deletes a chain new_chain made in the same request, leaving nothing to store', () => {

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import { serveStdio } from '../../mcp/stdio.js';
+import { registerInit } from './admin-init.js';
+
+/** `jig admin mcp` (the MCP server over stdio) and `jig admin init` (register it with agent CLIs). */
+export function registerMcp(admin: Command): void {
+  admin
+    .command('mcp')
+    .description(
+      "serve Jig's MCP tools over stdio (what `jig admin init` registers with agent CLIs); the server " +
+        'must be running (JIG_URL, JIG_HOME or the default address)',
+    )
+    .action(async () => {
+      // stdout carries the protocol: nothing else may be written to it.
+      await serveStdio(admin.parent?.version() ?? '0.0.0');
+    });
+  registerInit(admin);
+}

@@ -1,0 +1,127 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { JigClient } from '../../client/http.js';
+import { getItem } from '../../client/items.js';
+import { approveGate, dropBudgetCap, pendingGate, raiseBudget, rejectGate } from '../../client/item-acts.js';
+import type { WorkItem } from '../../contract/items.js';
+import { EXIT_OK, printJson } from '../output.js';
+import { itemId } from '../item-of-cwd.js';
+import { BadArgument } from './item-setup-args.js';
+import { itemVerb, nowPhrase } from './item-verb.js';
+
+/* `jig item approve|reject|raise-budget`: the decisions a person takes on a stopped item. */
+
+/** The gate named by --gate, else the one the item waits at. */
+async function gateOf(c: JigClient, id: string, given: string | undefined, verb: string): Promise<string> {
+  if (given) return given;
+  const item = await getItem(c, id);
+  const gate = pendingGate(item);
+  if (!gate)
+    throw new BadArgument(
+      `${id} is not waiting at a gate (${nowPhrase(item)}); pass --gate G to ${verb} one by name`,
+    );
+  return gate;
+}
+
+/** A dollar amount, or 'none' (commander would store a null a parser answers as an empty string). */
+function usdOrNone(value: string): number | 'none' {
+  if (value === 'none') return 'none';
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError('a dollar amount above 0, or none');
+  return n;
+}
+
+const dollars = (n: number): string => `$${n.toFixed(2)}`;
+
+function droppedLine(item: WorkItem): string {
+  const cap = item.budget_cap;
+  const left =
+    cap.cap_usd === null ? 'no cap applies now' : `the policy cap of ${dollars(cap.cap_usd)} still applies`;
+  const stuck =
+    item.status === 'stopped' && item.stop?.kind === 'budget'
+      ? `; it stays stopped on its budget until \`jig item retry ${item.id}\``
+      : `; ${nowPhrase(item)}`;
+  return `dropped the own budget cap of ${item.id} (spent ${dollars(item.spent_usd)}); ${left}${stuck}\n`;
+}
+
+export function registerItemGates(item: Command): void {
+  item
+    .command('approve')
+    .argument('[id]', 'work item id (default: the item of this worktree)')
+    .description('approve the gate an item waits at (a person decides: agents ask first)')
+    .option('--gate <gate>', 'the gate to approve (default: the one the item waits at)')
+    .option(
+      '--digest <digest>',
+      'approve only this revision of a chain revision (not in this build: refused)',
+    )
+    .option('--json', 'print the API answer')
+    .action((given: string | undefined, opts: { gate?: string; digest?: string; json?: boolean }) =>
+      itemVerb(async () => {
+        if (opts.digest !== undefined)
+          throw new BadArgument(
+            '--digest is not supported by this version of Jig (the approve route takes no digest); nothing was approved',
+          );
+        const c = new JigClient();
+        const id = await itemId(c, 'approve', given);
+        const gate = await gateOf(c, id, opts.gate, 'approve');
+        const res = await approveGate(c, id, gate);
+        if (opts.json) printJson(res);
+        else process.stdout.write(`approved ${gate} on ${res.id}; ${nowPhrase(res)}\n`);
+        return EXIT_OK;
+      }),
+    );
+
+  item
+    .command('reject')
+    .argument('[id]', 'work item id (default: the item of this worktree)')
+    .description("reject the gate an item waits at; the chain goes back with --note as the agent's steer")
+    .option('--note <text>', 'what to change (required)')
+    .option('--gate <gate>', 'the gate to reject (default: the one the item waits at)')
+    .option('--node <node>', "node to go back to (default: the gate's reject_to)")
+    .option('--json', 'print the API answer')
+    .action(
+      (given: string | undefined, opts: { note?: string; gate?: string; node?: string; json?: boolean }) =>
+        itemVerb(async () => {
+          const note = opts.note?.trim();
+          if (!note) throw new BadArgument('reject needs --note TEXT: what should change');
+          const c = new JigClient();
+          const id = await itemId(c, 'reject', given);
+          const gate = await gateOf(c, id, opts.gate, 'reject');
+          const res = await rejectGate(c, id, gate, note, opts.node);
+          if (opts.json) printJson(res);
+          else {
+            const back = res.current_node ? `, back at ${res.current_node}` : '';
+            process.stdout.write(`rejected ${gate} on ${res.id}; ${nowPhrase(res)}${back}\n`);
+          }
+          return EXIT_OK;
+        }),
+    );
+
+  item
+    .command('raise-budget')
+    .argument('[id]', 'work item id (default: the item of this worktree)')
+    .description("raise the item's own dollar cap; an item stopped on its budget runs again")
+    .option(
+      '--usd <usd|none>',
+      'the new cap in dollars, above what the item has spent; none drops the own cap',
+      usdOrNone,
+    )
+    .option('--json', 'print the API answer')
+    .action((given: string | undefined, opts: { usd?: number | 'none'; json?: boolean }) =>
+      itemVerb(async () => {
+        if (opts.usd === undefined)
+          throw new BadArgument('raise-budget needs --usd N (dollars) or --usd none');
+        const c = new JigClient();
+        const id = await itemId(c, 'raise-budget', given);
+        const usd = opts.usd;
+        const res = usd === 'none' ? await dropBudgetCap(c, id) : await raiseBudget(c, id, usd);
+        if (opts.json) printJson(res);
+        else if (usd === 'none') process.stdout.write(droppedLine(res));
+        else
+          process.stdout.write(
+            `raised the budget of ${res.id} to ${dollars(usd)} (spent ${dollars(res.spent_usd)}); ${nowPhrase(res)}\n`,
+          );
+        return EXIT_OK;
+      }),
+    );
+}

@@ -1,0 +1,118 @@
+import type { Command } from 'commander';
+import { isEventKind } from '../../contract/event-kinds.js';
+import type { EventRecord } from '../../contract/events.js';
+import type { WorkItem } from '../../contract/items.js';
+import { JigClient } from '../../client/http.js';
+import { getItem } from '../../client/items.js';
+import { allEvents, ENDED_STATUSES, ENDING_EVENTS } from '../../client/view-items.js';
+import { openEventStream } from '../../client/view-stream.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, runVerb } from '../output.js';
+import { outputStyle, paint, type Style } from '../table.js';
+import { itemFor } from './view-target.js';
+
+function eventLine(style: Style, e: EventRecord): string {
+  const payload = Object.keys(e.payload).length > 0 ? ` ${JSON.stringify(e.payload)}` : '';
+  const type = paint(style, 'cyan', e.type);
+  return `${e.seq}\t${e.at}\t${type}\t${e.by}${e.node ? `\t${e.node}` : ''}${payload}`;
+}
+
+/** `-f`'s exit code: 0 when the item completed; 1 when it was cancelled or abandoned. */
+export function outcomeCode(item: WorkItem): number {
+  return item.status === 'completed' ? EXIT_OK : EXIT_FAIL;
+}
+
+export function endedLine(item: WorkItem): string {
+  return `jig: item ${item.id} ended: ${item.status}${item.status === 'completed' ? '' : ' (exit 1)'}\n`;
+}
+
+interface EventsOpts {
+  after: string;
+  type: string[];
+  follow?: boolean;
+  json?: boolean;
+}
+
+const collect = (v: string, all: string[]): string[] => [...all, ...v.split(',').filter(Boolean)];
+
+export function registerViewEvents(view: Command): void {
+  view
+    .command('events')
+    .argument('[id]', 'work item id (default: the item of the worktree you are in)')
+    .description("an item's events, oldest first; -f follows them until the item ends")
+    .addHelpText(
+      'after',
+      '\nWith -f the command ends when the item ends: exit 0 when it completed, 1 when it was\n' +
+        'cancelled or abandoned (or the server closed the stream). A stop at a gate or for a person\n' +
+        'does not end it: keep it running while you approve from another terminal.',
+    )
+    .option('--after <seq>', 'only events after this seq', '0')
+    .option(
+      '--type <kind>',
+      'only events of this kind (repeatable, or comma-separated; see docs/events.md)',
+      collect,
+      [],
+    )
+    .option('-f, --follow', 'keep printing events as they are stored, until the item ends')
+    .option('--json', 'one JSON object per line (NDJSON)')
+    .action((given: string | undefined, opts: EventsOpts) =>
+      runVerb(async () => {
+        const client = new JigClient();
+        const id = await itemFor(client, 'view events', given);
+        if (!id) return EXIT_USAGE;
+        const after = Number(opts.after);
+        if (!Number.isInteger(after) || after < 0) {
+          process.stderr.write(`jig: --after ${opts.after} is not a whole number from 0\n`);
+          return EXIT_USAGE;
+        }
+        const unknown = opts.type.filter((t) => !isEventKind(t));
+        if (unknown.length > 0) {
+          process.stderr.write(
+            `jig: --type ${unknown.join(', ')} is not an event kind (docs/events.md lists them, e.g. node_started, gate_requested)\n`,
+          );
+          return EXIT_USAGE;
+        }
+        const types = new Set(opts.type);
+        const style = outputStyle();
+        const print = (e: EventRecord): void => {
+          if (types.size > 0 && !types.has(e.type)) return;
+          process.stdout.write(opts.json ? `${JSON.stringify(e)}\n` : `${eventLine(style, e)}\n`);
+        };
+        // The item is read before its history: an end stored after this read shows in the history
+        // or in the stream, so none is missed.
+        const before = opts.follow ? await getItem(client, id) : null;
+        // One kind is filtered by the server, unless following: then every event is read, to see
+        // where the history ends and whether it holds the item's end.
+        const serverType = types.size === 1 && !before ? opts.type[0] : undefined;
+        const history = await allEvents(client, id, after, serverType);
+        history.forEach(print);
+        if (!before) return EXIT_OK;
+        let last = history[history.length - 1]?.seq ?? after;
+        const settled = history.some((e) => ENDING_EVENTS.has(e.type)) ? await getItem(client, id) : before;
+        if (ENDED_STATUSES.has(settled.status)) {
+          process.stderr.write(endedLine(settled));
+          return outcomeCode(settled);
+        }
+        let ended: WorkItem | null = null;
+        const stream = openEventStream(client, last, async (e) => {
+          if (e.work_item_id !== id || e.seq <= last) return;
+          last = e.seq;
+          print(e);
+          if (!ENDING_EVENTS.has(e.type)) return;
+          const now = await getItem(client, id);
+          if (ENDED_STATUSES.has(now.status)) {
+            ended = now;
+            stream.close();
+          }
+        });
+        const end = await stream.ended;
+        if (ended) {
+          process.stderr.write(endedLine(ended));
+          return outcomeCode(ended);
+        }
+        process.stderr.write(
+          `jig: the server closed the event stream${end.by === 'server' ? ` (${end.code}${end.reason ? `: ${end.reason}` : ''})` : ''}; resume with --after ${last}\n`,
+        );
+        return EXIT_FAIL;
+      }),
+    );
+}

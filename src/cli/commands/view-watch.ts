@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import { JigClient } from '../../client/http.js';
+import { openEventStream } from '../../client/view-stream.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, runVerb } from '../output.js';
+import { outputStyle, paint } from '../table.js';
+import { itemTable, listFor, STATUS_NAMES, type ListOpts } from './view-list.js';
+
+const REDRAW_MS = 150;
+
+/**
+ * A live board on the terminal: `view list` redrawn whenever an event is stored (at most every
+ * 150 ms). It reads the same routes as `view list` and the event stream; Ctrl-C quits (exit 0).
+ */
+export function registerViewWatch(view: Command): void {
+  view
+    .command('watch')
+    .description('a live board in the terminal: the list, redrawn as events arrive (Ctrl-C quits)')
+    .option('--status <list>', `comma-separated: ${STATUS_NAMES.join(', ')}`)
+    .option('--repo <path|name>', 'only this repository')
+    .option('--all', 'every repository, not only the one you are in')
+    .option('--chain <id>', 'only this chain')
+    .option('--limit <n>', 'at most this many', '50')
+    .action((opts: ListOpts) =>
+      runVerb(async () => {
+        const style = outputStyle();
+        if (!style.tty) {
+          process.stderr.write(
+            'jig: view watch draws on a terminal; use `view list` or `view events -f` in a pipe\n',
+          );
+          return EXIT_USAGE;
+        }
+        const c = new JigClient();
+        const draw = async (): Promise<string | null> => {
+          const listed = await listFor(c, opts);
+          if ('error' in listed) return listed.error;
+          const head = paint(
+            style,
+            'dim',
+            `jig · ${c.server.url} · ${listed.repo ?? 'every repo'} · ${new Date().toLocaleTimeString()} · Ctrl-C quits`,
+          );
+          process.stdout.write(`\u001b[2J\u001b[H${head}\n\n${itemTable(style, listed.items)}`);
+          return null;
+        };
+        const problem = await draw();
+        if (problem) {
+          process.stderr.write(`jig: ${problem}\n`);
+          return EXIT_USAGE;
+        }
+        let timer: NodeJS.Timeout | null = null;
+        const stream = openEventStream(c, null, () => {
+          timer ??= setTimeout(() => {
+            timer = null;
+            void draw();
+          }, REDRAW_MS);
+        });
+        process.once('SIGINT', () => stream.close());
+        const end = await stream.ended;
+        if (timer) clearTimeout(timer);
+        if (end.by === 'client') return EXIT_OK;
+        process.stderr.write(`\njig: the server closed the event stream (${end.code})\n`);
+        return EXIT_FAIL;
+      }),
+    );
+}

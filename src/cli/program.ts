@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { registerAccess } from './commands/access.js';
+import { registerAdmin } from './commands/admin.js';
+import { registerServe } from './commands/serve.js';
+import { registerItem } from './commands/item.js';
+import { registerRepo } from './commands/repo.js';
+import { registerView } from './commands/view.js';
+import { registerCompletion } from './completion.js';
+import { ROOT_HELP_AFTER } from './root-help.js';
+
+function ownVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/**
+ * The whole command tree, built without parsing anything: `main.ts` runs it, and the reference
+ * page (docs/cli-reference.md) and the completion scripts are generated from it, so neither drifts.
+ */
+export function buildProgram(): Command {
+  const program = new Command('jig')
+    .description('Jig: run work items through chains of coding agents, commands and human gates')
+    .version(ownVersion(), '-V, --version', 'print the version')
+    .showHelpAfterError()
+    .configureOutput({ outputError: (str, write) => write(str) })
+    .exitOverride((err) => {
+      // Usage errors exit 2; help and version exit 0.
+      process.exit(err.exitCode === 0 ? 0 : 2);
+    })
+    .addHelpText('after', ROOT_HELP_AFTER);
+
+  registerServe(program);
+  registerAdmin(program);
+  registerAccess(program);
+  registerRepo(program);
+  registerItem(program);
+  registerView(program);
+  registerCompletion(program);
+  return program;
+}

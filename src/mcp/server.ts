@@ -1,0 +1,69 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  checkRefusal,
+  errorResult,
+  NOT_AVAILABLE,
+  okResult,
+  targetItem,
+  workItemIdInput,
+  type ToolContext,
+  type ToolSpec,
+} from './tool.js';
+import { actTools } from './tools-act.js';
+import { readTools } from './tools-read.js';
+import { setupTools } from './tools-setup.js';
+import { workerTools } from './tools-worker.js';
+
+/** Every tool of kraft-notes §6 (31; `set_chain` for 1.x `set_chain_template`; no `abandon`). */
+export const tools: readonly ToolSpec[] = [...readTools, ...setupTools, ...actTools, ...workerTools];
+
+/** Calls one tool: the item it targets, the refusal, the client call; every failure a tool error. */
+export async function callTool(
+  spec: ToolSpec,
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  try {
+    if (spec.unavailable) throw new Error(`${spec.name} is ${NOT_AVAILABLE}`);
+    let item = '';
+    if (spec.kind !== 'none') {
+      item = targetItem(spec, ctx, args.work_item_id);
+      checkRefusal(spec, ctx, item);
+    }
+    return okResult(await spec.run(ctx, args, item));
+  } catch (err) {
+    return errorResult(err);
+  }
+}
+
+/** One MCP server with every tool, calling the API through `ctx.client`. */
+export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
+  const server = new McpServer(
+    { name: 'jig', title: 'Jig', version },
+    {
+      instructions:
+        'Jig runs work items through chains of coding agents, commands and human gates. File work with ' +
+        'create_work_item (it lands paused), follow it with get_work_item, and ask a person before any tool ' +
+        'whose description says a person decides.',
+    },
+  );
+  for (const spec of tools) {
+    const input = spec.kind === 'none' ? spec.input : { ...workItemIdInput, ...spec.input };
+    server.registerTool(
+      spec.name,
+      {
+        title: spec.title,
+        description: spec.unavailable ? `${spec.description} (${NOT_AVAILABLE}.)` : spec.description,
+        inputSchema: input,
+        annotations: {
+          title: spec.title,
+          readOnlyHint: spec.kind === 'read' || spec.name === 'list_work_items',
+          openWorldHint: false,
+        },
+      },
+      (args: Record<string, unknown>) => callTool(spec, ctx, args),
+    );
+  }
+  return server;
+}

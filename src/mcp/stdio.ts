@@ -1,0 +1,32 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { JigClient } from '../client/http.js';
+import { itemOfCwd, repoOfCwd } from './cwd.js';
+import { buildMcpServer } from './server.js';
+import type { ToolContext } from './tool.js';
+
+/** The context of a stdio server: the agent CLI that started it is the caller, in its own cwd. */
+export function stdioContext(env: NodeJS.ProcessEnv = process.env): ToolContext {
+  const worker = env.JIG_WORK_ITEM_ID?.trim();
+  return {
+    client: new JigClient(),
+    caller: { item: worker ? worker : null, escalation: env.JIG_ESCALATION_TURN === '1' },
+    cwdItem: itemOfCwd(process.cwd(), env),
+    cwdRepo: repoOfCwd(),
+  };
+}
+
+/**
+ * Serves MCP over stdin/stdout until the client closes stdin. Nothing else may write to stdout:
+ * it carries the protocol.
+ */
+export async function serveStdio(version: string): Promise<void> {
+  const server = buildMcpServer(stdioContext(), version);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close();
+}

@@ -1,0 +1,122 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ApiError, type JigClient } from '../client/http.js';
+
+/**
+ * One MCP tool: what a model reads (name, description, input schema), who may call it (the marks
+ * of kraft-notes §6), and the client function it runs. Every tool calls the same client function
+ * as its CLI verb, so a tool's structured output is the API's payload, as `--json` prints it.
+ */
+
+/** Who calls: the item a worker runs inside (its `JIG_WORK_ITEM_ID`), and whether it is an escalation turn. */
+export interface Caller {
+  item: string | null;
+  escalation: boolean;
+}
+
+/** What every tool call has to hand: the API client, the caller, and the item of the caller's cwd. */
+export interface ToolContext {
+  client: JigClient;
+  caller: Caller;
+  /** The item whose worktree the MCP server runs in (stdio only: an HTTP caller has no cwd here). */
+  cwdItem: string | null;
+  /** The connected repository of the cwd (stdio only), the default of `repo`. */
+  cwdRepo: string | null;
+}
+
+/**
+ * - `read`: reads; `work_item_id` defaults to the cwd's item, else the worker's own.
+ * - `act`: changes an item; `work_item_id` defaults to the cwd's item only.
+ * - `worker`: what a worker reports about its own item; defaults like `read`.
+ * - `none`: takes no item.
+ */
+export type ToolKind = 'read' | 'act' | 'worker' | 'none';
+
+/** `worker`: refused when a worker targets its own item; `always`: an escalation turn is refused too. */
+export type Refusal = 'worker' | 'always';
+
+export interface ToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  kind: ToolKind;
+  /** A person decides this: the description tells the model to ask one first. */
+  human?: boolean;
+  refused?: Refusal;
+  /** The tool's own inputs (`work_item_id` is added for item tools). */
+  input: z.ZodRawShape;
+  /** Set when the route the tool needs is not in this build: the tool answers a tool error. */
+  unavailable?: boolean;
+  run(ctx: ToolContext, args: Record<string, unknown>, item: string): Promise<unknown>;
+}
+
+/** A tool as written: its run gets its own inputs parsed (typed), not the raw arguments. */
+export interface ToolDef<S extends z.ZodRawShape> extends Omit<ToolSpec, 'input' | 'run'> {
+  input: S;
+  run(ctx: ToolContext, args: z.output<z.ZodObject<S>>, item: string): Promise<unknown>;
+}
+
+export function defineTool<S extends z.ZodRawShape>(def: ToolDef<S>): ToolSpec {
+  const schema = z.object(def.input);
+  return { ...def, run: (ctx, args, item) => def.run(ctx, schema.parse(args), item) };
+}
+
+/** A refusal or a missing input the tool layer itself answers (an API error carries its own message). */
+export class ToolRefusal extends Error {}
+
+export const HUMAN_NOTE =
+  'A person decides this: ask the person you work with first and call it only on their explicit say-so.';
+
+export const NOT_AVAILABLE = 'not available in this build: the API route this tool needs does not exist yet';
+
+export const workItemIdInput = {
+  work_item_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe("the work item's id; defaults to the item whose worktree this runs in"),
+};
+
+/** The item a tool acts on: the argument, else the cwd's item, else (reads, worker reports) the worker's own. */
+export function targetItem(spec: ToolSpec, ctx: ToolContext, given: unknown): string {
+  if (typeof given === 'string' && given !== '') return given;
+  if (ctx.cwdItem) return ctx.cwdItem;
+  if ((spec.kind === 'read' || spec.kind === 'worker') && ctx.caller.item) return ctx.caller.item;
+  throw new ToolRefusal(
+    `${spec.name} needs work_item_id: this is not running inside a work item's worktree (list_work_items shows the ids)`,
+  );
+}
+
+/** A worker may not decide for its own item (the server refuses too, where it checks). */
+export function checkRefusal(spec: ToolSpec, ctx: ToolContext, item: string): void {
+  if (!spec.refused || ctx.caller.item !== item) return;
+  if (spec.refused === 'worker' && ctx.caller.escalation) return;
+  const who = ctx.caller.escalation ? 'an escalation turn' : 'a worker';
+  throw new ToolRefusal(
+    `${spec.name} is refused: ${who} may not use it on its own work item (${item}); ask a person to do it`,
+  );
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The API payload as the tool's structured output (MCP wants an object), with its JSON as text. */
+export function okResult(payload: unknown): CallToolResult {
+  const structured = isRecord(payload) ? payload : { result: payload };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }],
+    structuredContent: structured,
+  };
+}
+
+/** Any failure as a tool error: the API's own message and code, never a crash of the server. */
+export function errorResult(err: unknown): CallToolResult {
+  let text: string;
+  if (err instanceof ApiError)
+    text = `${err.message} (HTTP ${err.status}${err.body.code ? `, ${err.body.code}` : ''})`;
+  else if (err instanceof Error) text = err.message;
+  else text = String(err);
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import type { JigClient } from '../client/http.js';
+import { approveGate, pendingGate, raiseBudget, rejectGate } from '../client/item-acts.js';
+import { escalateItem, getItem, moveItem, runMove } from '../client/items.js';
+import { defineTool, HUMAN_NOTE, ToolRefusal, type ToolSpec } from './tool.js';
+
+/** The gate named, else the one the item waits on now. */
+async function gateOf(c: JigClient, item: string, given: string | undefined): Promise<string> {
+  if (given) return given;
+  const now = await getItem(c, item);
+  const gate = pendingGate(now);
+  if (!gate)
+    throw new ToolRefusal(
+      `work item ${item} is not waiting on a gate (status ${now.status}${now.current_node ? ` at ${now.current_node}` : ''}); pass gate to name one`,
+    );
+  return gate;
+}
+
+const gateInput = z
+  .string()
+  .min(1)
+  .max(64)
+  .optional()
+  .describe('the gate node id; defaults to the gate the item waits on now');
+
+/** Acts on an item. A worker may not use them on its own item; the human ones say to ask a person. */
+export const actTools: ToolSpec[] = [
+  defineTool({
+    name: 'approve_gate',
+    title: 'Approve a gate',
+    description: `Approve the human gate a work item is stopped on; the chain goes on to its next node. ${HUMAN_NOTE}`,
+    kind: 'act',
+    human: true,
+    refused: 'always',
+    input: { gate: gateInput },
+    run: async (ctx, a, item) => approveGate(ctx.client, item, await gateOf(ctx.client, item, a.gate)),
+  }),
+  defineTool({
+    name: 'reject_gate',
+    title: 'Reject a gate',
+    description:
+      "Reject the human gate a work item is stopped on: the chain goes back to the gate's reject_to node " +
+      `(or node) and the note reaches the next agent as a steer. ${HUMAN_NOTE}`,
+    kind: 'act',
+    human: true,
+    refused: 'always',
+    input: {
+      note: z.string().min(1).describe('what must change, as the next agent will read it'),
+      gate: gateInput,
+      node: z.string().min(1).optional().describe("the node to go back to instead of the gate's reject_to"),
+    },
+    run: async (ctx, a, item) =>
+      rejectGate(ctx.client, item, await gateOf(ctx.client, item, a.gate), a.note, a.node),
+  }),
+  defineTool({
+    name: 'pause_work_item',
+    title: 'Pause a work item',
+    description:
+      'Stop a running or queued work item; its agent sessions end. resume_work_item starts it again.',
+    kind: 'act',
+    refused: 'worker',
+    input: {},
+    run: (ctx, _a, item) => runMove(ctx.client, item, 'pause', {}),
+  }),
+  defineTool({
+    name: 'resume_work_item',
+    title: 'Resume a work item',
+    description:
+      'Start a paused work item (items filed by an agent land paused), or queue it when no slot is free. ' +
+      'An optional steer reaches the next agent launch.',
+    kind: 'act',
+    refused: 'worker',
+    input: { steer: z.string().min(1).optional().describe('a note for the next agent launch') },
+    run: (ctx, a, item) => runMove(ctx.client, item, 'resume', { note: a.steer }),
+  }),
+  defineTool({
+    name: 'retry_work_item',
+    title: 'Retry a work item',
+    description:
+      'Rerun the node a stopped work item stopped on, or from an earlier path (node, node.step or ' +
+      'node.step.task). The only way back onto a stopped item; the steer reaches the next agent launch.',
+    kind: 'act',
+    refused: 'worker',
+    input: {
+      steer: z.string().min(1).optional().describe('a note for the next agent launch'),
+      path: z.string().optional().describe('node, node.step or node.step.task to rerun from'),
+      model: z.string().optional().describe("model for the retried node's agent tasks"),
+      effort: z.string().optional().describe("effort for the retried node's agent tasks"),
+    },
+    run: (ctx, a, item) => runMove(ctx.client, item, 'retry', a),
+  }),
+  defineTool({
+    name: 'raise_budget',
+    title: "Raise a work item's budget",
+    description:
+      "Raise the work item's own dollar cap above what it has spent; an item stopped on its budget runs " +
+      `again. ${HUMAN_NOTE}`,
+    kind: 'act',
+    human: true,
+    refused: 'worker',
+    input: { budget_usd: z.number().positive().describe('the new cap in US dollars') },
+    run: (ctx, a, item) => raiseBudget(ctx.client, item, a.budget_usd),
+  }),
+  defineTool({
+    name: 'skip_work_item',
+    title: 'Skip the current node',
+    description: `Advance a work item past its current node or gate without running it. ${HUMAN_NOTE}`,
+    kind: 'act',
+    human: true,
+    refused: 'worker',
+    input: { note: z.string().min(1).optional().describe('why, kept with the move') },
+    run: (ctx, a, item) => runMove(ctx.client, item, 'skip', { note: a.note }),
+  }),
+  defineTool({
+    name: 'complete_work_item',
+    title: 'Complete a work item by hand',
+    description: `End a work item as completed, whatever node it is at. ${HUMAN_NOTE}`,
+    kind: 'act',
+    human: true,
+    refused: 'worker',
+    input: { reason: z.string().max(10_000).optional().describe('why it is done') },
+    run: (ctx, a, item) => moveItem(ctx.client, item, 'complete', a.reason),
+  }),
+  defineTool({
+    name: 'cancel_work_item',
+    title: 'Cancel a work item',
+    description: `End a work item; its worktree and branch are kept. ${HUMAN_NOTE}`,
+    kind: 'act',
+    human: true,
+    refused: 'worker',
+    input: { reason: z.string().max(10_000).optional().describe('why it is cancelled') },
+    run: (ctx, a, item) => moveItem(ctx.client, item, 'cancel', a.reason),
+  }),
+  defineTool({
+    name: 'escalate_work_item',
+    title: 'Escalate a stopped work item',
+    description:
+      'Send a message to an agent that helps with a stopped work item (refused when a spend cap stopped it). ' +
+      'Answers once that agent has started.',
+    kind: 'act',
+    refused: 'worker',
+    input: { message: z.string().min(1).describe('what the helping agent should look at or do') },
+    run: (ctx, a, item) => escalateItem(ctx.client, item, a.message),
+  }),
+];

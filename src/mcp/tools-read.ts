@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { readGateArtifact } from '../client/item-acts.js';
+import { getItem, listItems } from '../client/items.js';
+import { displayStatuses } from '../contract/items.js';
+import { defineTool, NOT_AVAILABLE, type ToolSpec } from './tool.js';
+
+export function unavailable(): Promise<never> {
+  return Promise.reject(new Error(NOT_AVAILABLE));
+}
+
+/** Read tools: they change nothing, so a worker may read its own item. */
+export const readTools: ToolSpec[] = [
+  defineTool({
+    name: 'list_work_items',
+    title: 'List work items',
+    description:
+      'List Jig work items, newest first, with their status, chain, repo and current node. Filter by status ' +
+      `(comma-separated; item statuses or board names: ${displayStatuses.join(', ')}), repo path or chain. ` +
+      'Use it to find an item id before acting on one.',
+    kind: 'none',
+    input: {
+      status: z
+        .string()
+        .optional()
+        .describe('comma-separated statuses, e.g. "paused,stopped" or "needs_you"'),
+      repo: z.string().optional().describe('absolute path of a connected repository'),
+      chain: z.string().optional().describe('chain id'),
+      archived: z
+        .enum(['true', 'false', 'all'])
+        .optional()
+        .describe('archived items only (true), none (false, the default), or both (all)'),
+      limit: z.number().int().min(1).max(500).optional().describe('at most this many items (default 100)'),
+      cursor: z.string().optional().describe('next_cursor of the previous page'),
+    },
+    run: (ctx, a) => listItems(ctx.client, a),
+  }),
+  defineTool({
+    name: 'get_work_item',
+    title: 'Get a work item',
+    description:
+      'One work item in full: status, the node it is at, why it stopped (stop.kind and stop.reason, with a ' +
+      'suggested action), spend against its budget, overrides and attachments.',
+    kind: 'read',
+    input: {},
+    run: (ctx, _a, item) => getItem(ctx.client, item),
+  }),
+  defineTool({
+    name: 'get_gate_artifact',
+    title: "Read a pending gate's document",
+    description:
+      'The document the pending gate of a stopped item shows the person deciding it (a spec, a plan): ' +
+      'its gate, kind, path and text. Answers an error when the item is not waiting on a gate with a document.',
+    kind: 'read',
+    input: {},
+    run: (ctx, _a, item) => readGateArtifact(ctx.client, item),
+  }),
+  defineTool({
+    name: 'search',
+    title: 'Search work items',
+    description: 'Full-text search over work items, their documents and events.',
+    kind: 'none',
+    unavailable: true,
+    input: {
+      q: z.string().min(1).describe('what to look for'),
+      limit: z.number().int().min(1).max(100).optional(),
+    },
+    run: unavailable,
+  }),
+  defineTool({
+    name: 'list_threads',
+    title: 'List review threads',
+    description: "The review threads on an item's changes; only the open ones with open_only.",
+    kind: 'read',
+    unavailable: true,
+    input: { open_only: z.boolean().optional() },
+    run: unavailable,
+  }),
+  defineTool({
+    name: 'compare_changes',
+    title: 'Compare changes',
+    description: "Diff two points of an item's work: base, attempt:N, last_review or latest.",
+    kind: 'read',
+    unavailable: true,
+    input: {
+      from: z.string().optional().describe('base | attempt:N | last_review | latest'),
+      to: z.string().optional().describe('base | attempt:N | last_review | latest'),
+      nodes: z.array(z.string()).optional().describe('only the changes of these nodes'),
+      ignore_whitespace: z.boolean().optional(),
+    },
+    run: unavailable,
+  }),
+];

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { recordTaskProgress } from '../client/item-acts.js';
+import { defineTool, HUMAN_NOTE, type ToolSpec } from './tool.js';
+import { unavailable } from './tools-read.js';
+
+const threadId = z.string().min(1).describe('the review thread id');
+
+/** Review tools (their routes arrive with the review issue) and what a worker reports on its own item. */
+export const workerTools: ToolSpec[] = [
+  defineTool({
+    name: 'add_review_comment',
+    title: 'Comment on the changes',
+    description:
+      "Open a review thread on a work item's changes (a file and lines, a label, a suggestion), or reply to one.",
+    kind: 'act',
+    refused: 'always',
+    unavailable: true,
+    input: {
+      body: z.string().min(1),
+      thread_id: threadId.optional(),
+      file_path: z.string().optional(),
+      start_line: z.number().int().min(1).optional(),
+      end_line: z.number().int().min(1).optional(),
+      side: z.enum(['old', 'new']).optional(),
+      label: z.enum(['must-fix', 'question', 'nit']).optional(),
+      suggestion: z.string().optional(),
+    },
+    run: unavailable,
+  }),
+  defineTool({
+    name: 'resolve_thread',
+    title: 'Resolve a review thread',
+    description: 'Mark a review thread resolved.',
+    kind: 'act',
+    refused: 'worker',
+    unavailable: true,
+    input: { thread_id: threadId },
+    run: unavailable,
+  }),
+  defineTool({
+    name: 'reopen_thread',
+    title: 'Reopen a review thread',
+    description: 'Reopen a resolved review thread.',
+    kind: 'act',
+    refused: 'worker',
+    unavailable: true,
+    input: { thread_id: threadId },
+    run: unavailable,
+  }),
+  defineTool({
+    name: 'submit_review',
+    title: 'Submit a review',
+    description: `Finish a review of a work item's changes: comment, approve or request changes. ${HUMAN_NOTE}`,
+    kind: 'act',
+    human: true,
+    refused: 'always',
+    unavailable: true,
+    input: {
+      outcome: z.enum(['comment', 'approve', 'request_changes']),
+      summary: z.string().optional(),
+      node: z.string().optional(),
+    },
+    run: unavailable,
+  }),
+  defineTool({
+    name: 'report_progress',
+    title: 'Report plan progress',
+    description:
+      'For a worker: say which task of the plan you are starting now, so the board shows it. Defaults to ' +
+      'your own work item.',
+    kind: 'worker',
+    input: { task: z.string().trim().min(1).max(500).describe('the plan task, as the plan names it') },
+    run: (ctx, a, item) => recordTaskProgress(ctx.client, item, a.task),
+  }),
+  defineTool({
+    name: 'reply_to_thread',
+    title: 'Reply to a review thread',
+    description:
+      'For a worker: answer a review thread on your changes, saying whether it is fixed or answered.',
+    kind: 'worker',
+    unavailable: true,
+    input: {
+      thread_id: threadId,
+      body: z.string().min(1),
+      claim: z.enum(['fixed', 'answered', 'should_fix']).optional(),
+    },
+    run: unavailable,
+  }),
+  defineTool({
+    name: 'set_mr_labels',
+    title: 'Set merge request labels',
+    description: "For a worker: set the labels of your work item's merge request.",
+    kind: 'worker',
+    unavailable: true,
+    input: { labels: z.array(z.string().min(1)) },
+    run: unavailable,
+  }),
+  defineTool({
+    name: 'permission_request',
+    title: 'Permission request',
+    description:
+      "Claude Code's --permission-prompt-tool for Jig's workers: answers whether a tool call is allowed. Not for agents to call.",
+    kind: 'worker',
+    unavailable: true,
+    input: {
+      tool_name: z.string(),
+      input: z.record(z.string(), z.unknown()),
+      tool_use_id: z.string().optional(),
+    },
+    run: unavailable,
+  }),
+];

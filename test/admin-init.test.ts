@@ -1,0 +1,154 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeRepo } from './helpers/git.js';
+import { cleanupAll, jigBin, runJig, tempHome } from './helpers/server.js';
+
+/*
+ * `jig admin init` with fake agent CLIs on PATH (shell scripts that record their argv) and a temp
+ * HOME: what it changes the first time, and that a second run changes nothing.
+ */
+
+afterAll(cleanupAll);
+
+/** A fake `claude` that keeps its one MCP server in a state file, as `claude mcp get|add` would. */
+const FAKE_CLAUDE = `#!/bin/sh
+for a in "$@"; do printf '%s|' "$a" >> "$FAKE_LOG"; done
+printf '\\n' >> "$FAKE_LOG"
+if [ "$1 $2" = "mcp get" ]; then
+  [ -f "$FAKE_STATE" ] && exit 0
+  echo 'No MCP server named "jig".' >&2
+  exit 1
+fi
+if [ "$1 $2" = "mcp add" ]; then : > "$FAKE_STATE"; echo added; exit 0; fi
+exit 2
+`;
+const NOT_RUN = '#!/bin/sh\nexit 3\n';
+
+function world(agents: Record<string, string>) {
+  const home = tempHome('jig-init-home-');
+  const bin = join(home, 'fake-bin');
+  mkdirSync(bin);
+  for (const [name, script] of Object.entries(agents)) {
+    writeFileSync(join(bin, name), script);
+    chmodSync(join(bin, name), 0o755);
+  }
+  const jigHome = join(home, 'jig-home');
+  const env = {
+    HOME: home,
+    // Only the fakes: no real agent CLI and no `jig` is found, so the launch is node + this bin.
+    PATH: bin,
+    CODEX_HOME: '',
+    JIG_HOME: jigHome,
+    FAKE_LOG: join(home, 'claude.log'),
+    FAKE_STATE: join(home, 'claude.state'),
+  };
+  const log = () => (existsSync(env.FAKE_LOG) ? readFileSync(env.FAKE_LOG, 'utf8').trim().split('\n') : []);
+  return { home, jigHome, env, log, init: (...args: string[]) => runJig(['admin', 'init', ...args], env) };
+}
+
+const launch = (jigHome: string) => [
+  'jig',
+  '-e',
+  `JIG_HOME=${jigHome}`,
+  '--',
+  process.execPath,
+  jigBin,
+  'admin',
+  'mcp',
+];
+
+describe('jig admin init', () => {
+  it('registers with claude and codex found on PATH; a second run changes nothing', async () => {
+    const w = world({ claude: FAKE_CLAUDE, codex: NOT_RUN });
+    const toml = join(w.home, '.codex', 'config.toml');
+    mkdirSync(join(w.home, '.codex'));
+    writeFileSync(toml, 'model = "o3"\n');
+
+    const first = await w.init();
+    const added = ['mcp', 'add', '-s', 'user', ...launch(w.jigHome)];
+    expect(first).toEqual({
+      code: 0,
+      stdout: [
+        `claude: ran \`claude ${added.join(' ')}\``,
+        `codex: added [mcp_servers.jig] to ${toml}`,
+        'gemini: gemini not found on PATH; skipped',
+        'cursor: cursor-agent or cursor not found on PATH; skipped',
+        'changed 2 agent configuration(s); restart the agent CLIs to load the jig tools',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    expect(w.log()).toEqual(['mcp|get|jig|', `${added.join('|')}|`]);
+    const written = readFileSync(toml, 'utf8');
+    expect(written).toBe(
+      [
+        'model = "o3"',
+        '',
+        '[mcp_servers.jig]',
+        `command = ${JSON.stringify(process.execPath)}`,
+        `args = [${JSON.stringify(jigBin)}, "admin", "mcp"]`,
+        '',
+        '[mcp_servers.jig.env]',
+        `JIG_HOME = ${JSON.stringify(w.jigHome)}`,
+        '',
+      ].join('\n'),
+    );
+
+    const second = await w.init();
+    expect(second).toEqual({
+      code: 0,
+      stdout: [
+        'claude: Claude Code already has an MCP server named jig; unchanged',
+        `codex: ${toml} already has [mcp_servers.jig]; unchanged`,
+        'gemini: gemini not found on PATH; skipped',
+        'cursor: cursor-agent or cursor not found on PATH; skipped',
+        'nothing changed',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    expect(w.log()).toEqual(['mcp|get|jig|', `${added.join('|')}|`, 'mcp|get|jig|']);
+    expect(readFileSync(toml, 'utf8')).toBe(written);
+  });
+
+  it('--repo writes the per-project files (Claude project scope, Gemini and Cursor in the repo), keeping what they held', async () => {
+    const w = world({ claude: FAKE_CLAUDE, gemini: NOT_RUN, 'cursor-agent': NOT_RUN });
+    const repo = makeRepo();
+    mkdirSync(join(repo, '.gemini'));
+    writeFileSync(
+      join(repo, '.gemini', 'settings.json'),
+      '{"theme": "dark", "mcpServers": {"other": {"command": "x"}}}',
+    );
+
+    const first = await w.init('--repo', repo);
+    expect(first.code, first.stderr).toBe(0);
+    expect(w.log()[1]).toBe(`${['mcp', 'add', '-s', 'project', ...launch(w.jigHome)].join('|')}|`);
+    const want = { command: process.execPath, args: [jigBin, 'admin', 'mcp'], env: { JIG_HOME: w.jigHome } };
+    expect(JSON.parse(readFileSync(join(repo, '.gemini', 'settings.json'), 'utf8'))).toEqual({
+      theme: 'dark',
+      mcpServers: { other: { command: 'x' }, jig: want },
+    });
+    expect(JSON.parse(readFileSync(join(repo, '.cursor', 'mcp.json'), 'utf8'))).toEqual({
+      mcpServers: { jig: want },
+    });
+    expect(existsSync(join(w.home, '.gemini'))).toBe(false);
+    expect(first.stdout).toContain('codex: codex not found on PATH; skipped\n');
+    expect(first.stdout).toMatch(/changed 3 agent configuration\(s\)/);
+
+    const second = await w.init('--repo', repo);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/\nnothing changed\n$/);
+  });
+
+  it('leaves a settings file it cannot read as it is, and exits 1', async () => {
+    const w = world({ gemini: NOT_RUN });
+    mkdirSync(join(w.home, '.gemini'));
+    const file = join(w.home, '.gemini', 'settings.json');
+    writeFileSync(file, '{ not json');
+    const r = await w.init();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`gemini: ${file} is not valid JSON .*; fix it and run again\\n`));
+    expect(readFileSync(file, 'utf8')).toBe('{ not json');
+  });
+});

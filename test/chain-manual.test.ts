@@ -1,0 +1,51 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { events, fileItem, until } from './helpers/engine.js';
+import { git, makeRepo } from './helpers/git.js';
+import { cleanupAll, http, runJig, startJig } from './helpers/server.js';
+
+afterAll(cleanupAll);
+
+const ended = (i: any) => i.status !== 'running' && i.status !== 'queued';
+
+describe('the seeded manual chain (no agent CLI needed)', () => {
+  it('waits for the change, runs the tests, commits it on the branch and completes', async () => {
+    // The tests pass only once the person's change is there: they run after the gate.
+    const jig = await startJig();
+    const repo = makeRepo();
+    const connect = await http(`${jig.url}/api/repos`, {
+      method: 'POST',
+      body: { path: repo, test_command: 'test -f greeting.txt', setup_command: '' },
+    });
+    expect(connect.status, connect.text).toBe(201);
+    const item = await fileItem(jig, repo, 'manual');
+    const env = { JIG_HOME: jig.home, JIG_URL: jig.url };
+
+    const atGate = await until(jig, item.id, ended);
+    expect(atGate.stop, JSON.stringify(atGate)).toMatchObject({ kind: 'gate' });
+    expect(atGate.current_node).toBe('change');
+
+    // The person's change, made in the item's worktree as the gate's message says.
+    const where = await runJig(['repo', 'path', item.id], env);
+    expect(where.code, where.stderr).toBe(0);
+    const worktree = where.stdout.trim();
+    writeFileSync(join(worktree, 'greeting.txt'), 'hello\n');
+
+    const approved = await runJig(['item', 'approve', item.id], env);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toContain('approved change');
+
+    const done = await until(jig, item.id, ended);
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    expect(git(repo, 'log', '--format=%s', '-1', done.branch)).toBe(
+      `jig: manual change for work item ${item.id}`,
+    );
+    expect(git(repo, 'show', '--name-only', '--format=', done.branch).split('\n').sort()).toEqual([
+      'greeting.txt',
+    ]);
+    const types = (await events(jig, item.id)).map((e) => e.type);
+    expect(types).toContain('gate_approved');
+    expect(types).not.toContain('agent_started');
+  });
+});

@@ -1,0 +1,353 @@
+import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineSetup, events, until } from './helpers/engine.js';
+import { git } from './helpers/git.js';
+import { cleanupAll, http, jigBin, type JigProcess } from './helpers/server.js';
+
+/*
+ * `jig item create` with its setup flags, `approve|reject|raise-budget`, the worker verb `progress`
+ * and the review and worker verbs this build does not have yet, run as the real CLI against a real
+ * server; every change is read back with GET. The gated chain commits a file, stops at a gate and
+ * finishes once the gate is approved, with no agent CLI involved.
+ */
+
+const GATED = `
+nodes:
+  - id: build
+    kind: exec
+    tasks:
+      - id: touch
+        kind: subprocess
+        run: echo built >> out.txt && git add out.txt && git commit -qm built
+  - id: review
+    kind: gate
+    message: Look at out.txt
+    reject_to: build
+  - id: finish
+    kind: exec
+    tasks:
+      - id: last
+        kind: subprocess
+        run: echo finished
+`;
+
+let jig: JigProcess;
+let repo: string;
+const api = (method: string, path: string, body?: unknown) => http(`${jig.url}${path}`, { method, body });
+const read = async (id: string): Promise<any> => (await api('GET', `/api/work-items/${id}`)).json;
+const total = async (): Promise<number> => (await api('GET', '/api/work-items?archived=all')).json.total;
+
+/** Runs the built CLI in `cwd` (default: the repo) with this server's home and no worker id. */
+function cli(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, JIG_HOME: jig.home, ...opts.env };
+    if (!opts.env?.JIG_WORK_ITEM_ID) delete env.JIG_WORK_ITEM_ID;
+    const p = spawn(process.execPath, [jigBin, ...args], { cwd: opts.cwd ?? repo, env, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    p.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    p.on('exit', (code) => res({ code, stdout, stderr }));
+  });
+}
+const usage = (stderr: string) => ({ code: 2, stdout: '', stderr: `jig: ${stderr}\n` });
+const unavailable = (verb: string, feature: string) => ({
+  code: 1,
+  stdout: '',
+  stderr: `jig: ${verb} is not available in this build (it comes with ${feature})\n`,
+});
+
+/** Files an item with the CLI and answers it as GET reads it. */
+async function create(...args: string[]): Promise<any> {
+  const r = await cli(['item', 'create', 'Acts under test', '--json', ...args]);
+  expect(r.code, r.stderr).toBe(0);
+  const created = JSON.parse(r.stdout);
+  // A started item moves on at once: only a paused one still reads as it was filed.
+  if (created.status === 'paused') expect(created).toEqual(await read(created.id));
+  else expect(Object.keys(created).sort()).toEqual(Object.keys(await read(created.id)).sort());
+  return created;
+}
+
+const atGate = (i: any) => i.status === 'stopped' && i.stop?.kind === 'gate';
+
+beforeAll(async () => {
+  ({ jig, repo } = await engineSetup({ gated: GATED }));
+  git(repo, 'branch', 'develop');
+});
+afterAll(cleanupAll);
+
+describe('item create', () => {
+  it('files paused by default and passes --base-branch, --node-override and --policy', async () => {
+    const item = await create(
+      '--chain',
+      'gated',
+      '--base-branch',
+      'develop',
+      '--node-override',
+      'build.model=sonnet',
+      '--node-override',
+      'build.effort=high',
+      '--policy',
+      'verification.max_attempts=3',
+      '--policy',
+      'verification.review.max_attempts=1',
+    );
+    expect(item).toMatchObject({
+      status: 'paused',
+      chain: 'gated',
+      base_branch: 'develop',
+      node_overrides: { build: { model: 'sonnet', effort: 'high' } },
+      policy_override: { 'verification.max_attempts': 3, 'verification.review.max_attempts': 1 },
+    });
+    const line = await cli(['item', 'create', 'Plain', '--chain', 'gated']);
+    expect(line.code).toBe(0);
+    expect(line.stdout).toMatch(/^filed [a-z2-9]{8} "Plain" on gated, paused\n$/);
+  });
+
+  it('--autostart starts the item; a worker is refused it', async () => {
+    const item = await create('--chain', 'gated', '--autostart');
+    expect(['running', 'queued', 'stopped']).toContain(item.status);
+    expect(item.started_at).not.toBeNull();
+    await until(jig, item.id, atGate);
+    const before = await total();
+    expect(
+      await cli(['item', 'create', 'From a task', '--autostart'], { env: { JIG_WORK_ITEM_ID: item.id } }),
+    ).toEqual(
+      usage(
+        '--autostart is refused inside a work item task (JIG_WORK_ITEM_ID is set): items an agent files land paused',
+      ),
+    );
+    expect(await total()).toBe(before);
+  });
+
+  it('refuses by name the flags the API has no field for, filing nothing', async () => {
+    const before = await total();
+    const refused = (flag: string) =>
+      usage(
+        `${flag} is not supported by this version of Jig (POST /api/work-items has no field for it); nothing was filed`,
+      );
+    expect(await cli(['item', 'create', 'x', '--implements', 'Jig-abc'])).toEqual(refused('--implements'));
+    expect(await cli(['item', 'create', 'x', '--auto-gate'])).toEqual(refused('--auto-gate/--no-auto-gate'));
+    expect(await cli(['item', 'create', 'x', '--no-auto-gate'])).toEqual(
+      refused('--auto-gate/--no-auto-gate'),
+    );
+    expect(await cli(['item', 'create', 'x', '--skip-nodes', 'a,b'])).toEqual(refused('--skip-nodes'));
+    expect(await total()).toBe(before);
+  });
+
+  it('refuses bad --node-override and --policy values before asking the server', async () => {
+    const bad = await cli(['item', 'create', 'x', '--node-override', 'build.extra_prompt=hi']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('extra_prompt is not supported by this version of Jig');
+    const noDot = await cli(['item', 'create', 'x', '--node-override', 'model=opus']);
+    expect(noDot.code).toBe(2);
+    expect(noDot.stderr).toContain('model is not NODE.FIELD');
+    const twice = await cli([
+      'item',
+      'create',
+      'x',
+      '--node-override',
+      'a.model=x',
+      '--node-override',
+      'a.model=y',
+    ]);
+    expect(twice).toEqual(usage('--node-override a.model is given twice'));
+    const policy = await cli(['item', 'create', 'x', '--policy', 'verification.nope=1']);
+    expect(policy.code).toBe(2);
+    expect(policy.stderr).toContain('nope is not one of');
+  });
+});
+
+describe('approve and reject', () => {
+  it('reject sends the walk back, approve finishes it; both infer the item inside its worktree', async () => {
+    const item = await create('--chain', 'gated', '--autostart');
+    await until(jig, item.id, atGate);
+    const worktree = join(jig.home, 'run', 'worktrees', item.id);
+    expect(realpathSync(worktree)).toBeTruthy();
+
+    const rejected = await cli(['item', 'reject', '--note', 'Say more in out.txt'], { cwd: worktree });
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect(rejected.stdout).toMatch(new RegExp(`^rejected review on ${item.id}; the item is `));
+    const back = await until(jig, item.id, atGate);
+    const evs = await events(jig, item.id);
+    expect(evs.find((e) => e.type === 'gate_rejected')).toMatchObject({
+      by: 'human',
+      payload: { gate: 'review', note: 'Say more in out.txt' },
+    });
+    expect(back.current_node).toBe('review');
+
+    const approved = await cli(['item', 'approve', '--gate', 'review'], { cwd: join(worktree) });
+    expect(approved).toEqual({
+      code: 0,
+      stdout: `approved review on ${item.id}; the item is now running\n`,
+      stderr: '',
+    });
+    const done = await until(jig, item.id, (i) => i.status === 'completed');
+    expect(done.status).toBe('completed');
+    expect((await events(jig, item.id)).filter((e) => e.type === 'gate_approved')).toHaveLength(1);
+  });
+
+  it('--json prints the API payload; no gate, no note, a digest or no ID are refused', async () => {
+    const item = await create('--chain', 'gated', '--autostart');
+    await until(jig, item.id, atGate);
+    const json = await cli(['item', 'approve', item.id, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const payload = JSON.parse(json.stdout);
+    expect(payload).toMatchObject({ id: item.id, chain: 'gated' });
+    expect(Object.keys(payload).sort()).toEqual(Object.keys(await read(item.id)).sort());
+    await until(jig, item.id, (i) => i.status === 'completed');
+
+    expect(await cli(['item', 'approve', item.id])).toEqual(
+      usage(
+        `${item.id} is not waiting at a gate (the item is completed); pass --gate G to approve one by name`,
+      ),
+    );
+    expect(await cli(['item', 'reject', item.id])).toEqual(
+      usage('reject needs --note TEXT: what should change'),
+    );
+    expect(await cli(['item', 'approve', item.id, '--digest', 'abc'])).toEqual(
+      usage(
+        '--digest is not supported by this version of Jig (the approve route takes no digest); nothing was approved',
+      ),
+    );
+    // The repo's own checkout is no item's worktree.
+    expect(await cli(['item', 'approve'])).toEqual(
+      usage("approve needs a work item ID (or run it inside an item's worktree)"),
+    );
+    const missing = await cli(['item', 'approve', 'zzzzzzzz', '--gate', 'review']);
+    expect(missing).toEqual(usage('no work item zzzzzzzz (HTTP 404, item_not_found)'));
+  });
+});
+
+describe('raise-budget', () => {
+  it('raises the own cap, --usd none drops it; --json is the API payload', async () => {
+    const item = await create('--chain', 'gated');
+    expect(await cli(['item', 'raise-budget', item.id, '--usd', '5'])).toEqual({
+      code: 0,
+      stdout: `raised the budget of ${item.id} to $5.00 (spent $0.00); the item is paused\n`,
+      stderr: '',
+    });
+    expect((await read(item.id)).budget_cap).toEqual({ cap_usd: 5, key: 'item', spent_usd: 0 });
+    const json = await cli(['item', 'raise-budget', item.id, '--usd', '7.5', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(await read(item.id));
+    expect((await read(item.id)).budget_cap.cap_usd).toBe(7.5);
+
+    expect(await cli(['item', 'raise-budget', item.id, '--usd', 'none'])).toEqual({
+      code: 0,
+      stdout: `dropped the own budget cap of ${item.id} (spent $0.00); the policy cap of $10.00 still applies; the item is paused\n`,
+      stderr: '',
+    });
+    // The seeded policy caps every item at $10.
+    expect((await read(item.id)).budget_cap).toEqual({ cap_usd: 10, key: 'policy', spent_usd: 0 });
+    const capped = await create('--chain', 'gated', '--budget', '3');
+    expect(capped.budget_cap).toEqual({ cap_usd: 3, key: 'item', spent_usd: 0 });
+    const uncapped = await create('--chain', 'gated', '--budget', 'none');
+    expect(uncapped.budget_cap).toEqual({ cap_usd: 10, key: 'policy', spent_usd: 0 });
+  });
+
+  it('refuses a missing or bad amount', async () => {
+    const item = await create('--chain', 'gated');
+    expect(await cli(['item', 'raise-budget', item.id])).toEqual(
+      usage('raise-budget needs --usd N (dollars) or --usd none'),
+    );
+    const bad = await cli(['item', 'raise-budget', item.id, '--usd', 'lots']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('a dollar amount above 0, or none');
+  });
+});
+
+describe('worker verbs and review verbs', () => {
+  it('progress records the task for the worker item of JIG_WORK_ITEM_ID', async () => {
+    const item = await create('--chain', 'gated');
+    const r = await cli(['item', 'progress', '3'], { env: { JIG_WORK_ITEM_ID: item.id } });
+    expect(r).toEqual({ code: 0, stdout: `recorded task 3 started on ${item.id}\n`, stderr: '' });
+    const json = await cli(['item', 'progress', '4', item.id, '--json']);
+    expect(json.code).toBe(0);
+    const evs = await events(jig, item.id);
+    const last = evs.filter((e) => e.type === 'plan_progress');
+    expect(last.map((e) => e.payload.task)).toEqual(['3', '4']);
+    expect(JSON.parse(json.stdout)).toEqual({ work_item_id: item.id, task: '4', seq: last[1].seq });
+  });
+
+  it('the verbs whose routes come later fail with exit 1 and say so', async () => {
+    expect(await cli(['item', 'comment', 'abcdefgh', '--body', 'why?'])).toEqual(
+      unavailable('comment', 'review threads'),
+    );
+    expect(await cli(['item', 'resolve', 't1', 'abcdefgh'])).toEqual(
+      unavailable('resolve', 'review threads'),
+    );
+    expect(await cli(['item', 'reopen', 't1'])).toEqual(unavailable('reopen', 'review threads'));
+    expect(await cli(['item', 'review', 'approve', 'abcdefgh'])).toEqual(unavailable('review', 'reviews'));
+    expect(await cli(['item', 'reply', 't1', '--body', 'done', '--claim', 'fixed'])).toEqual(
+      unavailable('reply', 'review threads'),
+    );
+    expect(await cli(['item', 'mr-label', 'ready', 'small'])).toEqual(
+      unavailable('mr-label', 'forge merge requests'),
+    );
+  });
+
+  it('their arguments are checked first: usage errors exit 2', async () => {
+    expect(await cli(['item', 'comment', 'abcdefgh'])).toEqual(usage('comment needs --body TEXT'));
+    expect(
+      await cli([
+        'item',
+        'comment',
+        '--body',
+        'b',
+        '--file',
+        'a.ts',
+        '--lines',
+        '3',
+        '--side',
+        'old',
+        '--suggest',
+        'x',
+      ]),
+    ).toEqual(usage('--suggest replaces lines of the new side; it cannot go with --side old'));
+    expect(await cli(['item', 'comment', '--body', 'b', '--file', 'a.ts', '--lines', '9-3'])).toEqual(
+      usage('--lines 9-3 is not a line or a range A-B (1-based, A <= B)'),
+    );
+    expect(await cli(['item', 'reply', 't1'])).toEqual(usage('reply needs --body TEXT'));
+    const verdict = await cli(['item', 'review', 'lgtm']);
+    expect(verdict.code).toBe(2);
+    expect(verdict.stderr).toContain('Allowed choices are comment, approve, request-changes');
+    const label = await cli(['item', 'comment', '--body', 'b', '--label', 'blocker']);
+    expect(label.code).toBe(2);
+    expect(label.stderr).toContain('Allowed choices are must-fix, question, nit');
+  });
+});
+
+describe('help', () => {
+  it('lists every flag and the valid values', async () => {
+    const help = async (...verb: string[]) => (await cli(['item', ...verb, '--help'])).stdout;
+    const create = await help('create');
+    for (const flag of [
+      '--autostart',
+      '--base-branch',
+      '--implements',
+      '--auto-gate',
+      '--no-auto-gate',
+      '--skip-nodes',
+      '--node-override',
+      '--policy',
+      '--budget',
+      '--json',
+    ])
+      expect(create).toContain(flag);
+    expect(await help('approve')).toMatch(/--gate[\s\S]*--digest[\s\S]*--json/);
+    expect(await help('reject')).toMatch(/--note[\s\S]*--gate[\s\S]*--node[\s\S]*--json/);
+    expect(await help('raise-budget')).toContain('--usd <usd|none>');
+    const choices = (text: string) => /\(choices: ([^)]*)\)/.exec(text.replace(/\s+/g, ' '))?.[1];
+    expect(choices(await help('review'))).toBe('"comment", "approve", "request-changes"');
+    expect(choices(await help('reply'))).toBe('"fixed", "answered", "should_fix"');
+    expect(choices(await help('comment'))).toBe('"old", "new"');
+    expect(await help('comment')).toMatch(/"must-fix",\s+"question",\s+"nit"/);
+    for (const verb of ['progress', 'reply', 'mr-label']) expect(await help(verb)).toContain('worker:');
+  });
+});

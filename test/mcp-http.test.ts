@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineSetup } from './helpers/engine.js';
+import { GATED, ok, scenario } from './helpers/mcp.js';
+import { homeWithAccess, testHash } from './helpers/perimeter.js';
+import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js';
+
+/*
+ * `/mcp` on the server's own port, driven by the MCP SDK's Streamable HTTP client. A worker names
+ * its item with the `x-jig-work-item` header, as the CLI does.
+ */
+
+let jig: JigProcess;
+let repo: string;
+const clients: Client[] = [];
+
+async function connect(headers: Record<string, string> = {}, url = jig.url): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } });
+  const client = new Client({ name: 'jig-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+beforeAll(async () => {
+  ({ jig, repo } = await engineSetup({ gated: GATED }));
+});
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await cleanupAll();
+});
+
+describe('/mcp (Streamable HTTP)', () => {
+  it('lists the tools, files paused, resumes, refuses a worker on its own item, approves, answers errors as tool errors', async () => {
+    const client = await connect();
+    await scenario(client, repo, (item) => connect({ 'x-jig-work-item': item }));
+    // Over HTTP there is no cwd: an item tool needs its id.
+    expect((await ok(client, 'list_work_items')).total).toBe(1);
+  });
+
+  it('answers what the MCP transport refuses as {detail, code}, with its status', async () => {
+    const rpc = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const noAccept = await http(`${jig.url}/mcp`, { method: 'POST', body: rpc });
+    expect(noAccept.status).toBe(406);
+    expect(noAccept.json).toEqual({
+      detail: 'MCP: Not Acceptable: Client must accept both application/json and text/event-stream',
+      code: 'bad_request',
+    });
+    const accept = { accept: 'application/json, text/event-stream' };
+    const notRpc = await http(`${jig.url}/mcp`, { method: 'POST', body: { hello: 1 }, headers: accept });
+    expect(notRpc.status).toBe(400);
+    expect(notRpc.json).toEqual({
+      detail: 'MCP: Parse error: Invalid JSON-RPC message',
+      code: 'bad_request',
+    });
+  });
+
+  it('answers 405 to GET and DELETE (stateless: no event stream, no session)', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const r = await http(`${jig.url}/mcp`, { method });
+      expect(r.status).toBe(405);
+      expect(r.headers.get('allow')).toBe('POST');
+      expect(r.json).toMatchObject({
+        code: 'method_not_allowed',
+        detail: `${method} is not allowed on /mcp`,
+      });
+    }
+  });
+});
+
+describe('/mcp off loopback (bound to 0.0.0.0 with a password)', () => {
+  it('needs the MCP token like every guarded route; with it the tools reach the API', async () => {
+    const home = homeWithAccess(`bind: 0.0.0.0\nport: 0\npassword_hash: "${await testHash('pw for mcp')}"\n`);
+    const remote = await startJig({ home, args: [] });
+    const url = remote.url.replace('0.0.0.0', '127.0.0.1');
+    const refused = await http(`${url}/mcp`, {
+      method: 'POST',
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.json.code).toBe('login_required');
+
+    const token = readFileSync(join(home, 'run', 'mcp-token'), 'utf8').trim();
+    const client = await connect({ authorization: `Bearer ${token}` }, url);
+    expect(await ok(client, 'list_work_items')).toMatchObject({ items: [], total: 0 });
+  });
+});
