@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { parseManifest } from '../contract/package-manifest.js';
 import { registerAccess } from './commands/access.js';
 import { registerAdmin } from './commands/admin.js';
 import { registerServe } from './commands/serve.js';
@@ -10,10 +11,8 @@ import { registerCompletion } from './completion.js';
 import { ROOT_HELP_AFTER } from './root-help.js';
 
 function ownVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return parseManifest(text)?.version ?? 'unknown';
 }
 
 /**
