@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo } from './helpers/git.js';
@@ -44,7 +52,14 @@ function world(agents: Record<string, string>) {
     FAKE_STATE: join(home, 'claude.state'),
   };
   const log = () => (existsSync(env.FAKE_LOG) ? readFileSync(env.FAKE_LOG, 'utf8').trim().split('\n') : []);
-  return { home, jigHome, env, log, init: (...args: string[]) => runJig(['admin', 'init', ...args], env) };
+  return {
+    home,
+    bin,
+    jigHome,
+    env,
+    log,
+    init: (...args: string[]) => runJig(['admin', 'init', ...args], env),
+  };
 }
 
 const launch = (jigHome: string) => [
@@ -150,5 +165,117 @@ describe('jig admin init', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(new RegExp(`gemini: ${file} is not valid JSON .*; fix it and run again\\n`));
     expect(readFileSync(file, 'utf8')).toBe('{ not json');
+  });
+
+  it('reads config.toml as TOML: a jig table however spelled is found; a different one is left as it is', async () => {
+    const w = world({ codex: NOT_RUN });
+    mkdirSync(join(w.home, '.codex'));
+    const toml = join(w.home, '.codex', 'config.toml');
+    const same = [
+      '# my codex config',
+      '[ mcp_servers . "jig" ]  # quoted and spaced',
+      `command = ${JSON.stringify(process.execPath)}`,
+      `args = [${JSON.stringify(jigBin)}, "admin", "mcp"]`,
+      `env = { JIG_HOME = ${JSON.stringify(w.jigHome)} }`,
+      '',
+    ].join('\n');
+    writeFileSync(toml, same);
+    const r = await w.init();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`codex: ${toml} already has [mcp_servers.jig]; unchanged\n`);
+    expect(readFileSync(toml, 'utf8')).toBe(same);
+
+    const other = '[mcp_servers."jig"]\ncommand = "/opt/other/jig"\n';
+    writeFileSync(toml, other);
+    const again = await w.init('--force');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      `codex: a different jig entry exists in ${toml}; left as it is (jig does not rewrite a TOML file: edit it by hand)\n`,
+    );
+    expect(again.stdout).toMatch(/\nnothing changed\n$/);
+    expect(readFileSync(toml, 'utf8')).toBe(other);
+  });
+
+  it('leaves a config.toml it cannot parse, or cannot append a table to, as it is, and exits 1', async () => {
+    const w = world({ codex: NOT_RUN });
+    mkdirSync(join(w.home, '.codex'));
+    const toml = join(w.home, '.codex', 'config.toml');
+    writeFileSync(toml, 'model = "o3\n');
+    const r = await w.init();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      new RegExp(`codex: ${toml} is not valid TOML \\(.*\\); fix it and run again\\n`),
+    );
+    expect(readFileSync(toml, 'utf8')).toBe('model = "o3\n');
+
+    const inline = 'mcp_servers = { other = { command = "x" } }\n';
+    writeFileSync(toml, inline);
+    const r2 = await w.init();
+    expect(r2.code).toBe(1);
+    expect(r2.stdout).toContain(`codex: ${toml} cannot take a [mcp_servers.jig] table appended`);
+    expect(readFileSync(toml, 'utf8')).toBe(inline);
+  });
+
+  it('leaves a different mcpServers.jig as it is unless --force replaces it', async () => {
+    const w = world({ gemini: NOT_RUN });
+    mkdirSync(join(w.home, '.gemini'));
+    const file = join(w.home, '.gemini', 'settings.json');
+    const mine = '{"mcpServers": {"jig": {"command": "/opt/my/jig", "args": ["admin", "mcp"]}}}';
+    writeFileSync(file, mine);
+    const r = await w.init();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `gemini: a different jig entry exists in ${file}; left as it is (--force replaces it)\n`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+
+    const forced = await w.init('--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toContain(`gemini: replaced mcpServers.jig in ${file}\n`);
+    expect(JSON.parse(readFileSync(file, 'utf8')).mcpServers.jig).toEqual({
+      command: process.execPath,
+      args: [jigBin, 'admin', 'mcp'],
+      env: { JIG_HOME: w.jigHome },
+    });
+  });
+
+  it('writes through a symlinked config file, which stays a symlink', async () => {
+    const w = world({ gemini: NOT_RUN, codex: NOT_RUN });
+    const dots = join(w.home, 'dotfiles');
+    mkdirSync(dots);
+    mkdirSync(join(w.home, '.gemini'));
+    mkdirSync(join(w.home, '.codex'));
+    writeFileSync(join(dots, 'settings.json'), '{"theme": "dark"}');
+    writeFileSync(join(dots, 'config.toml'), 'model = "o3"\n');
+    const link = join(w.home, '.gemini', 'settings.json');
+    const tomlLink = join(w.home, '.codex', 'config.toml');
+    symlinkSync(join(dots, 'settings.json'), link);
+    symlinkSync(join(dots, 'config.toml'), tomlLink);
+    const r = await w.init();
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(lstatSync(tomlLink).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(dots, 'settings.json'), 'utf8'))).toMatchObject({
+      theme: 'dark',
+      mcpServers: { jig: { command: process.execPath } },
+    });
+    expect(readFileSync(join(dots, 'config.toml'), 'utf8')).toMatch(
+      /^model = "o3"\n\n\[mcp_servers\.jig\]\n/,
+    );
+  });
+
+  it('registers the absolute path of the jig found on PATH', async () => {
+    const w = world({ claude: FAKE_CLAUDE, cursor: NOT_RUN, jig: NOT_RUN });
+    const r = await w.init();
+    expect(r.code, r.stderr).toBe(0);
+    const jig = join(w.bin, 'jig');
+    expect(w.log()[1]).toBe(
+      `${['mcp', 'add', '-s', 'user', 'jig', '-e', `JIG_HOME=${w.jigHome}`, '--', jig, 'admin', 'mcp'].join('|')}|`,
+    );
+    expect(JSON.parse(readFileSync(join(w.home, '.cursor', 'mcp.json'), 'utf8')).mcpServers.jig).toEqual({
+      command: jig,
+      args: ['admin', 'mcp'],
+      env: { JIG_HOME: w.jigHome },
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -85,6 +86,36 @@ describe('jig admin install-service / uninstall-service', () => {
     expect(mac.stdout).toContain(`<string>${process.execPath}</string>`);
     expect(mac.stdout).toContain('<key>JIG_SUPERVISED</key><string>1</string>');
     expect(mac.stdout).toContain('launchctl load -w');
+  });
+
+  it('refuses a JIG_HOME with a newline (exit 2); escapes % everywhere and $ only in ExecStart', async () => {
+    const HOME = tempHome('jig-user-');
+    const bad = await runJig(
+      ['admin', 'install-service', '--dry-run', '--platform', 'linux'],
+      envFor(`${tempHome()}\nExecStartPre=/bin/sh -c evil`, { HOME }),
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('JIG_HOME');
+    expect(bad.stdout).not.toContain('ExecStartPre');
+    const mac = await runJig(
+      ['admin', 'install-service', '--dry-run', '--platform', 'darwin'],
+      envFor(tempHome(), { HOME, PATH: `/usr/bin\n:/bin` }),
+    );
+    expect(mac.code).toBe(2);
+    expect(mac.stderr).toContain('PATH');
+
+    const odd = join(tempHome(), 'a$b%c"d');
+    const r = await runJig(
+      ['admin', 'install-service', '--dry-run', '--platform', 'linux'],
+      envFor(odd, { HOME }),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Environment="JIG_HOME=${odd.replace('%', '%%').replace('"', '\\"')}"`);
+    const plist = await runJig(
+      ['admin', 'install-service', '--dry-run', '--platform', 'darwin'],
+      envFor(odd, { HOME }),
+    );
+    expect(plist.stdout).toContain(`<key>JIG_HOME</key><string>${odd.replace('"', '&quot;')}</string>`);
   });
 
   it('writes the unit and enables it through systemctl; uninstall disables and removes it', async () => {
@@ -216,6 +247,15 @@ describe('jig admin update', () => {
       expect(rc.stdout).toContain('jig admin update --channel rc --yes');
       expect(npm.calls()).toEqual([]);
 
+      // --yes installs only for a server on this CLI's own home.
+      const elsewhere = await runJig(
+        ['admin', 'update', '--channel', 'rc', '--yes'],
+        envFor(tempHome(), { JIG_URL: jig.url, JIG_NPM: join(npm.dir, 'npm') }),
+      );
+      expect(elsewhere.code).toBe(2);
+      expect(elsewhere.stderr).toContain("not on this CLI's home");
+      expect(npm.calls()).toEqual([]);
+
       const yes = await runJig(['admin', 'update', '--channel', 'rc', '--yes'], env);
       expect(yes.code, yes.stderr).toBe(0);
       expect(npm.calls()).toEqual([['install', '-g', 'jig@2.1.0-rc.1']]);
@@ -246,6 +286,44 @@ describe('jig admin start / stop / restart', () => {
     const restart = await runJig(['admin', 'restart', '-y'], envFor(home, { JIG_URL: 'http://127.0.0.1:9' }));
     expect(restart.code).toBe(1);
     expect(restart.stderr).toContain('no Jig server runs');
+  });
+
+  it('stop never signals a live process that is not the server which wrote the pid file', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'run'), { recursive: true });
+    // A reused pid running something whose argv ends in `jig` (a name check alone would match it).
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', '/home/u/bin/jig'], {
+      stdio: 'ignore',
+    });
+    const pid = other.pid!;
+    try {
+      for (const start_time of ['1', null]) {
+        writeFileSync(
+          join(home, 'run', 'jig.pid'),
+          JSON.stringify({
+            pid,
+            start_time,
+            bind: '127.0.0.1',
+            port: 9,
+            started_at: new Date().toISOString(),
+          }),
+        );
+        const r = await runJig(['admin', 'stop'], envFor(home));
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain('was not signalled');
+        expect(isAlive(pid)).toBe(true);
+      }
+    } finally {
+      process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('restart with no terminal and no -y refuses (exit 2) and says to pass -y', async () => {
+    const jig = await startJig();
+    const r = await runJig(['admin', 'restart'], envFor(jig.home));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pass -y');
+    expect(isAlive(jig.pid)).toBe(true);
   });
 
   it('stop signals the server of this home only, which exits cleanly', async () => {

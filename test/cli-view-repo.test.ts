@@ -112,7 +112,14 @@ describe('view events', () => {
   it('--type keeps the kinds named (repeatable or comma-separated); an unknown kind is a usage error', async () => {
     const one = await cli('view', 'events', done.id, '--type', 'node_started', '--json');
     expect(one.code).toBe(0);
-    expect(ndjson(one.stdout).map((e) => e.type)).toEqual(['node_started']);
+    // Without -f, --json is the API's payload (every page merged), not NDJSON.
+    const payload = JSON.parse(one.stdout);
+    expect(Object.keys(payload).sort()).toEqual(['events', 'next_after', 'next_before']);
+    expect(payload.events.map((e: any) => e.type)).toEqual(['node_started']);
+    expect(payload.next_after).toBe(payload.events[0].seq);
+    const all = JSON.parse((await cli('view', 'events', done.id, '--json')).stdout);
+    const api = await http(`${jig.url}/api/work-items/${done.id}/events?limit=1000`);
+    expect(all).toEqual(api.json);
     const two = await cli(
       'view',
       'events',

@@ -393,11 +393,9 @@ describe('the CLI', () => {
     const list = await runJig(['view', 'list', '--json', '--status', 'cancelled'], env);
     expect(JSON.parse(list.stdout).items.map((i: any) => i.id)).toContain(item.id);
     const events = await runJig(['view', 'events', item.id, '--json'], env);
-    expect(
-      events.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).type),
-    ).toEqual(['work_item_created', 'work_item_cancelled']);
+    expect(JSON.parse(events.stdout).events.map((e: any) => e.type)).toEqual([
+      'work_item_created',
+      'work_item_cancelled',
+    ]);
   });
 });

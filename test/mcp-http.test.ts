@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, JigClient } from '../src/client/http.js';
+import { getItemDraft } from '../src/client/item-setup.js';
+import { answerMcpPost } from '../src/mcp/http.js';
 import { engineSetup } from './helpers/engine.js';
 import { GATED, ok, scenario } from './helpers/mcp.js';
 import { homeWithAccess, testHash } from './helpers/perimeter.js';
@@ -15,6 +20,7 @@ import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js
 
 let jig: JigProcess;
 let repo: string;
+let filed = '';
 const clients: Client[] = [];
 
 async function connect(headers: Record<string, string> = {}, url = jig.url): Promise<Client> {
@@ -36,9 +42,51 @@ afterAll(async () => {
 describe('/mcp (Streamable HTTP)', () => {
   it('lists the tools, files paused, resumes, refuses a worker on its own item, approves, answers errors as tool errors', async () => {
     const client = await connect();
-    await scenario(client, repo, (item) => connect({ 'x-jig-work-item': item }));
+    filed = await scenario(client, repo, (item) => connect({ 'x-jig-work-item': item }));
     // Over HTTP there is no cwd: an item tool needs its id.
     expect((await ok(client, 'list_work_items')).total).toBe(1);
+  });
+
+  it("sends the /mcp caller's worker to the API, not the server process's: the API refuses it its own draft", async () => {
+    expect(filed).not.toBe('');
+    const asWorker = new JigClient({ url: jig.url, token: null, source: 'JIG_URL', workItem: filed });
+    const refused = await getItemDraft(asWorker, filed).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 403, body: { code: 'item_draft_own_item' } });
+    // Not a worker: the API answers about the draft itself (the item has ended), not the refusal.
+    const asPerson = new JigClient({ url: jig.url, token: null, source: 'JIG_URL', workItem: null });
+    const other = await getItemDraft(asPerson, filed).catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(ApiError);
+    expect((other as ApiError).body.code).not.toBe('item_draft_own_item');
+
+    // The self client of an `/mcp` exchange carries the request's worker on every API call it makes.
+    const seen: (string | undefined)[] = [];
+    const api = createServer((req, res) => {
+      const h = req.headers['x-jig-work-item'];
+      seen.push(Array.isArray(h) ? h[0] : h);
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail: 'no work item w1', code: 'item_not_found' }));
+    });
+    await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+      const rpc = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_work_item', arguments: {} },
+      };
+      const headers = {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'x-jig-work-item': 'w1',
+      };
+      const answer = await answerMcpPost(headers, rpc, { url, token: null }, '0.0.0');
+      expect(answer.ok).toBe(true);
+      expect(seen).toEqual(['w1']);
+    } finally {
+      await new Promise((r) => api.close(r));
+    }
   });
 
   it('answers what the MCP transport refuses as {detail, code}, with its status', async () => {

@@ -120,10 +120,26 @@ function describeIssues(error: z.ZodError): string {
  */
 export class JigClient {
   readonly server: Discovered;
+  /** The item whose worker this client speaks for; `undefined` reads it from the process's env. */
+  private readonly workItem: string | null | undefined;
 
-  constructor(server?: Partial<Discovered>) {
+  /**
+   * `workItem` names the worker's item for the `x-jig-work-item` header (null: none). Left out, the
+   * process's own env decides, which is right for the CLI but not for a server answering `/mcp`
+   * calls on behalf of another process's worker.
+   */
+  constructor(server?: Partial<Discovered> & { workItem?: string | null }) {
+    const { workItem, ...given } = server ?? {};
     const found = discoverServer();
-    this.server = { ...found, ...server };
+    this.server = { ...found, ...given };
+    this.workItem = workItem;
+  }
+
+  /** The item a worker's call names: the option when given, else the env (not in an escalation turn). */
+  private worker(): string | null {
+    if (this.workItem !== undefined) return this.workItem;
+    const fromEnv = process.env.JIG_WORK_ITEM_ID;
+    return fromEnv && process.env.JIG_ESCALATION_TURN !== '1' ? fromEnv : null;
   }
 
   /**
@@ -159,8 +175,8 @@ export class JigClient {
     if (this.server.token) headers.authorization = `Bearer ${this.server.token}`;
     // Inside an item's task the server must know whose worker asks: a worker may not read or change
     // its own item's draft. An escalation turn has the item's id too but is not a worker.
-    const worker = process.env.JIG_WORK_ITEM_ID;
-    if (worker && process.env.JIG_ESCALATION_TURN !== '1') headers['x-jig-work-item'] = worker;
+    const worker = this.worker();
+    if (worker) headers['x-jig-work-item'] = worker;
     if (input.body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {

@@ -10,6 +10,8 @@ export interface LocalServer {
   pid: number;
   bind: string | null;
   port: number | null;
+  /** The server's start time as /proc gave it when it wrote the file; null where /proc was missing. */
+  startTime: string | null;
   pidPath: string;
 }
 
@@ -36,6 +38,7 @@ export function readLocalServer(env: NodeJS.ProcessEnv = process.env): LocalServ
     pid: parsed.pid,
     bind: typeof parsed.bind === 'string' ? parsed.bind : null,
     port: typeof parsed.port === 'number' ? parsed.port : null,
+    startTime: typeof parsed.start_time === 'string' ? parsed.start_time : null,
     pidPath,
   };
 }
@@ -50,12 +53,28 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Linux only: whether the process runs Jig's CLI (a recycled pid would run something else). */
-export function looksLikeJig(pid: number): boolean | null {
+/**
+ * A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), read as the
+ * server reads it when it writes its pid file (runtime/process/proc-info.ts, which the client may
+ * not import). With the pid it names one process for its whole life: a reused pid has another.
+ * Null where /proc is missing or the process is gone.
+ */
+export function processStartTime(pid: number): string | null {
   try {
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return argv.some((a) => /(^|\/)jig(\.js)?$/.test(a));
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may contain spaces or ')'.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (rest[0] === 'Z' || rest[0] === 'X') return null;
+    return rest[19] ?? null;
   } catch {
     return null;
   }
+}
+
+/**
+ * True only when the pid file's process is provably still the server that wrote it: its recorded
+ * start time matches /proc's. Without a recorded start time or /proc, nothing proves it.
+ */
+export function isRecordedProcess(rec: LocalServer): boolean {
+  return rec.startTime !== null && isAlive(rec.pid) && processStartTime(rec.pid) === rec.startTime;
 }

@@ -1,4 +1,4 @@
-import type { EventRecord } from '../contract/events.js';
+import type { EventRecord, EventsPage } from '../contract/events.js';
 import type { WorkItem } from '../contract/items.js';
 import { gateArtifact } from '../contract/routes/work-items/gates.js';
 import { readAttachment } from '../contract/routes/work-items/attachments.js';
@@ -21,6 +21,30 @@ export const ENDING_EVENTS: ReadonlySet<string> = new Set([
   'work_item_abandoned',
 ]);
 
+/**
+ * Every event of an item after `after`, optionally of one kind only: all pages read and merged into
+ * the one page the route would answer were it unbounded (the first page's `next_before`, the last
+ * page's `next_after`).
+ */
+export async function allEventsPage(
+  c: JigClient,
+  id: string,
+  after: number,
+  type?: string,
+): Promise<EventsPage> {
+  const events: EventRecord[] = [];
+  let from = after;
+  let nextBefore: number | null | undefined;
+  for (;;) {
+    const page = await c.call(readItemEvents, { params: { id }, query: { after: from, limit: 1000, type } });
+    events.push(...page.events);
+    nextBefore ??= page.next_before;
+    if (page.events.length === 0 || page.next_after === null)
+      return { events, next_after: page.next_after, next_before: nextBefore };
+    from = page.next_after;
+  }
+}
+
 /** Every event of an item after `after` (all pages), optionally of one kind only. */
 export async function allEvents(
   c: JigClient,
@@ -28,15 +52,7 @@ export async function allEvents(
   after: number,
   type?: string,
 ): Promise<EventRecord[]> {
-  const out: EventRecord[] = [];
-  let from = after;
-  for (;;) {
-    const page = await c.call(readItemEvents, { params: { id }, query: { after: from, limit: 1000, type } });
-    out.push(...page.events);
-    if (page.events.length === 0 || page.next_after === null) break;
-    from = page.next_after;
-  }
-  return out;
+  return (await allEventsPage(c, id, after, type)).events;
 }
 
 /** Where an item's worktree is, as its latest `worktree_prepared` event says; null before it has one. */

@@ -45,7 +45,13 @@ export async function answerMcpPost(
   const worker = one(headers['x-jig-work-item'])?.trim();
   const server = buildMcpServer(
     {
-      client: new JigClient({ url: self.url, token: self.token, source: 'JIG_URL' }),
+      // The worker is the caller's, not this server process's: the API refuses it on its own item's draft.
+      client: new JigClient({
+        url: self.url,
+        token: self.token,
+        source: 'JIG_URL',
+        workItem: worker ? worker : null,
+      }),
       caller: { item: worker ? worker : null, escalation: false },
       cwdItem: null,
       cwdRepo: null,

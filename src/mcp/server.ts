@@ -29,7 +29,7 @@ export async function callTool(
     let item = '';
     if (spec.kind !== 'none') {
       item = targetItem(spec, ctx, args.work_item_id);
-      checkRefusal(spec, ctx, item);
+      await checkRefusal(spec, ctx, item);
     }
     return okResult(await spec.run(ctx, args, item));
   } catch (err) {

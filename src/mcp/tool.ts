@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ApiError, type JigClient } from '../client/http.js';
+import { getItem } from '../client/items.js';
 
 /**
  * One MCP tool: what a model reads (name, description, input schema), who may call it (the marks
@@ -88,10 +89,25 @@ export function targetItem(spec: ToolSpec, ctx: ToolContext, given: unknown): st
   );
 }
 
+/**
+ * The id the API knows the item by: the caller's string may name it another way than the worker's
+ * id does, so the comparison is made on what the API answers. An item it cannot find is left as
+ * given (the tool's own call then answers the API's error).
+ */
+async function resolvedId(ctx: ToolContext, item: string): Promise<string> {
+  if (item === ctx.caller.item) return item;
+  try {
+    return (await getItem(ctx.client, item)).id;
+  } catch {
+    return item;
+  }
+}
+
 /** A worker may not decide for its own item (the server refuses too, where it checks). */
-export function checkRefusal(spec: ToolSpec, ctx: ToolContext, item: string): void {
-  if (!spec.refused || ctx.caller.item !== item) return;
+export async function checkRefusal(spec: ToolSpec, ctx: ToolContext, item: string): Promise<void> {
+  if (!spec.refused || !ctx.caller.item) return;
   if (spec.refused === 'worker' && ctx.caller.escalation) return;
+  if ((await resolvedId(ctx, item)) !== ctx.caller.item) return;
   const who = ctx.caller.escalation ? 'an escalation turn' : 'a worker';
   throw new ToolRefusal(
     `${spec.name} is refused: ${who} may not use it on its own work item (${item}); ask a person to do it`,

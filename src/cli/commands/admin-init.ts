@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { parse as parseToml } from 'smol-toml';
 import { writeFileAtomic } from '../../client/atomic-file.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, runVerb } from '../output.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
@@ -12,7 +13,9 @@ import { repoOfCwd } from '../repo-of-cwd.js';
  * `jig admin init [--repo]`: registers `jig admin mcp` with each agent CLI found on PATH, in the
  * place that CLI reads its MCP servers from. Without --repo for the user (every project), with it
  * for that repository only where the CLI has a per-project file. Idempotent: an agent that already
- * has a `jig` server is left as it is, and a second run says nothing changed.
+ * has a `jig` server is left as it is, and a second run says nothing changed. A `jig` entry that
+ * differs is the user's: left as it is unless --force replaces it (JSON files only: jig appends to a
+ * TOML file and never rewrites one, so a different Codex entry is for the user to edit).
  */
 
 /** How an agent CLI should start the MCP server. */
@@ -28,7 +31,7 @@ function onPath(names: string[], env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir === '') continue;
     for (const name of names) {
-      const file = join(dir, name);
+      const file = resolve(dir, name);
       try {
         accessSync(file, constants.X_OK);
         if (statSync(file).isFile()) return file;
@@ -40,11 +43,15 @@ function onPath(names: string[], env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
-/** `jig admin mcp` as this machine can start it: `jig` on PATH, else node and this package's bin. */
+/**
+ * `jig admin mcp` as this machine can start it: the absolute path of the `jig` on PATH (an agent CLI
+ * may start servers with another PATH), else node and this package's bin.
+ */
 export function mcpLaunch(env: NodeJS.ProcessEnv = process.env): McpLaunch {
   const extra: Record<string, string> = {};
   if (env.JIG_HOME && env.JIG_HOME.trim() !== '') extra.JIG_HOME = resolve(env.JIG_HOME);
-  if (onPath(['jig'], env)) return { command: 'jig', args: ['admin', 'mcp'], env: extra };
+  const jig = onPath(['jig'], env);
+  if (jig) return { command: jig, args: ['admin', 'mcp'], env: extra };
   const bin = fileURLToPath(new URL('../../../bin/jig.js', import.meta.url));
   return { command: process.execPath, args: [bin, 'admin', 'mcp'], env: extra };
 }
@@ -73,31 +80,88 @@ function modeOf(path: string): number {
   }
 }
 
+/** Where to write `path`: the file a symlink points at, so the link stays a link. */
+function writeTarget(path: string): string {
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    return path;
+  }
+  return realpathSync(path);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+const differs = (agent: string, path: string, hint: string): Outcome => ({
+  agent,
+  state: 'unchanged',
+  line: `a different jig entry exists in ${path}; left as it is (${hint})`,
+});
+
 /** Gemini `settings.json` and Cursor `mcp.json`: `mcpServers.jig = {command, args, env}`. */
-function registerInJson(agent: string, path: string, launch: McpLaunch): Outcome {
+function registerInJson(agent: string, path: string, launch: McpLaunch, force: boolean): Outcome {
   const read = readJsonObject(path);
   if (!read.ok) return { agent, state: 'failed', line: read.why };
   const servers = read.value.mcpServers;
-  const map: Record<string, unknown> =
-    servers !== null && typeof servers === 'object' && !Array.isArray(servers) ? { ...servers } : {};
+  const map: Record<string, unknown> = isRecord(servers) ? { ...servers } : {};
   const want = { command: launch.command, args: launch.args, env: launch.env };
   if (JSON.stringify(map.jig) === JSON.stringify(want))
     return { agent, state: 'unchanged', line: `${path} already runs jig admin mcp; unchanged` };
   const had = map.jig !== undefined;
+  if (had && !force) return differs(agent, path, '--force replaces it');
   map.jig = want;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, `${JSON.stringify({ ...read.value, mcpServers: map }, null, 2)}\n`, modeOf(path));
-  return { agent, state: 'changed', line: `${had ? 'updated' : 'added'} mcpServers.jig in ${path}` };
+  const target = writeTarget(path);
+  writeFileAtomic(target, `${JSON.stringify({ ...read.value, mcpServers: map }, null, 2)}\n`, modeOf(target));
+  return { agent, state: 'changed', line: `${had ? 'replaced' : 'added'} mcpServers.jig in ${path}` };
 }
 
 const tomlString = (s: string): string => JSON.stringify(s);
 
-/** Codex `config.toml`: a `[mcp_servers.jig]` table, appended once (Codex has no per-project file). */
+/** A TOML file as a table, or the reason it cannot be read as one (then it is not touched). */
+function readToml(path: string): { ok: true; text: string; value: unknown } | { ok: false; why: string } {
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  try {
+    return { ok: true, text, value: parseToml(text) };
+  } catch (err) {
+    const first = (err as Error).message.split('\n')[0];
+    return { ok: false, why: `${path} is not valid TOML (${first}); fix it and run again` };
+  }
+}
+
+/** The `mcp_servers.jig` table of a parsed config, however it was spelled (quoted, spaced, dotted). */
+function codexJig(value: unknown): unknown {
+  if (!isRecord(value) || !isRecord(value.mcp_servers)) return undefined;
+  return value.mcp_servers.jig;
+}
+
+/** Whether a Codex table starts the same server: its command, args and env (other keys are the user's). */
+function sameLaunch(table: unknown, launch: McpLaunch): boolean {
+  if (!isRecord(table)) return false;
+  const env = isRecord(table.env) ? table.env : {};
+  const sorted = (o: Record<string, unknown>) => JSON.stringify(Object.entries(o).sort());
+  return (
+    table.command === launch.command &&
+    JSON.stringify(table.args) === JSON.stringify(launch.args) &&
+    sorted(env) === sorted(launch.env)
+  );
+}
+
+/**
+ * Codex `config.toml`: a `[mcp_servers.jig]` table, appended once (Codex has no per-project file).
+ * The user's TOML is never rewritten, so a different entry stays even with --force.
+ */
 function registerInCodex(path: string, launch: McpLaunch): Outcome {
   const agent = 'codex';
-  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  if (/^\s*\[mcp_servers\.jig\]\s*$/m.test(text))
-    return { agent, state: 'unchanged', line: `${path} already has [mcp_servers.jig]; unchanged` };
+  const read = readToml(path);
+  if (!read.ok) return { agent, state: 'failed', line: read.why };
+  const { text } = read;
+  const had = codexJig(read.value);
+  if (had !== undefined) {
+    if (sameLaunch(had, launch))
+      return { agent, state: 'unchanged', line: `${path} already has [mcp_servers.jig]; unchanged` };
+    return differs(agent, path, 'jig does not rewrite a TOML file: edit it by hand');
+  }
   const lines = [
     '[mcp_servers.jig]',
     `command = ${tomlString(launch.command)}`,
@@ -107,8 +171,22 @@ function registerInCodex(path: string, launch: McpLaunch): Outcome {
   if (env.length > 0)
     lines.push('', '[mcp_servers.jig.env]', ...env.map(([k, v]) => `${k} = ${tomlString(v)}`));
   const sep = text === '' ? '' : text.endsWith('\n') ? '\n' : '\n\n';
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, `${text}${sep}${lines.join('\n')}\n`, modeOf(path));
+  const next = `${text}${sep}${lines.join('\n')}\n`;
+  // An inline `mcp_servers = {...}` cannot take a new table after it: check before writing.
+  let after: unknown;
+  try {
+    after = parseToml(next);
+  } catch {
+    after = undefined;
+  }
+  if (!sameLaunch(codexJig(after), launch))
+    return {
+      agent,
+      state: 'failed',
+      line: `${path} cannot take a [mcp_servers.jig] table appended (is mcp_servers an inline table?); add it by hand`,
+    };
+  const target = writeTarget(path);
+  writeFileAtomic(target, next, modeOf(target));
   return { agent, state: 'changed', line: `added [mcp_servers.jig] to ${path}` };
 }
 
@@ -135,7 +213,11 @@ function registerInClaude(bin: string, launch: McpLaunch, repo: string | null): 
 }
 
 /** Registers with every agent CLI on PATH; `repo` picks the per-project files where a CLI has them. */
-export function initAgents(repo: string | null, env: NodeJS.ProcessEnv = process.env): Outcome[] {
+export function initAgents(
+  repo: string | null,
+  force = false,
+  env: NodeJS.ProcessEnv = process.env,
+): Outcome[] {
   const home = env.HOME && env.HOME !== '' ? env.HOME : homedir();
   const launch = mcpLaunch(env);
   const out: Outcome[] = [];
@@ -158,12 +240,12 @@ export function initAgents(repo: string | null, env: NodeJS.ProcessEnv = process
 
   out.push(
     onPath(['gemini'], env)
-      ? registerInJson('gemini', join(repo ?? home, '.gemini', 'settings.json'), launch)
+      ? registerInJson('gemini', join(repo ?? home, '.gemini', 'settings.json'), launch, force)
       : missing('gemini', ['gemini']),
   );
   out.push(
     onPath(['cursor-agent', 'cursor'], env)
-      ? registerInJson('cursor', join(repo ?? home, '.cursor', 'mcp.json'), launch)
+      ? registerInJson('cursor', join(repo ?? home, '.cursor', 'mcp.json'), launch, force)
       : missing('cursor', ['cursor-agent', 'cursor']),
   );
   return out;
@@ -177,7 +259,11 @@ export function registerInit(admin: Command): void {
         'a second run changes nothing; exits 1 when a registration fails',
     )
     .option('--repo [path]', 'register for this repository only (default: the checkout you are in)')
-    .action((opts: { repo?: string | boolean }) =>
+    .option(
+      '--force',
+      'replace a different jig entry in the Gemini and Cursor JSON files (Codex TOML and Claude Code are left as they are)',
+    )
+    .action((opts: { repo?: string | boolean; force?: boolean }) =>
       runVerb(async () => {
         let repo: string | null = null;
         if (typeof opts.repo === 'string') repo = resolve(opts.repo);
@@ -188,7 +274,7 @@ export function registerInit(admin: Command): void {
             return EXIT_USAGE;
           }
         }
-        const results = initAgents(repo);
+        const results = initAgents(repo, opts.force === true);
         const lines = results.map((r) => `${r.agent}: ${r.line}`);
         const changed = results.filter((r) => r.state === 'changed').length;
         if (changed === 0) lines.push('nothing changed');

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { restartServer } from '../../contract/routes/apply.js';
@@ -10,8 +10,8 @@ import { getHealth } from '../../client/admin.js';
 import { jigHome } from '../../client/discover.js';
 import { ApiError, JigClient, UnreachableError } from '../../client/http.js';
 import { listItems } from '../../client/items.js';
-import { isAlive, looksLikeJig, readLocalServer } from '../../client/local-server.js';
-import { EXIT_FAIL, EXIT_OK, runVerb } from '../output.js';
+import { isAlive, isRecordedProcess, readLocalServer } from '../../client/local-server.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, runVerb } from '../output.js';
 import { portArg, serveForeground } from './serve.js';
 
 /** The CLI's own entry point, which a detached server runs (`dist/cli/commands` → package root). */
@@ -47,16 +47,18 @@ async function ownServer(): Promise<{ health: HealthAnswer; url: string } | null
 
 /**
  * Stops the server that owns this home: SIGTERM to the pid in its pid file, and only once that pid
- * is known to be Jig's server (it answered health with that pid, or /proc says it runs jig).
+ * is known to be this server — it answers health with that pid, or (not answering, say while it
+ * starts or hangs) /proc gives it the start time the pid file recorded. A pid reused by another
+ * process since fails both and is never signalled.
  */
 export async function stopOwnServer(): Promise<{ pid: number } | { error: string }> {
   const rec = readLocalServer();
   if (!rec || !isAlive(rec.pid)) return { error: `no Jig server runs on ${jigHome()}` };
   const answered =
     rec.port !== null && (await healthAt(urlOf(rec.bind ?? '127.0.0.1', rec.port)))?.pid === rec.pid;
-  if (!answered && looksLikeJig(rec.pid) !== true)
+  if (!answered && !isRecordedProcess(rec))
     return {
-      error: `pid ${rec.pid} in ${rec.pidPath} does not answer as a Jig server; it was not signalled (stop it yourself if it is one)`,
+      error: `pid ${rec.pid} in ${rec.pidPath} does not answer as a Jig server and is not the process that wrote the file; it was not signalled (stop it yourself if it is one)`,
     };
   process.kill(rec.pid, 'SIGTERM');
   const deadline = Date.now() + STOP_WAIT_MS;
@@ -91,6 +93,8 @@ export async function startDetached(opts: {
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ['ignore', fd, fd],
+    // Not the caller's cwd: that may be a worktree removed while the server still runs.
+    cwd: jigHome(),
     env: process.env,
   });
   closeSync(fd);
@@ -113,14 +117,22 @@ export async function startDetached(opts: {
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
+  // EOF (Ctrl-D) closes the interface without an answer: that is a no, not a hang.
+  const answer = await new Promise<string>((res) => {
+    rl.once('close', () => res(''));
+    rl.question(question, res);
+  });
+  rl.close();
+  return /^y(es)?$/i.test(answer.trim());
 }
 
 async function restart(opts: { yes?: boolean }): Promise<number> {
+  if (!opts.yes && process.stdin.isTTY !== true) {
+    process.stderr.write(
+      'jig: admin restart asks before restarting and there is no terminal to ask on; pass -y to restart\n',
+    );
+    return EXIT_USAGE;
+  }
   const client = new JigClient();
   let health: HealthAnswer;
   try {
@@ -138,7 +150,7 @@ async function restart(opts: { yes?: boolean }): Promise<number> {
     process.stderr.write(
       `${running.items.length} item(s) running; they carry on after the restart:\n${lines.join('\n')}\n`,
     );
-    if (!opts.yes && process.stdin.isTTY && !(await confirm('restart the server now? [y/N] '))) {
+    if (!opts.yes && !(await confirm('restart the server now? [y/N] '))) {
       process.stderr.write('jig: not restarted\n');
       return EXIT_FAIL;
     }
@@ -223,7 +235,7 @@ export function registerServerVerbs(admin: Command): void {
   admin
     .command('restart')
     .description(
-      'restart the server: through its service manager when one runs it, else stop and start it in the background; lists running items and asks first in a terminal; exits 1 when no server runs or you answer no',
+      'restart the server: through its service manager when one runs it, else stop and start it in the background; lists running items and asks first (with no terminal, -y is required); exits 1 when no server runs or you answer no',
     )
     .option('-y, --yes', 'do not ask')
     .action((opts: { yes?: boolean }) =>

@@ -35,13 +35,49 @@ export interface ServiceSpec {
   path: string;
 }
 
-/** One systemd word: quoted, with `\`, `"`, `%` and `$` escaped (systemd.syntax, systemd.unit specifiers). */
-function systemdWord(s: string): string {
-  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%').replace(/\$/g, '$$$$')}"`;
+// Control characters, the newline first among them: what no service file line may carry.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * The first value that cannot go into a service file, named as the user knows it, or null. A newline
+ * would end the systemd line and start a directive of its own (another ExecStart=, say), and XML 1.0
+ * cannot carry most control characters at all; no path or PATH needs one, so they are refused.
+ */
+export function unsafeServiceValue(spec: ServiceSpec): { name: string; value: string } | null {
+  const named: [string, string][] = [
+    ['JIG_HOME', spec.jigHome],
+    ['PATH', spec.path],
+    ['the node binary path', spec.node],
+    ["the jig CLI's path", spec.bin],
+  ];
+  for (const [name, value] of named) if (CONTROL.test(value)) return { name, value };
+  return null;
+}
+
+function assertSafe(spec: ServiceSpec): void {
+  const bad = unsafeServiceValue(spec);
+  if (bad)
+    throw new Error(
+      `${bad.name} holds a control character (${JSON.stringify(bad.value)}); a service file cannot carry it`,
+    );
+}
+
+/**
+ * One quoted systemd word (systemd.syntax): `\` and `"` escaped for the quotes, `%` doubled because
+ * systemd expands specifiers in ExecStart= and Environment= alike (systemd.unit "Specifiers").
+ */
+function systemdQuoted(s: string): string {
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%')}"`;
+}
+
+/** An ExecStart= word: systemd expands `$VAR` there (not in Environment=), so `$` is doubled too. */
+function execWord(s: string): string {
+  return systemdQuoted(s.replace(/\$/g, '$$$$'));
 }
 
 export function systemdUnit(spec: ServiceSpec): string {
-  const env = (k: string, v: string): string => `Environment=${systemdWord(`${k}=${v}`)}`;
+  assertSafe(spec);
+  const env = (k: string, v: string): string => `Environment=${systemdQuoted(`${k}=${v}`)}`;
   return [
     '# Written by `jig admin install-service`; `jig admin uninstall-service` removes it.',
     '[Unit]',
@@ -50,7 +86,7 @@ export function systemdUnit(spec: ServiceSpec): string {
     '',
     '[Service]',
     'Type=simple',
-    `ExecStart=${[spec.node, spec.bin, 'serve'].map(systemdWord).join(' ')}`,
+    `ExecStart=${[spec.node, spec.bin, 'serve'].map(execWord).join(' ')}`,
     env('JIG_HOME', spec.jigHome),
     env('PATH', spec.path),
     // A restart asked through the API exits non-zero (75); a stop (SIGTERM) exits 0 and stays down.
@@ -64,10 +100,16 @@ export function systemdUnit(spec: ServiceSpec): string {
 }
 
 function xml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 export function launchdPlist(spec: ServiceSpec): string {
+  assertSafe(spec);
   const str = (s: string): string => `<string>${xml(s)}</string>`;
   const log = join(spec.jigHome, 'run', 'logs', 'service.log');
   return [

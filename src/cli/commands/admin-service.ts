@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import { writeFileAtomic } from '../../client/atomic-file.js';
 import { jigHome } from '../../client/discover.js';
 import { isAlive, readLocalServer } from '../../client/local-server.js';
-import { EXIT_FAIL, EXIT_OK, runVerb } from '../output.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, runVerb } from '../output.js';
 import { jigBinPath } from './admin-server.js';
 import {
   afterRemoveCommands,
@@ -14,6 +14,7 @@ import {
   servicePlatform,
   unloadCommands,
   unitPath,
+  unsafeServiceValue,
   type ServicePlatform,
 } from './admin-service-files.js';
 
@@ -52,12 +53,20 @@ export function registerServiceVerbs(admin: Command): void {
       runVerb(async () => {
         const platform = platformOf(opts.platform);
         const path = unitPath(platform);
-        const text = serviceFile(platform, {
+        const spec = {
           node: process.execPath,
           bin: jigBinPath,
           jigHome: jigHome(),
           path: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-        });
+        };
+        const bad = unsafeServiceValue(spec);
+        if (bad) {
+          process.stderr.write(
+            `jig: ${bad.name} holds a control character (${JSON.stringify(bad.value)}), which a service file cannot carry; fix it and run install-service again\n`,
+          );
+          return EXIT_USAGE;
+        }
+        const text = serviceFile(platform, spec);
         const commands = loadCommands(platform, path);
         if (opts.dryRun) {
           process.stdout.write(

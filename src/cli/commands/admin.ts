@@ -7,6 +7,7 @@ import { registerServerVerbs } from './admin-server.js';
 import { registerServiceVerbs } from './admin-service.js';
 import { registerUpdate } from './admin-update.js';
 import { registerMcp } from './admin-mcp.js';
+import { registerAdminLater } from './admin-later.js';
 import { EXIT_FAIL, EXIT_OK, printJson, runVerb } from '../output.js';
 import { registerSchedules } from './schedules.js';
 import { registerTemplates } from './templates.js';
@@ -72,4 +73,5 @@ export function registerAdmin(program: Command): void {
   registerServiceVerbs(admin);
   registerSchedules(admin);
   registerTemplates(admin);
+  registerAdminLater(admin);
 }

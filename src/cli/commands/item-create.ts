@@ -6,7 +6,7 @@ import { EXIT_OK, printJson } from '../output.js';
 import { inRepo } from '../in-repo.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
 import { BadArgument, collectPolicy, type PolicyAssignment } from './item-setup-args.js';
-import { itemVerb } from './item-verb.js';
+import { itemVerb, NotInThisBuild } from './item-verb.js';
 
 /*
  * `jig item create`. Every flag maps to a field of POST /api/work-items; the original's flags this
@@ -110,11 +110,11 @@ function policyOverride(list: PolicyAssignment[]): Record<string, unknown> | und
   return out;
 }
 
-/** The flags POST /api/work-items has no field for yet, each refused by name when given. */
-const NO_FIELD: { attr: keyof CreateOpts; flag: string }[] = [
-  { attr: 'implements', flag: '--implements' },
-  { attr: 'autoGate', flag: '--auto-gate/--no-auto-gate' },
-  { attr: 'skipNodes', flag: '--skip-nodes' },
+/** The flags POST /api/work-items has no field for yet, each refused by name (exit 1) when given. */
+const NO_FIELD: { attr: keyof CreateOpts; flag: string; feature: string }[] = [
+  { attr: 'implements', flag: '--implements', feature: 'links to beads' },
+  { attr: 'autoGate', flag: '--auto-gate/--no-auto-gate', feature: 'gates a reviewer agent decides' },
+  { attr: 'skipNodes', flag: '--skip-nodes', feature: 'nodes skipped at filing' },
 ];
 
 export function registerItemCreate(item: Command): void {
@@ -150,11 +150,9 @@ export function registerItemCreate(item: Command): void {
     .option('--json', 'print the API answer')
     .action((title: string, opts: CreateOpts, cmd: Command) =>
       itemVerb(async () => {
-        for (const { attr, flag } of NO_FIELD)
+        for (const { attr, flag, feature } of NO_FIELD)
           if (cmd.getOptionValueSource(attr) === 'cli')
-            throw new BadArgument(
-              `${flag} is not supported by this version of Jig (POST /api/work-items has no field for it); nothing was filed`,
-            );
+            throw new NotInThisBuild(flag, feature, '; nothing was filed');
         if (opts.autostart && process.env.JIG_WORK_ITEM_ID?.trim())
           throw new BadArgument(
             '--autostart is refused inside a work item task (JIG_WORK_ITEM_ID is set): items an agent files land paused',

@@ -6,7 +6,7 @@ import type { WorkItem } from '../../contract/items.js';
 import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
 import { BadArgument } from './item-setup-args.js';
-import { itemVerb, nowPhrase } from './item-verb.js';
+import { itemVerb, NotInThisBuild, nowPhrase } from './item-verb.js';
 
 /* `jig item approve|reject|raise-budget`: the decisions a person takes on a stopped item. */
 
@@ -58,8 +58,10 @@ export function registerItemGates(item: Command): void {
     .action((given: string | undefined, opts: { gate?: string; digest?: string; json?: boolean }) =>
       itemVerb(async () => {
         if (opts.digest !== undefined)
-          throw new BadArgument(
-            '--digest is not supported by this version of Jig (the approve route takes no digest); nothing was approved',
+          throw new NotInThisBuild(
+            '--digest',
+            'chain revisions pinned to a digest',
+            '; nothing was approved',
           );
         const c = new JigClient();
         const id = await itemId(c, 'approve', given);

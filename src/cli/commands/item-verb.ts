@@ -7,8 +7,9 @@ import { BadArgument } from './item-setup-args.js';
 
 /** A verb (or flag) whose server side arrives with a later feature: exit 1, never a fake success. */
 export class NotInThisBuild extends Error {
-  constructor(verb: string, feature: string) {
-    super(`${verb} is not available in this build (it comes with ${feature})`);
+  /** `after` ends the line, e.g. "; nothing was filed". */
+  constructor(verb: string, feature: string, after = '') {
+    super(`${verb} is not available in this build (it comes with ${feature})${after}`);
     this.name = 'NotInThisBuild';
   }
 }

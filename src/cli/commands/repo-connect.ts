@@ -50,7 +50,11 @@ const shown = (p: Planned, none: string): string =>
 
 async function ask(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
-  const answer = await new Promise<string>((res) => rl.question(question, res));
+  // EOF (Ctrl-D, or stdin at /dev/null) closes the interface without an answer: that is a no.
+  const answer = await new Promise<string>((res) => {
+    rl.once('close', () => res(''));
+    rl.question(question, res);
+  });
   rl.close();
   return /^y(es)?$/i.test(answer.trim());
 }

@@ -4,9 +4,9 @@ import type { EventRecord } from '../../contract/events.js';
 import type { WorkItem } from '../../contract/items.js';
 import { JigClient } from '../../client/http.js';
 import { getItem } from '../../client/items.js';
-import { allEvents, ENDED_STATUSES, ENDING_EVENTS } from '../../client/view-items.js';
+import { allEventsPage, ENDED_STATUSES, ENDING_EVENTS } from '../../client/view-items.js';
 import { openEventStream } from '../../client/view-stream.js';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, runVerb } from '../output.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
 import { outputStyle, paint, type Style } from '../table.js';
 import { itemFor } from './view-target.js';
 
@@ -53,7 +53,10 @@ export function registerViewEvents(view: Command): void {
       [],
     )
     .option('-f, --follow', 'keep printing events as they are stored, until the item ends')
-    .option('--json', 'one JSON object per line (NDJSON)')
+    .option(
+      '--json',
+      'the API payload ({events, next_after, next_before}, every page merged); with -f one event per line (NDJSON)',
+    )
     .action((given: string | undefined, opts: EventsOpts) =>
       runVerb(async () => {
         const client = new JigClient();
@@ -83,7 +86,13 @@ export function registerViewEvents(view: Command): void {
         // One kind is filtered by the server, unless following: then every event is read, to see
         // where the history ends and whether it holds the item's end.
         const serverType = types.size === 1 && !before ? opts.type[0] : undefined;
-        const history = await allEvents(client, id, after, serverType);
+        const page = await allEventsPage(client, id, after, serverType);
+        const history = page.events;
+        if (!before && opts.json) {
+          const events = types.size > 0 ? history.filter((e) => types.has(e.type)) : history;
+          printJson({ ...page, events });
+          return EXIT_OK;
+        }
         history.forEach(print);
         if (!before) return EXIT_OK;
         let last = history[history.length - 1]?.seq ?? after;

@@ -30,6 +30,28 @@ export function feedUrl(env: NodeJS.ProcessEnv, name: string): string {
 
 const FeedDoc = z.object({ 'dist-tags': z.record(z.string(), z.string()) });
 
+/**
+ * The body as text, counted as it arrives: past MAX_FEED_BYTES the read stops and the stream is
+ * cancelled (a chunked answer declares no length, and a declared one may lie).
+ */
+async function readCapped(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_FEED_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new Error(`the answer passed ${MAX_FEED_BYTES} bytes, more than a release feed sends`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The feed's dist-tags; a JigError `update_feed_failed` (502) for anything but a timely, well-formed answer. */
 export async function fetchDistTags(
   url: string,
@@ -59,9 +81,17 @@ export async function fetchDistTags(
     await res.body?.cancel();
     throw fail(`the answer is ${declared} bytes, more than a release feed sends`);
   }
+  let text: string;
+  try {
+    text = await readCapped(res);
+  } catch (err) {
+    const e = err as Error;
+    if (e.name === 'TimeoutError') throw fail(`no whole answer within ${timeoutMs / 1000}s`, err);
+    throw fail(e.message, err);
+  }
   let body: unknown;
   try {
-    body = JSON.parse(await res.text());
+    body = JSON.parse(text);
   } catch (err) {
     throw fail('the answer is not JSON', err);
   }
