@@ -1,3 +1,4 @@
+import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,25 +14,7 @@ import { cleanupAll, http, jigBin, type JigProcess } from './helpers/server.js';
  * finishes once the gate is approved, with no agent CLI involved.
  */
 
-const GATED = `
-nodes:
-  - id: build
-    kind: exec
-    tasks:
-      - id: touch
-        kind: subprocess
-        run: echo built >> out.txt && git add out.txt && git commit -qm built
-  - id: review
-    kind: gate
-    message: Look at out.txt
-    reject_to: build
-  - id: finish
-    kind: exec
-    tasks:
-      - id: last
-        kind: subprocess
-        run: echo finished
-`;
+const GATED = GATED_CHAIN;
 
 let jig: JigProcess;
 let repo: string;

@@ -1,25 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { jigHome } from '../client/discover.js';
-
-/**
- * What the cwd of `jig admin mcp` says about the caller: an agent CLI starts the MCP server in its
- * own cwd, so inside an item's worktree (`$JIG_HOME/run/worktrees/<id>/…`) the item is known.
- */
-export function itemOfCwd(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): string | null {
-  let root: string;
-  let here: string;
-  try {
-    root = realpathSync(join(jigHome(env), 'run', 'worktrees'));
-    here = realpathSync(cwd);
-  } catch {
-    return null;
-  }
-  const rel = relative(root, here);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
-  return rel.split(sep)[0] ?? null;
-}
+import { dirname, sep } from 'node:path';
 
 /**
  * The repository the cwd belongs to: its main checkout, also from inside one of its worktrees

@@ -1,3 +1,4 @@
+import { GATED_CHAIN } from './gated-chain.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -12,25 +13,7 @@ import type { Pools } from './fuzz-values.js';
 
 const CHAINS: Record<string, string> = {
   // A subprocess build, then a gate: an item started on it stops at the gate `review`.
-  gated: `
-nodes:
-  - id: build
-    kind: exec
-    tasks:
-      - id: touch
-        kind: subprocess
-        run: echo built >> out.txt && git add out.txt && git commit -qm built
-  - id: review
-    kind: gate
-    message: Look at out.txt
-    reject_to: build
-  - id: finish
-    kind: exec
-    tasks:
-      - id: last
-        kind: subprocess
-        run: echo finished
-`,
+  gated: GATED_CHAIN,
   fails: `
 nodes:
   - id: check
