@@ -196,7 +196,8 @@ describe('cron properties', () => {
         expect(got?.toISOString() ?? null).toBe(want?.toISOString() ?? null);
         if (got !== null) {
           expect(got.getTime()).toBeGreaterThan(after.getTime());
-          expect(got.getTime() % MINUTE).toBe(0);
+          // Before 1970 a time is negative and `%` answers -0 for a whole minute: compare with ==.
+          expect(got.getTime() % MINUTE === 0).toBe(true);
           expect(matches(cron, got)).toBe(true);
         }
       }),
