@@ -9,12 +9,12 @@ const REDRAW_MS = 150;
 
 /**
  * A live board on the terminal: `view list` redrawn whenever an event is stored (at most every
- * 150 ms). It reads the same routes as `view list` and the event stream; Ctrl-C quits (exit 0).
+ * 150 ms). It reads the same routes as `view list` and the event stream; Ctrl-C or q quits (exit 0).
  */
 export function registerViewWatch(view: Command): void {
   view
     .command('watch')
-    .description('a live board in the terminal: the list, redrawn as events arrive (Ctrl-C quits)')
+    .description('a live board in the terminal: the list, redrawn as events arrive (Ctrl-C or q quits)')
     .option('--status <list>', `comma-separated: ${STATUS_NAMES.join(', ')}`)
     .option('--repo <path|name>', 'only this repository')
     .option('--all', 'every repository, not only the one you are in')
@@ -36,7 +36,7 @@ export function registerViewWatch(view: Command): void {
           const head = paint(
             style,
             'dim',
-            `jig · ${c.server.url} · ${listed.repo ?? 'every repo'} · ${new Date().toLocaleTimeString()} · Ctrl-C quits`,
+            `jig · ${c.server.url} · ${listed.repo ?? 'every repo'} · ${new Date().toLocaleTimeString()} · Ctrl-C or q quits`,
           );
           process.stdout.write(`\u001b[2J\u001b[H${head}\n\n${itemTable(style, listed.items)}`);
           return null;
@@ -53,12 +53,39 @@ export function registerViewWatch(view: Command): void {
             void draw();
           }, REDRAW_MS);
         });
-        process.once('SIGINT', () => stream.close());
-        const end = await stream.ended;
+        const quit = () => stream.close();
+        process.once('SIGINT', quit);
+        const keys = rawKeys(quit);
+        const end = await stream.ended.finally(keys.restore);
+        process.off('SIGINT', quit);
         if (timer) clearTimeout(timer);
         if (end.by === 'client') return EXIT_OK;
         process.stderr.write(`\njig: the server closed the event stream (${end.code})\n`);
         return EXIT_FAIL;
       }),
     );
+}
+
+/**
+ * Reads keys in raw mode so Ctrl-C (and q) reach this process as bytes, not as a SIGINT the
+ * terminal also sends to whatever shell started us: that shell dying first made the exit status
+ * 130 instead of 0. The terminal's mode is put back however the watch ends.
+ */
+function rawKeys(quit: () => void): { restore: () => void } {
+  const input = process.stdin;
+  if (!input.isTTY) return { restore: () => undefined };
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    if (text.includes('\u0003') || text.includes('q') || text.includes('\u0004')) quit();
+  };
+  input.setRawMode(true);
+  input.on('data', onData);
+  input.resume();
+  return {
+    restore: () => {
+      input.off('data', onData);
+      input.setRawMode(false);
+      input.pause();
+    },
+  };
 }
