@@ -122,9 +122,27 @@ describe('item create', () => {
     const autoGate = refused('--auto-gate/--no-auto-gate', 'gates a reviewer agent decides');
     expect(await cli(['item', 'create', 'x', '--auto-gate'])).toEqual(autoGate);
     expect(await cli(['item', 'create', 'x', '--no-auto-gate'])).toEqual(autoGate);
-    expect(await cli(['item', 'create', 'x', '--skip-nodes', 'a,b'])).toEqual(
-      refused('--skip-nodes', 'nodes skipped at filing'),
-    );
+    expect(await total()).toBe(before);
+  });
+
+  it('--skip-nodes files the item to pass those nodes; a bad list is a usage error, an unknown node the API 422', async () => {
+    const item = await create('--chain', 'gated', '--skip-nodes', 'review,finish', '--autostart');
+    expect(item.skip_nodes).toEqual(['review', 'finish']);
+    const done = await until(jig, item.id, (i) => i.status === 'completed');
+    expect((await events(jig, done.id)).filter((e) => e.type === 'node_skipped').map((e) => e.node)).toEqual([
+      'review',
+      'finish',
+    ]);
+    const before = await total();
+    const typo = await cli(['item', 'create', 'x', '--skip-nodes', 'review,,finish']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('node ids separated by commas, e.g. plan,plan_approval');
+    expect(await cli(['item', 'create', 'x', '--chain', 'gated', '--skip-nodes', 'deploy'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'jig: body.skip_nodes: deploy is not a node of chain gated (its nodes: build, review, finish) (HTTP 422, validation_failed)\n',
+    });
     expect(await total()).toBe(before);
   });
 

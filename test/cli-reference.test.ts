@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/cli/program.js';
 import { cliReference } from '../src/cli/reference.js';
 
-describe('docs/cli-reference.md', () => {
+describe('docs/cli.md', () => {
   it('is the command tree as the CLI has it (regenerate: node --import tsx scripts/cli-reference.ts)', () => {
-    const page = readFileSync(join(import.meta.dirname, '..', 'docs', 'cli-reference.md'), 'utf8');
+    const page = readFileSync(join(import.meta.dirname, '..', 'docs', 'cli.md'), 'utf8');
     expect(page).toBe(cliReference(buildProgram()));
   });
 

@@ -17,7 +17,7 @@ function ownVersion(): string {
 
 /**
  * The whole command tree, built without parsing anything: `main.ts` runs it, and the reference
- * page (docs/cli-reference.md) and the completion scripts are generated from it, so neither drifts.
+ * page (docs/cli.md) and the completion scripts are generated from it, so neither drifts.
  */
 export function buildProgram(): Command {
   const program = new Command('jig')

@@ -1,7 +1,7 @@
 import { Help, type Command } from 'commander';
 
 /*
- * docs/cli-reference.md, rendered from the command tree itself (what `--help` shows, verb by
+ * docs/cli.md, rendered from the command tree itself (what `--help` shows, verb by
  * verb), so the page cannot drift from the CLI: test/cli-reference.test.ts compares the two.
  * Commander's public `Help` answers what is visible (hidden flags and verbs stay out of it).
  */
@@ -39,7 +39,10 @@ export function cliReference(program: Command): string {
     '# `jig` command reference',
     '',
     '<!-- Generated from the command tree by `node --import tsx scripts/cli-reference.ts`; do not edit.',
-    '     test/cli-reference.test.ts fails when this page and the CLI differ. The guide is cli.md. -->',
+    '     test/cli-reference.test.ts fails when this page and the CLI differ. The guide is cli-guide.md. -->',
+    '',
+    'Every verb with every flag, as `--help` prints it. How the verbs behave (item IDs from the',
+    'worktree, one-line answers, exit codes, what this build refuses and why): [cli-guide.md](cli-guide.md).',
     '',
   ];
   section(program, ['jig'], out);

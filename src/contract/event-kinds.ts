@@ -82,6 +82,10 @@ export const eventCatalogue = {
   ),
   policy_override_changed: kind("The item's policy override was set.", Override),
   budget_changed: kind("The item's own dollar cap changed.", Change(num.nullable())),
+  skip_nodes_changed: kind(
+    'The nodes the item passes without running were set before it started.',
+    Change(z.array(str)),
+  ),
   attachments_changed: kind(
     'An attachment was set or removed after intake.',
     z.strictObject({ kinds: z.array(str) }),
@@ -126,7 +130,7 @@ export const eventCatalogue = {
     }),
   ),
   node_skipped: kind(
-    'A person advanced past the current node or gate without running it.',
+    'A person advanced past the current node or gate without running it, or the walk passed one the item was filed to skip (`skip_nodes`).',
     z.strictObject({ node: str, note: str.optional() }),
   ),
   chain_revised: kind(

@@ -58,6 +58,7 @@ export const WorkItem = z.object({
   agent_overrides: Overrides,
   node_overrides: Overrides,
   policy_override: Overrides,
+  skip_nodes: z.array(z.string()).describe('nodes the item passes without running (node_skipped)'),
   budget_cap: BudgetCap,
   spent_usd: z.number(),
   spent_tokens: z.number().int().describe('tokens over all sessions: input (cached or not) plus output'),
@@ -100,6 +101,13 @@ export const TriggerHeaders = z.object({
     ),
 });
 
+/** Node ids of the item's chain to pass without running; each skippable, none twice. */
+const SkipNodes = z
+  .array(z.string().min(1))
+  .max(100)
+  .refine((ids) => new Set(ids).size === ids.length, 'names a node twice')
+  .describe('node ids of the chain to pass without running (node_skipped); each must be skippable');
+
 export const CreateItemBody = z
   .object({
     title: z.string(),
@@ -117,6 +125,7 @@ export const CreateItemBody = z
     policy_override: Overrides.optional(),
     budget_usd: z.number().positive().nullable().optional().describe("the item's own dollar cap"),
     base_branch: z.string().min(1).optional(),
+    skip_nodes: SkipNodes.optional(),
   })
   .strict();
 export type CreateItemBody = z.infer<typeof CreateItemBody>;
@@ -134,6 +143,7 @@ export const PatchItemBody = z
     node_overrides: Overrides.optional(),
     policy_override: Overrides.optional(),
     budget_usd: z.number().positive().nullable().optional(),
+    skip_nodes: SkipNodes.optional().describe('only before the item starts'),
   })
   .strict();
 export type PatchItemBody = z.infer<typeof PatchItemBody>;

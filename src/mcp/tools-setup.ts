@@ -25,7 +25,7 @@ const createInput = CreateItemBody.omit({ start: true, chain_template: true, pol
     .strict()
     .optional()
     .describe(
-      'a spec and/or a plan, each {text} inline or {path} inside the repository; the node producing it is skipped',
+      'a spec and/or a plan, each {text} inline or {path} inside the repository; a node that only writes that document, and the gate showing it, are skipped',
     ),
   policy: Overrides.optional().describe(
     'the item\'s own policy override, PATH.FIELD keys, e.g. {"verification.max_attempts": 3}',

@@ -35,6 +35,7 @@ function item(id: string, at: string, extra: Partial<ItemRecord> = {}): ItemReco
     agent_overrides: { model: 'sonnet' },
     node_overrides: {},
     policy_override: {},
+    skip_nodes: [],
     budget_usd: null,
     spent_usd: 0,
     spent_tokens: 0,

@@ -10,6 +10,7 @@ import { triggerKeys } from './migrations/0008-trigger-keys.js';
 import { drafts } from './migrations/0009-drafts.js';
 import { intakeChecks } from './migrations/0010-intake-checks.js';
 import { itemDrafts } from './migrations/0011-item-drafts.js';
+import { skipNodes } from './migrations/0012-skip-nodes.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   drafts,
   intakeChecks,
   itemDrafts,
+  skipNodes,
 ];

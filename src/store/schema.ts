@@ -59,6 +59,8 @@ export interface WorkItemsTable {
   queued_at: string | null;
   /** Migration 7: tokens (input + output, cache included) over all the item's sessions. */
   spent_tokens: number;
+  /** Migration 12: node ids the item passes without running, as a JSON array. */
+  skip_nodes: string;
 }
 
 /** Task processes the engine launched (migration 5). */

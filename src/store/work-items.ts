@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { z } from 'zod';
 import { itemStatuses, stopKinds, type ItemStatus, type StopKind } from '../contract/item-status.js';
 import type { ResolvedChain } from '../contract/config/chain-model.js';
 import type { PolicyFile } from '../contract/config/policy.js';
@@ -27,6 +28,8 @@ export interface ItemRecord {
   agent_overrides: Json;
   node_overrides: Json;
   policy_override: Json;
+  /** Nodes filed to pass without running (`node_skipped` when the walk reaches one). */
+  skip_nodes: string[];
   budget_usd: number | null;
   spent_usd: number;
   spent_tokens: number;
@@ -63,6 +66,19 @@ function parseObject(text: string | undefined): Json {
   return text === undefined || text === '{}' ? {} : (JSON.parse(text) as Json);
 }
 
+const Ids = z.array(z.string());
+
+/** A damaged list reads as none: it must not make the whole item unreadable. */
+function parseIds(text: string | undefined): string[] {
+  if (text === undefined || text === '[]') return [];
+  try {
+    const parsed = Ids.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
 function fromRow(r: WorkItemsTable): ItemRecord {
   const frozen = readFrozen(r.id, r);
   return {
@@ -80,6 +96,7 @@ function fromRow(r: WorkItemsTable): ItemRecord {
     agent_overrides: parseObject(r.agent_overrides),
     node_overrides: parseObject(r.node_overrides),
     policy_override: parseObject(r.policy_override),
+    skip_nodes: parseIds(r.skip_nodes),
     budget_usd: r.budget_usd,
     spent_usd: r.spent_usd,
     spent_tokens: r.spent_tokens,
@@ -118,6 +135,7 @@ export const listColumns = [
   'agent_overrides',
   'node_overrides',
   'policy_override',
+  'skip_nodes',
   'budget_usd',
   'spent_usd',
   'spent_tokens',
@@ -152,6 +170,7 @@ function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
     agent_overrides,
     node_overrides,
     policy_override,
+    skip_nodes,
     chain_definition,
     policy_snapshot,
     suggested_action,
@@ -164,6 +183,7 @@ function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
   if (agent_overrides !== undefined) out.agent_overrides = JSON.stringify(agent_overrides);
   if (node_overrides !== undefined) out.node_overrides = JSON.stringify(node_overrides);
   if (policy_override !== undefined) out.policy_override = JSON.stringify(policy_override);
+  if (skip_nodes !== undefined) out.skip_nodes = JSON.stringify(skip_nodes);
   if (chain_definition !== undefined)
     out.chain_definition = chain_definition && writeFrozen(chain_definition);
   if (policy_snapshot !== undefined) out.policy_snapshot = policy_snapshot && writeFrozen(policy_snapshot);

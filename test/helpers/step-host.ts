@@ -116,6 +116,7 @@ export async function bench(
     agent_overrides: {},
     node_overrides: {},
     policy_override: opts.override ?? {},
+    skip_nodes: [],
     budget_usd: null,
     spent_usd: 0,
     spent_tokens: 0,

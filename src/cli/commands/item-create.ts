@@ -10,7 +10,7 @@ import { itemVerb, NotInThisBuild } from './item-verb.js';
 
 /*
  * `jig item create`. Every flag maps to a field of POST /api/work-items; the original's flags this
- * API has no field for yet (beads, auto-gate, skipped nodes) are listed in help and refused by name,
+ * API has no field for yet (beads, auto-gate) are listed in help and refused by name,
  * so nothing is filed believing a setting was kept.
  */
 
@@ -26,7 +26,7 @@ interface CreateOpts {
   baseBranch?: string;
   implements?: string[];
   autoGate?: boolean;
-  skipNodes?: string;
+  skipNodes?: string[];
   nodeOverride?: NodeAssignment[];
   policy?: PolicyAssignment[];
   json?: boolean;
@@ -38,6 +38,14 @@ function usd(value: string): number | 'none' {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('a dollar amount above 0, or none');
   return n;
+}
+
+/** `a,b` as node ids; commas with nothing between them are a typo, not an empty id. */
+function nodeList(value: string): string[] {
+  const ids = value.split(',').map((s) => s.trim());
+  if (ids.some((id) => !NODE_ID.test(id)))
+    throw new InvalidArgumentError('node ids separated by commas, e.g. plan,plan_approval');
+  return ids;
 }
 
 /** The node settings the engine acts on; the original's others are refused by name. */
@@ -114,7 +122,6 @@ function policyOverride(list: PolicyAssignment[]): Record<string, unknown> | und
 const NO_FIELD: { attr: keyof CreateOpts; flag: string; feature: string }[] = [
   { attr: 'implements', flag: '--implements', feature: 'links to beads' },
   { attr: 'autoGate', flag: '--auto-gate/--no-auto-gate', feature: 'gates a reviewer agent decides' },
-  { attr: 'skipNodes', flag: '--skip-nodes', feature: 'nodes skipped at filing' },
 ];
 
 export function registerItemCreate(item: Command): void {
@@ -146,7 +153,11 @@ export function registerItemCreate(item: Command): void {
       new Option('--auto-gate', 'let a reviewer agent decide gates first (not in this build: refused)'),
     )
     .addOption(new Option('--no-auto-gate', 'leave every gate to a person (not in this build: refused)'))
-    .option('--skip-nodes <a,b>', 'nodes not to run (not in this build: refused)')
+    .option(
+      '--skip-nodes <a,b>',
+      'nodes of the chain to pass without running (each must be skippable)',
+      nodeList,
+    )
     .option('--json', 'print the API answer')
     .action((title: string, opts: CreateOpts, cmd: Command) =>
       itemVerb(async () => {
@@ -179,6 +190,7 @@ export function registerItemCreate(item: Command): void {
           base_branch: opts.baseBranch,
           node_overrides: nodeOverrides(opts.nodeOverride ?? []),
           policy_override: policyOverride(opts.policy ?? []),
+          skip_nodes: opts.skipNodes,
         });
         if (opts.json) printJson(created);
         else

@@ -224,7 +224,10 @@ export class ConfigState implements ChainCatalog {
     }
     return {
       ok: true,
-      chain: { id, nodes: load.resolved.nodes.map((n) => ({ id: n.id, kind: n.kind })) },
+      chain: {
+        id,
+        nodes: load.resolved.nodes.map((n) => ({ id: n.id, kind: n.kind, skippable: n.skippable !== false })),
+      },
     };
   }
 

@@ -1,5 +1,7 @@
 import type { StopKind } from '../../contract/item-status.js';
 import type { ModelGateNode, ResolvedChain } from '../../core/chain/model.js';
+import { filedSkip } from '../../core/chain/filed-skip.js';
+import { passFiledSkip } from './filed-skips.js';
 import { atNode, clockAt } from '../../core/chain/walk-state.js';
 import { JigError } from '../../contract/errors.js';
 import { background } from '../background.js';
@@ -133,6 +135,13 @@ export class Walker {
         return this.stop(rec, 'infra', 'the item lost its walk while running', rec.current_node);
       const node = chain.nodes[walk.node];
       if (!node) return this.complete(rec);
+      const filed =
+        walk.entry === undefined ? filedSkip(node, rec.skip_nodes, Object.keys(rec.attachments)) : null;
+      if (filed) {
+        const refused = await passFiledSkip(this.r, rec, node.id, filed);
+        if (refused) return this.stop(rec, 'infra', refused, node.id);
+        continue;
+      }
       if (node.kind === 'gate') {
         if ((await this.p.reachGate(rec, chain, node)) === 'done') return;
         continue;

@@ -43,6 +43,7 @@ async function fileOne(uow: UnitOfWork, id: string): Promise<number> {
       agent_overrides: '{}',
       node_overrides: '{}',
       policy_override: '{}',
+      skip_nodes: '[]',
       spent_usd: 0,
       spent_tokens: 0,
       created_at: now,

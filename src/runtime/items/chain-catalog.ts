@@ -1,7 +1,7 @@
 /** What intake needs to know of a chain: that it resolves, and its nodes in order. */
 export interface ChainSummary {
   id: string;
-  nodes: { id: string; kind: 'exec' | 'gate' }[];
+  nodes: { id: string; kind: 'exec' | 'gate'; skippable: boolean }[];
 }
 
 export type ChainLookup =

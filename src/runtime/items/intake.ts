@@ -29,6 +29,8 @@ export interface IntakeInput {
   agent_overrides?: Record<string, unknown>;
   node_overrides?: Record<string, unknown>;
   policy_override?: Record<string, unknown>;
+  /** Node ids to pass without running; each must be a skippable node of the chain. */
+  skip_nodes?: string[];
   budget_usd?: number | null;
   base_branch?: string;
 }
@@ -66,6 +68,28 @@ function chainName(input: IntakeInput, repo: RepoEntry): string {
     throw new JigError('chain_conflict', { chain: input.chain, chain_template: input.chain_template });
   }
   return input.chain ?? input.chain_template ?? repo.default_chain ?? 'default';
+}
+
+/**
+ * `skip_nodes` must name nodes of the chain that allow a skip (`skippable: false` refuses it, as
+ * it refuses `item skip`): a name that matches nothing would silently run the node.
+ */
+export function checkSkipNodes(chain: ChainSummary, ids: readonly string[]): void {
+  for (const id of ids) {
+    const node = chain.nodes.find((n) => n.id === id);
+    const why = !node
+      ? `${id} is not a node of chain ${chain.id} (its nodes: ${chain.nodes.map((n) => n.id).join(', ')})`
+      : node.skippable
+        ? null
+        : `node ${id} of chain ${chain.id} is not skippable`;
+    if (why) {
+      throw new JigError(
+        'validation_failed',
+        { reason: `body.skip_nodes: ${why}` },
+        { issues: [{ field: 'body.skip_nodes', message: why }] },
+      );
+    }
+  }
 }
 
 /** Every check of a create, in the order a person fixes them; files nothing. */
@@ -122,6 +146,8 @@ export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake
       );
   }
 
+  if (input.skip_nodes !== undefined) checkSkipNodes(found.chain, input.skip_nodes);
+
   const attachments: PreparedAttachment[] = [];
   for (const kind of ['spec', 'plan'] as const) {
     const a = input.attachments?.[kind];
@@ -172,6 +198,7 @@ export async function fileItem(
     agent_overrides: input.agent_overrides ?? {},
     node_overrides: input.node_overrides ?? {},
     policy_override: input.policy_override ?? {},
+    skip_nodes: input.skip_nodes ?? [],
     budget_usd: input.budget_usd ?? null,
     spent_usd: 0,
     spent_tokens: 0,

@@ -49,6 +49,7 @@ export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
     agent_overrides: rec.agent_overrides,
     node_overrides: rec.node_overrides,
     policy_override: rec.policy_override,
+    skip_nodes: rec.skip_nodes,
     budget_cap: budgetCap(rec, policy),
     spent_usd: rec.spent_usd,
     spent_tokens: rec.spent_tokens ?? 0,

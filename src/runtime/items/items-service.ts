@@ -13,7 +13,14 @@ import { getItem, updateItem, updateItemIf, type ItemRecord } from '../../store/
 import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
 import type { EventActor } from '../../contract/events.js';
 import { attachmentFile, prepareAttachment, readStoredAttachment, storeAttachment } from './attachments.js';
-import { checkIntake, fileItem, type CreatedExtra, type IntakeDeps, type IntakeInput } from './intake.js';
+import {
+  checkIntake,
+  checkSkipNodes,
+  fileItem,
+  type CreatedExtra,
+  type IntakeDeps,
+  type IntakeInput,
+} from './intake.js';
 import { budgetCap, toDto, type PolicyBudget } from './item-dto.js';
 import { fileTrigger, type TriggerFiled } from './trigger-intake.js';
 import { branchExists, deleteBranch, removeWorktree } from './worktree-cleanup.js';
@@ -36,6 +43,7 @@ type PatchKind =
   | 'node_overrides_changed'
   | 'policy_override_changed'
   | 'budget_changed'
+  | 'skip_nodes_changed'
   | 'attachments_changed';
 type PatchEvent = { [K in PatchKind]: { type: K; payload: EventPayload<K> } }[PatchKind];
 
@@ -173,6 +181,7 @@ export class ItemsService {
       'node_overrides',
       'policy_override',
       'budget_usd',
+      'skip_nodes',
     ] as const;
     if (settings.some((k) => body[k] !== undefined) && isEnded(rec.status)) {
       throw new JigError(
@@ -193,6 +202,21 @@ export class ItemsService {
       }
       changes.chain = body.chain;
       events.push({ type: 'chain_changed', payload: { from: rec.chain, to: body.chain } });
+    }
+    const skips = body.skip_nodes;
+    if (
+      (skips !== undefined && !sameList(skips, rec.skip_nodes)) ||
+      (changes.chain && rec.skip_nodes.length > 0)
+    ) {
+      // The walk reads the list at each node it enters: after the start it is frozen with the chain.
+      if (rec.started_at !== null || rec.walk !== null)
+        throw new JigError('chain_frozen', {}, { status: rec.status });
+      const found = this.deps.chains.lookup(changes.chain ?? rec.chain);
+      if (found.ok) checkSkipNodes(found.chain, skips ?? rec.skip_nodes);
+      if (skips !== undefined && !sameList(skips, rec.skip_nodes)) {
+        changes.skip_nodes = skips;
+        events.push({ type: 'skip_nodes_changed', payload: { from: rec.skip_nodes, to: skips } });
+      }
     }
     for (const key of ['agent_overrides', 'node_overrides'] as const) {
       const v = body[key];
@@ -414,4 +438,8 @@ function cleanForDuplicate(title: string): string {
     first.replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ''),
   ).trim();
   return [...cleaned].slice(0, 500).join('') || 'Untitled';
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -9,11 +9,24 @@ import { createInside, makeFoldersInside } from '../fs/create-inside.js';
  * the document it produces; and when a rate-limited candidate may be tried again.
  */
 
-/** The work item first (what to do), then the task's own instruction, then Jig's brief if any. */
+/**
+ * The work item first (what to do), then the documents earlier nodes wrote or a person attached
+ * (a plan author must be able to find "the approved spec"), then the task's own instruction, then
+ * Jig's brief if any.
+ */
 export function promptOf(rec: ItemRecord, task: ModelAgentTask, brief: string | undefined): string {
   const item = [`Work item ${rec.id}: ${rec.title}`, rec.description.trim()].filter(Boolean).join('\n\n');
   const base = typeof task.prompt === 'string' ? task.prompt : '';
-  return [item, `Your task: ${base}`, brief ?? ''].filter((x) => x.trim() !== '').join('\n\n');
+  return [item, documentsOf(rec), `Your task: ${base}`, brief ?? '']
+    .filter((x) => x.trim() !== '')
+    .join('\n\n');
+}
+
+function documentsOf(rec: ItemRecord): string {
+  const docs = Object.entries(rec.walk?.artifacts ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (docs.length === 0) return '';
+  const lines = docs.map(([kind, path]) => `- ${kind}: ${path}`);
+  return `The documents of this work item so far (paths in this worktree):\n${lines.join('\n')}`;
 }
 
 /** The tools granted per launch: policy's list (plus its grants), else the CLI's working set. */
