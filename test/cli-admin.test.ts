@@ -260,6 +260,21 @@ describe('jig admin update', () => {
       expect(yes.code, yes.stderr).toBe(0);
       expect(npm.calls()).toEqual([['install', '-g', 'jig@2.1.0-rc.1']]);
 
+      // --force and --restart are about the install: alone they are usage errors, nothing runs.
+      for (const flag of ['--force', '--restart'])
+        expect(await runJig(['admin', 'update', flag], env)).toMatchObject({
+          code: 2,
+          stderr: `jig: ${flag} goes with --yes (it is about the install)\n`,
+        });
+      // Up to date, --force still installs the channel's newest (a reinstall).
+      const forced = await runJig(['admin', 'update', '--yes', '--force'], env);
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stdout).toContain('installed jig 2.0.0; restart the server to run it: jig admin restart');
+      expect(npm.calls()).toEqual([
+        ['install', '-g', 'jig@2.1.0-rc.1'],
+        ['install', '-g', 'jig@2.0.0'],
+      ]);
+
       expect((await runJig(['admin', 'update', '--channel', 'gamma'], env)).code).toBe(2);
 
       up = false;

@@ -39,6 +39,7 @@ describe('POST /api/triggers', () => {
       agent_overrides: {},
       node_overrides: {},
       policy_override: {},
+      skip_nodes: [],
       budget_cap: { cap_usd: 10, key: 'policy', spent_usd: 0 },
       spent_usd: 0,
       spent_tokens: 0,

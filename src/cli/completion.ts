@@ -85,7 +85,11 @@ ${cases.join('\n')}
     (( \${#cmds} )) && _describe -t commands 'jig command' cmds || _files
   fi
 }
-compdef _jig jig
+if (( $+functions[compdef] )); then
+  compdef _jig jig
+else
+  print -u2 "jig completion: zsh's completion system is not loaded; run 'autoload -U compinit && compinit' first"
+fi
 `;
 }
 

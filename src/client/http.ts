@@ -1,8 +1,10 @@
+import { realpathSync } from 'node:fs';
 import type { z } from 'zod';
 import { ErrorBodySchema, type ReceivedErrorBody } from '../contract/error-body.js';
 import type { ErrorCode } from '../contract/errors.js';
 import type { RouteContract } from '../contract/route.js';
-import { discoverServer, type Discovered } from './discover.js';
+import { HOME_MARK_HEADER, homeMark } from '../contract/home-mark.js';
+import { discoverServer, jigHome, type Discovered } from './discover.js';
 
 /** The server could not be reached at all (not running, wrong address). */
 export class UnreachableError extends Error {
@@ -128,11 +130,35 @@ export class JigClient {
    * process's own env decides, which is right for the CLI but not for a server answering `/mcp`
    * calls on behalf of another process's worker.
    */
-  constructor(server?: Partial<Discovered> & { workItem?: string | null }) {
-    const { workItem, ...given } = server ?? {};
+  constructor(
+    server?: Partial<Discovered> & {
+      workItem?: string | null;
+      /** Called once when the server answering is not this home's (see checkHome). */
+      onOtherHome?: (url: string, home: string) => void;
+    },
+  ) {
+    const { workItem, onOtherHome, ...given } = server ?? {};
     const found = discoverServer();
     this.server = { ...found, ...given };
     this.workItem = workItem;
+    this.onOtherHome = onOtherHome ?? JigClient.defaultOnOtherHome;
+  }
+
+  /** What a client made without its own `onOtherHome` does; the CLI sets it to print a note. */
+  static defaultOnOtherHome: ((url: string, home: string) => void) | undefined;
+  private readonly onOtherHome: ((url: string, home: string) => void) | undefined;
+  private homeChecked = false;
+
+  /**
+   * Tells `onOtherHome` (once) when the server answering runs on another home than this client's:
+   * found through the home's pid file or the default address, it should be the home's own server.
+   * A server named by JIG_URL was chosen on purpose and is not second-guessed.
+   */
+  private checkHome(mark: string | null): void {
+    if (this.homeChecked || mark === null || this.server.source === 'JIG_URL') return;
+    this.homeChecked = true;
+    const home = jigHome();
+    if (mark !== homeMark(realOr(home))) this.onOtherHome?.(this.server.url, home);
   }
 
   /** The item a worker's call names: the option when given, else the env (not in an escalation turn). */
@@ -188,6 +214,7 @@ export class JigClient {
     } catch (err) {
       throw new UnreachableError(this.server.url, (err as { cause?: unknown }).cause ?? err);
     }
+    this.checkHome(res.headers.get(HOME_MARK_HEADER));
 
     const text = await res.text();
     const isJson = (res.headers.get('content-type') ?? '').includes('json');
@@ -216,5 +243,13 @@ export class JigClient {
     if (!own) throw new UnexpectedAnswerError(name, res.status, 'the route does not answer this status');
     if (!own.success) throw new UnexpectedAnswerError(name, res.status, describeIssues(own.error));
     return { status: res.status, body: own.data, declared: true, error: null };
+  }
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }

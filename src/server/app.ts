@@ -1,4 +1,6 @@
 import { drainBodilessRequests } from './drain-body.js';
+import { realpathSync } from 'node:fs';
+import { HOME_MARK_HEADER, homeMark } from '../contract/home-mark.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
@@ -105,8 +107,10 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
   app.addHook('preClose', async () => {
     closing = true;
   });
+  const mark = homeMark(realHome(inst.paths.home));
   app.addHook('onSend', async (_req, reply) => {
     if (closing) void reply.header('connection', 'close');
+    void reply.header(HOME_MARK_HEADER, mark);
   });
   app.addHook('onResponse', async (req, reply) => {
     if (reply.statusCode >= 400)
@@ -146,4 +150,13 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
   await app.register(mcpRoutes(inst));
   await app.ready();
   return { app, routes };
+}
+
+/** The home as the file system names it, so a link to it marks the same home. */
+function realHome(home: string): string {
+  try {
+    return realpathSync(home);
+  } catch {
+    return home;
+  }
 }

@@ -126,7 +126,7 @@ async function confirm(question: string): Promise<boolean> {
   return /^y(es)?$/i.test(answer.trim());
 }
 
-async function restart(opts: { yes?: boolean }): Promise<number> {
+export async function restart(opts: { yes?: boolean }): Promise<number> {
   if (!opts.yes && process.stdin.isTTY !== true) {
     process.stderr.write(
       'jig: admin restart asks before restarting and there is no terminal to ask on; pass -y to restart\n',

@@ -10,6 +10,16 @@ import { jigHome } from '../../client/discover.js';
 import { JigClient } from '../../client/http.js';
 import { checkUpdate, getUpdate } from '../../client/update.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
+import { restart } from './admin-server.js';
+
+interface UpdateOpts {
+  channel: Channel;
+  cached?: boolean;
+  yes?: boolean;
+  force?: boolean;
+  restart?: boolean;
+  json?: boolean;
+}
 
 function summary(u: UpdateAnswer): string {
   if (u.latest === null) return `the ${u.channel} channel of ${u.package} has no release on ${u.feed}`;
@@ -81,9 +91,20 @@ export function registerUpdate(admin: Command): void {
     )
     .option('--cached', 'show the last check the server made; ask the feed nothing')
     .option('-y, --yes', 'install the newer version (`npm install -g <package>@<version>`)')
+    .option(
+      '--force',
+      "with --yes: install the channel's newest even when it is not newer (a reinstall, or a step back from a pre-release)",
+    )
+    .option('--restart', 'with --yes: restart the server once installed (as `jig admin restart -y`)')
     .option('--json', 'print the raw API answer')
-    .action((opts: { channel: Channel; cached?: boolean; yes?: boolean; json?: boolean }) =>
+    .action((opts: UpdateOpts) =>
       runVerb(async () => {
+        if ((opts.force || opts.restart) && !opts.yes) {
+          process.stderr.write(
+            `jig: ${opts.force ? '--force' : '--restart'} goes with --yes (it is about the install)\n`,
+          );
+          return EXIT_USAGE;
+        }
         const client = new JigClient();
         const u = opts.cached
           ? await getUpdate(client, opts.channel)
@@ -91,7 +112,7 @@ export function registerUpdate(admin: Command): void {
         if (opts.json) printJson(u);
         else if (u.checked_at === null) process.stdout.write('no check yet; run `jig admin update`\n');
         else process.stdout.write(`${summary(u)}\n`);
-        if (!u.update_available || u.latest === null) return EXIT_OK;
+        if (u.latest === null || (!u.update_available && !opts.force)) return EXIT_OK;
         if (!opts.yes) {
           if (!opts.json) process.stdout.write(`install it: jig admin update --channel ${u.channel} --yes\n`);
           return EXIT_OK;
@@ -116,8 +137,14 @@ export function registerUpdate(admin: Command): void {
           );
           return EXIT_FAIL;
         }
-        process.stdout.write(`installed jig ${u.latest}; restart the server to run it: jig admin restart\n`);
-        return EXIT_OK;
+        if (!opts.restart) {
+          process.stdout.write(
+            `installed jig ${u.latest}; restart the server to run it: jig admin restart\n`,
+          );
+          return EXIT_OK;
+        }
+        process.stdout.write(`installed jig ${u.latest}\n`);
+        return restart({ yes: true });
       }),
     );
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { nextFor, printAct } from '../next-step.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { JigClient } from '../../client/http.js';
 import { createItem } from '../../client/items.js';
@@ -194,8 +195,9 @@ export function registerItemCreate(item: Command): void {
         });
         if (opts.json) printJson(created);
         else
-          process.stdout.write(
-            `filed ${created.id} "${created.title}" on ${created.chain}, ${created.status}\n`,
+          printAct(
+            `filed ${created.id} "${created.title}" on ${created.chain}, ${created.status}`,
+            nextFor(created),
           );
         return EXIT_OK;
       }),

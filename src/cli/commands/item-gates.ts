@@ -7,6 +7,7 @@ import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
 import { BadArgument } from './item-setup-args.js';
 import { itemVerb, NotInThisBuild, nowPhrase } from './item-verb.js';
+import { nextFor, printAct } from '../next-step.js';
 
 /* `jig item approve|reject|raise-budget`: the decisions a person takes on a stopped item. */
 
@@ -68,7 +69,7 @@ export function registerItemGates(item: Command): void {
         const gate = await gateOf(c, id, opts.gate, 'approve');
         const res = await approveGate(c, id, gate);
         if (opts.json) printJson(res);
-        else process.stdout.write(`approved ${gate} on ${res.id}; ${nowPhrase(res)}\n`);
+        else printAct(`approved ${gate} on ${res.id}; ${nowPhrase(res)}`, nextFor(res));
         return EXIT_OK;
       }),
     );
@@ -93,7 +94,7 @@ export function registerItemGates(item: Command): void {
           if (opts.json) printJson(res);
           else {
             const back = res.current_node ? `, back at ${res.current_node}` : '';
-            process.stdout.write(`rejected ${gate} on ${res.id}; ${nowPhrase(res)}${back}\n`);
+            printAct(`rejected ${gate} on ${res.id}; ${nowPhrase(res)}${back}`, nextFor(res));
           }
           return EXIT_OK;
         }),

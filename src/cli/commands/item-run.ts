@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { nextFor, printAct } from '../next-step.js';
 import { JigClient } from '../../client/http.js';
 import { runMove, type RunMove, type RunMoveInput } from '../../client/items.js';
 import { EXIT_OK, printJson } from '../output.js';
@@ -58,7 +59,7 @@ export function registerItemRun(item: Command): void {
         const id = await itemId(c, m.move, given);
         const res = await runMove(c, id, m.move, input);
         if (opts.json) printJson(res);
-        else process.stdout.write(`${m.past} ${res.id} (${res.status})\n`);
+        else printAct(`${m.past} ${res.id} (${res.status})`, nextFor(res));
         return EXIT_OK;
       }),
     );

@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { printAct } from '../next-step.js';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
@@ -160,7 +161,11 @@ export function registerRepoConnect(repo: Command): void {
           name: opts.name,
         });
         if (opts.json) printJson(r);
-        else process.stdout.write(summary(r, created));
+        else
+          printAct(
+            summary(r, created).trimEnd(),
+            r.enabled ? `jig item create "what to do" --repo ${r.path}` : null,
+          );
         return EXIT_OK;
       }),
     );
