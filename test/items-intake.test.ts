@@ -323,19 +323,37 @@ describe('POST /api/work-items', () => {
         chain: 'default',
         status: 'paused',
         nodes: [
-          { id: 'spec', kind: 'exec' },
-          { id: 'spec_approval', kind: 'gate' },
-          { id: 'plan', kind: 'exec' },
-          { id: 'plan_approval', kind: 'gate' },
-          { id: 'implementation', kind: 'exec' },
-          { id: 'verification', kind: 'exec' },
-          { id: 'work_brief', kind: 'exec' },
-          { id: 'local_review', kind: 'gate' },
+          { id: 'spec', kind: 'exec', skipped: null },
+          { id: 'spec_approval', kind: 'gate', skipped: null },
+          { id: 'plan', kind: 'exec', skipped: null },
+          { id: 'plan_approval', kind: 'gate', skipped: null },
+          { id: 'implementation', kind: 'exec', skipped: null },
+          { id: 'verification', kind: 'exec', skipped: null },
+          { id: 'work_brief', kind: 'exec', skipped: null },
+          { id: 'local_review', kind: 'gate', skipped: null },
         ],
         gates: ['spec_approval', 'plan_approval', 'local_review'],
         budget_cap: { cap_usd: 10, key: 'policy', spent_usd: 0 },
       },
     });
+    // An attached spec passes the node that writes it and the gate that shows it; skip_nodes its own.
+    const skipping = await post('/api/work-items?dry_run=1', {
+      title: 'Try',
+      repo,
+      chain: 'default',
+      attachments: { spec: { text: '# Spec\n' } },
+      skip_nodes: ['work_brief'],
+    });
+    expect(skipping.status, skipping.text).toBe(200);
+    expect(
+      skipping.json.would_file.nodes
+        .filter((n: any) => n.skipped !== null)
+        .map((n: any) => [n.id, n.skipped]),
+    ).toEqual([
+      ['spec', 'the spec was attached when filed'],
+      ['spec_approval', 'the spec was attached by a person'],
+      ['work_brief', 'filed with skip_nodes'],
+    ]);
     const bad = await post('/api/work-items?dry_run=1', { title: '', repo });
     expect(bad.status).toBe(422);
     expect((await http(`${jig.url}/api/work-items?limit=1`)).json.total).toBe(before);

@@ -193,7 +193,18 @@ export const DryRunAnswer = z.object({
     repo: z.string(),
     chain: z.string(),
     status: z.enum(['paused', 'queued']),
-    nodes: z.array(z.object({ id: z.string(), kind: z.enum(['exec', 'gate']) })),
+    nodes: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(['exec', 'gate']),
+        skipped: z
+          .string()
+          .nullable()
+          .describe(
+            'why the walk will pass it without running it (skip_nodes, an attachment); null: it runs',
+          ),
+      }),
+    ),
     gates: z.array(z.string()),
     budget_cap: BudgetCap,
   }),

@@ -226,6 +226,7 @@ export class ConfigState implements ChainCatalog {
       ok: true,
       chain: {
         id,
+        definition: load.resolved,
         nodes: load.resolved.nodes.map((n) => ({ id: n.id, kind: n.kind, skippable: n.skippable !== false })),
       },
     };

@@ -1,6 +1,10 @@
+import type { ResolvedChain } from '../../contract/config/chain-model.js';
+
 /** What intake needs to know of a chain: that it resolves, and its nodes in order. */
 export interface ChainSummary {
   id: string;
+  /** The chain as it runs, for what filing decides before the walk (filedSkip). */
+  definition: ResolvedChain;
   nodes: { id: string; kind: 'exec' | 'gate'; skippable: boolean }[];
 }
 

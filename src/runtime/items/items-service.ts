@@ -4,6 +4,7 @@ import type { AttachmentKind, PatchItemBody, WorkItem } from '../../contract/ite
 import { itemStatuses, type ItemStatus } from '../../contract/item-status.js';
 import { decideMove, type Move } from '../../core/items/moves.js';
 import { isEnded } from '../../core/items/status.js';
+import { filedSkip } from '../../core/chain/filed-skip.js';
 import { checkTitle, dropHiddenCharacters } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
 import { policyOverrideProblem } from '../../core/items/policy-override.js';
@@ -104,7 +105,12 @@ export class ItemsService {
 
   dryRun(input: IntakeInput, start: boolean) {
     const checked = checkIntake(this.deps, input);
-    const nodes = checked.chain.nodes.map((n) => ({ id: n.id, kind: n.kind }));
+    const attached = checked.attachments.map((a) => a.kind);
+    const nodes = checked.chain.definition.nodes.map((n) => ({
+      id: n.id,
+      kind: n.kind,
+      skipped: filedSkip(n, input.skip_nodes ?? [], attached)?.note ?? null,
+    }));
     return {
       dry_run: true as const,
       would_file: {
