@@ -46,6 +46,20 @@ forbidden.push(
     to: { path: '^src/runtime/engine/' },
   },
   {
+    name: 'web-contract-only',
+    comment: 'the board (web/) is a client of the HTTP API: of src/ it imports only contract/ (types)',
+    severity: 'error',
+    from: { path: '^web/' },
+    to: { path: '^src/', pathNot: '^src/contract/' },
+  },
+  {
+    name: 'web-no-node',
+    comment: 'the board runs in a browser: no node:* built-ins',
+    severity: 'error',
+    from: { path: '^web/src/' },
+    to: { dependencyTypes: ['core'] },
+  },
+  {
     name: 'no-circular',
     severity: 'error',
     from: {},

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,7 +11,7 @@ import {
   type NetnsJig,
   type Res,
 } from './helpers/perimeter.js';
-import { cleanupAll, runJig } from './helpers/server.js';
+import { cleanupAll, repoRoot, runJig } from './helpers/server.js';
 
 /**
  * The remote-peer rows against the real server. A peer is remote when its address is not loopback,
@@ -103,6 +103,10 @@ describe.skipIf(!available)('a remote peer (network namespace)', () => {
     expect(
       pick(await send(jig.remote, { path: PROBE, headers: { authorization: `Bearer ${mcp}` } })),
     ).toEqual(through('GET'));
+    // The board's page and files are guarded like the API: nothing of it reaches a caller not logged in.
+    const boardFile = readdirSync(join(repoRoot, 'dist', 'web', 'assets'))[0]!;
+    for (const path of ['/', `/assets/${boardFile}`])
+      expect((await send(jig.remote, { path })).status, path).toBe(401);
     const triggered = await send(jig.remote, {
       method: 'POST',
       path: '/api/triggers',

@@ -1,4 +1,5 @@
 import { drainBodilessRequests } from './drain-body.js';
+import { boardRoutes } from './routes/board.js';
 import { realpathSync } from 'node:fs';
 import { HOME_MARK_HEADER, homeMark } from '../contract/home-mark.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -122,6 +123,7 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
   // Route files are named by URL; docs/routes.md lists every route with its file.
   await app.register(authRoutes(inst, auth));
   await app.register(healthRoutes(inst));
+  await app.register(boardRoutes());
   await app.register(applyRoutes(inst));
   await app.register(templateRoutes(inst));
   await app.register(draftRoutes(inst));

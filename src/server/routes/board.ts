@@ -1,0 +1,66 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JigError } from '../../contract/errors.js';
+import { boardAsset, boardPages } from '../../contract/routes/board.js';
+import { sendHtml, simplePage } from '../html.js';
+import { routeFile } from '../route-file.js';
+
+/** Where `npm run build` puts the board (vite, web/vite.config.ts): dist/web beside dist/server. */
+export const BOARD_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.png': 'image/png',
+};
+
+interface Built {
+  index: string;
+  assets: Map<string, { bytes: Buffer; type: string }>;
+}
+
+/**
+ * The built board, read once when the server starts: a handful of hashed files, so every request
+ * is answered from memory and no request path ever reaches the file system.
+ */
+function readBuilt(dir: string): Built | null {
+  const index = join(dir, 'index.html');
+  if (!existsSync(index)) return null;
+  const assets = new Map<string, { bytes: Buffer; type: string }>();
+  const assetDir = join(dir, 'assets');
+  for (const name of existsSync(assetDir) ? readdirSync(assetDir) : []) {
+    const type = TYPES[extname(name)];
+    if (type) assets.set(name, { bytes: readFileSync(join(assetDir, name)), type });
+  }
+  return { index: readFileSync(index, 'utf8'), assets };
+}
+
+const NOT_BUILT = simplePage(
+  'The board is not built',
+  '<h1>The board is not built</h1><p>This copy of Jig has no <code>dist/web</code>. Run <code>npm run build</code> (or <code>npm ci</code>, which builds it) and restart <code>jig serve</code>. The API answers meanwhile.</p>',
+);
+
+/** `/` and the board's other screen paths answer its page (the browser routes); `/assets/*` its files. */
+export const boardRoutes = routeFile(import.meta.url, (r, dir: string = BOARD_DIR) => {
+  const built = readBuilt(dir);
+  for (const page of boardPages) {
+    r.serve(page, (_req, reply) => {
+      if (!built) return sendHtml(reply, 503, NOT_BUILT);
+      // The page names its hashed files, so it must never be cached past a rebuild.
+      void reply.header('cache-control', 'no-cache');
+      return sendHtml(reply, 200, built.index);
+    });
+  }
+  r.serve(boardAsset, async (req, reply) => {
+    const asset = built?.assets.get(req.params.file);
+    if (!asset) throw new JigError('not_found', { what: `board file ${req.params.file}` });
+    return reply
+      .header('content-type', asset.type)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .send(asset.bytes);
+  });
+});

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATED_CHAIN } from './helpers/gated-chain.js';
+import { noChromium, openBrowser, shot, type Session } from './helpers/browser.js';
+import { engineSetup, until } from './helpers/engine.js';
+import { cleanupAll, http, type JigProcess } from './helpers/server.js';
+
+/*
+ * The board in a real browser against the real server: the four groups, live updates, the
+ * composer's dry run, Ctrl+K, a gate approved on the item page, the phone layout. Screenshots of
+ * each screen go to .cache/screenshots for a person to look at.
+ */
+
+let jig: JigProcess;
+let repo: string;
+let s: Session;
+const api = (method: string, path: string, body?: unknown) => http(`${jig.url}${path}`, { method, body });
+
+async function file(title: string, start: boolean): Promise<any> {
+  const r = await api('POST', '/api/work-items', { title, repo, chain: 'gated', start });
+  expect(r.status, r.text).toBe(201);
+  return r.json;
+}
+
+beforeAll(async () => {
+  if (noChromium) return;
+  ({ jig, repo } = await engineSetup({ gated: GATED_CHAIN }));
+  s = await openBrowser(jig.url);
+}, 60_000);
+afterAll(async () => {
+  await s?.close();
+  await cleanupAll();
+});
+
+describe.skipIf(noChromium !== null)(
+  `the board in chromium${noChromium ? ` (skipped: ${noChromium})` : ''}`,
+  () => {
+    it('shows the four groups in order with the items in the right ones, and a new item live', async () => {
+      const waiting = await file('Waits at the gate', true);
+      await until(jig, waiting.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
+      const fresh = await file('Not started yet', false);
+      const done = await file('Already done', true);
+      await until(jig, done.id, (i) => i.status === 'stopped');
+      expect((await api('POST', `/api/work-items/${done.id}/gates/review/approve`, {})).status).toBe(200);
+      await until(jig, done.id, (i) => i.status === 'completed');
+
+      const { page } = s;
+      await page.goto(`${jig.url}/`);
+      await page.getByRole('heading', { name: /Needs you/ }).waitFor();
+      const groups = await page.locator('h2.group').allInnerTexts();
+      expect(groups.map((g) => g.replace(/\s+\d+$/, ''))).toEqual([
+        'NEEDS YOU',
+        'RUNNING',
+        'NOT STARTED',
+        'DONE',
+      ]);
+      const groupOf = (id: string) =>
+        page.locator(`.vrow:has([data-item="${id}"])`).getAttribute('data-group');
+      expect(await groupOf(waiting.id)).toBe('needs');
+      expect(await groupOf(fresh.id)).toBe('not_started');
+      expect(await groupOf(done.id)).toBe('done');
+      await expect
+        .poll(() => page.locator(`[data-item="${waiting.id}"] .row-reason`).innerText())
+        .toBe('approve review');
+      await expect.poll(() => page.locator('.count-needs').innerText()).toBe('1 NEED YOU');
+      await shot(page, 'board');
+
+      // Filed elsewhere (the API), it appears without a reload.
+      const live = await file('Arrives live', false);
+      await page.locator(`[data-item="${live.id}"]`).waitFor();
+      expect(await groupOf(live.id)).toBe('not_started');
+    });
+
+    it('files an item from the composer with the dry-run line, and finds it with Ctrl+K', async () => {
+      const { page } = s;
+      await page.goto(`${jig.url}/`);
+      await page.getByRole('heading', { name: /Needs you/ }).waitFor();
+      await page.keyboard.press('c');
+      const dialog = page.getByRole('dialog', { name: 'New work item' });
+      await dialog.waitFor();
+      await dialog.getByLabel('Title').fill('Composed in the browser');
+      await dialog.getByLabel('Chain').selectOption('gated');
+      await expect.poll(() => dialog.getByRole('status').innerText()).toBe('3 of 3 nodes run · 1 gates');
+      await shot(page, 'composer');
+      await dialog.getByRole('button', { name: 'Create paused' }).click();
+      await page.getByRole('heading', { name: 'Composed in the browser' }).waitFor();
+      const id = page.url().split('/').pop()!;
+      expect((await api('GET', `/api/work-items/${id}`)).json).toMatchObject({
+        status: 'paused',
+        chain: 'gated',
+      });
+
+      await page.goto(`${jig.url}/`);
+      await page.getByRole('heading', { name: /Needs you/ }).waitFor();
+      await page.keyboard.press('Control+k');
+      const search = page.getByRole('dialog', { name: 'Search' });
+      await search.getByPlaceholder(/Find a work item/).fill('composed');
+      await shot(page, 'search');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`**/work-items/${id}`);
+    });
+
+    it('approves a gate on the item page and the item completes', async () => {
+      const item = await file('Approve me', true);
+      await until(jig, item.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
+      const { page } = s;
+      await page.goto(`${jig.url}/work-items/${item.id}`);
+      await page.getByText('Waiting for your approval at review').waitFor();
+      await shot(page, 'item-gate');
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await until(jig, item.id, (i) => i.status === 'completed');
+      await expect.poll(() => page.locator('.item-meta .status').innerText()).toBe('done');
+    });
+
+    it('lays the board out for a phone without sideways scroll', async () => {
+      const phone = await s.context.newPage();
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(`${jig.url}/`);
+      await phone.getByRole('heading', { name: /Needs you/ }).waitFor();
+      const wide = await phone.evaluate<number>('document.documentElement.scrollWidth');
+      expect(wide).toBeLessThanOrEqual(390);
+      await shot(phone, 'board-phone');
+      await phone.close();
+    });
+
+    it('logged no console errors and asked no other host for anything', () => {
+      expect(s.problems).toEqual([]);
+      expect(s.foreign).toEqual([]);
+    });
+  },
+);

@@ -1,0 +1,79 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { repoRoot } from './server.js';
+
+/*
+ * Debian's chromium through playwright-core (installed by .ci/run). A machine without it skips
+ * the browser tests with this reason; CI has it.
+ */
+export const CHROMIUM = '/usr/bin/chromium';
+export const noChromium = existsSync(CHROMIUM)
+  ? null
+  : `${CHROMIUM} is not installed (apt-get install chromium)`;
+
+/** Where screenshots land for a person to look at. */
+export const SHOTS = join(repoRoot, '.cache', 'screenshots');
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and failed requests, and every request to a host other than the server's. */
+  problems: string[];
+  foreign: string[];
+  close(): Promise<void>;
+}
+
+export async function openBrowser(origin: string, viewport = { width: 1280, height: 800 }): Promise<Session> {
+  const profile = mkdtempSync(join(tmpdir(), 'jig-chromium-'));
+  // A fresh profile per run: playwright takes it as the persistent context's folder.
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    viewport,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const problems: string[] = [];
+  const foreign: string[] = [];
+  const watch = (p: Page) => {
+    p.on('console', (m) => {
+      if (m.type() !== 'error') return;
+      // A gate with no document is the artifact route's documented 404; the board asks to find out.
+      if (/\/api\/work-items\/[^/]+\/artifact$/.test(m.location().url)) return;
+      problems.push(`console: ${m.text()} (${m.location().url})`);
+    });
+    p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  };
+  watch(page);
+  context.on('page', watch);
+  context.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin) && !url.startsWith(origin.replace(/^http/, 'ws')) && !url.startsWith('data:'))
+      foreign.push(url);
+  });
+  mkdirSync(SHOTS, { recursive: true });
+  return {
+    context,
+    page,
+    problems,
+    foreign,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+}

@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { Route, Routes, useNavigate } from 'react-router';
+import { Board } from './board/board.js';
+import { Composer } from './composer/composer.js';
+import { Palette } from './palette/palette.js';
+import { ItemPage } from './item/item-page.js';
+import { Coming, More, Shell } from './shell/shell.js';
+
+/** Keys that work on every screen: Ctrl/⌘+K searches, `/` filters the board, `c` composes. */
+function useGlobalKeys(search: () => void, compose: () => void) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const typing =
+        e.target instanceof HTMLInputElement ||
+        e.target instanceof HTMLTextAreaElement ||
+        e.target instanceof HTMLSelectElement;
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        search();
+      } else if (!typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        if (e.key === '/') {
+          const filter = document.getElementById('board-filter');
+          if (filter) {
+            e.preventDefault();
+            filter.focus();
+          }
+        } else if (e.key === 'c') {
+          e.preventDefault();
+          compose();
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [search, compose]);
+}
+
+export function App() {
+  const [searching, setSearching] = useState(false);
+  const [composing, setComposing] = useState(false);
+  const navigate = useNavigate();
+  const search = () => setSearching(true);
+  const compose = () => setComposing(true);
+  useGlobalKeys(search, compose);
+  return (
+    <Shell onSearch={search} onCompose={compose}>
+      <Routes>
+        <Route path="/" element={<Board />} />
+        <Route path="/archived" element={<Board archived />} />
+        <Route path="/work-items/:id" element={<ItemPage />} />
+        <Route path="/analytics" element={<Coming title="Analytics" />} />
+        <Route path="/templates/*" element={<Coming title="Templates" />} />
+        <Route path="/settings/*" element={<Coming title="Settings" />} />
+        <Route path="/more" element={<More />} />
+        <Route path="*" element={<Coming title="Not found" />} />
+      </Routes>
+      {searching && <Palette onClose={() => setSearching(false)} />}
+      {composing && (
+        <Composer
+          onClose={() => setComposing(false)}
+          onCreated={(item) => {
+            setComposing(false);
+            void navigate(`/work-items/${item.id}`);
+          }}
+        />
+      )}
+    </Shell>
+  );
+}

@@ -1,0 +1,206 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { allItems, post, type Item } from '../api.js';
+import { BulkBar } from './bulk.js';
+import { groupItems, type GroupId, type RowAction } from './groups.js';
+import { Row } from './row.js';
+
+type Entry =
+  | { kind: 'header'; id: GroupId; title: string; total: number }
+  | { kind: 'row'; item: Item; group: GroupId | null }
+  | { kind: 'more'; hidden: number }
+  | { kind: 'empty'; id: GroupId };
+
+const HEADER_PX = 44;
+const ROW_PX = 58;
+
+/** Filters live in the URL (`?q=&chain=&repo=&done=all`) so a view can be shared and reloaded. */
+function useFilters() {
+  const [params, setParams] = useSearchParams();
+  const set = (key: string, value: string) =>
+    setParams(
+      (p) => {
+        if (value) p.set(key, value);
+        else p.delete(key);
+        return p;
+      },
+      { replace: true },
+    );
+  return {
+    q: params.get('q') ?? '',
+    chain: params.get('chain') ?? '',
+    repo: params.get('repo') ?? '',
+    allDone: params.get('done') === 'all',
+    set,
+  };
+}
+
+export function Board({ archived = false }: { archived?: boolean }) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const f = useFilters();
+  const items = useQuery({
+    queryKey: ['items', archived],
+    queryFn: () => allItems(archived ? 'true' : 'false'),
+  });
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [active, setActive] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = window.setInterval(() => setNow(Date.now()), 30_000);
+    return () => window.clearInterval(t);
+  }, []);
+
+  const all = items.data ?? [];
+  const chains = useMemo(() => [...new Set(all.map((i) => i.chain))].sort(), [all]);
+  const repos = useMemo(() => [...new Set(all.map((i) => i.repo))].sort(), [all]);
+  const shown = useMemo(() => {
+    const q = f.q.trim().toLowerCase();
+    return all.filter(
+      (i) =>
+        (!q || i.title.toLowerCase().includes(q) || i.id.startsWith(q)) &&
+        (!f.chain || i.chain === f.chain) &&
+        (!f.repo || i.repo === f.repo),
+    );
+  }, [all, f.q, f.chain, f.repo]);
+
+  const entries = useMemo<Entry[]>(() => {
+    if (archived) return shown.map((item) => ({ kind: 'row', item, group: null }));
+    const out: Entry[] = [];
+    for (const g of groupItems(shown, f.allDone)) {
+      out.push({ kind: 'header', id: g.id, title: g.title, total: g.total });
+      if (g.items.length === 0) out.push({ kind: 'empty', id: g.id });
+      for (const item of g.items) out.push({ kind: 'row', item, group: g.id });
+      if (g.total > g.items.length) out.push({ kind: 'more', hidden: g.total - g.items.length });
+    }
+    return out;
+  }, [shown, f.allDone, archived]);
+  const rows = useMemo(() => entries.flatMap((e, i) => (e.kind === 'row' ? [i] : [])), [entries]);
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (entries[i]?.kind === 'row' ? ROW_PX : HEADER_PX),
+    overscan: 12,
+  });
+
+  const open = (item: Item, newTab: boolean) => {
+    if (newTab) window.open(`/work-items/${item.id}`, '_blank', 'noopener');
+    else void navigate(`/work-items/${item.id}`);
+  };
+  const act = async (item: Item, action: RowAction) => {
+    if (action === 'resume') await post(`/api/work-items/${item.id}/resume`);
+    else if (action === 'retry') await post(`/api/work-items/${item.id}/retry`);
+    else return open(item, false);
+    await client.invalidateQueries({ queryKey: ['items'] });
+  };
+  const toggle = (item: Item) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (!next.delete(item.id)) next.add(item.id);
+      return next;
+    });
+
+  const move = (delta: number) => {
+    if (rows.length === 0) return;
+    const at = Math.max(0, Math.min(rows.length - 1, active + delta));
+    setActive(at);
+    virtual.scrollToIndex(rows[at]!, { align: 'auto' });
+    window.requestAnimationFrame(() =>
+      scroller.current?.querySelector<HTMLElement>(`[data-index="${rows[at]}"] .row`)?.focus(),
+    );
+  };
+  const onKey = (e: React.KeyboardEvent) => {
+    if (e.target instanceof HTMLInputElement) return;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      move(e.key === 'ArrowDown' ? 1 : -1);
+    } else if (e.key === 'Escape') setSelected(new Set());
+  };
+  const activeEntry = rows[active] === undefined ? undefined : entries[rows[active]];
+  const activeId = activeEntry?.kind === 'row' ? activeEntry.item.id : undefined;
+  const needs = entries.find((e) => e.kind === 'header' && e.id === 'needs');
+
+  return (
+    <section className="page board" aria-label={archived ? 'Archived items' : 'Board'}>
+      <header className="board-head">
+        <h1>
+          {archived ? 'Archived' : 'Board'}
+          {needs && needs.kind === 'header' && needs.total > 0 && (
+            <span className="count-needs">{needs.total} NEED YOU</span>
+          )}
+        </h1>
+        <div className="filters">
+          <input
+            id="board-filter"
+            type="search"
+            placeholder="Filter by title or id  ( / )"
+            aria-label="Filter by title or id"
+            value={f.q}
+            onChange={(e) => f.set('q', e.target.value)}
+          />
+          <select aria-label="Chain" value={f.chain} onChange={(e) => f.set('chain', e.target.value)}>
+            <option value="">All chains</option>
+            {chains.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+          <select aria-label="Repository" value={f.repo} onChange={(e) => f.set('repo', e.target.value)}>
+            <option value="">All repos</option>
+            {repos.map((r) => (
+              <option key={r} value={r}>
+                {r.split('/').pop()}
+              </option>
+            ))}
+          </select>
+        </div>
+      </header>
+      <BulkBar ids={[...selected]} archived={archived} onDone={() => setSelected(new Set())} />
+      {items.isError && <p role="alert">The board could not load the items: {items.error.message}</p>}
+      {items.isPending && <p className="muted">Loading…</p>}
+      <div className="board-list" ref={scroller} role="grid" aria-label="Work items" onKeyDown={onKey}>
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {virtual.getVirtualItems().map((v) => {
+            const e = entries[v.index]!;
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                ref={virtual.measureElement}
+                className="vrow"
+                data-group={e.kind === 'row' ? (e.group ?? undefined) : undefined}
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                {e.kind === 'header' && (
+                  <h2 className={`group group-${e.id}`} data-group={e.id}>
+                    {e.title} <span className="muted">{e.total}</span>
+                  </h2>
+                )}
+                {e.kind === 'empty' && <p className="muted small empty">Nothing here.</p>}
+                {e.kind === 'more' && (
+                  <button type="button" className="link" onClick={() => f.set('done', 'all')}>
+                    show all ({e.hidden} more)
+                  </button>
+                )}
+                {e.kind === 'row' && (
+                  <Row
+                    item={e.item}
+                    now={now}
+                    active={e.item.id === activeId}
+                    selected={selected.has(e.item.id)}
+                    onOpen={open}
+                    onAction={(i, a) => void act(i, a)}
+                    onToggle={toggle}
+                  />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import type { Item } from '../api.js';
+import { actionOf, age, groupItems, groupOf, reasonOf } from './groups.js';
+
+const base: Item = {
+  id: 'aaaaaaaa',
+  title: 't',
+  description: '',
+  status: 'paused',
+  display_status: 'paused',
+  archived: false,
+  chain: 'default',
+  repo: '/r',
+  branch: 'jig/a',
+  base_branch: null,
+  source: 'human',
+  attachments: {},
+  agent_overrides: {},
+  node_overrides: {},
+  policy_override: {},
+  skip_nodes: [],
+  budget_cap: { cap_usd: null, key: null, spent_usd: 0 },
+  spent_usd: 0,
+  spent_tokens: 0,
+  current_node: null,
+  stop: null,
+  created_at: '2026-11-24T10:00:00.000Z',
+  updated_at: '2026-11-24T10:00:00.000Z',
+  started_at: null,
+  ended_at: null,
+  archived_at: null,
+};
+
+const item = (over: Partial<Item>): Item => ({ ...base, ...over });
+const stopped = (kind: NonNullable<Item['stop']>['kind'], node = 'build') =>
+  item({
+    status: 'stopped',
+    display_status: kind === 'rate_limit' ? 'rate_limited' : 'needs_you',
+    current_node: node,
+    started_at: base.created_at,
+    stop: { kind, reason: 'why', suggested_action: null },
+  });
+
+describe('board groups', () => {
+  it('puts each state in its group', () => {
+    expect(groupOf(item({}))).toBe('not_started');
+    expect(groupOf(item({ started_at: base.created_at }))).toBe('needs');
+    expect(groupOf(stopped('gate'))).toBe('needs');
+    expect(groupOf(stopped('rate_limit'))).toBe('running');
+    expect(groupOf(item({ status: 'queued', display_status: 'queued' }))).toBe('running');
+    expect(groupOf(item({ status: 'cancelled', display_status: 'cancelled' }))).toBe('done');
+  });
+
+  it('says why an item needs you and offers the one action for it', () => {
+    expect([reasonOf(stopped('gate', 'spec_approval')), actionOf(stopped('gate'))]).toEqual([
+      'approve spec_approval',
+      'review',
+    ]);
+    expect([reasonOf(stopped('failed', 'implementation')), actionOf(stopped('failed'))]).toEqual([
+      'failed at implementation',
+      'retry',
+    ]);
+    expect(actionOf(stopped('budget'))).toBe('raise_cap');
+    expect(actionOf(stopped('question'))).toBe('answer');
+    expect([reasonOf(item({})), actionOf(item({}))]).toEqual([null, 'resume']);
+    expect(reasonOf(stopped('mr_closed', 'open_mr'))).toBe('mr closed at open_mr');
+  });
+
+  it('keeps the four groups in order, the oldest wait first, and only the newest five done', () => {
+    const done = Array.from({ length: 7 }, (_, i) =>
+      item({
+        id: `done000${i}`,
+        status: 'completed',
+        display_status: 'done',
+        ended_at: `2026-11-24T10:0${i}:00.000Z`,
+      }),
+    );
+    const waits = [
+      { ...stopped('gate'), id: 'late0000', updated_at: '2026-11-24T11:00:00.000Z' },
+      { ...stopped('failed'), id: 'early000', updated_at: '2026-11-24T09:00:00.000Z' },
+    ];
+    const g = groupItems([...done, ...waits], false);
+    expect(g.map((x) => [x.title, x.total])).toEqual([
+      ['Needs you', 2],
+      ['Running', 0],
+      ['Not started', 0],
+      ['Done', 7],
+    ]);
+    expect(g[0]!.items.map((i) => i.id)).toEqual(['early000', 'late0000']);
+    expect(g[3]!.items.map((i) => i.id)).toEqual([
+      'done0006',
+      'done0005',
+      'done0004',
+      'done0003',
+      'done0002',
+    ]);
+    expect(groupItems(done, true)[3]!.items).toHaveLength(7);
+  });
+
+  it('writes ages the way a row shows them', () => {
+    const t = Date.parse('2026-11-24T10:00:00.000Z');
+    expect(
+      [
+        '2026-11-24T09:59:30.000Z',
+        '2026-11-24T09:30:00.000Z',
+        '2026-11-24T07:00:00.000Z',
+        '2026-11-20T10:00:00.000Z',
+      ].map((x) => age(x, t)),
+    ).toEqual(['30 s', '30 min', '3 h', '4 d']);
+  });
+});

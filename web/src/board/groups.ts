@@ -1,0 +1,123 @@
+import type { Item } from '../api.js';
+
+/*
+ * The board's four groups, always in this order and with these names (kraft-notes §7): what needs
+ * a person, what runs, what has not started, what ended. Pure, so the rules are unit-tested.
+ */
+
+export const GROUPS = ['needs', 'running', 'not_started', 'done'] as const;
+export type GroupId = (typeof GROUPS)[number];
+
+export const GROUP_TITLE: Record<GroupId, string> = {
+  needs: 'Needs you',
+  running: 'Running',
+  not_started: 'Not started',
+  done: 'Done',
+};
+
+/** Done shows its newest few until "show all". */
+export const DONE_SHOWN = 5;
+
+export function groupOf(item: Item): GroupId {
+  switch (item.display_status) {
+    case 'needs_you':
+      return 'needs';
+    case 'running':
+    case 'queued':
+    case 'rate_limited':
+      return 'running';
+    case 'paused':
+      // Paused after it started, it waits for a person to resume it; never started, it is new work.
+      return item.started_at === null ? 'not_started' : 'needs';
+    case 'done':
+    case 'cancelled':
+    case 'abandoned':
+    case 'archived':
+      return 'done';
+  }
+}
+
+/** Why an item needs a person, as the row says it: "approve spec_approval", "failed at build". */
+export function reasonOf(item: Item): string | null {
+  const node = item.current_node ?? 'the start';
+  if (item.status === 'paused') return item.started_at === null ? null : `paused at ${node}`;
+  if (item.status !== 'stopped' || !item.stop) return null;
+  switch (item.stop.kind) {
+    case 'gate':
+      return `approve ${node}`;
+    case 'question':
+      return `answer a question at ${node}`;
+    case 'budget':
+      return 'over its budget';
+    case 'cap':
+      return `a cap was reached at ${node}`;
+    case 'failed':
+      return `failed at ${node}`;
+    case 'rate_limit':
+      return 'waits for a rate limit';
+    default:
+      return `${item.stop.kind.replace(/_/g, ' ')} at ${node}`;
+  }
+}
+
+/** The one action a row offers, by what the item waits for. */
+export type RowAction = 'review' | 'answer' | 'raise_cap' | 'retry' | 'resume' | 'open';
+
+export function actionOf(item: Item): RowAction {
+  if (item.status === 'paused') return 'resume';
+  if (item.status !== 'stopped' || !item.stop) return 'open';
+  switch (item.stop.kind) {
+    case 'gate':
+      return 'review';
+    case 'question':
+      return 'answer';
+    case 'budget':
+    case 'cap':
+      return 'raise_cap';
+    case 'rate_limit':
+      return 'open';
+    default:
+      return 'retry';
+  }
+}
+
+export const ACTION_LABEL: Record<RowAction, string> = {
+  review: 'Review',
+  answer: 'Answer',
+  raise_cap: 'Raise cap',
+  retry: 'Retry…',
+  resume: 'Resume',
+  open: 'Open',
+};
+
+export interface Grouped {
+  id: GroupId;
+  title: string;
+  items: Item[];
+  /** How many the group holds before Done is cut to its newest few. */
+  total: number;
+}
+
+/** Needs-you first by how long they waited, running and new by recency, done by when they ended. */
+export function groupItems(items: readonly Item[], showAllDone: boolean): Grouped[] {
+  const by = new Map<GroupId, Item[]>(GROUPS.map((g) => [g, []]));
+  for (const item of items) by.get(groupOf(item))!.push(item);
+  const newest = (a: string | null, b: string | null) => (b ?? '').localeCompare(a ?? '');
+  return GROUPS.map((id) => {
+    const list = by.get(id)!;
+    if (id === 'needs') list.sort((a, b) => a.updated_at.localeCompare(b.updated_at));
+    else if (id === 'done') list.sort((a, b) => newest(a.ended_at, b.ended_at));
+    else list.sort((a, b) => newest(a.updated_at, b.updated_at));
+    const shown = id === 'done' && !showAllDone ? list.slice(0, DONE_SHOWN) : list;
+    return { id, title: GROUP_TITLE[id], items: shown, total: list.length };
+  });
+}
+
+/** "3 min", "2 h", "5 d": how long since `iso`, for a row's age. */
+export function age(iso: string, now: number): string {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86_400)} d`;
+}

@@ -1,0 +1,75 @@
+import type { KeyboardEvent, MouseEvent } from 'react';
+import type { Item } from '../api.js';
+import { ACTION_LABEL, actionOf, age, reasonOf, type RowAction } from './groups.js';
+
+const STATUS_LABEL: Record<Item['display_status'], string> = {
+  paused: 'paused',
+  queued: 'queued',
+  running: 'running',
+  rate_limited: 'rate limited',
+  needs_you: 'needs you',
+  done: 'done',
+  cancelled: 'cancelled',
+  abandoned: 'abandoned',
+  archived: 'archived',
+};
+
+export interface RowProps {
+  item: Item;
+  now: number;
+  active: boolean;
+  selected: boolean;
+  onOpen: (item: Item, newTab: boolean) => void;
+  onAction: (item: Item, action: RowAction) => void;
+  onToggle: (item: Item) => void;
+}
+
+const repoName = (path: string) => path.split('/').filter(Boolean).pop() ?? path;
+
+/** One item: what it is, where, how old, why it waits, and the one thing to do about it. */
+export function Row({ item, now, active, selected, onOpen, onAction, onToggle }: RowProps) {
+  const action = actionOf(item);
+  const reason = reasonOf(item);
+  const open = (e: MouseEvent) => onOpen(item, e.metaKey || e.ctrlKey);
+  const key = (e: KeyboardEvent) => {
+    if (e.key === 'Enter') onOpen(item, e.metaKey || e.ctrlKey);
+    if (e.key === ' ') {
+      e.preventDefault();
+      onToggle(item);
+    }
+  };
+  return (
+    <div
+      className={`row${active ? ' active' : ''}${selected ? ' selected' : ''}`}
+      role="row"
+      aria-selected={selected}
+      data-item={item.id}
+      tabIndex={active ? 0 : -1}
+      onKeyDown={key}
+    >
+      <input
+        type="checkbox"
+        className="row-check"
+        checked={selected}
+        onChange={() => onToggle(item)}
+        aria-label={`select ${item.title}`}
+      />
+      <button type="button" className="row-main" onClick={open}>
+        <span className="row-title">{item.title}</span>
+        <span className="row-meta muted small">
+          {repoName(item.repo)} · <code>{item.id}</code> · {item.chain} · {age(item.created_at, now)}
+        </span>
+      </button>
+      <span className={`status status-${item.display_status}`}>{STATUS_LABEL[item.display_status]}</span>
+      <span className="row-reason">{reason ?? (item.current_node ? `at ${item.current_node}` : '')}</span>
+      <button
+        type="button"
+        className={`action action-${action}`}
+        onClick={() => onAction(item, action)}
+        aria-label={`${ACTION_LABEL[action]} ${item.title}`}
+      >
+        {ACTION_LABEL[action]}
+      </button>
+    </div>
+  );
+}

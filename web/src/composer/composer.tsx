@@ -1,0 +1,189 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { z } from 'zod';
+import type { ChainListAnswer } from '../../../src/contract/templates.js';
+import type { DryRunAnswer } from '../../../src/contract/items.js';
+import type { ReposAnswer } from '../../../src/contract/repos.js';
+import { get, post, type Item } from '../api.js';
+
+type DryRun = z.infer<typeof DryRunAnswer>;
+type Repos = z.infer<typeof ReposAnswer>;
+
+interface Draft {
+  title: string;
+  description: string;
+  repo: string;
+  chain: string;
+  spec: string | null;
+  plan: string | null;
+}
+
+/** The create body as the API takes it; `dry` asks for the dry run only. */
+function body(d: Draft, start: boolean) {
+  const attachments: Record<string, { text: string }> = {};
+  if (d.spec?.trim()) attachments.spec = { text: d.spec };
+  if (d.plan?.trim()) attachments.plan = { text: d.plan };
+  return {
+    title: d.title,
+    description: d.description,
+    repo: d.repo,
+    ...(d.chain ? { chain: d.chain } : {}),
+    start,
+    ...(Object.keys(attachments).length > 0 ? { attachments } : {}),
+  };
+}
+
+/**
+ * The new-item composer (button or `c`): title, brief, repo, chain, an attached spec or plan, and
+ * the server's dry run as one live line ("5 of 8 nodes run · 2 gates"), then Create paused or
+ * Create and start (Ctrl/⌘+Enter).
+ */
+export function Composer({ onClose, onCreated }: { onClose: () => void; onCreated: (item: Item) => void }) {
+  const client = useQueryClient();
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+  const repos = useQuery({ queryKey: ['repos'], queryFn: () => get<Repos>('/api/repos') });
+  const chains = useQuery({
+    queryKey: ['chains'],
+    queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
+  });
+  const enabled = (repos.data?.repos ?? []).filter((r) => r.enabled);
+  const [d, setD] = useState<Draft>({
+    title: '',
+    description: '',
+    repo: '',
+    chain: '',
+    spec: null,
+    plan: null,
+  });
+  const repo = d.repo || enabled[0]?.path || '';
+  const draft = { ...d, repo };
+  const [dry, setDry] = useState<{ run?: DryRun; error?: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // The dry run follows the form, a moment after the last keystroke.
+  const key = JSON.stringify(body(draft, false));
+  useEffect(() => {
+    if (!draft.repo || !draft.title.trim()) return setDry(null);
+    const t = window.setTimeout(() => {
+      post<DryRun>('/api/work-items?dry_run=1', JSON.parse(key))
+        .then((run) => setDry({ run }))
+        .catch((e: Error) => setDry({ error: e.message }));
+    }, 250);
+    return () => window.clearTimeout(t);
+  }, [key]);
+
+  const create = async (start: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const item = await post<Item>('/api/work-items', body(draft, start));
+      await client.invalidateQueries({ queryKey: ['items'] });
+      onCreated(item);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setD((x) => ({ ...x, [k]: v }));
+  const run = dry?.run?.would_file;
+  const runs = run ? run.nodes.filter((n) => n.skipped === null) : [];
+  return (
+    <dialog
+      ref={dialog}
+      className="composer"
+      aria-labelledby="composer-title"
+      onClose={onClose}
+      onCancel={onClose}
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create(false);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) {
+            e.preventDefault();
+            void create(true);
+          }
+        }}
+      >
+        <h2 id="composer-title">New work item</h2>
+        <label>
+          Title
+          <input autoFocus required value={d.title} onChange={(e) => set('title', e.target.value)} />
+        </label>
+        <label>
+          Brief
+          <textarea rows={4} value={d.description} onChange={(e) => set('description', e.target.value)} />
+        </label>
+        <div className="two">
+          <label>
+            Repository
+            <select value={repo} onChange={(e) => set('repo', e.target.value)}>
+              {enabled.map((r) => (
+                <option key={r.path} value={r.path}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Chain
+            <select value={d.chain} onChange={(e) => set('chain', e.target.value)}>
+              <option value="">the repository&apos;s default</option>
+              {(chains.data?.chains ?? [])
+                .filter((c) => c.running)
+                .map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.id} · {c.nodes} nodes · {c.gates} gates
+                  </option>
+                ))}
+            </select>
+          </label>
+        </div>
+        <div className="attach">
+          {(['spec', 'plan'] as const).map((k) =>
+            d[k] === null ? (
+              <button key={k} type="button" className="link" onClick={() => set(k, '')}>
+                + {k}
+              </button>
+            ) : (
+              <label key={k}>
+                {k === 'spec' ? 'Spec' : 'Plan'} (Markdown)
+                <textarea rows={4} value={d[k]} onChange={(e) => set(k, e.target.value)} />
+              </label>
+            ),
+          )}
+        </div>
+        <p className="dry muted" role="status" aria-live="polite">
+          {run
+            ? `${runs.length} of ${run.nodes.length} nodes run · ${run.gates.filter((g) => runs.some((n) => n.id === g)).length} gates`
+            : (dry?.error ?? (enabled.length === 0 ? 'Connect a repository first.' : ''))}
+        </p>
+        {error && <p role="alert">{error}</p>}
+        <div className="buttons">
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+          <button type="submit" disabled={busy || !d.title.trim() || !repo}>
+            Create paused
+          </button>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy || !d.title.trim() || !repo}
+            onClick={() => void create(true)}
+          >
+            Create and start <kbd>Ctrl ↵</kbd>
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,98 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError, get, post, type Item } from '../api.js';
+
+interface GateDoc {
+  gate: string;
+  kind: string;
+  path: string;
+  text: string;
+}
+
+/**
+ * A gate waiting for this person: its document, Approve, and Reject with a note (required: it is
+ * the next agent's steer) and, optionally, the node to go back to.
+ */
+export function GatePanel({ item, gate }: { item: Item; gate: string }) {
+  const client = useQueryClient();
+  const doc = useQuery({
+    queryKey: ['item', item.id, 'artifact', gate],
+    queryFn: async () => {
+      try {
+        return await get<GateDoc>(`/api/work-items/${item.id}/artifact`);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) return null;
+        throw e;
+      }
+    },
+  });
+  const [rejecting, setRejecting] = useState(false);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const decide = async (path: string, body: unknown) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await post(`/api/work-items/${item.id}/gates/${encodeURIComponent(gate)}/${path}`, body);
+      setRejecting(false);
+      setNote('');
+      await client.invalidateQueries({ queryKey: ['item', item.id] });
+      await client.invalidateQueries({ queryKey: ['items'] });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="gate" aria-labelledby="gate-title">
+      <div className="banner banner-gate" id="gate-title" role="status">
+        Waiting for your approval at <code>{gate}</code>
+      </div>
+      {doc.data ? (
+        <article className="document" aria-label={`${doc.data.kind} document`}>
+          <div className="muted small">{doc.data.path}</div>
+          <pre className="doc-text">{doc.data.text}</pre>
+        </article>
+      ) : (
+        doc.isSuccess && <p className="muted">This gate shows no document.</p>
+      )}
+      <div className="gate-actions">
+        <button type="button" className="primary" disabled={busy} onClick={() => void decide('approve', {})}>
+          Approve
+        </button>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => setRejecting((r) => !r)}
+          aria-expanded={rejecting}
+        >
+          Reject…
+        </button>
+      </div>
+      {rejecting && (
+        <form
+          className="reject-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void decide('reject', { note });
+          }}
+        >
+          <label htmlFor="reject-note">What should change (the next agent reads this)</label>
+          <textarea
+            id="reject-note"
+            required
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            rows={3}
+          />
+          <button type="submit" disabled={busy || note.trim() === ''}>
+            Reject
+          </button>
+        </form>
+      )}
+      {error && <p role="alert">{error}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,129 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import type { EventsPage } from '../../../src/contract/events.js';
+import { ApiError, get, post, type Item } from '../api.js';
+import { reasonOf } from '../board/groups.js';
+import { GatePanel } from './gate-panel.js';
+
+/** A sentence per event for the activity list; the type itself when there is no better one. */
+function describe(e: EventsPage['events'][number]): string {
+  const p = e.payload;
+  const node = typeof p.node === 'string' ? p.node : typeof p.gate === 'string' ? p.gate : e.node;
+  switch (e.type) {
+    case 'work_item_created':
+      return 'filed';
+    case 'node_started':
+      return `started ${node ?? ''}`;
+    case 'node_completed':
+      return `finished ${node ?? ''}`;
+    case 'node_skipped':
+      return `skipped ${node ?? ''}${typeof p.note === 'string' ? ` (${p.note})` : ''}`;
+    case 'gate_approved':
+      return `approved ${node ?? ''}`;
+    case 'gate_rejected':
+      return `rejected ${node ?? ''}`;
+    default:
+      return e.type.replace(/_/g, ' ');
+  }
+}
+
+/** Past every seq there will be: reading backward from it gives the newest events. */
+const NEWEST = Number.MAX_SAFE_INTEGER;
+
+const MOVES: { move: string; label: string; when: (i: Item) => boolean }[] = [
+  { move: 'resume', label: 'Resume', when: (i) => i.status === 'paused' },
+  { move: 'pause', label: 'Pause', when: (i) => i.status === 'running' || i.status === 'queued' },
+  { move: 'retry', label: 'Retry', when: (i) => i.status === 'stopped' && i.stop?.kind !== 'gate' },
+  {
+    move: 'archive',
+    label: 'Archive',
+    when: (i) => ['completed', 'cancelled', 'abandoned'].includes(i.status) && !i.archived,
+  },
+];
+
+export function ItemPage() {
+  const { id = '' } = useParams();
+  const client = useQueryClient();
+  const item = useQuery({
+    queryKey: ['item', id],
+    queryFn: () => get<Item>(`/api/work-items/${encodeURIComponent(id)}`),
+  });
+  const events = useQuery({
+    queryKey: ['item', id, 'events'],
+    queryFn: () =>
+      get<EventsPage>(`/api/work-items/${encodeURIComponent(id)}/events?limit=200&before=${NEWEST}`),
+  });
+  const [error, setError] = useState<string | null>(null);
+  if (item.isPending) return <p className="page muted">Loading…</p>;
+  if (item.isError) {
+    const e = item.error;
+    return (
+      <section className="page">
+        <h1>{e instanceof ApiError && e.status === 404 ? 'No such work item' : 'The item could not load'}</h1>
+        <p role="alert">{e.message}</p>
+        <Link to="/">Back to the board</Link>
+      </section>
+    );
+  }
+  const it = item.data;
+  const move = async (m: string) => {
+    setError(null);
+    try {
+      await post(`/api/work-items/${it.id}/${m}`);
+      await client.invalidateQueries({ queryKey: ['item', id] });
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  const reason = reasonOf(it);
+  const atGate = it.status === 'stopped' && it.stop?.kind === 'gate' && it.current_node;
+  return (
+    <section className="page item-page" aria-labelledby="item-title">
+      <nav className="muted small">
+        <Link to="/">Board</Link> / <code>{it.id}</code>
+      </nav>
+      <header className="item-head">
+        <h1 id="item-title">{it.title}</h1>
+        <div className="item-meta muted">
+          <span className={`status status-${it.display_status}`}>{it.display_status.replace('_', ' ')}</span>{' '}
+          · {it.chain} · {it.repo} · spent ${it.spent_usd.toFixed(2)}
+          {it.budget_cap.cap_usd !== null ? ` of $${it.budget_cap.cap_usd.toFixed(2)}` : ''}
+        </div>
+        {it.description && <p className="brief">{it.description}</p>}
+        <div className="item-actions">
+          {MOVES.filter((m) => m.when(it)).map((m) => (
+            <button key={m.move} type="button" onClick={() => void move(m.move)}>
+              {m.label}
+            </button>
+          ))}
+        </div>
+        {error && <p role="alert">{error}</p>}
+      </header>
+      {atGate ? (
+        <GatePanel item={it} gate={it.current_node!} />
+      ) : (
+        reason && (
+          <div className="banner" role="status">
+            {reason}
+            {it.stop?.reason ? `: ${it.stop.reason}` : ''}
+          </div>
+        )
+      )}
+      <h2>Activity</h2>
+      <ol className="activity">
+        {(events.data?.events ?? [])
+          .slice()
+          .reverse()
+          .map((e) => (
+            <li key={e.seq}>
+              <time className="muted small" dateTime={e.at}>
+                {new Date(e.at).toLocaleTimeString()}
+              </time>{' '}
+              {describe(e)} <span className="muted small">by {e.by}</span>
+            </li>
+          ))}
+      </ol>
+    </section>
+  );
+}

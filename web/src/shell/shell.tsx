@@ -1,0 +1,133 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Archive, BarChart3, LayoutList, Menu, Plus, Search, Settings, Shapes } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { NavLink } from 'react-router';
+import type { ApplyAnswer } from '../../../src/contract/apply.js';
+import { get, type Health } from '../api.js';
+import { useLive, type LiveState } from '../live.js';
+
+/*
+ * The frame around every screen: the sidebar (search, board, and the screens of the next board
+ * issue), the footer with the address, version and live state, and the apply chip.
+ */
+
+const LIVE_LABEL: Record<LiveState, string> = {
+  connecting: 'connecting…',
+  live: 'live',
+  reconnecting: 'reconnecting…',
+};
+
+function ApplyChip() {
+  const apply = useQuery({
+    queryKey: ['apply'],
+    queryFn: () => get<ApplyAnswer>('/api/apply'),
+    refetchInterval: 30_000,
+  });
+  const a = apply.data;
+  if (!a) return null;
+  // Files read when needed (harnesses.yaml, repos.yaml) apply by themselves: only a reload's count.
+  const pending = a.files.filter((f) => f.changed && f.applies_by === 'reload');
+  if (a.restart_needed)
+    return (
+      <span className="chip chip-warn" role="status">
+        Restart needed
+      </span>
+    );
+  if (a.reload_needed && pending.length > 0)
+    return (
+      <span className="chip chip-warn" role="status" title={pending.map((f) => f.file).join(', ')}>
+        {pending.length} change{pending.length === 1 ? '' : 's'} to apply
+      </span>
+    );
+  return null;
+}
+
+export function Shell({
+  children,
+  onSearch,
+  onCompose,
+}: {
+  children: ReactNode;
+  onSearch: () => void;
+  onCompose: () => void;
+}) {
+  const client = useQueryClient();
+  const live = useLive(client);
+  const health = useQuery({
+    queryKey: ['health'],
+    queryFn: () => get<Health>('/api/health'),
+    staleTime: 60_000,
+  });
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">Jig</div>
+        <button type="button" className="nav-item" onClick={onSearch} aria-keyshortcuts="Control+K Meta+K">
+          <Search size={16} aria-hidden /> Search <kbd>Ctrl K</kbd>
+        </button>
+        <button type="button" className="nav-item primary" onClick={onCompose} aria-keyshortcuts="c">
+          <Plus size={16} aria-hidden /> New item <kbd>c</kbd>
+        </button>
+        <NavLink to="/" end className="nav-item">
+          <LayoutList size={16} aria-hidden /> Board
+        </NavLink>
+        <NavLink to="/archived" className="nav-item">
+          <Archive size={16} aria-hidden /> Archived
+        </NavLink>
+        <NavLink to="/analytics" className="nav-item">
+          <BarChart3 size={16} aria-hidden /> Analytics
+        </NavLink>
+        <NavLink to="/templates" className="nav-item">
+          <Shapes size={16} aria-hidden /> Templates
+        </NavLink>
+        <NavLink to="/settings" className="nav-item">
+          <Settings size={16} aria-hidden /> Settings
+        </NavLink>
+        <NavLink to="/more" className="nav-item phone-only">
+          <Menu size={16} aria-hidden /> More
+        </NavLink>
+        <div className="sidebar-foot">
+          <ApplyChip />
+          <div className={`live live-${live}`} role="status" aria-live="polite">
+            <span className="dot" aria-hidden /> {LIVE_LABEL[live]}
+          </div>
+          <div className="muted small">
+            {location.host}
+            {health.data ? ` · v${health.data.version}` : ''}
+          </div>
+        </div>
+      </nav>
+      <main className="content">{children}</main>
+    </div>
+  );
+}
+
+/** The screens the next board issue builds: a page that says so, not a fake screen. */
+export function Coming({ title }: { title: string }) {
+  return (
+    <section className="page">
+      <h1>{title}</h1>
+      <p className="muted">Not in this build of the board yet.</p>
+    </section>
+  );
+}
+
+/** The phone's fourth tab: the screens the bottom bar has no room for. */
+export function More() {
+  return (
+    <section className="page">
+      <h1>More</h1>
+      <ul className="more-list">
+        <li>
+          <NavLink to="/archived">Archived items</NavLink>
+        </li>
+        <li>
+          <NavLink to="/templates">Templates</NavLink>
+        </li>
+        <li>
+          <NavLink to="/settings">Settings</NavLink>
+        </li>
+      </ul>
+    </section>
+  );
+}
