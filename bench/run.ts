@@ -8,6 +8,7 @@ const all = [
   'draft-ops',
   'wall-clock',
   'fanout',
+  'board',
 ];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length > 0 ? wanted : all) {

@@ -105,6 +105,15 @@ describe.skipIf(noChromium !== null)(
       const { page } = s;
       await page.goto(`${jig.url}/work-items/${item.id}`);
       await page.getByText('Waiting for your approval at review').waitFor();
+      // The graph draws every node of the chain, each with where it stands.
+      const node = (id: string) => page.locator(`.react-flow__node[data-id="${id}"] .gn-state`);
+      await node('finish').waitFor();
+      expect(await node('build').innerText()).toMatch(/^done · \d+ (ms|s)$/);
+      expect(await node('review').innerText()).toMatch(/^waiting for you/);
+      expect(await node('finish').innerText()).toBe('not run');
+      expect(await page.locator('.react-flow__edge').count()).toBe(3); // two in order, one reject arc
+      await page.locator('.react-flow__node[data-id="build"]').click();
+      await page.getByRole('complementary', { name: 'Node build' }).getByText('build.main.touch').waitFor();
       await shot(page, 'item-gate');
       await page.getByRole('button', { name: 'Approve' }).click();
       await until(jig, item.id, (i) => i.status === 'completed');

@@ -11,8 +11,9 @@ import { cleanupAll, http, repoRoot, startJig, type JigProcess } from './helpers
 let jig: JigProcess;
 const built = join(repoRoot, 'dist', 'web');
 const assets = readdirSync(join(built, 'assets'));
-const script = assets.find((f) => f.endsWith('.js'))!;
-const style = assets.find((f) => f.endsWith('.css'))!;
+// The entry files the page names; the item page's graph is a chunk of its own.
+const script = assets.find((f) => f.startsWith('index-') && f.endsWith('.js'))!;
+const style = assets.find((f) => f.startsWith('index-') && f.endsWith('.css'))!;
 
 beforeAll(async () => {
   jig = await startJig();

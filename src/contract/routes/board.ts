@@ -6,18 +6,19 @@ import { defineRoute } from '../route.js';
  * hashed files. Each screen path is listed, so a path the board does not have is a plain 404.
  */
 const page = (path: `/${string}`, summary: string) =>
-  defineRoute({ method: 'GET', path, summary, tags: ['board'], hide: true });
+  defineRoute({ method: 'GET', path, summary, tags: ['board'] });
 
 export const boardPages = [
   page('/', 'The board: what needs you, what runs, what has not started, what is done'),
   page('/archived', 'The board: archived items'),
   page('/work-items/:id', "The board: an item's page"),
-  page('/work-items/:id/*', "The board: a part of an item's page"),
+  page('/work-items/:id/nodes/:node', "The board: a node of an item's chain"),
   page('/analytics', 'The board: analytics'),
   page('/templates', 'The board: templates'),
-  page('/templates/*', 'The board: a template editor'),
+  page('/templates/:area', 'The board: a template editor'),
+  page('/templates/:area/:name', 'The board: one template'),
   page('/settings', 'The board: settings'),
-  page('/settings/*', 'The board: a settings screen'),
+  page('/settings/:screen', 'The board: a settings screen'),
   page('/more', 'The board: the screens a phone reaches from its More tab'),
 ];
 
@@ -26,6 +27,5 @@ export const boardAsset = defineRoute({
   path: '/assets/:file',
   summary: "The board's scripts and styles (hashed names, cached for a year)",
   tags: ['board'],
-  hide: true,
   params: z.object({ file: z.string() }),
 });

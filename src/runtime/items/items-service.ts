@@ -13,6 +13,7 @@ import { itemsToReclaim, listItems } from '../../store/item-list.js';
 import { getItem, updateItem, updateItemIf, type ItemRecord } from '../../store/work-items.js';
 import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
 import type { EventActor } from '../../contract/events.js';
+import type { ItemChainAnswer } from '../../contract/routes/work-items/chain.js';
 import { attachmentFile, prepareAttachment, readStoredAttachment, storeAttachment } from './attachments.js';
 import {
   checkIntake,
@@ -96,6 +97,18 @@ export class ItemsService {
   ): Promise<ItemRecord> {
     const checked = checkIntake(this.deps, input);
     return fileItem(this.deps, input, checked, { source, by, extraPayload });
+  }
+
+  /** The chain the board draws: the item's own once it started, else its chain file's. */
+  async chainOf(id: string): Promise<ItemChainAnswer> {
+    const rec = await this.record(id);
+    if (rec.chain_definition) return { chain: rec.chain, source: 'item', nodes: rec.chain_definition.nodes };
+    const found = this.deps.chains.lookup(rec.chain);
+    if (!found.ok) {
+      if (found.reason === 'unknown') throw new JigError('chain_unknown', { chain: rec.chain });
+      throw new JigError('chain_unresolved', { chain: rec.chain, reason: found.detail });
+    }
+    return { chain: rec.chain, source: 'template', nodes: found.chain.definition.nodes };
   }
 
   /** `POST /api/triggers`, with its optional `Idempotency-Key` (see trigger-intake.ts). */

@@ -1,10 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import type { ItemChainAnswer } from '../../../src/contract/routes/work-items/chain.js';
 import type { EventsPage } from '../../../src/contract/events.js';
 import { ApiError, get, post, type Item } from '../api.js';
 import { reasonOf } from '../board/groups.js';
 import { GatePanel } from './gate-panel.js';
+import { Inspector } from './inspector.js';
+import { nodeStates, type NodeStatus } from './node-states.js';
+
+// The graph library is the biggest part of this page: loaded with it, not with the board.
+const ChainGraph = lazy(() => import('./chain-graph.js'));
 
 /** A sentence per event for the activity list; the type itself when there is no better one. */
 function describe(e: EventsPage['events'][number]): string {
@@ -52,9 +58,27 @@ export function ItemPage() {
   const events = useQuery({
     queryKey: ['item', id, 'events'],
     queryFn: () =>
-      get<EventsPage>(`/api/work-items/${encodeURIComponent(id)}/events?limit=200&before=${NEWEST}`),
+      get<EventsPage>(`/api/work-items/${encodeURIComponent(id)}/events?limit=1000&before=${NEWEST}`),
+  });
+  const chain = useQuery({
+    queryKey: ['item', id, 'chain', item.data?.started_at ?? null],
+    queryFn: () => get<ItemChainAnswer>(`/api/work-items/${encodeURIComponent(id)}/chain`),
+    enabled: item.isSuccess,
   });
   const [error, setError] = useState<string | null>(null);
+  const [picked, setPicked] = useState<string | null>(null);
+  const states = useMemo(
+    () =>
+      item.data && chain.data
+        ? nodeStates(
+            item.data,
+            chain.data.nodes.map((n) => n.id),
+            events.data?.events ?? [],
+            Date.now(),
+          )
+        : new Map<string, NodeStatus>(),
+    [item.data, chain.data, events.data],
+  );
   if (item.isPending) return <p className="page muted">Loading…</p>;
   if (item.isError) {
     const e = item.error;
@@ -110,6 +134,25 @@ export function ItemPage() {
           </div>
         )
       )}
+      {chain.data && (
+        <div className="chain-area">
+          <Suspense fallback={<p className="muted">Drawing the chain…</p>}>
+            <ChainGraph
+              nodes={chain.data.nodes}
+              states={states}
+              selected={picked ?? it.current_node}
+              onSelect={setPicked}
+              onOpen={setPicked}
+            />
+          </Suspense>
+          {(() => {
+            const shown =
+              chain.data.nodes.find((n) => n.id === (picked ?? it.current_node)) ?? chain.data.nodes[0];
+            return shown ? <Inspector item={it} node={shown} status={states.get(shown.id)} /> : null;
+          })()}
+        </div>
+      )}
+      {chain.isError && <p role="alert">The chain could not load: {chain.error.message}</p>}
       <h2>Activity</h2>
       <ol className="activity">
         {(events.data?.events ?? [])

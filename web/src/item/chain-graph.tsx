@@ -1,0 +1,142 @@
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  type Edge,
+  type Node,
+  type NodeProps,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useMemo } from 'react';
+import type { ModelNode } from '../../../src/contract/config/chain-model.js';
+import { duration, type NodeStatus } from './node-states.js';
+
+/*
+ * The item's chain as a graph: exec nodes as boxes, gates as diamonds, in walk order left to
+ * right, with each gate's reject arc drawn back under the row. Pan, zoom and fit come with React
+ * Flow; a chain is a line, so its layout is the order itself and needs no layout engine.
+ */
+
+type Data = { node: ModelNode; status: NodeStatus; selected: boolean };
+type ChainNode = Node<Data, 'exec' | 'gate'>;
+
+const GAP = 200;
+/** Where the diamond's corners are in a gate node (styles.css `.gn-diamond`): edges meet them there. */
+const DIAMOND_MID = 29;
+
+const STATE_LABEL: Record<NodeStatus['state'], string> = {
+  pending: 'not run',
+  running: 'running',
+  waiting: 'waiting for you',
+  stopped: 'stopped',
+  done: 'done',
+  skipped: 'skipped',
+};
+
+function Label({ data }: { data: Data }) {
+  const { node, status } = data;
+  return (
+    <>
+      <span className="gn-id">{node.id}</span>
+      <span className="gn-state">
+        {STATE_LABEL[status.state]}
+        {status.ms !== null ? ` · ${duration(status.ms)}` : ''}
+        {status.runs > 1 ? ` · ×${status.runs}` : ''}
+      </span>
+    </>
+  );
+}
+
+function ExecNode({ data }: NodeProps<ChainNode>) {
+  return (
+    <div
+      className={`gn gn-exec gn-${data.status.state}${data.selected ? ' gn-selected' : ''}`}
+      title={data.node.description}
+    >
+      <Handle type="target" position={Position.Left} />
+      <Handle type="target" id="back" position={Position.Bottom} />
+      <Label data={data} />
+      <Handle type="source" position={Position.Right} />
+    </div>
+  );
+}
+
+function GateNode({ data }: NodeProps<ChainNode>) {
+  return (
+    <div className={`gn gn-gate gn-${data.status.state}${data.selected ? ' gn-selected' : ''}`}>
+      <div className="gn-diamond" aria-hidden />
+      <Handle type="target" position={Position.Left} style={{ top: DIAMOND_MID }} />
+      <div className="gn-gate-label">
+        <Label data={data} />
+      </div>
+      <Handle type="source" position={Position.Right} style={{ top: DIAMOND_MID }} />
+      <Handle type="source" id="reject" position={Position.Bottom} />
+    </div>
+  );
+}
+
+const nodeTypes = { exec: ExecNode, gate: GateNode };
+
+export interface ChainGraphProps {
+  nodes: readonly ModelNode[];
+  states: Map<string, NodeStatus>;
+  selected: string | null;
+  onSelect: (id: string) => void;
+  onOpen: (id: string) => void;
+}
+
+export default function ChainGraph({ nodes, states, selected, onSelect, onOpen }: ChainGraphProps) {
+  const flow = useMemo(() => {
+    const fallback: NodeStatus = { state: 'pending', ms: null, runs: 0 };
+    const graphNodes: ChainNode[] = nodes.map((n, i) => ({
+      id: n.id,
+      type: n.kind,
+      position: { x: i * GAP, y: n.kind === 'gate' ? 27 - DIAMOND_MID : 0 },
+      data: { node: n, status: states.get(n.id) ?? fallback, selected: n.id === selected },
+      ariaLabel: `${n.kind === 'gate' ? 'gate' : 'node'} ${n.id}: ${STATE_LABEL[(states.get(n.id) ?? fallback).state]}`,
+    }));
+    const edges: Edge[] = nodes.slice(1).map((n, i) => ({
+      id: `${nodes[i]!.id}->${n.id}`,
+      source: nodes[i]!.id,
+      target: n.id,
+      markerEnd: { type: MarkerType.ArrowClosed },
+    }));
+    for (const n of nodes) {
+      if (n.kind !== 'gate' || !n.reject_to) continue;
+      edges.push({
+        id: `${n.id}~>${n.reject_to}`,
+        source: n.id,
+        sourceHandle: 'reject',
+        target: n.reject_to,
+        targetHandle: 'back',
+        type: 'smoothstep',
+        className: 'reject-arc',
+        label: 'reject',
+        markerEnd: { type: MarkerType.ArrowClosed },
+      });
+    }
+    return { graphNodes, edges };
+  }, [nodes, states, selected]);
+  return (
+    <div className="chain-graph" aria-label="Chain graph">
+      <ReactFlow
+        nodes={flow.graphNodes}
+        edges={flow.edges}
+        nodeTypes={nodeTypes}
+        fitView
+        fitViewOptions={{ padding: 0.2 }}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        minZoom={0.2}
+        onNodeClick={(_e, n) => onSelect(n.id)}
+        onNodeDoubleClick={(_e, n) => onOpen(n.id)}
+      >
+        <Background gap={16} size={1} />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ModelNode, ModelStep, ModelTask } from '../../../src/contract/config/chain-model.js';
+import { post, type Item } from '../api.js';
+import { duration, type NodeStatus } from './node-states.js';
+
+/** What a task runs, in one line: the agent's harness and prompt, the command, the builtin. */
+function taskLine(t: ModelTask): string {
+  switch (t.kind) {
+    case 'agent':
+      return `${typeof t.harness === 'string' ? t.harness : 'agent'}: ${t.prompt.split('\n')[0]}`;
+    case 'subprocess':
+      return 'run' in t && typeof t.run === 'string'
+        ? `$ ${t.run}`
+        : 'argv' in t && Array.isArray(t.argv)
+          ? `$ ${t.argv.join(' ')}`
+          : 'a command';
+    case 'builtin':
+      return `builtin ${t.ref}`;
+    case 'forge':
+      return `forge ${String(t.target)}`;
+  }
+}
+
+function Steps({ steps }: { steps: readonly ModelStep[] }) {
+  return (
+    <ol className="steps">
+      {steps.map((s) => (
+        <li key={s.path}>
+          <code>{s.path}</code>
+          <ul>
+            {s.tasks.map((t) => (
+              <li key={t.path}>
+                <code>{t.path}</code> <span className="muted">({t.kind})</span> — {taskLine(t)}
+              </li>
+            ))}
+          </ul>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The selected node: what it is, what it runs, where it stands; Retry from it when the item stopped. */
+export function Inspector({
+  item,
+  node,
+  status,
+}: {
+  item: Item;
+  node: ModelNode;
+  status: NodeStatus | undefined;
+}) {
+  const client = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const retry = async () => {
+    setError(null);
+    try {
+      await post(`/api/work-items/${item.id}/retry`, { path: node.id });
+      await client.invalidateQueries({ queryKey: ['item', item.id] });
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  return (
+    <aside className="inspector" aria-label={`Node ${node.id}`}>
+      <h3>
+        {node.kind === 'gate' ? 'Gate' : 'Node'} <code>{node.id}</code>
+      </h3>
+      {status && (
+        <p className="muted">
+          {status.state}
+          {status.ms !== null ? ` · ${duration(status.ms)}` : ''} · run {status.runs} time
+          {status.runs === 1 ? '' : 's'}
+        </p>
+      )}
+      {node.description && <p>{node.description}</p>}
+      {node.kind === 'gate' ? (
+        <dl>
+          {node.message && (
+            <>
+              <dt>Message</dt>
+              <dd>{node.message}</dd>
+            </>
+          )}
+          <dt>Document</dt>
+          <dd>{node.artifact ?? 'none'}</dd>
+          <dt>A rejection goes back to</dt>
+          <dd>{node.reject_to ?? 'the nearest node before it'}</dd>
+        </dl>
+      ) : (
+        <>
+          <Steps steps={node.steps} />
+          {node.fix_loop && (
+            <p className="muted small">
+              Fix loop: up to {node.fix_loop.max_attempts ?? 'the policy’s'} repairs (
+              {node.fix_loop.steps.length} step
+              {node.fix_loop.steps.length === 1 ? '' : 's'})
+            </p>
+          )}
+          {item.status === 'stopped' && item.stop?.kind !== 'gate' && (
+            <button type="button" onClick={() => void retry()}>
+              Retry from {node.id}
+            </button>
+          )}
+        </>
+      )}
+      {error && <p role="alert">{error}</p>}
+    </aside>
+  );
+}
