@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { noChromium, openBrowser, shot, type Session } from './helpers/browser.js';
-import { engineSetup, until } from './helpers/engine.js';
+import { agentSetup } from './helpers/agents.js';
+import { events, until } from './helpers/engine.js';
 import { cleanupAll, http, type JigProcess } from './helpers/server.js';
 
 /*
@@ -15,15 +16,44 @@ let repo: string;
 let s: Session;
 const api = (method: string, path: string, body?: unknown) => http(`${jig.url}${path}`, { method, body });
 
-async function file(title: string, start: boolean): Promise<any> {
-  const r = await api('POST', '/api/work-items', { title, repo, chain: 'gated', start });
+/** An agent (the fake claude) writes a spec a gate shows; a rejection goes back to it. */
+const DOC_CHAIN = `
+nodes:
+  - id: write
+    kind: exec
+    tasks:
+      - id: author
+        kind: agent
+        harness: claude
+        produces: spec
+        prompt: Write the spec.
+  - id: spec_review
+    kind: gate
+    artifact: spec
+    reject_to: write
+`;
+const DOC = [
+  '# The spec',
+  '',
+  'Build **this**.',
+  '',
+  '<script>window.pwned = true</script>',
+  '<img src="http://198.51.100.7/track.png" alt="tracker">',
+  '<a href="https://example.com/">a link</a>',
+].join('\n');
+
+async function file(title: string, start: boolean, chain = 'gated'): Promise<any> {
+  const r = await api('POST', '/api/work-items', { title, repo, chain, start });
   expect(r.status, r.text).toBe(201);
   return r.json;
 }
 
 beforeAll(async () => {
   if (noChromium) return;
-  ({ jig, repo } = await engineSetup({ gated: GATED_CHAIN }));
+  ({ jig, repo } = await agentSetup(
+    { gated: GATED_CHAIN, doc: DOC_CHAIN },
+    { env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARTIFACT: DOC } },
+  ));
   s = await openBrowser(jig.url);
 }, 60_000);
 afterAll(async () => {
@@ -118,6 +148,35 @@ describe.skipIf(noChromium !== null)(
       await page.getByRole('button', { name: 'Approve' }).click();
       await until(jig, item.id, (i) => i.status === 'completed');
       await expect.poll(() => page.locator('.item-meta .status').innerText()).toBe('done');
+    });
+
+    it('renders the gate document as sanitized Markdown; a rejection with a note goes back to the gate node', async () => {
+      const item = await file('Review a spec', true, 'doc');
+      await until(jig, item.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
+      const { page } = s;
+      await page.goto(`${jig.url}/work-items/${item.id}`);
+      const doc = page.getByRole('article', { name: 'spec document' });
+      await doc.locator('.markdown h1').waitFor();
+      expect(await doc.locator('.markdown h1').innerText()).toBe('The spec');
+      expect(await doc.locator('.markdown strong').innerText()).toBe('this');
+      expect(await doc.locator('script').count()).toBe(0);
+      expect(await doc.locator('img').getAttribute('src')).toBeNull();
+      expect(await doc.locator('a').getAttribute('rel')).toBe('noopener noreferrer');
+      expect(await page.evaluate('window.pwned === undefined')).toBe(true);
+      await shot(page, 'item-document');
+      await page.getByRole('button', { name: 'Reject…' }).click();
+      await page.getByLabel(/What should change/).fill('Name the edge cases.');
+      expect(await page.getByLabel('Go back to').inputValue()).toBe('');
+      await page.getByRole('button', { name: 'Reject', exact: true }).click();
+      await expect
+        .poll(async () => (await events(jig, item.id)).filter((e) => e.type === 'gate_rejected').length)
+        .toBe(1);
+      const rejected = (await events(jig, item.id)).find((e) => e.type === 'gate_rejected');
+      expect(rejected.payload).toMatchObject({
+        gate: 'spec_review',
+        note: 'Name the edge cases.',
+        reject_to: 'write',
+      });
     });
 
     it('lays the board out for a phone without sideways scroll', async () => {

@@ -127,7 +127,7 @@ export default function ChainGraph({ nodes, states, selected, onSelect, onOpen }
         edges={flow.edges}
         nodeTypes={nodeTypes}
         fitView
-        fitViewOptions={{ padding: 0.2 }}
+        fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
         nodesDraggable={false}
         nodesConnectable={false}
         minZoom={0.2}

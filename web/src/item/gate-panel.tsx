@@ -1,6 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ApiError, get, post, type Item } from '../api.js';
+
+// The Markdown renderer and its sanitizer load with the first document, not with the board.
+const Markdown = lazy(() => import('./markdown.js'));
 
 interface GateDoc {
   gate: string;
@@ -13,7 +16,19 @@ interface GateDoc {
  * A gate waiting for this person: its document, Approve, and Reject with a note (required: it is
  * the next agent's steer) and, optionally, the node to go back to.
  */
-export function GatePanel({ item, gate }: { item: Item; gate: string }) {
+export function GatePanel({
+  item,
+  gate,
+  targets,
+  rejectTo,
+}: {
+  item: Item;
+  gate: string;
+  /** The exec nodes before the gate: where a rejection may send the item. */
+  targets: string[];
+  /** The gate's own `reject_to` (else the server picks the nearest node before it). */
+  rejectTo: string | null;
+}) {
   const client = useQueryClient();
   const doc = useQuery({
     queryKey: ['item', item.id, 'artifact', gate],
@@ -28,6 +43,7 @@ export function GatePanel({ item, gate }: { item: Item; gate: string }) {
   });
   const [rejecting, setRejecting] = useState(false);
   const [note, setNote] = useState('');
+  const [target, setTarget] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const decide = async (path: string, body: unknown) => {
@@ -53,7 +69,9 @@ export function GatePanel({ item, gate }: { item: Item; gate: string }) {
       {doc.data ? (
         <article className="document" aria-label={`${doc.data.kind} document`}>
           <div className="muted small">{doc.data.path}</div>
-          <pre className="doc-text">{doc.data.text}</pre>
+          <Suspense fallback={<pre className="doc-text">{doc.data.text}</pre>}>
+            <Markdown text={doc.data.text} />
+          </Suspense>
         </article>
       ) : (
         doc.isSuccess && <p className="muted">This gate shows no document.</p>
@@ -76,7 +94,7 @@ export function GatePanel({ item, gate }: { item: Item; gate: string }) {
           className="reject-form"
           onSubmit={(e) => {
             e.preventDefault();
-            void decide('reject', { note });
+            void decide('reject', { note, ...(target ? { node: target } : {}) });
           }}
         >
           <label htmlFor="reject-note">What should change (the next agent reads this)</label>
@@ -87,6 +105,21 @@ export function GatePanel({ item, gate }: { item: Item; gate: string }) {
             onChange={(e) => setNote(e.target.value)}
             rows={3}
           />
+          {targets.length > 0 && (
+            <label>
+              Go back to{' '}
+              <select value={target} onChange={(e) => setTarget(e.target.value)}>
+                <option value="">{rejectTo ?? 'the node before the gate'} (the gate&apos;s choice)</option>
+                {targets
+                  .filter((t) => t !== rejectTo)
+                  .map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+              </select>
+            </label>
+          )}
           <button type="submit" disabled={busy || note.trim() === ''}>
             Reject
           </button>

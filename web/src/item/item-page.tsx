@@ -125,7 +125,19 @@ export function ItemPage() {
         {error && <p role="alert">{error}</p>}
       </header>
       {atGate ? (
-        <GatePanel item={it} gate={it.current_node!} />
+        <GatePanel
+          item={it}
+          gate={it.current_node!}
+          targets={(() => {
+            const nodes = chain.data?.nodes ?? [];
+            const at = nodes.findIndex((n) => n.id === it.current_node);
+            return nodes.slice(0, Math.max(0, at)).flatMap((n) => (n.kind === 'exec' ? [n.id] : []));
+          })()}
+          rejectTo={(() => {
+            const g = chain.data?.nodes.find((n) => n.id === it.current_node);
+            return g?.kind === 'gate' ? (g.reject_to ?? null) : null;
+          })()}
+        />
       ) : (
         reason && (
           <div className="banner" role="status">
