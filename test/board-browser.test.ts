@@ -94,6 +94,19 @@ describe.skipIf(noChromium !== null)(
       await expect.poll(() => page.locator('.count-needs').innerText()).toBe('1 NEED YOU');
       await shot(page, 'board');
 
+      // Grouped by chain and sorted by title, from the URL alone.
+      await page.goto(`${jig.url}/?group=chain&sort=title`);
+      await page.locator('h2.group').first().waitFor();
+      expect(await page.locator('h2.group').allInnerTexts()).toEqual(['GATED 3']);
+      expect(await page.locator('.row-title').allInnerTexts()).toEqual([
+        'Already done',
+        'Not started yet',
+        'Waits at the gate',
+      ]);
+      expect(await page.getByLabel('Group by').inputValue()).toBe('chain');
+      await page.goto(`${jig.url}/`);
+      await page.getByRole('heading', { name: /Needs you/ }).waitFor();
+
       // Filed elsewhere (the API), it appears without a reload.
       const live = await file('Arrives live', false);
       await page.locator(`[data-item="${live.id}"]`).waitFor();

@@ -4,19 +4,31 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { allItems, post, type Item } from '../api.js';
 import { BulkBar } from './bulk.js';
-import { groupItems, type GroupId, type RowAction } from './groups.js';
+import {
+  groupOf,
+  arrange,
+  GROUP_BY,
+  SORT_BY,
+  SORT_LABEL,
+  type GroupBy,
+  type RowAction,
+  type SortBy,
+} from './groups.js';
 import { Row } from './row.js';
 
 type Entry =
-  | { kind: 'header'; id: GroupId; title: string; total: number }
-  | { kind: 'row'; item: Item; group: GroupId | null }
+  | { kind: 'header'; id: string; title: string; total: number }
+  | { kind: 'row'; item: Item; group: string | null }
   | { kind: 'more'; hidden: number }
-  | { kind: 'empty'; id: GroupId };
+  | { kind: 'empty'; id: string };
+
+const oneOf = <T extends string>(list: readonly T[], value: string | null, fallback: T): T =>
+  (list as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
 
 const HEADER_PX = 44;
 const ROW_PX = 58;
 
-/** Filters live in the URL (`?q=&chain=&repo=&done=all`) so a view can be shared and reloaded. */
+/** Filters live in the URL (`?q=&chain=&repo=&group=&sort=&done=all`) so a view can be shared and reloaded. */
 function useFilters() {
   const [params, setParams] = useSearchParams();
   const set = (key: string, value: string) =>
@@ -32,6 +44,8 @@ function useFilters() {
     q: params.get('q') ?? '',
     chain: params.get('chain') ?? '',
     repo: params.get('repo') ?? '',
+    group: oneOf<GroupBy>(GROUP_BY, params.get('group'), 'status'),
+    sort: oneOf<SortBy>(SORT_BY, params.get('sort'), 'attention'),
     allDone: params.get('done') === 'all',
     set,
   };
@@ -69,14 +83,14 @@ export function Board({ archived = false }: { archived?: boolean }) {
   const entries = useMemo<Entry[]>(() => {
     if (archived) return shown.map((item) => ({ kind: 'row', item, group: null }));
     const out: Entry[] = [];
-    for (const g of groupItems(shown, f.allDone)) {
+    for (const g of arrange(shown, f.group, f.sort, f.allDone)) {
       out.push({ kind: 'header', id: g.id, title: g.title, total: g.total });
       if (g.items.length === 0) out.push({ kind: 'empty', id: g.id });
       for (const item of g.items) out.push({ kind: 'row', item, group: g.id });
       if (g.total > g.items.length) out.push({ kind: 'more', hidden: g.total - g.items.length });
     }
     return out;
-  }, [shown, f.allDone, archived]);
+  }, [shown, f.group, f.sort, f.allDone, archived]);
   const rows = useMemo(() => entries.flatMap((e, i) => (e.kind === 'row' ? [i] : [])), [entries]);
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -122,16 +136,14 @@ export function Board({ archived = false }: { archived?: boolean }) {
   };
   const activeEntry = rows[active] === undefined ? undefined : entries[rows[active]];
   const activeId = activeEntry?.kind === 'row' ? activeEntry.item.id : undefined;
-  const needs = entries.find((e) => e.kind === 'header' && e.id === 'needs');
+  const needing = useMemo(() => shown.filter((i) => groupOf(i) === 'needs').length, [shown]);
 
   return (
     <section className="page board" aria-label={archived ? 'Archived items' : 'Board'}>
       <header className="board-head">
         <h1>
           {archived ? 'Archived' : 'Board'}
-          {needs && needs.kind === 'header' && needs.total > 0 && (
-            <span className="count-needs">{needs.total} NEED YOU</span>
-          )}
+          {!archived && needing > 0 && <span className="count-needs">{needing} NEED YOU</span>}
         </h1>
         <div className="filters">
           <input
@@ -153,6 +165,26 @@ export function Board({ archived = false }: { archived?: boolean }) {
             {repos.map((r) => (
               <option key={r} value={r}>
                 {r.split('/').pop()}
+              </option>
+            ))}
+          </select>
+          <select
+            aria-label="Group by"
+            value={f.group}
+            onChange={(e) => f.set('group', e.target.value === 'status' ? '' : e.target.value)}
+          >
+            <option value="status">Group by status</option>
+            <option value="repo">Group by repo</option>
+            <option value="chain">Group by chain</option>
+          </select>
+          <select
+            aria-label="Sort"
+            value={f.sort}
+            onChange={(e) => f.set('sort', e.target.value === 'attention' ? '' : e.target.value)}
+          >
+            {SORT_BY.map((k) => (
+              <option key={k} value={k}>
+                {SORT_LABEL[k]}
               </option>
             ))}
           </select>

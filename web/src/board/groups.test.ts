@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../api.js';
-import { actionOf, age, groupItems, groupOf, reasonOf } from './groups.js';
+import { actionOf, age, arrange, groupItems, groupOf, reasonOf } from './groups.js';
 
 const base: Item = {
   id: 'aaaaaaaa',
@@ -107,5 +107,37 @@ describe('board groups', () => {
         '2026-11-20T10:00:00.000Z',
       ].map((x) => age(x, t)),
     ).toEqual(['30 s', '30 min', '3 h', '4 d']);
+  });
+
+  it('groups by repo or chain, each sorted as asked', () => {
+    const a = item({
+      id: 'a0000000',
+      title: 'b task',
+      repo: '/x/one',
+      chain: 'default',
+      updated_at: '2026-11-24T10:05:00.000Z',
+    });
+    const b = { ...stopped('gate'), id: 'b0000000', title: 'a task', repo: '/x/two', chain: 'default' };
+    const c = item({
+      id: 'c0000000',
+      title: 'c task',
+      repo: '/x/one',
+      chain: 'manual',
+      created_at: '2026-11-24T11:00:00.000Z',
+    });
+    expect(
+      arrange([a, b, c], 'repo', 'title', false).map((g) => [g.id, g.title, g.items.map((i) => i.id)]),
+    ).toEqual([
+      ['repo:/x/one', 'one', ['a0000000', 'c0000000']],
+      ['repo:/x/two', 'two', ['b0000000']],
+    ]);
+    expect(arrange([a, b, c], 'chain', 'attention', false)[0]!.items.map((i) => i.id)).toEqual([
+      'b0000000',
+      'a0000000',
+    ]);
+    expect(arrange([a, b, c], 'status', 'created', false)[2]!.items.map((i) => i.id)).toEqual([
+      'c0000000',
+      'a0000000',
+    ]);
   });
 });

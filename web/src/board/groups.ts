@@ -91,7 +91,7 @@ export const ACTION_LABEL: Record<RowAction, string> = {
 };
 
 export interface Grouped {
-  id: GroupId;
+  id: string;
   title: string;
   items: Item[];
   /** How many the group holds before Done is cut to its newest few. */
@@ -120,4 +120,48 @@ export function age(iso: string, now: number): string {
   if (s < 3600) return `${Math.round(s / 60)} min`;
   if (s < 86_400) return `${Math.round(s / 3600)} h`;
   return `${Math.round(s / 86_400)} d`;
+}
+
+export const GROUP_BY = ['status', 'repo', 'chain'] as const;
+export type GroupBy = (typeof GROUP_BY)[number];
+export const SORT_BY = ['attention', 'updated', 'created', 'title'] as const;
+export type SortBy = (typeof SORT_BY)[number];
+export const SORT_LABEL: Record<SortBy, string> = {
+  attention: 'Needs attention',
+  updated: 'Recently updated',
+  created: 'Created',
+  title: 'Title',
+};
+
+const SORTS: Record<Exclude<SortBy, 'attention'>, (a: Item, b: Item) => number> = {
+  updated: (a, b) => b.updated_at.localeCompare(a.updated_at),
+  created: (a, b) => b.created_at.localeCompare(a.created_at),
+  title: (a, b) => a.title.localeCompare(b.title),
+};
+
+/** Rank for "needs attention": what waits for a person first, then what runs, new, ended. */
+const RANK: Record<GroupId, number> = { needs: 0, running: 1, not_started: 2, done: 3 };
+
+/**
+ * The board as the controls ask: by status (the four groups) or by repo or chain (one group each,
+ * by name), each sorted. "Needs attention" keeps the status groups' own order inside a group.
+ */
+export function arrange(items: readonly Item[], by: GroupBy, sort: SortBy, showAllDone: boolean): Grouped[] {
+  if (by === 'status') {
+    const groups = groupItems(items, showAllDone);
+    if (sort === 'attention') return groups;
+    return groups.map((g) => ({ ...g, items: [...g.items].sort(SORTS[sort]) }));
+  }
+  const key = (i: Item) => (by === 'repo' ? i.repo : i.chain);
+  const names = [...new Set(items.map(key))].sort();
+  return names.map((name) => {
+    const list = items.filter((i) => key(i) === name);
+    list.sort(
+      sort === 'attention'
+        ? (a, b) => RANK[groupOf(a)] - RANK[groupOf(b)] || a.updated_at.localeCompare(b.updated_at)
+        : SORTS[sort],
+    );
+    const title = by === 'repo' ? (name.split('/').filter(Boolean).pop() ?? name) : name;
+    return { id: `${by}:${name}`, title, items: list, total: list.length };
+  });
 }
