@@ -3,7 +3,8 @@ import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { noChromium, openBrowser, shot, type Session } from './helpers/browser.js';
 import { agentSetup } from './helpers/agents.js';
 import { events, until } from './helpers/engine.js';
-import { cleanupAll, http, type JigProcess } from './helpers/server.js';
+import { makeRepo } from './helpers/git.js';
+import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js';
 
 /*
  * The board in a real browser against the real server: the four groups, live updates, the
@@ -54,7 +55,7 @@ beforeAll(async () => {
     { gated: GATED_CHAIN, doc: DOC_CHAIN },
     { env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARTIFACT: DOC } },
   ));
-  s = await openBrowser(jig.url);
+  s = await openBrowser();
 }, 60_000);
 afterAll(async () => {
   await s?.close();
@@ -122,7 +123,7 @@ describe.skipIf(noChromium !== null)(
       await dialog.waitFor();
       await dialog.getByLabel('Title').fill('Composed in the browser');
       await dialog.getByLabel('Chain').selectOption('gated');
-      await expect.poll(() => dialog.getByRole('status').innerText()).toBe('3 of 3 nodes run · 1 gates');
+      await expect.poll(() => dialog.getByRole('status').innerText()).toBe('3 of 3 nodes run · 1 gate');
       await shot(page, 'composer');
       await dialog.getByRole('button', { name: 'Create paused' }).click();
       await page.getByRole('heading', { name: 'Composed in the browser' }).waitFor();
@@ -190,6 +191,33 @@ describe.skipIf(noChromium !== null)(
         note: 'Name the edge cases.',
         reject_to: 'write',
       });
+    });
+
+    it('walks a first-time user from no repository to a first item', async () => {
+      const fresh = await startJig();
+      const project = makeRepo({ 'package.json': '{"name":"demo","scripts":{"test":"node -e 0"}}\n' });
+      const { page } = s;
+      await page.goto(`${fresh.url}/`);
+      await page.getByRole('heading', { name: 'Get started with Jig' }).waitFor();
+      await page.getByLabel('Path of a git checkout on this machine').fill(project);
+      await page.getByRole('button', { name: 'Look at it' }).click();
+      await page.getByText('Tests:').waitFor();
+      expect(await page.getByLabel(/Test command/).inputValue()).toBe('npm test');
+      await page.getByRole('button', { name: 'Connect repo' }).click();
+      await page.getByRole('heading', { name: '2. Chains and limits' }).waitFor();
+      await page.getByText('Up to 3 items run at once').waitFor();
+      await shot(page, 'wizard');
+      await page.getByLabel('Title').fill('My first item');
+      await page.getByRole('button', { name: 'Create paused' }).click();
+      await page.getByRole('heading', { name: 'My first item' }).waitFor();
+      const repos = (await http(`${fresh.url}/api/repos`)).json.repos;
+      expect(repos.map((r: any) => [r.path, r.test_command, r.enabled])).toEqual([
+        [project, 'npm test', true],
+      ]);
+      const items = (await http(`${fresh.url}/api/work-items`)).json.items;
+      expect(items.map((i: any) => [i.title, i.chain, i.status])).toEqual([
+        ['My first item', 'manual', 'paused'],
+      ]);
     });
 
     it('lays the board out for a phone without sideways scroll', async () => {

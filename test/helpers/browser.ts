@@ -25,7 +25,7 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function openBrowser(origin: string, viewport = { width: 1280, height: 800 }): Promise<Session> {
+export async function openBrowser(viewport = { width: 1280, height: 800 }): Promise<Session> {
   const profile = mkdtempSync(join(tmpdir(), 'jig-chromium-'));
   // A fresh profile per run: playwright takes it as the persistent context's folder.
   const context = await chromium.launchPersistentContext(profile, {
@@ -56,11 +56,13 @@ export async function openBrowser(origin: string, viewport = { width: 1280, heig
   };
   watch(page);
   context.on('page', watch);
+  // Every server a test starts binds loopback: anything else is another host.
   context.on('request', (r) => {
     const url = r.url();
-    if (!url.startsWith(origin) && !url.startsWith(origin.replace(/^http/, 'ws')) && !url.startsWith('data:'))
-      foreign.push(url);
+    if (url.startsWith('data:')) return;
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)) foreign.push(url);
   });
+
   mkdirSync(SHOTS, { recursive: true });
   return {
     context,

@@ -2,7 +2,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { allItems, post, type Item } from '../api.js';
+import type { z } from 'zod';
+import type { ReposAnswer } from '../../../src/contract/repos.js';
+import { allItems, get, post, type Item } from '../api.js';
+import { Wizard } from '../wizard/wizard.js';
 import { BulkBar } from './bulk.js';
 import {
   groupOf,
@@ -59,6 +62,16 @@ export function Board({ archived = false }: { archived?: boolean }) {
     queryKey: ['items', archived],
     queryFn: () => allItems(archived ? 'true' : 'false'),
   });
+  const connected = useQuery({
+    queryKey: ['repos'],
+    queryFn: () => get<z.infer<typeof ReposAnswer>>('/api/repos'),
+    enabled: !archived,
+  });
+  // Decided once, from the first answer: connecting the first repo must not take the wizard away.
+  const [wizard, setWizard] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (wizard === null && connected.data) setWizard(connected.data.repos.length === 0);
+  }, [connected.data, wizard]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [active, setActive] = useState(0);
   const [now, setNow] = useState(() => Date.now());
@@ -138,6 +151,7 @@ export function Board({ archived = false }: { archived?: boolean }) {
   const activeId = activeEntry?.kind === 'row' ? activeEntry.item.id : undefined;
   const needing = useMemo(() => shown.filter((i) => groupOf(i) === 'needs').length, [shown]);
 
+  if (wizard && connected.data) return <Wizard repos={connected.data} onSkip={() => setWizard(false)} />;
   return (
     <section className="page board" aria-label={archived ? 'Archived items' : 'Board'}>
       <header className="board-head">

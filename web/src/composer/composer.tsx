@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { ChainListAnswer } from '../../../src/contract/templates.js';
 import type { DryRunAnswer } from '../../../src/contract/items.js';
 import type { ReposAnswer } from '../../../src/contract/repos.js';
+import { plural } from '../words.js';
 import { get, post, type Item } from '../api.js';
 
 type DryRun = z.infer<typeof DryRunAnswer>;
@@ -141,7 +142,7 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
                 .filter((c) => c.running)
                 .map((c) => (
                   <option key={c.id} value={c.id}>
-                    {c.id} · {c.nodes} nodes · {c.gates} gates
+                    {c.id} · {plural(c.nodes, 'node')} · {plural(c.gates, 'gate')}
                   </option>
                 ))}
             </select>
@@ -163,7 +164,7 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
         </div>
         <p className="dry muted" role="status" aria-live="polite">
           {run
-            ? `${runs.length} of ${run.nodes.length} nodes run · ${run.gates.filter((g) => runs.some((n) => n.id === g)).length} gates`
+            ? `${runs.length} of ${run.nodes.length} nodes run · ${plural(run.gates.filter((g) => runs.some((n) => n.id === g)).length, 'gate')}`
             : (dry?.error ?? (enabled.length === 0 ? 'Connect a repository first.' : ''))}
         </p>
         {error && <p role="alert">{error}</p>}
