@@ -114,6 +114,31 @@ describe.skipIf(noChromium !== null)(
       expect(await groupOf(live.id)).toBe('not_started');
     });
 
+    it('peeks at an item from the board: overview, config with the budget edit, and its main move', async () => {
+      const item = await file('Peek at me', false);
+      const { page } = s;
+      await page.goto(`${jig.url}/`);
+      await page.locator(`[data-item="${item.id}"] .row-title`).click();
+      const peek = page.getByRole('complementary', { name: 'Peek' });
+      await peek.getByRole('heading', { name: 'Peek at me' }).waitFor();
+      expect(page.url()).toContain(`peek=${item.id}`);
+      await peek.getByRole('tab', { name: 'Config' }).click();
+      await peek.getByRole('button', { name: 'Edit the budget' }).click();
+      await peek.getByLabel('New cap in dollars').fill('5');
+      await peek.getByRole('button', { name: 'Raise' }).click();
+      await peek.getByText("of $5.00 (the item's cap)").waitFor();
+      expect((await api('GET', `/api/work-items/${item.id}`)).json.budget_cap).toMatchObject({
+        cap_usd: 5,
+        key: 'item',
+      });
+      await shot(page, 'peek');
+      await peek.getByRole('button', { name: 'Start' }).click();
+      await until(jig, item.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
+      await peek.getByRole('link', { name: 'Review' }).waitFor();
+      await peek.getByRole('button', { name: 'Close the panel' }).click();
+      await expect.poll(() => page.url().includes('peek=')).toBe(false);
+    });
+
     it('files an item from the composer with the dry-run line, and finds it with Ctrl+K', async () => {
       const { page } = s;
       await page.goto(`${jig.url}/`);

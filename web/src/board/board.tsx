@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import type { ReposAnswer } from '../../../src/contract/repos.js';
 import { allItems, get, post, type Item } from '../api.js';
+import { Peek } from '../peek/peek.js';
 import { Wizard } from '../wizard/wizard.js';
 import { BulkBar } from './bulk.js';
 import {
@@ -50,6 +51,7 @@ function useFilters() {
     group: oneOf<GroupBy>(GROUP_BY, params.get('group'), 'status'),
     sort: oneOf<SortBy>(SORT_BY, params.get('sort'), 'attention'),
     allDone: params.get('done') === 'all',
+    peek: params.get('peek'),
     set,
   };
 }
@@ -114,13 +116,16 @@ export function Board({ archived = false }: { archived?: boolean }) {
     overscan: 12,
   });
 
+  // A row opens in the side panel (its id in the URL); Ctrl/⌘ opens the full page in a new tab.
   const open = (item: Item, newTab: boolean) => {
     if (newTab) window.open(`/work-items/${item.id}`, '_blank', 'noopener');
-    else void navigate(`/work-items/${item.id}`);
+    else f.set('peek', item.id);
   };
   const act = async (item: Item, action: RowAction) => {
     if (action === 'resume') await post(`/api/work-items/${item.id}/resume`);
     else if (action === 'retry') await post(`/api/work-items/${item.id}/retry`);
+    // A gate's document and a question are read on the full page; the rest fits the panel.
+    else if (action === 'review' || action === 'answer') return void navigate(`/work-items/${item.id}`);
     else return open(item, false);
     await client.invalidateQueries({ queryKey: ['items'] });
   };
@@ -207,45 +212,48 @@ export function Board({ archived = false }: { archived?: boolean }) {
       <BulkBar ids={[...selected]} archived={archived} onDone={() => setSelected(new Set())} />
       {items.isError && <p role="alert">The board could not load the items: {items.error.message}</p>}
       {items.isPending && <p className="muted">Loading…</p>}
-      <div className="board-list" ref={scroller} role="grid" aria-label="Work items" onKeyDown={onKey}>
-        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-          {virtual.getVirtualItems().map((v) => {
-            const e = entries[v.index]!;
-            return (
-              <div
-                key={v.key}
-                data-index={v.index}
-                ref={virtual.measureElement}
-                className="vrow"
-                data-group={e.kind === 'row' ? (e.group ?? undefined) : undefined}
-                style={{ transform: `translateY(${v.start}px)` }}
-              >
-                {e.kind === 'header' && (
-                  <h2 className={`group group-${e.id}`} data-group={e.id}>
-                    {e.title} <span className="muted">{e.total}</span>
-                  </h2>
-                )}
-                {e.kind === 'empty' && <p className="muted small empty">Nothing here.</p>}
-                {e.kind === 'more' && (
-                  <button type="button" className="link" onClick={() => f.set('done', 'all')}>
-                    show all ({e.hidden} more)
-                  </button>
-                )}
-                {e.kind === 'row' && (
-                  <Row
-                    item={e.item}
-                    now={now}
-                    active={e.item.id === activeId}
-                    selected={selected.has(e.item.id)}
-                    onOpen={open}
-                    onAction={(i, a) => void act(i, a)}
-                    onToggle={toggle}
-                  />
-                )}
-              </div>
-            );
-          })}
+      <div className={`board-body${f.peek ? ' with-peek' : ''}`}>
+        <div className="board-list" ref={scroller} role="grid" aria-label="Work items" onKeyDown={onKey}>
+          <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+            {virtual.getVirtualItems().map((v) => {
+              const e = entries[v.index]!;
+              return (
+                <div
+                  key={v.key}
+                  data-index={v.index}
+                  ref={virtual.measureElement}
+                  className="vrow"
+                  data-group={e.kind === 'row' ? (e.group ?? undefined) : undefined}
+                  style={{ transform: `translateY(${v.start}px)` }}
+                >
+                  {e.kind === 'header' && (
+                    <h2 className={`group group-${e.id}`} data-group={e.id}>
+                      {e.title} <span className="muted">{e.total}</span>
+                    </h2>
+                  )}
+                  {e.kind === 'empty' && <p className="muted small empty">Nothing here.</p>}
+                  {e.kind === 'more' && (
+                    <button type="button" className="link" onClick={() => f.set('done', 'all')}>
+                      show all ({e.hidden} more)
+                    </button>
+                  )}
+                  {e.kind === 'row' && (
+                    <Row
+                      item={e.item}
+                      now={now}
+                      active={e.item.id === activeId}
+                      selected={selected.has(e.item.id)}
+                      onOpen={open}
+                      onAction={(i, a) => void act(i, a)}
+                      onToggle={toggle}
+                    />
+                  )}
+                </div>
+              );
+            })}
+          </div>
         </div>
+        {f.peek && <Peek key={f.peek} id={f.peek} onClose={() => f.set('peek', '')} />}
       </div>
     </section>
   );
