@@ -245,6 +245,44 @@ describe.skipIf(noChromium !== null)(
       ]);
     });
 
+    it('reconnects after the server restarts and shows what happened while it was away', async () => {
+      const first = await startJig();
+      const port = new URL(first.url).port;
+      const project = makeRepo();
+      expect(
+        (await http(`${first.url}/api/repos`, { method: 'POST', body: { path: project, test_command: '' } }))
+          .status,
+      ).toBe(201);
+      const fileOn = async (url: string, title: string) =>
+        (
+          await http(`${url}/api/work-items`, {
+            method: 'POST',
+            body: { title, repo: project, chain: 'manual' },
+          })
+        ).json;
+      const before = await fileOn(first.url, 'Before the restart');
+      const { page } = s;
+      await page.goto(`${first.url}/`);
+      await page.locator(`[data-item="${before.id}"]`).waitFor();
+      await page.locator('.live-live').waitFor();
+      // While the server is away the browser logs each refused connection: those, and only those,
+      // belong to this test, not to the board's own console check below.
+      const mark = s.problems.length;
+      await first.stop();
+      await page.locator('.live-reconnecting').getByText('reconnecting…').waitFor();
+      const second = await startJig({ home: first.home, args: ['--port', port] });
+      await page.locator('.live-live').waitFor();
+      const after = await fileOn(second.url, 'After the restart');
+      await page.locator(`[data-item="${after.id}"]`).waitFor();
+      expect(await page.locator('.row-title').allInnerTexts()).toEqual([
+        'After the restart',
+        'Before the restart',
+      ]);
+      const during = s.problems.splice(mark);
+      expect(during.filter((p) => !p.includes('net::ERR_CONNECTION_REFUSED'))).toEqual([]);
+      await second.stop();
+    });
+
     it('lays the board out for a phone without sideways scroll', async () => {
       const phone = await s.context.newPage();
       await phone.setViewportSize({ width: 390, height: 844 });
