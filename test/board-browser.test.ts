@@ -283,6 +283,28 @@ describe.skipIf(noChromium !== null)(
       await second.stop();
     });
 
+    it('gives the pages outside the board its look, under the same CSP', async () => {
+      const { page } = s;
+      const mark = s.problems.length;
+      for (const [path, title] of [
+        ['/login', /Log in to Jig|No password is set/],
+        ['/no-such-page', /Not found/],
+      ] as const) {
+        const res = await page.goto(`${jig.url}${path}`);
+        expect(res?.headers()['content-security-policy']).not.toContain('unsafe-inline');
+        await page.getByRole('heading', { name: title }).waitFor();
+        // The page's own style element applied: the card of the board's look, not the browser's defaults.
+        expect(await page.evaluate("getComputedStyle(document.querySelector('main')).borderRadius")).toBe(
+          '10px',
+        );
+        await shot(page, `page${path.replace(/\//g, '-')}`);
+      }
+      // The not-found page is a 404 on purpose; the browser says so, and nothing else.
+      expect(s.problems.splice(mark)).toEqual([
+        `console: Failed to load resource: the server responded with a status of 404 (Not Found) (${jig.url}/no-such-page)`,
+      ]);
+    });
+
     it('lays the board out for a phone without sideways scroll', async () => {
       const phone = await s.context.newPage();
       await phone.setViewportSize({ width: 390, height: 844 });

@@ -31,8 +31,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       return sendHtml(
         reply,
         404,
-        simplePage('Not found', `<p>Nothing is at <code>${escapeHtml(path)}</code>.</p>`),
-        { inlineStyles: true },
+        simplePage(
+          'Not found',
+          `<p>Nothing is at <code>${escapeHtml(path)}</code>. <a href="/">Open the board</a>.</p>`,
+        ),
       );
     }
     return send(reply, new JigError('route_not_found', { method: req.method, path }));

@@ -1,3 +1,4 @@
+import { PAGE_CSS, PAGE_CSS_SOURCE } from './page-style.js';
 import type { FastifyReply } from 'fastify';
 
 export interface CspSources {
@@ -13,7 +14,12 @@ export interface CspSources {
  * only from Jig or inline (`data:`), never framed.
  */
 export function contentSecurityPolicy(src: CspSources = {}): string {
-  const styles = ["'self'", ...(src.inlineStyles ? ["'unsafe-inline'"] : []), ...(src.styles ?? [])];
+  const styles = [
+    "'self'",
+    PAGE_CSS_SOURCE,
+    ...(src.inlineStyles ? ["'unsafe-inline'"] : []),
+    ...(src.styles ?? []),
+  ];
   return [
     "default-src 'self'",
     `script-src 'self' ${(src.scripts ?? []).join(' ')}`.trim(),
@@ -57,10 +63,11 @@ export function sendHtml(
 export function simplePage(title: string, bodyHtml: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)} · Jig</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5">
-<h1 style="font-size:1.4rem">${escapeHtml(title)}</h1>
+<link rel="icon" href="data:,"><title>${escapeHtml(title)} · Jig</title><style>${PAGE_CSS}</style></head>
+<body><main>
+<div class="brand">Jig</div>
+<h1>${escapeHtml(title)}</h1>
 ${bodyHtml}
-</body></html>
+</main></body></html>
 `;
 }

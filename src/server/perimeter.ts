@@ -66,9 +66,9 @@ function refuse(
   const err = refusalError(d);
   if (d.html) {
     if (d.code === 'host_not_allowed')
-      return sendHtml(reply, d.status, hostPage(inst, req.headers.host ?? ''), { inlineStyles: true });
-    if (d.status === 401) return sendHtml(reply, 401, loginPage(req.url, null), { inlineStyles: true });
-    return sendHtml(reply, d.status, refusalPage(err), { inlineStyles: true });
+      return sendHtml(reply, d.status, hostPage(inst, req.headers.host ?? ''));
+    if (d.status === 401) return sendHtml(reply, 401, loginPage(req.url, null));
+    return sendHtml(reply, d.status, refusalPage(err));
   }
   if (d.status === 401) void reply.header('www-authenticate', 'Bearer realm="jig"');
   return reply.code(d.status).send(err.toBody());

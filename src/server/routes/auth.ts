@@ -25,7 +25,7 @@ function overHttps(req: FastifyRequest): boolean {
 }
 
 function page(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return sendHtml(reply, status, html, { inlineStyles: true });
+  return sendHtml(reply, status, html);
 }
 
 /** The login page, and logging in and out (reachable without a login: core/perimeter/routes.ts). */
