@@ -305,6 +305,44 @@ describe.skipIf(noChromium !== null)(
       ]);
     });
 
+    it("offers the item's menu: run log, duplicate, and cancel with what it will do", async () => {
+      const item = await file('Menu me', true);
+      await until(jig, item.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
+      const { page } = s;
+      await page.goto(`${jig.url}/work-items/${item.id}`);
+      const more = page.getByRole('button', { name: 'More ▾' });
+      await more.click();
+      await page.getByRole('menuitem', { name: 'View run log' }).click();
+      const log = page.getByRole('dialog', { name: 'Run log of build.main.touch' });
+      await log.waitFor();
+      // The task only wrote a file and made a quiet commit: its output is empty, and the dialog says so.
+      expect(await log.locator('pre').innerText()).toBe('(empty)');
+      await log.getByText(/Session \S+, done; the last 64 KB/).waitFor();
+      await log.getByRole('button', { name: 'Close' }).click();
+
+      await more.click();
+      await page.getByRole('menuitem', { name: 'Duplicate as a new item' }).click();
+      await page.waitForURL((u) => !u.pathname.endsWith(item.id));
+      const copy = page.url().split('/').pop()!;
+      expect((await api('GET', `/api/work-items/${copy}`)).json).toMatchObject({
+        title: 'Menu me',
+        status: 'paused',
+        source: 'duplicate',
+      });
+
+      await page.goto(`${jig.url}/work-items/${item.id}`);
+      await more.click();
+      await page.getByRole('menuitem', { name: 'Cancel…' }).click();
+      const cancel = page.getByRole('dialog', { name: 'Cancel the item' });
+      await cancel.getByText(/and branch jig\//).waitFor();
+      await shot(page, 'item-cancel');
+      await cancel.getByLabel(/Reason/).fill('Not needed after all');
+      await cancel.getByRole('button', { name: 'Cancel the item' }).click();
+      await until(jig, item.id, (i) => i.status === 'cancelled');
+      const ended = (await events(jig, item.id)).find((e) => e.type === 'work_item_cancelled');
+      expect(ended.payload).toMatchObject({ reason: 'Not needed after all' });
+    });
+
     it('lays the board out for a phone without sideways scroll', async () => {
       const phone = await s.context.newPage();
       await phone.setViewportSize({ width: 390, height: 844 });
@@ -313,6 +351,11 @@ describe.skipIf(noChromium !== null)(
       const wide = await phone.evaluate<number>('document.documentElement.scrollWidth');
       expect(wide).toBeLessThanOrEqual(390);
       await shot(phone, 'board-phone');
+      // A gate is approved from its card.
+      const waiting = await file('Approve on the phone', true);
+      await until(jig, waiting.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
+      await phone.getByRole('button', { name: 'Approve review of Approve on the phone' }).click();
+      await until(jig, waiting.id, (i) => i.status === 'completed');
       await phone.close();
     });
 

@@ -121,8 +121,10 @@ export function Board({ archived = false }: { archived?: boolean }) {
     if (newTab) window.open(`/work-items/${item.id}`, '_blank', 'noopener');
     else f.set('peek', item.id);
   };
-  const act = async (item: Item, action: RowAction) => {
-    if (action === 'resume') await post(`/api/work-items/${item.id}/resume`);
+  const act = async (item: Item, action: RowAction | 'approve') => {
+    if (action === 'approve' && item.current_node)
+      await post(`/api/work-items/${item.id}/gates/${encodeURIComponent(item.current_node)}/approve`);
+    else if (action === 'resume') await post(`/api/work-items/${item.id}/resume`);
     else if (action === 'retry') await post(`/api/work-items/${item.id}/retry`);
     // A gate's document and a question are read on the full page; the rest fits the panel.
     else if (action === 'review' || action === 'answer') return void navigate(`/work-items/${item.id}`);

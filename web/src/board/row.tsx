@@ -20,7 +20,7 @@ export interface RowProps {
   active: boolean;
   selected: boolean;
   onOpen: (item: Item, newTab: boolean) => void;
-  onAction: (item: Item, action: RowAction) => void;
+  onAction: (item: Item, action: RowAction | 'approve') => void;
   onToggle: (item: Item) => void;
 }
 
@@ -62,6 +62,17 @@ export function Row({ item, now, active, selected, onOpen, onAction, onToggle }:
       </button>
       <span className={`status status-${item.display_status}`}>{STATUS_LABEL[item.display_status]}</span>
       <span className="row-reason">{reason ?? (item.current_node ? `at ${item.current_node}` : '')}</span>
+      {action === 'review' && item.current_node && (
+        // On a phone a gate can be approved from its card (the full page is a tap away for reading).
+        <button
+          type="button"
+          className="action phone-only"
+          onClick={() => onAction(item, 'approve')}
+          aria-label={`Approve ${item.current_node} of ${item.title}`}
+        >
+          Approve
+        </button>
+      )}
       <button
         type="button"
         className={`action action-${action}`}

@@ -7,6 +7,7 @@ import { ApiError, get, post, type Item } from '../api.js';
 import { reasonOf } from '../board/groups.js';
 import { GatePanel } from './gate-panel.js';
 import { Inspector } from './inspector.js';
+import { ItemMenu } from './item-menu.js';
 import { nodeStates, type NodeStatus } from './node-states.js';
 
 // The graph library is the biggest part of this page: loaded with it, not with the board.
@@ -121,6 +122,7 @@ export function ItemPage() {
               {m.label}
             </button>
           ))}
+          <ItemMenu item={it} />
         </div>
         {error && <p role="alert">{error}</p>}
       </header>
