@@ -119,10 +119,13 @@ describe('item create', () => {
     expect(await cli(['item', 'create', 'x', '--implements', 'Jig-abc'])).toEqual(
       refused('--implements', 'links to beads'),
     );
-    const autoGate = refused('--auto-gate/--no-auto-gate', 'gates a reviewer agent decides');
-    expect(await cli(['item', 'create', 'x', '--auto-gate'])).toEqual(autoGate);
-    expect(await cli(['item', 'create', 'x', '--no-auto-gate'])).toEqual(autoGate);
     expect(await total()).toBe(before);
+  });
+
+  it('--auto-gate and --no-auto-gate say whether a gate reviewer decides first; left out, what a person files has it', async () => {
+    expect((await create('--chain', 'gated')).auto_gate).toBe(true);
+    expect((await create('--chain', 'gated', '--no-auto-gate')).auto_gate).toBe(false);
+    expect((await create('--chain', 'gated', '--auto-gate')).auto_gate).toBe(true);
   });
 
   it('--skip-nodes files the item to pass those nodes; a bad list is a usage error, an unknown node the API 422', async () => {

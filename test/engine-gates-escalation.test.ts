@@ -39,6 +39,28 @@ nodes:
 `;
 
 describe('gate auto review', () => {
+  it('an item filed with auto_gate: false leaves the gate to a person; a duplicate keeps the choice', async () => {
+    const s = script([{ match: 'Write the spec document', mode: 'done' }], {
+      mode: 'done',
+      verdict: 'approve',
+    });
+    const { jig, repo } = await agentSetup({ reviewed: REVIEWED }, { env: { FAKE_AGENT_SCRIPT: s.file } });
+    const filed = await post(jig, '/api/work-items', {
+      title: 'No reviewer',
+      repo,
+      chain: 'reviewed',
+      start: true,
+      auto_gate: false,
+    });
+    expect(filed.status, filed.text).toBe(201);
+    expect(filed.json.auto_gate).toBe(false);
+    const stopped = await until(jig, filed.json.id, ended);
+    expect(stopped.stop).toMatchObject({ kind: 'gate' });
+    expect((await events(jig, filed.json.id)).map((e) => e.type)).not.toContain('gate_auto_review_started');
+    const copy = await post(jig, `/api/work-items/${filed.json.id}/duplicate`, {});
+    expect(copy.json).toMatchObject({ source: 'duplicate', auto_gate: false });
+  });
+
   it('a reject sends the walk back with the concerns as the steer; the next review approves; no person needed', async () => {
     const s = script([
       {

@@ -40,6 +40,7 @@ describe('POST /api/triggers', () => {
       node_overrides: {},
       policy_override: {},
       skip_nodes: [],
+      auto_gate: false,
       budget_cap: { cap_usd: 10, key: 'policy', spent_usd: 0 },
       spent_usd: 0,
       spent_tokens: 0,

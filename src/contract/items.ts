@@ -59,6 +59,11 @@ export const WorkItem = z.object({
   node_overrides: Overrides,
   policy_override: Overrides,
   skip_nodes: z.array(z.string()).describe('nodes the item passes without running (node_skipped)'),
+  auto_gate: z
+    .boolean()
+    .describe(
+      "a gate's reviewer agent (auto_review) decides before a person; on by default for what a person files",
+    ),
   budget_cap: BudgetCap,
   spent_usd: z.number(),
   spent_tokens: z.number().int().describe('tokens over all sessions: input (cached or not) plus output'),
@@ -126,6 +131,12 @@ export const CreateItemBody = z
     budget_usd: z.number().positive().nullable().optional().describe("the item's own dollar cap"),
     base_branch: z.string().min(1).optional(),
     skip_nodes: SkipNodes.optional(),
+    auto_gate: z
+      .boolean()
+      .optional()
+      .describe(
+        "let a gate's reviewer agent decide first (default: on for items a person files, off for the rest)",
+      ),
   })
   .strict();
 export type CreateItemBody = z.infer<typeof CreateItemBody>;

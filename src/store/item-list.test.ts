@@ -36,6 +36,7 @@ function item(id: string, at: string, extra: Partial<ItemRecord> = {}): ItemReco
     node_overrides: {},
     policy_override: {},
     skip_nodes: [],
+    auto_gate: null,
     budget_usd: null,
     spent_usd: 0,
     spent_tokens: 0,

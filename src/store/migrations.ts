@@ -11,6 +11,7 @@ import { drafts } from './migrations/0009-drafts.js';
 import { intakeChecks } from './migrations/0010-intake-checks.js';
 import { itemDrafts } from './migrations/0011-item-drafts.js';
 import { skipNodes } from './migrations/0012-skip-nodes.js';
+import { autoGate } from './migrations/0013-auto-gate.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   intakeChecks,
   itemDrafts,
   skipNodes,
+  autoGate,
 ];

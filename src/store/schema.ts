@@ -61,6 +61,8 @@ export interface WorkItemsTable {
   spent_tokens: number;
   /** Migration 12: node ids the item passes without running, as a JSON array. */
   skip_nodes: string;
+  /** Migration 13: 1 or 0 as filed; null: as the item's source has it. */
+  auto_gate: number | null;
 }
 
 /** Task processes the engine launched (migration 5). */

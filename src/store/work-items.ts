@@ -30,6 +30,8 @@ export interface ItemRecord {
   policy_override: Json;
   /** Nodes filed to pass without running (`node_skipped` when the walk reaches one). */
   skip_nodes: string[];
+  /** A gate's reviewer agent decides first: as filed, or null for the source's default (on for a person's). */
+  auto_gate: boolean | null;
   budget_usd: number | null;
   spent_usd: number;
   spent_tokens: number;
@@ -97,6 +99,7 @@ function fromRow(r: WorkItemsTable): ItemRecord {
     node_overrides: parseObject(r.node_overrides),
     policy_override: parseObject(r.policy_override),
     skip_nodes: parseIds(r.skip_nodes),
+    auto_gate: r.auto_gate === null || r.auto_gate === undefined ? null : r.auto_gate === 1,
     budget_usd: r.budget_usd,
     spent_usd: r.spent_usd,
     spent_tokens: r.spent_tokens,
@@ -136,6 +139,7 @@ export const listColumns = [
   'node_overrides',
   'policy_override',
   'skip_nodes',
+  'auto_gate',
   'budget_usd',
   'spent_usd',
   'spent_tokens',
@@ -171,6 +175,7 @@ function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
     node_overrides,
     policy_override,
     skip_nodes,
+    auto_gate,
     chain_definition,
     policy_snapshot,
     suggested_action,
@@ -184,6 +189,7 @@ function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
   if (node_overrides !== undefined) out.node_overrides = JSON.stringify(node_overrides);
   if (policy_override !== undefined) out.policy_override = JSON.stringify(policy_override);
   if (skip_nodes !== undefined) out.skip_nodes = JSON.stringify(skip_nodes);
+  if (auto_gate !== undefined) out.auto_gate = auto_gate === null ? null : auto_gate ? 1 : 0;
   if (chain_definition !== undefined)
     out.chain_definition = chain_definition && writeFrozen(chain_definition);
   if (policy_snapshot !== undefined) out.policy_snapshot = policy_snapshot && writeFrozen(policy_snapshot);

@@ -117,6 +117,7 @@ export async function bench(
     node_overrides: {},
     policy_override: opts.override ?? {},
     skip_nodes: [],
+    auto_gate: null,
     budget_usd: null,
     spent_usd: 0,
     spent_tokens: 0,

@@ -11,7 +11,7 @@ import { itemVerb, NotInThisBuild } from './item-verb.js';
 
 /*
  * `jig item create`. Every flag maps to a field of POST /api/work-items; the original's flags this
- * API has no field for yet (beads, auto-gate) are listed in help and refused by name,
+ * API has no field for yet (links to beads) are listed in help and refused by name,
  * so nothing is filed believing a setting was kept.
  */
 
@@ -122,7 +122,6 @@ function policyOverride(list: PolicyAssignment[]): Record<string, unknown> | und
 /** The flags POST /api/work-items has no field for yet, each refused by name (exit 1) when given. */
 const NO_FIELD: { attr: keyof CreateOpts; flag: string; feature: string }[] = [
   { attr: 'implements', flag: '--implements', feature: 'links to beads' },
-  { attr: 'autoGate', flag: '--auto-gate/--no-auto-gate', feature: 'gates a reviewer agent decides' },
 ];
 
 export function registerItemCreate(item: Command): void {
@@ -151,9 +150,9 @@ export function registerItemCreate(item: Command): void {
     )
     .option('--implements <bead>', 'link a bead (repeatable; not in this build: refused)', collectBead)
     .addOption(
-      new Option('--auto-gate', 'let a reviewer agent decide gates first (not in this build: refused)'),
+      new Option('--auto-gate', "let a gate's reviewer agent decide first (the default for what you file)"),
     )
-    .addOption(new Option('--no-auto-gate', 'leave every gate to a person (not in this build: refused)'))
+    .addOption(new Option('--no-auto-gate', 'leave every gate to a person, even one with a reviewer agent'))
     .option(
       '--skip-nodes <a,b>',
       'nodes of the chain to pass without running (each must be skippable)',
@@ -192,6 +191,8 @@ export function registerItemCreate(item: Command): void {
           node_overrides: nodeOverrides(opts.nodeOverride ?? []),
           policy_override: policyOverride(opts.policy ?? []),
           skip_nodes: opts.skipNodes,
+          // Only when given: left out, the server decides by who files it.
+          auto_gate: cmd.getOptionValueSource('autoGate') === 'cli' ? opts.autoGate : undefined,
         });
         if (opts.json) printJson(created);
         else

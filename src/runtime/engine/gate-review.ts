@@ -1,4 +1,5 @@
 import { reviewVerdicts, verdictOf } from '../../contract/verdicts.js';
+import { autoGateOn } from '../../core/items/auto-gate.js';
 import { stamp, type Clock } from '../clock.js';
 import type { StopKind } from '../../contract/item-status.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
@@ -19,14 +20,14 @@ export type ReviewOutcome =
   | { kind: 'stop'; stop: StopKind; reason: string }
   | { kind: 'halt' };
 
-/** Items a person filed get the reviewer; schedules, triggers and agents' items wait for a person. */
+/** Items a person filed get the reviewer unless filed with `auto_gate: false`; the rest wait for a person unless filed with it on. */
 export function autoReviewApplies(
   rec: ItemRecord,
   gate: ModelNode,
   policy: PolicyFile | null,
 ): ModelAgentTask | null {
   const task = gate.kind === 'gate' ? gate.auto_review : undefined;
-  if (!task || (rec.source !== 'human' && rec.source !== 'duplicate')) return null;
+  if (!task || !autoGateOn(rec)) return null;
   const used = rec.walk?.reviews?.[gate.id] ?? 0;
   return used < (policy?.auto_review_attempts ?? 1) ? task : null;
 }

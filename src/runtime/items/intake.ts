@@ -31,6 +31,8 @@ export interface IntakeInput {
   policy_override?: Record<string, unknown>;
   /** Node ids to pass without running; each must be a skippable node of the chain. */
   skip_nodes?: string[];
+  /** A gate's reviewer agent decides first; left out, as the source has it. */
+  auto_gate?: boolean;
   budget_usd?: number | null;
   base_branch?: string;
 }
@@ -199,6 +201,7 @@ export async function fileItem(
     node_overrides: input.node_overrides ?? {},
     policy_override: input.policy_override ?? {},
     skip_nodes: input.skip_nodes ?? [],
+    auto_gate: input.auto_gate ?? null,
     budget_usd: input.budget_usd ?? null,
     spent_usd: 0,
     spent_tokens: 0,

@@ -1,4 +1,5 @@
 import type { WorkItem, BudgetCap } from '../../contract/items.js';
+import { autoGateOn } from '../../core/items/auto-gate.js';
 import type { ItemRecord } from '../../store/work-items.js';
 
 /** The item-wide dollar bounds from policy.yaml that an item's cap is compared with. */
@@ -50,6 +51,7 @@ export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
     node_overrides: rec.node_overrides,
     policy_override: rec.policy_override,
     skip_nodes: rec.skip_nodes,
+    auto_gate: autoGateOn(rec),
     budget_cap: budgetCap(rec, policy),
     spent_usd: rec.spent_usd,
     spent_tokens: rec.spent_tokens ?? 0,

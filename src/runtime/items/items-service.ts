@@ -413,6 +413,9 @@ export class ItemsService {
       policy_override: rec.policy_override,
       budget_usd: rec.budget_usd,
       base_branch: rec.base_branch ?? undefined,
+      // The copy runs as the original would: the same nodes passed, the same say for the reviewer.
+      skip_nodes: rec.skip_nodes.length > 0 ? rec.skip_nodes : undefined,
+      auto_gate: rec.auto_gate ?? undefined,
     };
     const checked = checkIntake(this.deps, input);
     return fileItem(this.deps, input, checked, {

@@ -19,6 +19,7 @@ const base: Item = {
   node_overrides: {},
   policy_override: {},
   skip_nodes: [],
+  auto_gate: true,
   budget_cap: { cap_usd: null, key: null, spent_usd: 0 },
   spent_usd: 0,
   spent_tokens: 0,
