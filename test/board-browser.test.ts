@@ -184,6 +184,9 @@ describe.skipIf(noChromium !== null)(
       await page.locator('.react-flow__node[data-id="build"]').click();
       await page.getByRole('complementary', { name: 'Node build' }).getByText('build.main.touch').waitFor();
       await shot(page, 'item-gate');
+      // A node has an address of its own: the page opens with it in the Inspector.
+      await page.goto(`${jig.url}/work-items/${item.id}/nodes/finish`);
+      await page.getByRole('complementary', { name: 'Node finish' }).getByText('finish.main.last').waitFor();
       await page.getByRole('button', { name: 'Approve' }).click();
       await until(jig, item.id, (i) => i.status === 'completed');
       await expect.poll(() => page.locator('.item-meta .status').innerText()).toBe('done');

@@ -48,6 +48,7 @@ export function App() {
         <Route path="/" element={<Board />} />
         <Route path="/archived" element={<Board archived />} />
         <Route path="/work-items/:id" element={<ItemPage />} />
+        <Route path="/work-items/:id/nodes/:node" element={<ItemPage />} />
         <Route path="/analytics" element={<Coming title="Analytics" />} />
         <Route path="/templates/*" element={<Coming title="Templates" />} />
         <Route path="/settings/*" element={<Coming title="Settings" />} />

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import type { ItemChainAnswer } from '../../../src/contract/routes/work-items/chain.js';
 import type { EventsPage } from '../../../src/contract/events.js';
 import { ApiError, get, post, type Item } from '../api.js';
@@ -50,7 +50,8 @@ const MOVES: { move: string; label: string; when: (i: Item) => boolean }[] = [
 ];
 
 export function ItemPage() {
-  const { id = '' } = useParams();
+  const { id = '', node: linked } = useParams();
+  const navigate = useNavigate();
   const client = useQueryClient();
   const item = useQuery({
     queryKey: ['item', id],
@@ -67,7 +68,8 @@ export function ItemPage() {
     enabled: item.isSuccess,
   });
   const [error, setError] = useState<string | null>(null);
-  const [picked, setPicked] = useState<string | null>(null);
+  // A node's own address (`/work-items/ID/nodes/NODE`) opens the page with that node in the Inspector.
+  const [picked, setPicked] = useState<string | null>(linked ?? null);
   const states = useMemo(
     () =>
       item.data && chain.data
@@ -156,7 +158,10 @@ export function ItemPage() {
               states={states}
               selected={picked ?? it.current_node}
               onSelect={setPicked}
-              onOpen={setPicked}
+              onOpen={(node) => {
+                setPicked(node);
+                void navigate(`/work-items/${it.id}/nodes/${node}`, { replace: true });
+              }}
             />
           </Suspense>
           {(() => {
