@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { inRepoQueue } from '../git/repo-queue.js';
 import { join } from 'node:path';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { createInside } from '../fs/create-inside.js';
@@ -78,12 +79,14 @@ export async function prepareWorktree(
   let created = false;
   if (!existsSync(path)) {
     mkdirSync(worktreesDir, { recursive: true });
-    const hasBranch =
-      (await git(repo.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${item.branch}`])).code === 0;
-    const args = hasBranch
-      ? ['worktree', 'add', path, item.branch]
-      : ['worktree', 'add', '-b', item.branch, path, baseRef];
-    const r = await git(repo.path, args);
+    const r = await inRepoQueue(repo.path, async () => {
+      const hasBranch =
+        (await git(repo.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${item.branch}`])).code === 0;
+      const args = hasBranch
+        ? ['worktree', 'add', path, item.branch]
+        : ['worktree', 'add', '-b', item.branch, path, baseRef];
+      return git(repo.path, args);
+    });
     if (r.code !== 0)
       return { ok: false, kind: 'infra', reason: `git worktree add failed: ${r.stderr.trim()}` };
     created = true;
