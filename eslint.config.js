@@ -10,6 +10,7 @@ export default tseslint.config(
       'coverage/**',
       'bench/**/*.mjs',
       'test/**/*.mjs',
+      'scripts/**/*.mjs',
     ],
   },
   ...tseslint.configs.recommendedTypeChecked,

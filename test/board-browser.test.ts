@@ -346,6 +346,62 @@ describe.skipIf(noChromium !== null)(
       expect(ended.payload).toMatchObject({ reason: 'Not needed after all' });
     });
 
+    it("keeps /docs and /redoc working when the CDN cannot be reached, from Jig's own copies", async () => {
+      const mark = s.problems.length;
+      const foreignMark = s.foreign.length;
+      const page = await s.context.newPage();
+      const asked: string[] = [];
+      page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+      // This machine cannot reach the CDN anyway; the route makes the failure the same everywhere.
+      await page.route('https://cdn.jsdelivr.net/**', (route) => route.abort('internetdisconnected'));
+      await page.goto(`${jig.url}/docs`);
+      await page.locator('.swagger-ui .info .title').getByText('Jig').waitFor();
+      expect(asked).toContain('/docs/vendor/swagger-ui-dist@5.35.0/swagger-ui-bundle.js');
+      expect(asked).toContain('/docs/vendor/swagger-ui-dist@5.35.0/swagger-ui.css');
+      await shot(page, 'docs-offline');
+      await page.goto(`${jig.url}/redoc`);
+      await page.locator('h1', { hasText: 'Jig' }).first().waitFor();
+      expect(asked).toContain('/docs/vendor/redoc@2.5.4/redoc.standalone.js');
+      await shot(page, 'redoc-offline');
+
+      // When the CDN answers (here with the same pinned files), Jig's copies are not asked for.
+      asked.length = 0;
+      await page.unroute('https://cdn.jsdelivr.net/**');
+      await page.route('https://cdn.jsdelivr.net/**', async (route) => {
+        const name = new URL(route.request().url()).pathname.split('/').pop()!;
+        const local = (
+          await http(
+            `${jig.url}/docs/vendor/${name.endsWith('.css') || name.startsWith('swagger') ? 'swagger-ui-dist@5.35.0' : 'redoc@2.5.4'}/${name}`,
+          )
+        ).text;
+        await route.fulfill({
+          body: local,
+          contentType: name.endsWith('.css') ? 'text/css' : 'text/javascript',
+          headers: { 'access-control-allow-origin': '*' },
+        });
+      });
+      await page.goto(`${jig.url}/docs`);
+      await page.locator('.swagger-ui .info .title').getByText('Jig').waitFor();
+      expect(asked.filter((p) => p.startsWith('/docs/vendor/'))).toEqual([]);
+      await page.close();
+      // The refused CDN requests are this test's doing, and Redoc always shows its maker's logo from
+      // its own host, which the page's CSP refuses before any request leaves; nothing else may be logged.
+      const expected = [
+        'cdn.jsdelivr.net',
+        'ERR_INTERNET_DISCONNECTED',
+        "Loading the image 'https://cdn.redoc.ly/",
+      ];
+      expect(s.problems.splice(mark).filter((p) => !expected.some((e) => p.includes(e)))).toEqual([]);
+      // The viewers load their pinned files from the CDN first (the spec's rule); the board never does.
+      expect(
+        s.foreign
+          .splice(foreignMark)
+          .filter(
+            (u) => !u.startsWith('https://cdn.jsdelivr.net/npm/') && !u.startsWith('https://cdn.redoc.ly/'),
+          ),
+      ).toEqual([]);
+    });
+
     it('lays the board out for a phone without sideways scroll', async () => {
       const phone = await s.context.newPage();
       await phone.setViewportSize({ width: 390, height: 844 });

@@ -5,7 +5,12 @@ import { HOME_MARK_HEADER, homeMark } from '../contract/home-mark.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Instance } from '../runtime/instance.js';
 import { answerClientError, answerFrameworkError, installErrorHandling } from './error-handler.js';
 import { installJsonBodyParser } from './json-body.js';
@@ -98,6 +103,8 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
       },
     },
     transform: jsonSchemaTransform,
+    // The named schemas (a chain's plan, which nests itself) as components the routes refer to.
+    transformObject: jsonSchemaTransformObject,
   });
 
   installErrorHandling(app);

@@ -39,3 +39,13 @@ export const cdnAssets = [swaggerUiScript, swaggerUiStyle, redocScript];
 export function assetUrl(a: CdnAsset): string {
   return `${cdnBase}/${a.pkg}@${a.version}/${a.file}`;
 }
+
+/** Where the build puts the same file (scripts/copy-viewers.mjs), under dist/vendor. */
+export function vendorFile(a: CdnAsset): string {
+  return `${a.pkg}@${a.version}/${a.file}`;
+}
+
+/** The local copy's URL: under the viewers' own open paths, so it needs no login either. */
+export function localUrl(a: CdnAsset): string {
+  return `/docs/vendor/${a.pkg}@${a.version}/${a.file.split('/').pop()}`;
+}

@@ -14,10 +14,11 @@ export interface CspSources {
  * only from Jig or inline (`data:`), never framed.
  */
 export function contentSecurityPolicy(src: CspSources = {}): string {
+  // A hash in the list makes a browser ignore 'unsafe-inline': the viewers, which need the latter,
+  // do without the hash (their pages have no style element of Jig's).
   const styles = [
     "'self'",
-    PAGE_CSS_SOURCE,
-    ...(src.inlineStyles ? ["'unsafe-inline'"] : []),
+    ...(src.inlineStyles ? ["'unsafe-inline'"] : [PAGE_CSS_SOURCE]),
     ...(src.styles ?? []),
   ];
   return [

@@ -78,12 +78,16 @@ export const ModelStep = z
     read_only: z.boolean().optional(),
     ...recovery,
   })
-  .strict();
+  .strict()
+  .meta({ id: 'ChainStep' });
 export type ModelStep = z.infer<typeof ModelStep>;
 
+// Named, as ChainStep is, because a plan holds steps whose tasks hold plans: the OpenAPI document
+// can only draw the cycle as references to components (server/app.ts lists the named schemas).
 export const ModelPlan: z.ZodType<ModelPlan> = z
   .object({ path: z.string(), steps: z.array(ModelStep) })
-  .strict();
+  .strict()
+  .meta({ id: 'ChainPlan' });
 
 export const ModelFixLoop = z
   .object({

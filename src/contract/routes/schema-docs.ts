@@ -30,3 +30,19 @@ export const redocViewer = defineRoute({
   summary: 'Second viewer of the schema (Redoc)',
   tags: ['schema'],
 });
+
+export const redocInitScript = defineRoute({
+  method: 'GET',
+  path: '/redoc/init.js',
+  summary: 'Start-up script of the Redoc page',
+  tags: ['schema'],
+  responses: { 200: z.string() },
+});
+
+export const viewerFile = defineRoute({
+  method: 'GET',
+  path: '/docs/vendor/:pkg/:file',
+  summary: "The viewers' pinned files, served by Jig when the CDN cannot be reached",
+  tags: ['schema'],
+  params: z.object({ pkg: z.string(), file: z.string() }),
+});

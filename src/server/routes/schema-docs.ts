@@ -1,10 +1,24 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JigError } from '../../contract/errors.js';
 import {
   openApiDocument,
+  redocInitScript,
   redocViewer,
   swaggerInitScript,
   swaggerViewer,
+  viewerFile,
 } from '../../contract/routes/schema-docs.js';
-import { assetUrl, redocScript, swaggerUiScript, swaggerUiStyle } from '../cdn-assets.js';
+import {
+  assetUrl,
+  cdnAssets,
+  localUrl,
+  redocScript,
+  swaggerUiScript,
+  swaggerUiStyle,
+  vendorFile,
+} from '../cdn-assets.js';
 import { sendHtml } from '../html.js';
 import { routeFile } from '../route-file.js';
 
@@ -22,10 +36,37 @@ const swaggerPage = `<!doctype html>
 </body></html>
 `;
 
-// Served from Jig rather than inline, so the CSP needs no 'unsafe-inline' for scripts.
-const swaggerInit = `window.addEventListener('load', function () {
-  window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });
-});
+// Served from Jig rather than inline, so the CSP needs no 'unsafe-inline' for scripts. It runs
+// after the CDN's script (in order, so that one has loaded or failed): when the CDN could not be
+// reached, it loads Jig's own copies of the script and the stylesheet, then starts the viewer.
+const swaggerInit = `(function () {
+  function start() {
+    window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });
+  }
+  if (typeof window.SwaggerUIBundle === 'function') {
+    if (document.readyState === 'complete') start();
+    else window.addEventListener('load', start);
+    return;
+  }
+  // No script from the CDN: its stylesheet, from the same host, did not come either.
+  var own = document.createElement('link');
+  own.rel = 'stylesheet';
+  own.href = ${JSON.stringify(localUrl(swaggerUiStyle))};
+  document.head.appendChild(own);
+  var script = document.createElement('script');
+  script.src = ${JSON.stringify(localUrl(swaggerUiScript))};
+  script.onload = start;
+  document.body.appendChild(script);
+})();
+`;
+
+// Redoc starts by itself on the <redoc> element once its script runs, the CDN's or Jig's copy.
+const redocInit = `(function () {
+  if (typeof window.Redoc !== 'undefined') return;
+  var script = document.createElement('script');
+  script.src = ${JSON.stringify(localUrl(redocScript))};
+  document.body.appendChild(script);
+})();
 `;
 
 const redocPage = `<!doctype html>
@@ -34,11 +75,26 @@ const redocPage = `<!doctype html>
 </head><body>
 <redoc spec-url="/openapi.json"></redoc>
 <script src="${assetUrl(redocScript)}" ${tag(redocScript)}></script>
+<script src="/redoc/init.js"></script>
 </body></html>
 `;
 
-/** The OpenAPI document and its two viewers. */
+/** Where the build copies the viewers' files (scripts/copy-viewers.mjs). */
+const VENDOR_DIR = fileURLToPath(new URL('../../../dist/vendor/', import.meta.url));
+
+/** The local copies, read once: the files are fixed by their pins, a request names one of them. */
+function readVendored(): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const a of cdnAssets) {
+    const path = join(VENDOR_DIR, vendorFile(a));
+    if (existsSync(path)) files.set(localUrl(a), readFileSync(path));
+  }
+  return files;
+}
+
+/** The OpenAPI document and its two viewers, with local copies of their files for when the CDN is down. */
 export const schemaDocsRoutes = routeFile(import.meta.url, (r) => {
+  const vendored = readVendored();
   r.serve(openApiDocument, async () => r.app.swagger());
   r.serve(swaggerViewer, (_req, reply) =>
     sendHtml(reply, 200, swaggerPage, {
@@ -50,6 +106,23 @@ export const schemaDocsRoutes = routeFile(import.meta.url, (r) => {
   r.serve(swaggerInitScript, async (_req, reply) => {
     void reply.header('content-type', 'text/javascript; charset=utf-8');
     return swaggerInit;
+  });
+  r.serve(redocInitScript, async (_req, reply) => {
+    void reply.header('content-type', 'text/javascript; charset=utf-8');
+    return redocInit;
+  });
+  r.serve(viewerFile, async (req, reply) => {
+    const url = `/docs/vendor/${req.params.pkg}/${req.params.file}`;
+    const bytes = vendored.get(url);
+    if (!bytes) throw new JigError('not_found', { what: `viewer file ${url}` });
+    return reply
+      .header(
+        'content-type',
+        url.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
+      )
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .send(bytes);
   });
   r.serve(redocViewer, (_req, reply) =>
     sendHtml(reply, 200, redocPage, {
