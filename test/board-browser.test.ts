@@ -17,6 +17,17 @@ let repo: string;
 let s: Session;
 const api = (method: string, path: string, body?: unknown) => http(`${jig.url}${path}`, { method, body });
 
+/** A command that prints a line a second, for the live log. */
+const SLOW_CHAIN = `
+nodes:
+  - id: work
+    kind: exec
+    tasks:
+      - id: count
+        kind: subprocess
+        run: for i in 1 2 3 4; do echo "line $i"; sleep 1; done
+`;
+
 /** An agent (the fake claude) writes a spec a gate shows; a rejection goes back to it. */
 const DOC_CHAIN = `
 nodes:
@@ -52,7 +63,7 @@ async function file(title: string, start: boolean, chain = 'gated'): Promise<any
 beforeAll(async () => {
   if (noChromium) return;
   ({ jig, repo } = await agentSetup(
-    { gated: GATED_CHAIN, doc: DOC_CHAIN },
+    { gated: GATED_CHAIN, doc: DOC_CHAIN, slow: SLOW_CHAIN },
     { env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARTIFACT: DOC } },
   ));
   s = await openBrowser();
@@ -182,7 +193,18 @@ describe.skipIf(noChromium !== null)(
       expect(await node('finish').innerText()).toBe('not run');
       expect(await page.locator('.react-flow__edge').count()).toBe(3); // two in order, one reject arc
       await page.locator('.react-flow__node[data-id="build"]').click();
-      await page.getByRole('complementary', { name: 'Node build' }).getByText('build.main.touch').waitFor();
+      const inspector = page.getByRole('complementary', { name: 'Node build' });
+      await inspector.getByText('build.main.touch').waitFor();
+      // A task of the node: its last run, what it was given, what it left, its log.
+      await inspector.getByRole('button', { name: 'Task build.main.touch' }).click();
+      const task = inspector.getByRole('region', { name: 'Task build.main.touch' });
+      await task.getByText(/^done, exit 0 · run 1 time$/).waitFor();
+      await task.getByRole('tab', { name: 'Input' }).click();
+      expect(await task.getByRole('list', { name: 'Command line' }).innerText()).toContain(
+        'git commit -qm built',
+      );
+      await task.getByRole('tab', { name: 'Log' }).click();
+      expect(await task.getByLabel('Log').innerText()).toBe('(empty)');
       await shot(page, 'item-gate');
       // A node has an address of its own: the page opens with it in the Inspector.
       await page.goto(`${jig.url}/work-items/${item.id}/nodes/finish`);
@@ -205,6 +227,17 @@ describe.skipIf(noChromium !== null)(
       expect(await doc.locator('img').getAttribute('src')).toBeNull();
       expect(await doc.locator('a').getAttribute('rel')).toBe('noopener noreferrer');
       expect(await page.evaluate('window.pwned === undefined')).toBe(true);
+      // The agent task's input is the command line it ran, its output the result file it wrote.
+      await page.locator('.react-flow__node[data-id="write"]').click();
+      const inspector = page.getByRole('complementary', { name: 'Node write' });
+      await inspector.getByRole('button', { name: 'Task write.main.author' }).click();
+      const task = inspector.getByRole('region', { name: 'Task write.main.author' });
+      await task.getByRole('tab', { name: 'Input' }).click();
+      expect(await task.getByRole('list', { name: 'Command line' }).innerText()).toContain(
+        'Your task: Write the spec.',
+      );
+      await task.getByRole('tab', { name: 'Output' }).click();
+      expect(await task.getByLabel('Result file').innerText()).toContain('"status": "done"');
       await shot(page, 'item-document');
       await page.getByRole('button', { name: 'Reject…' }).click();
       await page.getByLabel(/What should change/).fill('Name the edge cases.');
@@ -400,6 +433,22 @@ describe.skipIf(noChromium !== null)(
             (u) => !u.startsWith('https://cdn.jsdelivr.net/npm/') && !u.startsWith('https://cdn.redoc.ly/'),
           ),
       ).toEqual([]);
+    });
+
+    it("follows a running task's log as it grows", async () => {
+      const item = await file('Count slowly', true, 'slow');
+      await until(jig, item.id, (i) => i.status === 'running' && i.current_node === 'work');
+      const { page } = s;
+      await page.goto(`${jig.url}/work-items/${item.id}/nodes/work`);
+      const inspector = page.getByRole('complementary', { name: 'Node work' });
+      await inspector.getByRole('button', { name: 'Task work.main.count' }).click();
+      const task = inspector.getByRole('region', { name: 'Task work.main.count' });
+      await task.getByRole('tab', { name: 'Log' }).click();
+      const log = task.getByLabel('Log');
+      await expect.poll(() => log.innerText(), { timeout: 15_000 }).toContain('line 1');
+      // Read on from where it was while the task runs: the later lines arrive without a reload.
+      await expect.poll(() => log.innerText(), { timeout: 15_000 }).toBe('line 1\nline 2\nline 3\nline 4\n');
+      await until(jig, item.id, (i) => i.status === 'completed');
     });
 
     it('lays the board out for a phone without sideways scroll', async () => {

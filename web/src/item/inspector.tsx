@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { TaskView } from './task-view.js';
 import { useState } from 'react';
 import type { ModelNode, ModelStep, ModelTask } from '../../../src/contract/config/chain-model.js';
 import { post, type Item } from '../api.js';
@@ -22,7 +23,15 @@ function taskLine(t: ModelTask): string {
   }
 }
 
-function Steps({ steps }: { steps: readonly ModelStep[] }) {
+function Steps({
+  steps,
+  picked,
+  onPick,
+}: {
+  steps: readonly ModelStep[];
+  picked: string | null;
+  onPick: (task: ModelTask) => void;
+}) {
   return (
     <ol className="steps">
       {steps.map((s) => (
@@ -31,7 +40,16 @@ function Steps({ steps }: { steps: readonly ModelStep[] }) {
           <ul>
             {s.tasks.map((t) => (
               <li key={t.path}>
-                <code>{t.path}</code> <span className="muted">({t.kind})</span> — {taskLine(t)}
+                <button
+                  type="button"
+                  className="link"
+                  aria-pressed={picked === t.path}
+                  onClick={() => onPick(t)}
+                  aria-label={`Task ${t.path}`}
+                >
+                  <code>{t.path}</code>
+                </button>{' '}
+                <span className="muted">({t.kind})</span> — {taskLine(t)}
               </li>
             ))}
           </ul>
@@ -53,6 +71,7 @@ export function Inspector({
 }) {
   const client = useQueryClient();
   const [error, setError] = useState<string | null>(null);
+  const [task, setTask] = useState<ModelTask | null>(null);
   const retry = async () => {
     setError(null);
     try {
@@ -90,7 +109,8 @@ export function Inspector({
         </dl>
       ) : (
         <>
-          <Steps steps={node.steps} />
+          <Steps steps={node.steps} picked={task?.path ?? null} onPick={setTask} />
+          {task && <TaskView item={item} task={task} />}
           {node.fix_loop && (
             <p className="muted small">
               Fix loop: up to {node.fix_loop.max_attempts ?? 'the policy’s'} repairs (

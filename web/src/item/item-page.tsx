@@ -167,7 +167,9 @@ export function ItemPage() {
           {(() => {
             const shown =
               chain.data.nodes.find((n) => n.id === (picked ?? it.current_node)) ?? chain.data.nodes[0];
-            return shown ? <Inspector item={it} node={shown} status={states.get(shown.id)} /> : null;
+            return shown ? (
+              <Inspector key={shown.id} item={it} node={shown} status={states.get(shown.id)} />
+            ) : null;
           })()}
         </div>
       )}

@@ -1,0 +1,128 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { ModelTask } from '../../../src/contract/config/chain-model.js';
+import type { Session } from '../../../src/contract/routes/work-items/sessions.js';
+import { get, type Item } from '../api.js';
+
+type Tab = 'overview' | 'input' | 'output' | 'log';
+
+/** The session's output as it grows: read from where the last read ended, every second while it runs. */
+function LiveLog({ item, session }: { item: Item; session: Session }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const running = session.status === 'running';
+  useEffect(() => {
+    let offset = 0;
+    let stopped = false;
+    let timer: number | undefined;
+    const read = async () => {
+      try {
+        const res = await fetch(`/api/work-items/${item.id}/sessions/${session.id}/log?offset=${offset}`);
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        const chunk = await res.text();
+        offset += new TextEncoder().encode(chunk).length;
+        if (!stopped && chunk) setText((t) => t + chunk);
+      } catch (e) {
+        if (!stopped) setError((e as Error).message);
+      }
+      if (!stopped && running) timer = window.setTimeout(() => void read(), 1000);
+    };
+    setText('');
+    void read();
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+    };
+  }, [item.id, session.id, running]);
+  return (
+    <>
+      {error && <p role="alert">The log could not be read: {error}</p>}
+      <pre className="log" aria-label="Log" aria-live={running ? 'polite' : 'off'}>
+        {text || (running ? 'waiting for output…' : '(empty)')}
+      </pre>
+    </>
+  );
+}
+
+/** What the task was given: the command line of its last run, else what the chain says it runs. */
+function Input({ task, session }: { task: ModelTask; session: Session | undefined }) {
+  if (session && session.argv.length > 0)
+    return (
+      <ol className="argv" aria-label="Command line">
+        {session.argv.map((a, i) => (
+          <li key={i}>
+            <code>{a}</code>
+          </li>
+        ))}
+      </ol>
+    );
+  if (task.kind === 'agent') return <pre className="doc-text">{task.prompt}</pre>;
+  return <p className="muted">It has not run yet.</p>;
+}
+
+/** One task of the chain: its last run's overview, input, output (the result file) and log. */
+export function TaskView({ item, task }: { item: Item; task: ModelTask }) {
+  const [tab, setTab] = useState<Tab>('overview');
+  const sessions = useQuery({
+    queryKey: ['item', item.id, 'sessions'],
+    queryFn: () => get<{ sessions: Session[] }>(`/api/work-items/${item.id}/sessions`),
+  });
+  const runs = (sessions.data?.sessions ?? []).filter((s) => s.task_path === task.path);
+  const last = runs[runs.length - 1];
+  return (
+    <section className="task-view" aria-label={`Task ${task.path}`}>
+      <h4>
+        <code>{task.path}</code> <span className="muted">({task.kind})</span>
+      </h4>
+      <div role="tablist" className="tabs">
+        {(['overview', 'input', 'output', 'log'] as const).map((t) => (
+          <button key={t} type="button" role="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
+            {t === 'overview' ? 'Overview' : t === 'input' ? 'Input' : t === 'output' ? 'Output' : 'Log'}
+          </button>
+        ))}
+      </div>
+      {tab === 'overview' &&
+        (last ? (
+          <dl role="tabpanel" aria-label="Overview">
+            <dt>Last run</dt>
+            <dd>
+              {last.status}
+              {last.exit_code !== null ? `, exit ${last.exit_code}` : ''} · run {runs.length} time
+              {runs.length === 1 ? '' : 's'}
+            </dd>
+            <dt>Started</dt>
+            <dd>{new Date(last.started_at).toLocaleString()}</dd>
+            {last.harness && (
+              <>
+                <dt>Agent</dt>
+                <dd>
+                  {last.harness} · {last.model ?? 'default model'} · {last.tokens.input + last.tokens.output}{' '}
+                  tokens
+                  {last.cost_usd !== null ? ` · $${last.cost_usd.toFixed(4)}` : ''}
+                </dd>
+              </>
+            )}
+            {last.note && (
+              <>
+                <dt>Note</dt>
+                <dd>{last.note}</dd>
+              </>
+            )}
+          </dl>
+        ) : (
+          <p className="muted">It has not run yet.</p>
+        ))}
+      {tab === 'input' && <Input task={task} session={last} />}
+      {tab === 'output' &&
+        (last?.result ? (
+          <pre className="log" aria-label="Result file">
+            {JSON.stringify(last.result, null, 2)}
+          </pre>
+        ) : (
+          <p className="muted">{last ? 'It wrote no result file.' : 'It has not run yet.'}</p>
+        ))}
+      {tab === 'log' &&
+        (last ? <LiveLog item={item} session={last} /> : <p className="muted">It has not run yet.</p>)}
+    </section>
+  );
+}
