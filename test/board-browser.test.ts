@@ -104,6 +104,16 @@ describe.skipIf(noChromium !== null)(
         .poll(() => page.locator(`[data-item="${waiting.id}"] .row-reason`).innerText())
         .toBe('approve review');
       await expect.poll(() => page.locator('.count-needs').innerText()).toBe('1 NEED YOU');
+      // Node ticks: build passed, waiting at review, finish not reached.
+      const ticks = page.locator(`[data-item="${waiting.id}"] .ticks`);
+      await expect.poll(() => ticks.getAttribute('aria-label')).toBe('at node 2 of 3');
+      const tick = ticks.locator('.tick');
+      expect(await tick.count()).toBe(3);
+      expect(await Promise.all([0, 1, 2].map((n) => tick.nth(n).getAttribute('class')))).toEqual([
+        'tick tick-done',
+        'tick tick-waiting',
+        'tick tick-pending',
+      ]);
       await shot(page, 'board');
 
       // Grouped by chain and sorted by title, from the URL alone.
@@ -205,6 +215,19 @@ describe.skipIf(noChromium !== null)(
       );
       await task.getByRole('tab', { name: 'Log' }).click();
       expect(await task.getByLabel('Log').innerText()).toBe('(empty)');
+      await task.getByRole('tab', { name: 'Config' }).click();
+      expect(JSON.parse(await task.getByLabel('Task config').innerText())).toMatchObject({
+        kind: 'subprocess',
+        path: 'build.main.touch',
+      });
+      // The brief is edited in place.
+      await page.getByRole('button', { name: 'Edit brief' }).click();
+      await page.getByLabel('Brief', { exact: true }).fill('Touch out.txt, then stop for a look.');
+      await page.getByRole('button', { name: 'Save the brief' }).click();
+      await page.getByText('Touch out.txt, then stop for a look.').waitFor();
+      expect((await api('GET', `/api/work-items/${item.id}`)).json.description).toBe(
+        'Touch out.txt, then stop for a look.',
+      );
       await shot(page, 'item-gate');
       // A node has an address of its own: the page opens with it in the Inspector.
       await page.goto(`${jig.url}/work-items/${item.id}/nodes/finish`);

@@ -19,6 +19,7 @@ import {
   type SortBy,
 } from './groups.js';
 import { Row } from './row.js';
+import { useChainNodes } from './ticks.js';
 
 type Entry =
   | { kind: 'header'; id: string; title: string; total: number }
@@ -84,6 +85,7 @@ export function Board({ archived = false }: { archived?: boolean }) {
 
   const all = items.data ?? [];
   const chains = useMemo(() => [...new Set(all.map((i) => i.chain))].sort(), [all]);
+  const chainNodes = useChainNodes(chains);
   const repos = useMemo(() => [...new Set(all.map((i) => i.repo))].sort(), [all]);
   const shown = useMemo(() => {
     const q = f.q.trim().toLowerCase();
@@ -248,6 +250,7 @@ export function Board({ archived = false }: { archived?: boolean }) {
                       onOpen={open}
                       onAction={(i, a) => void act(i, a)}
                       onToggle={toggle}
+                      nodes={chainNodes.get(e.item.chain)}
                     />
                   )}
                 </div>

@@ -1,5 +1,6 @@
 import type { KeyboardEvent, MouseEvent } from 'react';
 import type { Item } from '../api.js';
+import { Ticks } from './ticks.js';
 import { ACTION_LABEL, actionOf, age, reasonOf, type RowAction } from './groups.js';
 
 const STATUS_LABEL: Record<Item['display_status'], string> = {
@@ -22,12 +23,14 @@ export interface RowProps {
   onOpen: (item: Item, newTab: boolean) => void;
   onAction: (item: Item, action: RowAction | 'approve') => void;
   onToggle: (item: Item) => void;
+  /** The node ids of the item's chain, for its ticks (absent while they load). */
+  nodes: readonly string[] | undefined;
 }
 
 const repoName = (path: string) => path.split('/').filter(Boolean).pop() ?? path;
 
 /** One item: what it is, where, how old, why it waits, and the one thing to do about it. */
-export function Row({ item, now, active, selected, onOpen, onAction, onToggle }: RowProps) {
+export function Row({ item, now, active, selected, onOpen, onAction, onToggle, nodes }: RowProps) {
   const action = actionOf(item);
   const reason = reasonOf(item);
   const open = (e: MouseEvent) => onOpen(item, e.metaKey || e.ctrlKey);
@@ -59,6 +62,7 @@ export function Row({ item, now, active, selected, onOpen, onAction, onToggle }:
         <span className="row-meta muted small">
           {repoName(item.repo)} · <code>{item.id}</code> · {item.chain} · {age(item.created_at, now)}
         </span>
+        <Ticks item={item} nodes={nodes} />
       </button>
       <span className={`status status-${item.display_status}`}>{STATUS_LABEL[item.display_status]}</span>
       <span className="row-reason">{reason ?? (item.current_node ? `at ${item.current_node}` : '')}</span>

@@ -5,6 +5,7 @@ import type { ItemChainAnswer } from '../../../src/contract/routes/work-items/ch
 import type { EventsPage } from '../../../src/contract/events.js';
 import { ApiError, get, post, type Item } from '../api.js';
 import { reasonOf } from '../board/groups.js';
+import { Brief } from './brief.js';
 import { GatePanel } from './gate-panel.js';
 import { Inspector } from './inspector.js';
 import { ItemMenu } from './item-menu.js';
@@ -117,7 +118,7 @@ export function ItemPage() {
           · {it.chain} · {it.repo} · spent ${it.spent_usd.toFixed(2)}
           {it.budget_cap.cap_usd !== null ? ` of $${it.budget_cap.cap_usd.toFixed(2)}` : ''}
         </div>
-        {it.description && <p className="brief">{it.description}</p>}
+        <Brief item={it} />
         <div className="item-actions">
           {MOVES.filter((m) => m.when(it)).map((m) => (
             <button key={m.move} type="button" onClick={() => void move(m.move)}>

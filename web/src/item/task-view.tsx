@@ -4,7 +4,15 @@ import type { ModelTask } from '../../../src/contract/config/chain-model.js';
 import type { Session } from '../../../src/contract/routes/work-items/sessions.js';
 import { get, type Item } from '../api.js';
 
-type Tab = 'overview' | 'input' | 'output' | 'log';
+type Tab = 'overview' | 'input' | 'output' | 'log' | 'config';
+
+const TAB_LABEL: Record<Tab, string> = {
+  overview: 'Overview',
+  input: 'Input',
+  output: 'Output',
+  log: 'Log',
+  config: 'Config',
+};
 
 /** The session's output as it grows: read from where the last read ended, every second while it runs. */
 function LiveLog({ item, session }: { item: Item; session: Session }) {
@@ -75,9 +83,9 @@ export function TaskView({ item, task }: { item: Item; task: ModelTask }) {
         <code>{task.path}</code> <span className="muted">({task.kind})</span>
       </h4>
       <div role="tablist" className="tabs">
-        {(['overview', 'input', 'output', 'log'] as const).map((t) => (
+        {(['overview', 'input', 'output', 'log', 'config'] as const).map((t) => (
           <button key={t} type="button" role="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
-            {t === 'overview' ? 'Overview' : t === 'input' ? 'Input' : t === 'output' ? 'Output' : 'Log'}
+            {TAB_LABEL[t]}
           </button>
         ))}
       </div>
@@ -123,6 +131,12 @@ export function TaskView({ item, task }: { item: Item; task: ModelTask }) {
         ))}
       {tab === 'log' &&
         (last ? <LiveLog item={item} session={last} /> : <p className="muted">It has not run yet.</p>)}
+      {tab === 'config' && (
+        // The task as the chain resolved it (library defaults and extends applied).
+        <pre className="log" aria-label="Task config">
+          {JSON.stringify(task, null, 2)}
+        </pre>
+      )}
     </section>
   );
 }

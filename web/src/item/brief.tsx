@@ -1,0 +1,57 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { patch, type Item } from '../api.js';
+
+/** The item's brief, editable in place (`PATCH description`: agents read it at their next launch). */
+export function Brief({ item }: { item: Item }) {
+  const client = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(item.description);
+  const [error, setError] = useState<string | null>(null);
+  const save = async () => {
+    setError(null);
+    try {
+      await patch(`/api/work-items/${item.id}`, { description: text });
+      setEditing(false);
+      await client.invalidateQueries({ queryKey: ['item', item.id] });
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  if (!editing)
+    return (
+      <div className="brief-row">
+        <p className="brief">{item.description || <span className="muted">No brief.</span>}</p>
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            setText(item.description);
+            setEditing(true);
+          }}
+        >
+          Edit brief
+        </button>
+      </div>
+    );
+  return (
+    <form
+      className="brief-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <textarea aria-label="Brief" rows={5} value={text} onChange={(e) => setText(e.target.value)} />
+      <div className="buttons">
+        <button type="button" onClick={() => setEditing(false)}>
+          Keep the old one
+        </button>
+        <button type="submit" className="primary">
+          Save the brief
+        </button>
+      </div>
+      {error && <p role="alert">{error}</p>}
+    </form>
+  );
+}
