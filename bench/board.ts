@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { openBrowser } from '../test/helpers/browser.js';
 import { startServer } from '../src/server/main.js';
 import { benchRepo } from './git-repo.js';
 
@@ -113,22 +114,9 @@ try {
   base.get('/items.json', (_q, r) => r.type('application/json').send(itemsJson));
   const baseUrl = await base.listen({ host: '127.0.0.1', port: 0 });
 
-  const profile = mkdtempSync(join(tmpdir(), 'jig-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    viewport: { width: 1280, height: 800 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  // The browser tests' own launch (Debian's chromium, a fresh profile, the quiet flags).
+  const browser = await openBrowser({ width: 1280, height: 800 });
+  const { page } = browser;
   const board: number[] = [];
   const plain: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
@@ -138,8 +126,7 @@ try {
   const boardScroll = await scrollFrames(page, '.board-list');
   await toRows(page, `${baseUrl}/`);
   const plainScroll = await scrollFrames(page, null);
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser.close();
   await base.close();
   await jig.close();
 

@@ -13,6 +13,18 @@ export const noChromium = existsSync(CHROMIUM)
   ? null
   : `${CHROMIUM} is not installed (apt-get install chromium)`;
 
+/** Headless, and quiet: nothing of its own goes to the network (the persistent context is the profile). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 /** Where screenshots land for a person to look at. */
 export const SHOTS = join(repoRoot, '.cache', 'screenshots');
 
@@ -31,16 +43,7 @@ export async function openBrowser(viewport = { width: 1280, height: 800 }): Prom
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     viewport,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const problems: string[] = [];

@@ -1,3 +1,4 @@
+import { JigError } from '../../contract/errors.js';
 import type { ResolvedChain } from '../../contract/config/chain-model.js';
 
 /** What intake needs to know of a chain: that it resolves, and its nodes in order. */
@@ -15,4 +16,12 @@ export type ChainLookup =
 
 export interface ChainCatalog {
   lookup(id: string): ChainLookup;
+}
+
+/** The chain of that id as it runs, or the refusal a request naming it gets (422). */
+export function requireChain(catalog: ChainCatalog, id: string): ChainSummary {
+  const found = catalog.lookup(id);
+  if (found.ok) return found.chain;
+  if (found.reason === 'unknown') throw new JigError('chain_unknown', { chain: id });
+  throw new JigError('chain_unresolved', { chain: id, reason: found.detail });
 }

@@ -15,7 +15,7 @@ import type { ConfigState } from '../config/config-state.js';
 import type { EventLog } from '../events/event-log.js';
 import type { ReposService } from '../repos/repos-service.js';
 import { prepareAttachment, storeAttachment, type PreparedAttachment } from './attachments.js';
-import type { ChainCatalog, ChainSummary } from './chain-catalog.js';
+import { requireChain, type ChainCatalog, type ChainSummary } from './chain-catalog.js';
 import { branchName, newItemId } from './ids.js';
 import type { Logger } from 'pino';
 
@@ -123,11 +123,7 @@ export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake
   }
 
   const chainId = chainName(input, repo);
-  const found = deps.chains.lookup(chainId);
-  if (!found.ok) {
-    if (found.reason === 'unknown') throw new JigError('chain_unknown', { chain: chainId });
-    throw new JigError('chain_unresolved', { chain: chainId, reason: found.detail });
-  }
+  const chain = requireChain(deps.chains, chainId);
 
   for (const [root, value] of [
     ['agent_overrides', input.agent_overrides],
@@ -148,14 +144,14 @@ export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake
       );
   }
 
-  if (input.skip_nodes !== undefined) checkSkipNodes(found.chain, input.skip_nodes);
+  if (input.skip_nodes !== undefined) checkSkipNodes(chain, input.skip_nodes);
 
   const attachments: PreparedAttachment[] = [];
   for (const kind of ['spec', 'plan'] as const) {
     const a = input.attachments?.[kind];
     if (a) attachments.push(prepareAttachment(kind, a, repo.path));
   }
-  return { title: t.title, description: input.description, repo, chain: found.chain, attachments };
+  return { title: t.title, description: input.description, repo, chain, attachments };
 }
 
 /** What `work_item_created` says beyond the item itself: the item duplicated, or the schedule. */

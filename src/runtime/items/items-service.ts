@@ -1,4 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
+import { requireChain } from './chain-catalog.js';
 import { JigError } from '../../contract/errors.js';
 import type { AttachmentKind, PatchItemBody, WorkItem } from '../../contract/items.js';
 import { itemStatuses, type ItemStatus } from '../../contract/item-status.js';
@@ -103,12 +104,8 @@ export class ItemsService {
   async chainOf(id: string): Promise<ItemChainAnswer> {
     const rec = await this.record(id);
     if (rec.chain_definition) return { chain: rec.chain, source: 'item', nodes: rec.chain_definition.nodes };
-    const found = this.deps.chains.lookup(rec.chain);
-    if (!found.ok) {
-      if (found.reason === 'unknown') throw new JigError('chain_unknown', { chain: rec.chain });
-      throw new JigError('chain_unresolved', { chain: rec.chain, reason: found.detail });
-    }
-    return { chain: rec.chain, source: 'template', nodes: found.chain.definition.nodes };
+    const chain = requireChain(this.deps.chains, rec.chain);
+    return { chain: rec.chain, source: 'template', nodes: chain.definition.nodes };
   }
 
   /** `POST /api/triggers`, with its optional `Idempotency-Key` (see trigger-intake.ts). */
@@ -214,11 +211,7 @@ export class ItemsService {
       if (rec.started_at !== null || rec.walk !== null) {
         throw new JigError('chain_frozen', {}, { status: rec.status });
       }
-      const found = this.deps.chains.lookup(body.chain);
-      if (!found.ok) {
-        if (found.reason === 'unknown') throw new JigError('chain_unknown', { chain: body.chain });
-        throw new JigError('chain_unresolved', { chain: body.chain, reason: found.detail });
-      }
+      requireChain(this.deps.chains, body.chain);
       changes.chain = body.chain;
       events.push({ type: 'chain_changed', payload: { from: rec.chain, to: body.chain } });
     }

@@ -11,6 +11,16 @@ import { useLive, type LiveState } from '../live.js';
  * issue), the footer with the address, version and live state, and the apply chip.
  */
 
+/** The sidebar's pages; More is the phone's tab for the ones its bottom bar has no room for. */
+const PAGES = [
+  { to: '/', label: 'Board', Icon: LayoutList, phoneOnly: false },
+  { to: '/archived', label: 'Archived', Icon: Archive, phoneOnly: false },
+  { to: '/analytics', label: 'Analytics', Icon: BarChart3, phoneOnly: false },
+  { to: '/templates', label: 'Templates', Icon: Shapes, phoneOnly: false },
+  { to: '/settings', label: 'Settings', Icon: Settings, phoneOnly: false },
+  { to: '/more', label: 'More', Icon: Menu, phoneOnly: true },
+];
+
 const LIVE_LABEL: Record<LiveState, string> = {
   connecting: 'connecting…',
   live: 'live',
@@ -68,24 +78,11 @@ export function Shell({
         <button type="button" className="nav-item primary" onClick={onCompose} aria-keyshortcuts="c">
           <Plus size={16} aria-hidden /> New item <kbd>c</kbd>
         </button>
-        <NavLink to="/" end className="nav-item">
-          <LayoutList size={16} aria-hidden /> Board
-        </NavLink>
-        <NavLink to="/archived" className="nav-item">
-          <Archive size={16} aria-hidden /> Archived
-        </NavLink>
-        <NavLink to="/analytics" className="nav-item">
-          <BarChart3 size={16} aria-hidden /> Analytics
-        </NavLink>
-        <NavLink to="/templates" className="nav-item">
-          <Shapes size={16} aria-hidden /> Templates
-        </NavLink>
-        <NavLink to="/settings" className="nav-item">
-          <Settings size={16} aria-hidden /> Settings
-        </NavLink>
-        <NavLink to="/more" className="nav-item phone-only">
-          <Menu size={16} aria-hidden /> More
-        </NavLink>
+        {PAGES.map(({ to, label, Icon, phoneOnly }) => (
+          <NavLink key={to} to={to} end={to === '/'} className={`nav-item${phoneOnly ? ' phone-only' : ''}`}>
+            <Icon size={16} aria-hidden /> {label}
+          </NavLink>
+        ))}
         <div className="sidebar-foot">
           <ApplyChip />
           <div className={`live live-${live}`} role="status" aria-live="polite">
