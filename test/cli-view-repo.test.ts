@@ -257,7 +257,7 @@ describe('view watch', () => {
     p.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     const exited = new Promise<number | null>((res) => p.on('exit', res));
     const seen = async (text: string) => {
-      for (let i = 0; i < 100 && !out.includes(text); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 200 && !out.includes(text); i++) await new Promise((r) => setTimeout(r, 100));
       return out.includes(text);
     };
     expect(await seen(done.id)).toBe(true);

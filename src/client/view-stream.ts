@@ -21,11 +21,14 @@ export interface EventStream {
  * Opens the live event stream (`/api/ws/events`) after a global `seq` (null: from now on). Every event of every item
  * arrives in seq order; `onEvent` runs for each in turn (a returned promise is awaited before the
  * next, so a caller can look something up between two events without reordering them).
+ * `onReady` runs once the server follows the log for this client: a caller that read state before
+ * the stream opened re-reads it then, so nothing stored in between is missed.
  */
 export function openEventStream(
   c: JigClient,
   afterSeq: number | null,
   onEvent: (e: EventRecord) => void | Promise<void>,
+  onReady?: () => void,
 ): EventStream {
   // Without a seq the stream starts at the newest event.
   const query = afterSeq === null ? '' : `?after_seq=${afterSeq}`;
@@ -48,7 +51,9 @@ export function openEventStream(
       }
       const frame = Frame.safeParse(parsed);
       // A frame of a kind this client does not know (a newer server) is skipped, not fatal.
-      if (!frame.success || frame.data.type !== 'event') return;
+      if (!frame.success) return;
+      // Every event after the hello's seq follows it: state read before the hello may be stale.
+      if (frame.data.type === 'hello') return onReady?.();
       const event = frame.data.event;
       chain = chain
         .then(() => (closing ? undefined : onEvent(event)))

@@ -47,12 +47,15 @@ export function registerViewWatch(view: Command): void {
           return EXIT_USAGE;
         }
         let timer: NodeJS.Timeout | null = null;
-        const stream = openEventStream(c, null, () => {
+        const later = () => {
           timer ??= setTimeout(() => {
             timer = null;
             void draw();
           }, REDRAW_MS);
-        });
+        };
+        // Redrawn when the stream is ready too: an item filed between the first draw and the
+        // subscription would otherwise wait for the next event to show.
+        const stream = openEventStream(c, null, later, later);
         const quit = () => stream.close();
         process.once('SIGINT', quit);
         const keys = rawKeys(quit);
