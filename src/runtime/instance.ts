@@ -10,6 +10,7 @@ import type { ItemsService } from './items/items-service.js';
 import type { ReposService } from './repos/repos-service.js';
 import type { Engine } from './engine/engine.js';
 import type { Clock } from './clock.js';
+import type { ReviewService } from './review/review-service.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -39,6 +40,8 @@ export interface Instance {
   schedules: SchedulePoller;
   /** Runs items through their chains (ADR 0003). */
   engine: Engine;
+  /** Diffs, compares and viewed marks of an item's changes (issue 21). */
+  review: ReviewService;
   /** The clock services read (tests pass a ManualClock). */
   clock: Clock;
 }

@@ -13,7 +13,8 @@ import { EventLog } from '../runtime/events/event-log.js';
 import { ItemsService } from '../runtime/items/items-service.js';
 import { ReposService } from '../runtime/repos/repos-service.js';
 import { Engine } from '../runtime/engine/engine.js';
-import { systemClock, type Clock } from '../runtime/clock.js';
+import { ReviewService } from '../runtime/review/review-service.js';
+import { stamp, systemClock, type Clock } from '../runtime/clock.js';
 import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.js';
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';
@@ -124,6 +125,12 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     const clock = opts.clock ?? systemClock();
     const schedules = new SchedulePoller({ config, items, store, log, clock });
     const engineRef: { port: number } = { port: 0 };
+    const review = new ReviewService({
+      store,
+      log,
+      now: () => stamp(clock),
+      record: (id) => items.record(id),
+    });
     const engine = new Engine({
       store,
       events,
@@ -133,6 +140,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       log,
       port: () => engineRef.port,
       clock,
+      onNodeRunEnd: (rec, node) => review.recordAttempt(rec, node),
     });
     items.onEnd = (id) => engine.ended(id);
     const inst: Instance = {
@@ -153,6 +161,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       repos,
       schedules,
       engine,
+      review,
       clock,
     };
     const { app, routes } = await buildApp(inst);

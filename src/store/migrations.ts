@@ -12,6 +12,7 @@ import { intakeChecks } from './migrations/0010-intake-checks.js';
 import { itemDrafts } from './migrations/0011-item-drafts.js';
 import { skipNodes } from './migrations/0012-skip-nodes.js';
 import { autoGate } from './migrations/0013-auto-gate.js';
+import { review } from './migrations/0014-review.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -46,4 +47,5 @@ export const migrations: Migration[] = [
   itemDrafts,
   skipNodes,
   autoGate,
+  review,
 ];

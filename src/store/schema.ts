@@ -171,6 +171,24 @@ export interface IntakeChecksTable {
   skipped: string;
 }
 
+/** Review (migration 14): the commit each node run ended at, and viewed marks per person. */
+export interface ItemAttemptsTable {
+  item_id: string;
+  n: number;
+  node: string;
+  run: number;
+  sha: string;
+  at: string;
+}
+
+export interface ReviewViewedTable {
+  item_id: string;
+  person: string;
+  path: string;
+  blob: string;
+  at: string;
+}
+
 export interface Database {
   work_items: WorkItemsTable;
   events: EventsTable;
@@ -184,4 +202,6 @@ export interface Database {
   draft_steps: DraftStepsTable;
   intake_checks: IntakeChecksTable;
   item_drafts: ItemDraftsTable;
+  item_attempts: ItemAttemptsTable;
+  review_viewed: ReviewViewedTable;
 }

@@ -25,6 +25,11 @@ export interface EngineDeps {
   port: () => number;
   /** The runtime's one clock (runtime/clock.ts): tests move it instead of sleeping. */
   clock: Clock;
+  /**
+   * Called when an exec node's run ends (completed or stopped): review records the worktree as
+   * that attempt. It never fails the walk.
+   */
+  onNodeRunEnd?: (rec: ItemRecord, node: string) => Promise<void>;
 }
 
 /**

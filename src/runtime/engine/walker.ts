@@ -167,8 +167,12 @@ export class Walker {
       const out = await this.nodes.run(id, chain, node, repo);
       if (out.kind === 'halt') return;
       if (out.kind === 'moved') continue;
-      if (out.kind === 'stop')
-        return this.stop(await this.r.item(id), out.stop, out.reason, node.id, out.session);
+      if (out.kind === 'stop') {
+        const stopped = await this.r.item(id);
+        await this.r.onNodeRunEnd?.(stopped, node.id);
+        return this.stop(stopped, out.stop, out.reason, node.id, out.session);
+      }
+      await this.r.onNodeRunEnd?.(await this.r.item(id), node.id);
       await this.r.events.transact(async (uow) => {
         const cur = await getItem(uow.db, id);
         if (!cur?.walk) throw new Error(`work item ${id} lost its walk while node ${node.id} ran`);

@@ -7,7 +7,12 @@ export interface GitResult {
 }
 
 /** Runs git without a shell; never throws for a non-zero exit (the caller reads `code`). */
-export function git(cwd: string, args: string[], timeoutMs = 30_000): Promise<GitResult> {
+export function git(
+  cwd: string,
+  args: string[],
+  timeoutMs = 30_000,
+  env: Record<string, string> = {},
+): Promise<GitResult> {
   return new Promise((resolve) => {
     execFile(
       'git',
@@ -16,7 +21,7 @@ export function git(cwd: string, args: string[], timeoutMs = 30_000): Promise<Gi
         cwd,
         timeout: timeoutMs,
         maxBuffer: 16 * 1024 * 1024,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...env },
       },
       (err, stdout, stderr) => {
         const code = err

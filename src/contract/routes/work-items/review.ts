@@ -1,0 +1,44 @@
+import { CompareQuery, DiffQuery, ItemDiff, ViewedAnswer, ViewedBody } from '../../review.js';
+import { defineRoute } from '../../route.js';
+import { ItemIdParams, itemErrors } from './params.js';
+
+export const itemDiff = defineRoute({
+  method: 'GET',
+  path: '/api/work-items/:id/diff',
+  summary: "The item's changes against its base, uncommitted work included, one page of files",
+  tags: ['review'],
+  params: ItemIdParams,
+  query: DiffQuery,
+  responses: { 200: ItemDiff, ...itemErrors },
+});
+
+export const itemCompare = defineRoute({
+  method: 'GET',
+  path: '/api/work-items/:id/compare',
+  summary:
+    'Diff two review targets (base, attempt:N, last_review, latest), optionally only what chosen nodes changed',
+  tags: ['review'],
+  params: ItemIdParams,
+  query: CompareQuery,
+  responses: { 200: ItemDiff, ...itemErrors },
+});
+
+export const markViewed = defineRoute({
+  method: 'PUT',
+  path: '/api/work-items/:id/viewed',
+  summary: 'Mark a changed file viewed as it is now (a later change to it clears the mark)',
+  tags: ['review'],
+  params: ItemIdParams,
+  body: ViewedBody,
+  responses: { 200: ViewedAnswer, ...itemErrors },
+});
+
+export const clearViewedMark = defineRoute({
+  method: 'DELETE',
+  path: '/api/work-items/:id/viewed',
+  summary: "Clear a file's viewed mark",
+  tags: ['review'],
+  params: ItemIdParams,
+  body: ViewedBody,
+  responses: { 200: ViewedAnswer, ...itemErrors },
+});

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { git } from '../git/git.js';
+
+/** A snapshot commit is made by Jig, not by a person or agent: it names itself so. */
+const SNAPSHOT_ENV = {
+  GIT_AUTHOR_NAME: 'jig',
+  GIT_AUTHOR_EMAIL: 'jig@localhost',
+  GIT_COMMITTER_NAME: 'jig',
+  GIT_COMMITTER_EMAIL: 'jig@localhost',
+};
+
+const SNAPSHOT_TIMEOUT_MS = 120_000;
+
+async function must(worktree: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const r = await git(worktree, args, SNAPSHOT_TIMEOUT_MS, env);
+  if (r.code !== 0) throw new Error(`git ${args[0]} in ${worktree} failed: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+}
+
+/**
+ * The commit of the worktree as it is now, uncommitted and untracked (not ignored) files included:
+ * HEAD itself when nothing is uncommitted, else a commit on top of HEAD that no branch points to.
+ * It is staged through a copy of the worktree's index so the agent's own index, HEAD and files
+ * are never touched (a review must not change what it reviews), and the copy keeps the index's
+ * stat data, so only changed files are hashed again.
+ */
+export async function snapshotCommit(worktree: string): Promise<string> {
+  const head = await must(worktree, ['rev-parse', '--verify', 'HEAD^{commit}']);
+  const index = await must(worktree, ['rev-parse', '--path-format=absolute', '--git-path', 'index']);
+  const tmp = join(tmpdir(), `jig-index-${randomUUID()}`);
+  try {
+    if (existsSync(index)) copyFileSync(index, tmp);
+    const env = { GIT_INDEX_FILE: tmp };
+    await must(worktree, ['add', '--all', '--', '.'], env);
+    const tree = await must(worktree, ['write-tree'], env);
+    if (tree === (await must(worktree, ['rev-parse', `${head}^{tree}`]))) return head;
+    return await must(
+      worktree,
+      ['commit-tree', tree, '-p', head, '-m', 'jig: the worktree with its uncommitted changes'],
+      SNAPSHOT_ENV,
+    );
+  } finally {
+    rmSync(tmp, { force: true });
+    rmSync(`${tmp}.lock`, { force: true });
+  }
+}
+
+/** Keeps `sha` from git's garbage collection under a ref of Jig's own (`refs/jig/...`). */
+export async function keepCommit(worktree: string, ref: string, sha: string): Promise<void> {
+  await must(worktree, ['update-ref', ref, sha]);
+}
