@@ -124,6 +124,31 @@ describe.skipIf(!available)('a remote peer (network namespace)', () => {
     );
   });
 
+  it('lets only this machine open an editor: a remote caller with the token is refused, a local one passes', async () => {
+    const auth = { authorization: `Bearer ${mcp}`, 'content-type': 'application/json' };
+    expect((await send(jig.remote, { path: '/api/editors', headers: auth })).status).toBe(200);
+    const opens: [string, string][] = [
+      ['/api/work-items/nosuch/open-worktree', 'opening the worktree'],
+      ['/api/work-items/nosuch/artifact/open', 'opening a document'],
+      ['/api/work-items/nosuch/artifacts/spec/open', 'opening a document'],
+      ['/api/documents/nosuch.spec/open', 'opening a document'],
+    ];
+    for (const [path, what] of opens) {
+      expect(pick(await send(jig.remote, { method: 'POST', path, headers: auth, body: '{}' })), path).toEqual(
+        {
+          status: 403,
+          json: {
+            detail: `${what} starts a program on the server's machine: only a caller on that machine (loopback) may ask`,
+            code: 'local_only',
+          },
+        },
+      );
+      // From this machine the same request gets past the rule (and finds no such item).
+      const local = await send(jig.local, { method: 'POST', path, headers: auth, body: '{}' });
+      expect(local.status, path).toBe(404);
+    }
+  });
+
   it('applies the Host rule to a remote browser', async () => {
     expect(
       pick(

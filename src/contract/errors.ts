@@ -107,6 +107,16 @@ export const errorCatalogue = {
     status: 422,
     template: 'gate {gate} needs its {kind} document before it can be approved',
   },
+  local_only: {
+    status: 403,
+    template:
+      "{what} starts a program on the server's machine: only a caller on that machine (loopback) may ask",
+  },
+  document_changed: {
+    status: 409,
+    template:
+      'the {kind} document of gate {gate} changed since you read it (now {digest}); read it again, then approve',
+  },
   budget_not_raised: {
     status: 422,
     template: 'the new cap ({cap_usd} USD) must be above what the item has spent ({spent_usd} USD)',

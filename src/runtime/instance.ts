@@ -11,6 +11,7 @@ import type { ReposService } from './repos/repos-service.js';
 import type { Engine } from './engine/engine.js';
 import type { Clock } from './clock.js';
 import type { ReviewService } from './review/review-service.js';
+import type { DocumentsService } from './review/documents-service.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -42,6 +43,8 @@ export interface Instance {
   engine: Engine;
   /** Diffs, compares and viewed marks of an item's changes (issue 21). */
   review: ReviewService;
+  /** An item's documents, read and opened in an editor. */
+  documents: DocumentsService;
   /** The clock services read (tests pass a ManualClock). */
   clock: Clock;
 }

@@ -14,6 +14,8 @@ import { ItemsService } from '../runtime/items/items-service.js';
 import { ReposService } from '../runtime/repos/repos-service.js';
 import { Engine } from '../runtime/engine/engine.js';
 import { ReviewService } from '../runtime/review/review-service.js';
+import { DocumentsService } from '../runtime/review/documents-service.js';
+import { join } from 'node:path';
 import { stamp, systemClock, type Clock } from '../runtime/clock.js';
 import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.js';
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
@@ -162,6 +164,12 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       schedules,
       engine,
       review,
+      documents: new DocumentsService({
+        record: (id) => items.record(id),
+        dto: (rec) => items.dto(rec),
+        attachmentText: async (id, kind) => (await items.attachment(id, kind)).text,
+        docsDir: join(paths.runDir, 'docs'),
+      }),
       clock,
     };
     const { app, routes } = await buildApp(inst);

@@ -54,6 +54,8 @@ export async function agentSetup(
     policy?: string;
     harnesses?: string;
     env?: Record<string, string>;
+    /** The server's own environment (the repo's `env` above is what agents get). */
+    serverEnv?: Record<string, string>;
     testCommand?: string;
     repoFiles?: Record<string, string>;
   } = {},
@@ -64,7 +66,7 @@ export async function agentSetup(
     writeFileSync(join(home, 'config', 'chains', `${id}.yaml`), text);
   writeFileSync(join(home, 'config', 'harnesses.yaml'), opts.harnesses ?? harnessesYaml());
   if (opts.policy) writeFileSync(join(home, 'config', 'policy.yaml'), opts.policy);
-  const jig = await startJig({ home });
+  const jig = await startJig({ home, ...(opts.serverEnv ? { env: opts.serverEnv } : {}) });
   const repo = makeRepo(opts.repoFiles);
   const r = await http(`${jig.url}/api/repos`, {
     method: 'POST',

@@ -109,15 +109,16 @@ export class Engine {
     return this.moves.raiseBudget(id, capUsd, by);
   }
 
-  approve(id: string, gate: string, by: EventActor): Promise<ItemRecord> {
-    return this.gates.approve(id, gate, by);
+  /** `digest`: approve only when the gate's document still has it (a person approves what they read). */
+  approve(id: string, gate: string, by: EventActor, digest?: string): Promise<ItemRecord> {
+    return this.gates.approve(id, gate, by, digest);
   }
 
   reject(id: string, gate: string, note: string, by: EventActor, node?: string): Promise<ItemRecord> {
     return this.gates.reject(id, gate, note, by, node);
   }
 
-  artifact(id: string): Promise<{ gate: string; kind: string; path: string; text: string }> {
+  artifact(id: string): Promise<{ gate: string; kind: string; path: string; text: string; digest: string }> {
     return this.gates.artifact(id);
   }
 

@@ -7,6 +7,7 @@ import { needsDocument, passGate, rejectGate, type AtGate } from './gate-moves.j
 import { gateOpen, unchanged } from './move-guards.js';
 import type { EngineResources } from './resources.js';
 import { rejectTarget } from './walk-helpers.js';
+import { digestOf } from '../review/documents.js';
 
 /** The gate `gate` of the item's chain, or the catalogue's 404. */
 function atGate(rec: ItemRecord, gate: string): AtGate {
@@ -30,7 +31,7 @@ function refuseClosed(rec: ItemRecord, gate: string): void {
 export class Gates {
   constructor(private readonly r: EngineResources) {}
 
-  approve(id: string, gate: string, by: EventActor): Promise<ItemRecord> {
+  approve(id: string, gate: string, by: EventActor, digest?: string): Promise<ItemRecord> {
     return this.r.serial(id, async () => {
       const rec = await this.r.item(id);
       const at = atGate(rec, gate);
@@ -40,6 +41,7 @@ export class Gates {
       if (needsDocument(at.gate) && !this.artifactPath(rec, at.gate.artifact)) {
         throw new JigError('artifact_required', { gate, kind: at.gate.artifact });
       }
+      if (digest !== undefined) this.checkDigest(rec, gate, at.gate.artifact, digest);
       await this.r.events.transact(async (uow) => {
         await unchanged(uow, rec);
         await passGate(this.r, uow, at, { by });
@@ -81,7 +83,22 @@ export class Gates {
     return documentReadable(rec.worktree_path, rel) ? join(rec.worktree_path, rel) : null;
   }
 
-  async artifact(id: string): Promise<{ gate: string; kind: string; path: string; text: string }> {
+  /** The approval pins a revision: the document must still be the one the person read. */
+  private checkDigest(rec: ItemRecord, gate: string, kind: string | undefined, digest: string): void {
+    if (!kind) {
+      throw new JigError('validation_failed', {
+        reason: `body.digest: gate ${gate} shows no document to pin`,
+      });
+    }
+    const rel = rec.walk?.artifacts?.[kind];
+    const doc = rel && rec.worktree_path ? readDocument(rec.worktree_path, rel) : null;
+    const now = doc?.ok ? digestOf(doc.bytes) : 'unreadable';
+    if (now !== digest) throw new JigError('document_changed', { kind, gate, digest: now });
+  }
+
+  async artifact(
+    id: string,
+  ): Promise<{ gate: string; kind: string; path: string; text: string; digest: string }> {
     const rec = await this.r.item(id);
     const gate = rec.current_node;
     if (!rec.chain_definition || !gate || !gateOpen(rec, gate)) {
@@ -96,6 +113,12 @@ export class Gates {
       const why = doc && !doc.ok && doc.reason !== 'missing' ? ` (${rel} ${doc.detail})` : '';
       throw new JigError('not_found', { what: `the document of gate ${gate}${why}` });
     }
-    return { gate, kind, path: join(root, rel), text: doc.bytes.toString('utf8') };
+    return {
+      gate,
+      kind,
+      path: join(root, rel),
+      text: doc.bytes.toString('utf8'),
+      digest: digestOf(doc.bytes),
+    };
   }
 }

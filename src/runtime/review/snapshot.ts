@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from '../git/git.js';
@@ -32,7 +32,14 @@ export async function snapshotCommit(worktree: string): Promise<string> {
   const index = await must(worktree, ['rev-parse', '--path-format=absolute', '--git-path', 'index']);
   const tmp = join(tmpdir(), `jig-index-${randomUUID()}`);
   try {
-    if (existsSync(index)) copyFileSync(index, tmp);
+    if (existsSync(index)) {
+      copyFileSync(index, tmp);
+      // The copy keeps the index's own time: git re-reads a file whose change falls in the same
+      // second as the index was written ("racy git"), judged by that time. A newer copy would let
+      // a same-size edit made in that second pass as unchanged.
+      const st = statSync(index);
+      utimesSync(tmp, st.atime, st.mtime);
+    }
     const env = { GIT_INDEX_FILE: tmp };
     await must(worktree, ['add', '--all', '--', '.'], env);
     const tree = await must(worktree, ['write-tree'], env);

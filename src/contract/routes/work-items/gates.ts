@@ -4,6 +4,17 @@ import { WorkItem } from '../../items.js';
 import { defineRoute } from '../../route.js';
 import { GateParams, ItemIdParams, Note, itemErrors } from './params.js';
 
+export const ApproveBody = z
+  .object({
+    digest: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'a sha256 in hex, as the artifact and documents routes give it')
+      .optional()
+      .describe("the digest of the gate's document you read: a changed document is 409, nothing approved"),
+  })
+  .strict()
+  .nullish();
+
 export const RejectBody = z.object({ note: Note, node: z.string().min(1).optional() }).strict();
 
 /** The document a pending gate shows the person deciding it. */
@@ -12,6 +23,8 @@ export const GateArtifact = z.object({
   kind: z.string(),
   path: z.string(),
   text: z.string(),
+  /** sha256 of the text: approve with it to approve exactly this revision. */
+  digest: z.string(),
 });
 
 export const approveGate = defineRoute({
@@ -20,6 +33,7 @@ export const approveGate = defineRoute({
   summary: 'Approve the pending gate (approving an approved gate answers the item as it is)',
   tags: ['gates'],
   params: GateParams,
+  body: ApproveBody,
   responses: { 200: WorkItem, ...itemErrors },
 });
 

@@ -5,7 +5,9 @@ import { routeFile } from '../../route-file.js';
 /** The pending gate of an item: approve it, reject it, or read the document it shows. */
 export const gateRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
   r.serve(approveGate, async (req) =>
-    inst.items.dto(await inst.engine.approve(req.params.id, req.params.gate, 'human')),
+    inst.items.dto(
+      await inst.engine.approve(req.params.id, req.params.gate, 'human', req.body?.digest ?? undefined),
+    ),
   );
   r.serve(rejectGate, async (req) =>
     inst.items.dto(
