@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './helpers/mcp.js';
 import { engineSetup, fileItem, post, until } from './helpers/engine.js';
-import { cleanupAll, http, type JigProcess } from './helpers/server.js';
+import { cleanupAll, http, runJig, type JigProcess } from './helpers/server.js';
 
 /*
  * Diff, compare and viewed marks on a real repository: the `build` node commits a line, a binary
@@ -33,6 +36,7 @@ nodes:
 
 let jig: JigProcess;
 let repo: string;
+let home: string;
 let id: string;
 const get = async (path: string) => http(`${jig.url}/api/work-items/${id}${path}`);
 const put = (path: string) =>
@@ -41,7 +45,7 @@ const del = (path: string) =>
   http(`${jig.url}/api/work-items/${id}/viewed`, { method: 'DELETE', body: { path } });
 
 beforeAll(async () => {
-  ({ jig, repo } = await engineSetup(
+  ({ jig, repo, home } = await engineSetup(
     { reviewed: CHAIN },
     { repoFiles: { 'README.md': '# start\n', 'ws.txt': 'a b\n' } },
   ));
@@ -185,5 +189,69 @@ describe('viewed marks and compare across attempts', () => {
     const missing = await http(`${jig.url}/api/work-items/${id}/viewed`, { method: 'PUT', body: {} });
     expect(missing.status).toBe(422);
     expect(missing.json.detail).toContain('path');
+  });
+});
+
+describe('jig view diff and compare', () => {
+  const cli = (...args: string[]) => runJig(args, { JIG_HOME: home, NO_COLOR: '1' });
+
+  it('prints the patch, a diffstat or names, and compares two attempts', async () => {
+    const stat = await cli('view', 'diff', id, '--stat');
+    expect(stat.code, stat.stderr).toBe(0);
+    expect(stat.stdout).toBe(
+      [
+        ' README.md |    2 +-',
+        ' bin.dat   | Bin',
+        ' out.txt   |    2 ++',
+        ' ws.txt    |    2 +-',
+        ' 4 files changed, 4 insertions(+), 2 deletions(-)',
+        '',
+      ].join('\n'),
+    );
+    const names = await cli('view', 'diff', id, '--name-only');
+    expect(names.stdout).toBe('README.md\nbin.dat\nout.txt\nws.txt\n');
+    const patch = await cli('view', 'diff', id);
+    expect(patch.stdout).toContain('diff --git a/out.txt b/out.txt');
+    expect(patch.stdout).toContain('Binary file bin.dat added\n');
+    const between = await cli(
+      'view',
+      'compare',
+      id,
+      '--from',
+      'attempt:1',
+      '--to',
+      'attempt:2',
+      '--name-only',
+    );
+    expect(between).toMatchObject({ code: 0, stdout: 'out.txt\n' });
+    const json = JSON.parse((await cli('view', 'compare', id, '--json', '-w')).stdout);
+    expect(json).toMatchObject({ ignore_whitespace: true, next_offset: null, from: { target: 'base' } });
+    const both = await cli('view', 'diff', id, '--stat', '--name-only');
+    expect(both).toMatchObject({ code: 2, stderr: 'jig: view diff takes --stat or --name-only, not both\n' });
+    const bad = await cli('view', 'compare', id, '--from', 'attempt:7');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('query.from: attempt:7 is no attempt of this item (1 to 2)');
+  });
+});
+
+describe('the MCP tool compare_changes', () => {
+  it('answers one page of a compare, and a bad target as a tool error', async () => {
+    const client = new Client({ name: 'jig-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${jig.url}/mcp`)));
+    try {
+      const r = await call(client, 'compare_changes', {
+        work_item_id: id,
+        from: 'attempt:1',
+        to: 'attempt:2',
+        format: 'name_only',
+      });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.files.map((f: any) => f.path)).toEqual(['out.txt']);
+      const bad = await call(client, 'compare_changes', { work_item_id: id, to: 'attempt:0' });
+      expect(bad.isError).toBe(true);
+      expect(bad.text).toContain('query.to: attempt:0 is no attempt of this item');
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSetup } from './helpers/agents.js';
 import { fileItem, post, until } from './helpers/engine.js';
-import { cleanupAll, http, type JigProcess } from './helpers/server.js';
+import { cleanupAll, http, runJig, type JigProcess } from './helpers/server.js';
 
 /*
  * An item's documents: the spec a task wrote (its node, path and digest), an approve pinned to the
@@ -29,6 +29,7 @@ nodes:
 
 let jig: JigProcess;
 let repo: string;
+let home: string;
 let dir: string;
 let opened: string;
 const sha = /^[0-9a-f]{64}$/;
@@ -47,7 +48,7 @@ beforeAll(async () => {
   const editor = join(dir, 'my-editor');
   writeFileSync(editor, `#!/bin/sh\necho "$1" >> ${opened}\n`);
   chmodSync(editor, 0o755);
-  ({ jig, repo } = await agentSetup(
+  ({ jig, repo, home } = await agentSetup(
     { documented: CHAIN },
     { env: { FAKE_AGENT_SCRIPT: script }, serverEnv: { JIG_EDITOR: editor, VISUAL: '', EDITOR: '' } },
   ));
@@ -106,6 +107,9 @@ describe('documents', () => {
       detail: `the spec document of gate review changed since you read it (now ${now}); read it again, then approve`,
     });
     expect((await http(`${jig.url}/api/work-items/${id}`)).json.status).toBe('stopped');
+    const viaCli = await runJig(['item', 'approve', id, '--digest', read.json.digest], { JIG_HOME: home });
+    expect(viaCli.code).toBe(2);
+    expect(viaCli.stderr).toContain('the spec document of gate review changed since you read it');
     const malformed = await post(jig, `/api/work-items/${id}/gates/review/approve`, { digest: 'abc' });
     expect(malformed.status).toBe(422);
     expect(malformed.json.detail).toContain('digest');

@@ -21,8 +21,8 @@ export function pendingGate(item: WorkItem): string | null {
 }
 
 /** Approves a gate (approving an approved gate answers the item as it is). */
-export const approveGate = (c: JigClient, id: string, gate: string): Promise<WorkItem> =>
-  c.call(approve, { params: { id, gate } });
+export const approveGate = (c: JigClient, id: string, gate: string, digest?: string): Promise<WorkItem> =>
+  c.call(approve, { params: { id, gate }, body: digest === undefined ? {} : { digest } });
 
 /** Rejects a gate; the chain goes back to the gate's reject_to (or `node`) with the note as a steer. */
 export const rejectGate = (

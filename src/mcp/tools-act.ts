@@ -32,8 +32,15 @@ export const actTools: ToolSpec[] = [
     kind: 'act',
     human: true,
     refused: 'always',
-    input: { gate: gateInput },
-    run: async (ctx, a, item) => approveGate(ctx.client, item, await gateOf(ctx.client, item, a.gate)),
+    input: {
+      gate: gateInput,
+      digest: z
+        .string()
+        .optional()
+        .describe("get_gate_artifact's digest: approve only if the document is still what the person read"),
+    },
+    run: async (ctx, a, item) =>
+      approveGate(ctx.client, item, await gateOf(ctx.client, item, a.gate), a.digest),
   }),
   defineTool({
     name: 'reject_gate',

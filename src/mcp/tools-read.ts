@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { readGateArtifact } from '../client/item-acts.js';
 import { getItem, listItems } from '../client/items.js';
 import { displayStatuses } from '../contract/items.js';
+import { itemCompare } from '../contract/routes/work-items/review.js';
 import { defineTool, NOT_AVAILABLE, type ToolSpec } from './tool.js';
 
 export function unavailable(): Promise<never> {
@@ -49,7 +50,8 @@ export const readTools: ToolSpec[] = [
     title: "Read a pending gate's document",
     description:
       'The document the pending gate of a stopped item shows the person deciding it (a spec, a plan): ' +
-      'its gate, kind, path and text. Answers an error when the item is not waiting on a gate with a document.',
+      'its gate, kind, path, text and digest (pass the digest to approve_gate so a person approves what they read). ' +
+      'Answers an error when the item is not waiting on a gate with a document.',
     kind: 'read',
     input: {},
     run: (ctx, _a, item) => readGateArtifact(ctx.client, item),
@@ -78,15 +80,31 @@ export const readTools: ToolSpec[] = [
   defineTool({
     name: 'compare_changes',
     title: 'Compare changes',
-    description: "Diff two points of an item's work: base, attempt:N, last_review or latest.",
+    description:
+      "Diff two points of an item's work: base (where the item's branch started), attempt:N (the worktree " +
+      'as the N-th node run left it; the answer lists the attempts), last_review or latest (now, uncommitted ' +
+      'work included). One page of files with per-file counts and patches; binary files are named only. ' +
+      'Ask format stat for counts alone, and pass next_offset as offset for the next page.',
     kind: 'read',
-    unavailable: true,
     input: {
-      from: z.string().optional().describe('base | attempt:N | last_review | latest'),
-      to: z.string().optional().describe('base | attempt:N | last_review | latest'),
-      nodes: z.array(z.string()).optional().describe('only the changes of these nodes'),
+      from: z.string().optional().describe('base | attempt:N | last_review | latest (default base)'),
+      to: z.string().optional().describe('base | attempt:N | last_review | latest (default latest)'),
+      nodes: z.array(z.string()).optional().describe('only the files these nodes changed'),
       ignore_whitespace: z.boolean().optional(),
+      format: z.enum(['patch', 'stat', 'name_only']).optional().describe('default patch'),
+      offset: z.number().int().min(0).optional().describe('next_offset of the previous page'),
     },
-    run: unavailable,
+    run: (ctx, a, item) =>
+      ctx.client.call(itemCompare, {
+        params: { id: item },
+        query: {
+          ...(a.from ? { from: a.from } : {}),
+          ...(a.to ? { to: a.to } : {}),
+          ...(a.nodes ? { nodes: a.nodes.join(',') } : {}),
+          ...(a.ignore_whitespace ? { ignore_whitespace: '1' as const } : {}),
+          ...(a.format ? { format: a.format } : {}),
+          ...(a.offset !== undefined ? { offset: a.offset } : {}),
+        },
+      }),
   }),
 ];

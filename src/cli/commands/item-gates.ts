@@ -6,7 +6,7 @@ import type { WorkItem } from '../../contract/items.js';
 import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
 import { BadArgument } from './item-setup-args.js';
-import { itemVerb, NotInThisBuild, nowPhrase } from './item-verb.js';
+import { itemVerb, nowPhrase } from './item-verb.js';
 import { nextFor, printAct } from '../next-step.js';
 
 /* `jig item approve|reject|raise-budget`: the decisions a person takes on a stopped item. */
@@ -53,21 +53,15 @@ export function registerItemGates(item: Command): void {
     .option('--gate <gate>', 'the gate to approve (default: the one the item waits at)')
     .option(
       '--digest <digest>',
-      'approve only this revision of a chain revision (not in this build: refused)',
+      "approve only if the gate's document is still this revision (the digest `view artifact --json` printed)",
     )
     .option('--json', 'print the API answer')
     .action((given: string | undefined, opts: { gate?: string; digest?: string; json?: boolean }) =>
       itemVerb(async () => {
-        if (opts.digest !== undefined)
-          throw new NotInThisBuild(
-            '--digest',
-            'chain revisions pinned to a digest',
-            '; nothing was approved',
-          );
         const c = new JigClient();
         const id = await itemId(c, 'approve', given);
         const gate = await gateOf(c, id, opts.gate, 'approve');
-        const res = await approveGate(c, id, gate);
+        const res = await approveGate(c, id, gate, opts.digest);
         if (opts.json) printJson(res);
         else printAct(`approved ${gate} on ${res.id}; ${nowPhrase(res)}`, nextFor(res));
         return EXIT_OK;

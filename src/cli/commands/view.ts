@@ -7,6 +7,7 @@ import { registerViewDocs } from './view-docs.js';
 import { registerViewEvents } from './view-events.js';
 import { registerViewList } from './view-list.js';
 import { registerViewLogs } from './view-logs.js';
+import { registerViewDiff } from './view-diff.js';
 import { registerViewMore } from './view-more.js';
 import { itemFor } from './view-target.js';
 import { registerViewWatch } from './view-watch.js';
@@ -54,6 +55,7 @@ export function registerView(program: Command): void {
   registerViewEvents(view);
   registerViewLogs(view);
   registerViewDocs(view);
+  registerViewDiff(view);
   registerViewMore(view);
   registerViewWatch(view);
 }
