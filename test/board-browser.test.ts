@@ -1,3 +1,6 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { noChromium, openBrowser, shot, type Session } from './helpers/browser.js';
@@ -15,6 +18,7 @@ import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js
 let jig: JigProcess;
 let repo: string;
 let s: Session;
+let editorLog: string;
 const api = (method: string, path: string, body?: unknown) => http(`${jig.url}${path}`, { method, body });
 
 /** A command that prints a line a second, for the live log. */
@@ -62,9 +66,17 @@ async function file(title: string, start: boolean, chain = 'gated'): Promise<any
 
 beforeAll(async () => {
   if (noChromium) return;
+  // The editor the server opens a worktree in: a script that notes the path it was given.
+  const edDir = mkdtempSync(join(tmpdir(), 'jig-board-editor-'));
+  editorLog = join(edDir, 'opened.txt');
+  writeFileSync(join(edDir, 'editor'), `#!/bin/sh\necho "$1" >> ${editorLog}\n`);
+  chmodSync(join(edDir, 'editor'), 0o755);
   ({ jig, repo } = await agentSetup(
     { gated: GATED_CHAIN, doc: DOC_CHAIN, slow: SLOW_CHAIN },
-    { env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARTIFACT: DOC } },
+    {
+      env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARTIFACT: DOC },
+      serverEnv: { JIG_EDITOR: join(edDir, 'editor') },
+    },
   ));
   s = await openBrowser();
 }, 60_000);
@@ -228,7 +240,16 @@ describe.skipIf(noChromium !== null)(
       expect((await api('GET', `/api/work-items/${item.id}`)).json.description).toBe(
         'Touch out.txt, then stop for a look.',
       );
+      // What the gate's decision covers: the change size in the header, the changed files.
+      expect(await page.locator('.item-meta .change-size').innerText()).toBe('+1 −0 in 1 file');
+      const files = page.getByRole('list', { name: 'changed files' });
+      expect(await files.innerText()).toMatch(/^out\.txt \+1 −0 added$/);
       await shot(page, 'item-gate');
+      // The worktree opens in the server machine's editor (a loopback browser may ask).
+      await page.getByRole('button', { name: 'More ▾' }).click();
+      await page.getByRole('menuitem', { name: 'Open worktree in editor' }).click();
+      await page.getByText(/^opened .*worktrees.* in env$/).waitFor();
+      await expect.poll(() => existsSync(editorLog) && readFileSync(editorLog, 'utf8')).toMatch(/worktrees/);
       // A node has an address of its own: the page opens with it in the Inspector.
       await page.goto(`${jig.url}/work-items/${item.id}/nodes/finish`);
       await page.getByRole('complementary', { name: 'Node finish' }).getByText('finish.main.last').waitFor();

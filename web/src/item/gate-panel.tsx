@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { ApiError, get, post, type Item } from '../api.js';
+import { ChangedFiles } from './changes.js';
 
 // The Markdown renderer and its sanitizer load with the first document, not with the board.
 const Markdown = lazy(() => import('./markdown.js'));
@@ -10,6 +11,7 @@ interface GateDoc {
   kind: string;
   path: string;
   text: string;
+  digest: string;
 }
 
 /**
@@ -56,6 +58,8 @@ export function GatePanel({
       await client.invalidateQueries({ queryKey: ['item', item.id] });
       await client.invalidateQueries({ queryKey: ['items'] });
     } catch (e) {
+      // The document changed under the person: show the new text; they approve again having read it.
+      if (e instanceof ApiError && e.code === 'document_changed') await doc.refetch();
       setError((e as Error).message);
     } finally {
       setBusy(false);
@@ -76,8 +80,14 @@ export function GatePanel({
       ) : (
         doc.isSuccess && <p className="muted">This gate shows no document.</p>
       )}
+      <ChangedFiles item={item} />
       <div className="gate-actions">
-        <button type="button" className="primary" disabled={busy} onClick={() => void decide('approve', {})}>
+        <button
+          type="button"
+          className="primary"
+          disabled={busy}
+          onClick={() => void decide('approve', doc.data ? { digest: doc.data.digest } : {})}
+        >
           Approve
         </button>
         <button

@@ -25,7 +25,8 @@ const ENDED = ['completed', 'cancelled', 'abandoned'];
 
 /**
  * The item page's menu: Escalate…, Mark complete…, Cancel… (with what a cancel does, from the
- * server's preview), Duplicate, Copy ID, View run log.
+ * server's preview), Duplicate, Copy ID, Open worktree in editor (on the server's machine, so only
+ * a browser on that machine may), View run log.
  */
 export function ItemMenu({ item }: { item: Item }) {
   const client = useQueryClient();
@@ -56,9 +57,20 @@ export function ItemMenu({ item }: { item: Item }) {
       setError((e as Error).message);
     }
   };
-  const choose = async (what: Open | 'duplicate' | 'copy') => {
+  const choose = async (what: Open | 'duplicate' | 'copy' | 'worktree') => {
     setMenu(false);
     setNote(null);
+    if (what === 'worktree') {
+      try {
+        const opened = await post<{ editor: string; path: string }>(
+          `/api/work-items/${item.id}/open-worktree`,
+        );
+        setNote(`opened ${opened.path} in ${opened.editor}`);
+      } catch (e) {
+        setNote((e as Error).message);
+      }
+      return;
+    }
     if (what === 'duplicate')
       return act('duplicate', {}, (a) => void navigate(`/work-items/${(a as Item).id}`));
     if (what === 'copy') {
@@ -87,6 +99,11 @@ export function ItemMenu({ item }: { item: Item }) {
     { key: 'cancel', label: 'Cancel…', show: !ended },
     { key: 'duplicate', label: 'Duplicate as a new item', show: true },
     { key: 'copy', label: 'Copy ID', show: true },
+    {
+      key: 'worktree',
+      label: 'Open worktree in editor',
+      show: item.started_at !== null && item.archived_at === null,
+    },
     { key: 'log', label: 'View run log', show: item.started_at !== null },
   ];
   return (

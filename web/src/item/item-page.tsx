@@ -6,6 +6,7 @@ import type { EventsPage } from '../../../src/contract/events.js';
 import { ApiError, get, post, type Item } from '../api.js';
 import { reasonOf } from '../board/groups.js';
 import { Brief } from './brief.js';
+import { ChangeSize } from './changes.js';
 import { GatePanel } from './gate-panel.js';
 import { Inspector } from './inspector.js';
 import { ItemMenu } from './item-menu.js';
@@ -117,6 +118,12 @@ export function ItemPage() {
           <span className={`status status-${it.display_status}`}>{it.display_status.replace('_', ' ')}</span>{' '}
           · {it.chain} · {it.repo} · spent ${it.spent_usd.toFixed(2)}
           {it.budget_cap.cap_usd !== null ? ` of $${it.budget_cap.cap_usd.toFixed(2)}` : ''}
+          {it.started_at !== null && (
+            <>
+              {' · '}
+              <ChangeSize item={it} />
+            </>
+          )}
         </div>
         <Brief item={it} />
         <div className="item-actions">

@@ -1,0 +1,69 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ItemDiff } from '../../../src/contract/review.js';
+import { ApiError, get, type Item } from '../api.js';
+
+/**
+ * The item's changes against its base as counts per file (no patches), or null before it has a
+ * worktree. Keyed under the item, so the live stream's refresh of the item refreshes it too.
+ */
+export function useChanges(item: Item) {
+  return useQuery({
+    queryKey: ['item', item.id, 'changes', item.updated_at],
+    enabled: item.started_at !== null,
+    queryFn: async () => {
+      try {
+        return await get<ItemDiff>(`/api/work-items/${item.id}/diff?format=stat&limit=500`);
+      } catch (e) {
+        if (e instanceof ApiError && (e.status === 409 || e.status === 422)) return null;
+        throw e;
+      }
+    },
+  });
+}
+
+/** "+12 −3 in 4 files": the header's change size. */
+export function ChangeSize({ item }: { item: Item }) {
+  const changes = useChanges(item);
+  const t = changes.data?.totals;
+  if (!t) return null;
+  if (t.files === 0) return <span className="change-size muted">no changes yet</span>;
+  return (
+    <span className="change-size" title={`changes against ${changes.data?.from.sha.slice(0, 10)}`}>
+      <span className="plus">+{t.additions}</span> <span className="minus">−{t.deletions}</span> in {t.files}{' '}
+      {t.files === 1 ? 'file' : 'files'}
+    </span>
+  );
+}
+
+/** The files a gate's decision covers, with their counts (binary ones named as such). */
+export function ChangedFiles({ item }: { item: Item }) {
+  const changes = useChanges(item);
+  const d = changes.data;
+  if (!d) return null;
+  return (
+    <details className="changed-files" open={d.files.length <= 12}>
+      <summary>
+        Changed files ({d.totals.files}){d.next_offset !== null ? ' — the first 500 listed' : ''}
+      </summary>
+      {d.files.length === 0 ? (
+        <p className="muted">The agents changed no file.</p>
+      ) : (
+        <ul aria-label="changed files">
+          {d.files.map((f) => (
+            <li key={f.path}>
+              <code>{f.old_path ? `${f.old_path} → ${f.path}` : f.path}</code>{' '}
+              {f.binary ? (
+                <span className="muted small">binary</span>
+              ) : (
+                <span className="small">
+                  <span className="plus">+{f.additions}</span> <span className="minus">−{f.deletions}</span>
+                </span>
+              )}{' '}
+              <span className="muted small">{f.status}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}
