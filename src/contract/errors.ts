@@ -107,6 +107,17 @@ export const errorCatalogue = {
     status: 422,
     template: 'gate {gate} needs its {kind} document before it can be approved',
   },
+  must_fix_open: {
+    status: 409,
+    template:
+      '{count} must-fix review thread(s) still open ({threads}): resolve them, or have them fixed, before approving',
+  },
+  worker_refused: {
+    status: 403,
+    template: 'a worker may not {what} on its own work item ({id}); a person does that',
+  },
+  no_fix_target: { status: 409, template: '{reason}' },
+  thread_not_found: { status: 404, template: 'no review thread {thread} on work item {id}' },
   local_only: {
     status: 403,
     template:

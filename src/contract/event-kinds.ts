@@ -363,6 +363,27 @@ export const eventCatalogue = {
     'After the on_conflict plan, the branch contains the new base and no rebase is left open.',
     z.strictObject({ node: str, base_tip: str, plan: str }),
   ),
+  thread_updated: kind(
+    'A review thread was opened, answered, resolved or reopened; `by: agent` for a worker of the item.',
+    z.strictObject({
+      thread: str,
+      action: z.enum(['opened', 'replied', 'resolved', 'reopened']),
+      label: nullableStr.optional(),
+      claim: nullableStr.optional(),
+      file_path: nullableStr.optional(),
+    }),
+  ),
+  review_submitted: kind(
+    'A person submitted a review: approve, request_changes (with the node it reran and the fix round) or comment.',
+    z.strictObject({
+      review: str,
+      outcome: z.enum(['approve', 'request_changes', 'comment']),
+      gate: nullableStr,
+      node: nullableStr,
+      round: num.nullable(),
+      open_threads: num,
+    }),
+  ),
 } as const;
 
 export type EventKind = keyof typeof eventCatalogue;

@@ -12,6 +12,8 @@ import type { Engine } from './engine/engine.js';
 import type { Clock } from './clock.js';
 import type { ReviewService } from './review/review-service.js';
 import type { DocumentsService } from './review/documents-service.js';
+import type { ReviewsService } from './review/reviews-service.js';
+import type { ThreadsService } from './review/threads-service.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -45,6 +47,10 @@ export interface Instance {
   review: ReviewService;
   /** An item's documents, read and opened in an editor. */
   documents: DocumentsService;
+  /** Review threads on an item's changes. */
+  threads: ThreadsService;
+  /** Reviews: approve, request changes (the fix target reruns), comment. */
+  reviews: ReviewsService;
   /** The clock services read (tests pass a ManualClock). */
   clock: Clock;
 }

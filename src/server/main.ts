@@ -15,6 +15,8 @@ import { ReposService } from '../runtime/repos/repos-service.js';
 import { Engine } from '../runtime/engine/engine.js';
 import { ReviewService } from '../runtime/review/review-service.js';
 import { DocumentsService } from '../runtime/review/documents-service.js';
+import { ReviewsService } from '../runtime/review/reviews-service.js';
+import { ThreadsService } from '../runtime/review/threads-service.js';
 import { join } from 'node:path';
 import { stamp, systemClock, type Clock } from '../runtime/clock.js';
 import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.js';
@@ -127,11 +129,15 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     const clock = opts.clock ?? systemClock();
     const schedules = new SchedulePoller({ config, items, store, log, clock });
     const engineRef: { port: number } = { port: 0 };
+    // Reviews need the engine (a review decides a gate) and the engine asks reviews whether an
+    // approval is refused: bound late, once both exist.
+    const late: { reviews: ReviewsService | null } = { reviews: null };
     const review = new ReviewService({
       store,
       log,
       now: () => stamp(clock),
       record: (id) => items.record(id),
+      lastReviewed: async (id) => (late.reviews ? late.reviews.lastReviewed(id) : null),
     });
     const engine = new Engine({
       store,
@@ -143,6 +149,21 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       port: () => engineRef.port,
       clock,
       onNodeRunEnd: (rec, node) => review.recordAttempt(rec, node),
+      approvalRefusal: async (id) => (late.reviews ? late.reviews.mustFixRefusal(id) : null),
+    });
+    const threads = new ThreadsService({
+      store,
+      events,
+      now: () => stamp(clock),
+      record: (id) => items.record(id),
+    });
+    late.reviews = new ReviewsService({
+      store,
+      events,
+      now: () => stamp(clock),
+      record: (id) => items.record(id),
+      engine,
+      threads,
     });
     items.onEnd = (id) => engine.ended(id);
     const inst: Instance = {
@@ -164,6 +185,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       schedules,
       engine,
       review,
+      threads,
+      reviews: late.reviews,
       documents: new DocumentsService({
         record: (id) => items.record(id),
         dto: (rec) => items.dto(rec),

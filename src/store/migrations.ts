@@ -13,6 +13,7 @@ import { itemDrafts } from './migrations/0011-item-drafts.js';
 import { skipNodes } from './migrations/0012-skip-nodes.js';
 import { autoGate } from './migrations/0013-auto-gate.js';
 import { review } from './migrations/0014-review.js';
+import { threads } from './migrations/0015-threads.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   skipNodes,
   autoGate,
   review,
+  threads,
 ];

@@ -189,6 +189,46 @@ export interface ReviewViewedTable {
   at: string;
 }
 
+/** Review threads, comments and reviews (migration 15). */
+export interface ReviewThreadsTable {
+  id: string;
+  item_id: string;
+  file_path: string | null;
+  start_line: number | null;
+  end_line: number | null;
+  side: string | null;
+  label: string | null;
+  suggestion: string | null;
+  state: string;
+  anchor_sha: string | null;
+  claim: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReviewCommentsTable {
+  id: string;
+  thread_id: string;
+  by: string;
+  person: string | null;
+  body: string;
+  claim: string | null;
+  created_at: string;
+}
+
+export interface ReviewsTable {
+  id: string;
+  item_id: string;
+  person: string;
+  outcome: string;
+  summary: string | null;
+  gate: string | null;
+  node: string | null;
+  round: number | null;
+  sha: string | null;
+  created_at: string;
+}
+
 export interface Database {
   work_items: WorkItemsTable;
   events: EventsTable;
@@ -204,4 +244,7 @@ export interface Database {
   item_drafts: ItemDraftsTable;
   item_attempts: ItemAttemptsTable;
   review_viewed: ReviewViewedTable;
+  review_threads: ReviewThreadsTable;
+  review_comments: ReviewCommentsTable;
+  reviews: ReviewsTable;
 }

@@ -42,6 +42,8 @@ export class Gates {
         throw new JigError('artifact_required', { gate, kind: at.gate.artifact });
       }
       if (digest !== undefined) this.checkDigest(rec, gate, at.gate.artifact, digest);
+      const refused = await this.r.approvalRefusal?.(id);
+      if (refused) throw refused;
       await this.r.events.transact(async (uow) => {
         await unchanged(uow, rec);
         await passGate(this.r, uow, at, { by });

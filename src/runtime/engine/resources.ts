@@ -30,6 +30,8 @@ export interface EngineDeps {
    * that attempt. It never fails the walk.
    */
   onNodeRunEnd?: (rec: ItemRecord, node: string) => Promise<void>;
+  /** Why a person's approval of a gate is refused now (a must-fix review thread open), or null. */
+  approvalRefusal?: (id: string) => Promise<Error | null>;
 }
 
 /**

@@ -51,6 +51,8 @@ export class ReviewService {
       log: Logger;
       now: () => string;
       record: (id: string) => Promise<ItemRecord>;
+      /** The state this person last reviewed (reviews record it), or null before a first review. */
+      lastReviewed?: (id: string) => Promise<string | null>;
     },
   ) {}
 
@@ -109,6 +111,8 @@ export class ReviewService {
       });
     }
     if (name === 'last_review') {
+      const sha = (await this.d.lastReviewed?.(rec.id)) ?? null;
+      if (sha) return sha;
       throw new JigError('validation_failed', { reason: `${field}: you have not reviewed this item yet` });
     }
     throw new JigError('validation_failed', {

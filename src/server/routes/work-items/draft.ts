@@ -14,7 +14,7 @@ import { routeFile } from '../../route-file.js';
  */
 export const WORKER_ITEM_HEADER = 'x-jig-work-item';
 
-function workerOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+export function workerOf(headers: Record<string, string | string[] | undefined>): string | undefined {
   const v = headers[WORKER_ITEM_HEADER];
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
