@@ -279,18 +279,38 @@ describe('worker verbs and review verbs', () => {
     expect(JSON.parse(json.stdout)).toEqual({ work_item_id: item.id, task: '4', seq: last[1].seq });
   });
 
-  it('the verbs whose routes come later fail with exit 1 and say so', async () => {
-    expect(await cli(['item', 'comment', 'abcdefgh', '--body', 'why?'])).toEqual(
-      unavailable('comment', 'review threads'),
+  it('review verbs reach the routes: a thread opened, resolved, reopened, answered by the worker, listed', async () => {
+    const item = await create('--chain', 'gated');
+    const opened = await cli(['item', 'comment', item.id, '--body', 'why?', '--label', 'question']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const m = /^opened thread (t[0-9a-f]{10}) on (\w+) \(general, question\)\n$/.exec(opened.stdout);
+    expect(m?.[2]).toBe(item.id);
+    const t = m![1]!;
+    expect(await cli(['item', 'resolve', t, item.id])).toEqual({
+      code: 0,
+      stdout: `resolved thread ${t} on ${item.id}\n`,
+      stderr: '',
+    });
+    expect(await cli(['item', 'reopen', t, item.id])).toEqual({
+      code: 0,
+      stdout: `reopened thread ${t} on ${item.id}\n`,
+      stderr: '',
+    });
+    const reply = await cli(['item', 'reply', t, '--body', 'done', '--claim', 'fixed'], {
+      env: { JIG_WORK_ITEM_ID: item.id },
+    });
+    expect(reply).toEqual({ code: 0, stdout: `replied on thread ${t} of ${item.id} (fixed)\n`, stderr: '' });
+    expect((await cli(['view', 'threads', item.id])).stdout).toBe(
+      `${t}\topen\tquestion\tgeneral\tfixed\twhy? (+1)\n`,
     );
-    expect(await cli(['item', 'resolve', 't1', 'abcdefgh'])).toEqual(
-      unavailable('resolve', 'review threads'),
-    );
-    expect(await cli(['item', 'reopen', 't1'])).toEqual(unavailable('reopen', 'review threads'));
-    expect(await cli(['item', 'review', 'approve', 'abcdefgh'])).toEqual(unavailable('review', 'reviews'));
-    expect(await cli(['item', 'reply', 't1', '--body', 'done', '--claim', 'fixed'])).toEqual(
-      unavailable('reply', 'review threads'),
-    );
+    const review = await cli(['item', 'review', 'request-changes', item.id, '--summary', 'x']);
+    expect(review.code).toBe(2);
+    expect(review.stderr).toContain('no_fix_target');
+    const selfOpen = await cli(['item', 'comment', item.id, '--body', 'me'], {
+      env: { JIG_WORK_ITEM_ID: item.id },
+    });
+    expect(selfOpen.code).toBe(2);
+    expect(selfOpen.stderr).toContain('worker_refused');
     expect(await cli(['item', 'mr-label', 'ready', 'small'])).toEqual(
       unavailable('mr-label', 'forge merge requests'),
     );

@@ -1,7 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './helpers/mcp.js';
 import { agentSetup, jsonLines } from './helpers/agents.js';
 import { events, fileItem, post, until } from './helpers/engine.js';
 import { cleanupAll, http, type JigProcess } from './helpers/server.js';
@@ -223,5 +226,26 @@ describe('review threads', () => {
     });
     expect(late.status).toBe(409);
     expect(late.json.code).toBe('no_fix_target');
+  });
+
+  it('the MCP review tools read and answer threads through the same routes', async () => {
+    const client = new Client({ name: 'jig-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${jig.url}/mcp`)));
+    try {
+      const listed = await call(client, 'list_threads', { work_item_id: id, open_only: false });
+      expect(listed.isError, listed.text).toBe(false);
+      expect(listed.data.threads).toHaveLength(2);
+      const opened = await call(client, 'add_review_comment', {
+        work_item_id: id,
+        body: 'One more look.',
+        label: 'nit',
+      });
+      expect(opened.isError, opened.text).toBe(false);
+      expect(opened.data).toMatchObject({ label: 'nit', state: 'open' });
+      const resolved = await call(client, 'resolve_thread', { work_item_id: id, thread_id: opened.data.id });
+      expect(resolved.data.state).toBe('resolved');
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { readGateArtifact } from '../client/item-acts.js';
 import { getItem, listItems } from '../client/items.js';
 import { displayStatuses } from '../contract/items.js';
 import { itemCompare } from '../contract/routes/work-items/review.js';
+import { listThreadsOf } from '../client/threads.js';
 import { defineTool, NOT_AVAILABLE, type ToolSpec } from './tool.js';
 
 export function unavailable(): Promise<never> {
@@ -73,9 +74,8 @@ export const readTools: ToolSpec[] = [
     title: 'List review threads',
     description: "The review threads on an item's changes; only the open ones with open_only.",
     kind: 'read',
-    unavailable: true,
     input: { open_only: z.boolean().optional() },
-    run: unavailable,
+    run: (ctx, a, item) => listThreadsOf(ctx.client, item, a.open_only === true),
   }),
   defineTool({
     name: 'compare_changes',

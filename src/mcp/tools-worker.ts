@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { recordTaskProgress } from '../client/item-acts.js';
+import { postThreadOn, setThreadState, submitReviewOf } from '../client/threads.js';
 import { defineTool, HUMAN_NOTE, type ToolSpec } from './tool.js';
 import { unavailable } from './tools-read.js';
 
 const threadId = z.string().min(1).describe('the review thread id');
 
-/** Review tools (their routes arrive with the review issue) and what a worker reports on its own item. */
+/** Review tools, and what a worker reports on its own item. */
 export const workerTools: ToolSpec[] = [
   defineTool({
     name: 'add_review_comment',
@@ -14,7 +15,6 @@ export const workerTools: ToolSpec[] = [
       "Open a review thread on a work item's changes (a file and lines, a label, a suggestion), or reply to one.",
     kind: 'act',
     refused: 'always',
-    unavailable: true,
     input: {
       body: z.string().min(1),
       thread_id: threadId.optional(),
@@ -25,7 +25,7 @@ export const workerTools: ToolSpec[] = [
       label: z.enum(['must-fix', 'question', 'nit']).optional(),
       suggestion: z.string().optional(),
     },
-    run: unavailable,
+    run: (ctx, a, item) => postThreadOn(ctx.client, item, a),
   }),
   defineTool({
     name: 'resolve_thread',
@@ -33,9 +33,8 @@ export const workerTools: ToolSpec[] = [
     description: 'Mark a review thread resolved.',
     kind: 'act',
     refused: 'worker',
-    unavailable: true,
     input: { thread_id: threadId },
-    run: unavailable,
+    run: (ctx, a, item) => setThreadState(ctx.client, item, a.thread_id, 'resolved'),
   }),
   defineTool({
     name: 'reopen_thread',
@@ -43,24 +42,27 @@ export const workerTools: ToolSpec[] = [
     description: 'Reopen a resolved review thread.',
     kind: 'act',
     refused: 'worker',
-    unavailable: true,
     input: { thread_id: threadId },
-    run: unavailable,
+    run: (ctx, a, item) => setThreadState(ctx.client, item, a.thread_id, 'open'),
   }),
   defineTool({
     name: 'submit_review',
     title: 'Submit a review',
-    description: `Finish a review of a work item's changes: comment, approve or request changes. ${HUMAN_NOTE}`,
+    description: `Finish a review of a work item's changes: comment, approve (passes the gate it waits at; refused while a must-fix thread is open) or request changes (reruns the fix target with the open threads). ${HUMAN_NOTE}`,
     kind: 'act',
     human: true,
     refused: 'always',
-    unavailable: true,
     input: {
       outcome: z.enum(['comment', 'approve', 'request_changes']),
       summary: z.string().optional(),
       node: z.string().optional(),
     },
-    run: unavailable,
+    run: (ctx, a, item) =>
+      submitReviewOf(ctx.client, item, {
+        outcome: a.outcome,
+        ...(a.summary ? { summary: a.summary } : {}),
+        ...(a.node ? { node: a.node } : {}),
+      }),
   }),
   defineTool({
     name: 'report_progress',
@@ -78,13 +80,17 @@ export const workerTools: ToolSpec[] = [
     description:
       'For a worker: answer a review thread on your changes, saying whether it is fixed or answered.',
     kind: 'worker',
-    unavailable: true,
     input: {
       thread_id: threadId,
       body: z.string().min(1),
       claim: z.enum(['fixed', 'answered', 'should_fix']).optional(),
     },
-    run: unavailable,
+    run: (ctx, a, item) =>
+      postThreadOn(ctx.client, item, {
+        body: a.body,
+        thread_id: a.thread_id,
+        ...(a.claim ? { claim: a.claim } : {}),
+      }),
   }),
   defineTool({
     name: 'set_mr_labels',

@@ -1,22 +1,38 @@
 import { Argument, Option, type Command } from 'commander';
 import { JigClient } from '../../client/http.js';
 import { recordTaskProgress } from '../../client/item-acts.js';
+import { postThreadOn, setThreadState, submitReviewOf } from '../../client/threads.js';
+import type { ThreadBody } from '../../contract/threads.js';
 import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
+import { nextFor, printAct } from '../next-step.js';
 import { BadArgument } from './item-setup-args.js';
-import { itemVerb, NotInThisBuild } from './item-verb.js';
+import { placeOf } from './view-threads.js';
+import { itemVerb, NotInThisBuild, nowPhrase } from './item-verb.js';
 
 /*
  * `jig item comment|resolve|reopen|review` (a person's review of an item's changes) and the worker
- * verbs `progress|reply|mr-label` (an agent inside an item's task reporting back). Review threads
- * and merge request labels have no route in this build: those verbs check their arguments as the
- * finished ones will, then fail with exit 1 saying which feature brings them (before looking up the
- * item: nothing they could find would change that answer).
+ * verbs `progress|reply|mr-label` (an agent inside an item's task reporting back; inside a task the
+ * client names the item in `x-jig-work-item`, so the server records the answer as the agent's).
+ * Merge request labels have no route in this build: `mr-label` fails with exit 1 saying which
+ * feature brings it.
  */
 
-const THREADS = 'review threads';
-const REVIEWS = 'reviews';
 const FORGE = 'forge merge requests';
+
+function commentBody(o: CommentOpts): ThreadBody {
+  const body = (o.body ?? '').trim();
+  if (o.reply !== undefined) return { body, thread_id: o.reply };
+  const m = o.lines ? /^(\d+)(?:-(\d+))?$/.exec(o.lines) : null;
+  return {
+    body,
+    ...(o.file !== undefined ? { file_path: o.file } : {}),
+    ...(m ? { start_line: Number(m[1]), end_line: Number(m[2] ?? m[1]) } : {}),
+    ...(o.side !== undefined ? { side: o.side } : {}),
+    ...(o.label !== undefined ? { label: o.label } : {}),
+    ...(o.suggest !== undefined ? { suggestion: o.suggest } : {}),
+  };
+}
 
 const idArg = (): Argument => new Argument('[id]', 'work item id (default: the item of this worktree)');
 
@@ -25,7 +41,7 @@ interface CommentOpts {
   file?: string;
   lines?: string;
   side?: 'old' | 'new';
-  label?: string;
+  label?: 'must-fix' | 'question' | 'nit';
   suggest?: string;
   reply?: string;
   json?: boolean;
@@ -55,9 +71,7 @@ export function registerItemReview(item: Command): void {
   item
     .command('comment')
     .addArgument(idArg())
-    .description(
-      "comment on an item's changes: a new thread, placed in a file or not, or a reply (not in this build)",
-    )
+    .description("comment on an item's changes: a new thread, placed in a file or not, or a reply")
     .option('--body <text>', 'the comment (required)')
     .option('--file <path>', 'file of the change the comment is about')
     .option('--lines <A-B>', 'line or range of that file, e.g. 12 or 12-18')
@@ -68,16 +82,25 @@ export function registerItemReview(item: Command): void {
     .option('--suggest <text>', 'replacement text for the lines (new side only)')
     .option('--reply <thread>', 'answer this thread instead of opening one')
     .option('--json', 'print the API answer')
-    .action((_given: string | undefined, opts: CommentOpts) =>
-      itemVerb(() => {
+    .action((given: string | undefined, opts: CommentOpts & { json?: boolean }) =>
+      itemVerb(async () => {
         checkComment(opts);
-        throw new NotInThisBuild('comment', THREADS);
+        const c = new JigClient();
+        const id = await itemId(c, 'comment', given);
+        const t = await postThreadOn(c, id, commentBody(opts));
+        if (opts.json) printJson(t);
+        else if (opts.reply !== undefined) process.stdout.write(`replied on thread ${t.id} of ${id}\n`);
+        else
+          process.stdout.write(
+            `opened thread ${t.id} on ${id} (${placeOf(t)}${t.label ? `, ${t.label}` : ''})\n`,
+          );
+        return EXIT_OK;
       }),
     );
 
   for (const [verb, about] of [
-    ['resolve', 'mark a review thread resolved (not in this build)'],
-    ['reopen', 'open a resolved review thread again (not in this build)'],
+    ['resolve', 'mark a review thread resolved'],
+    ['reopen', 'open a resolved review thread again'],
   ] as const)
     item
       .command(verb)
@@ -85,9 +108,15 @@ export function registerItemReview(item: Command): void {
       .addArgument(idArg())
       .description(about)
       .option('--json', 'print the API answer')
-      .action(() =>
-        itemVerb(() => {
-          throw new NotInThisBuild(verb, THREADS);
+      .action((thread: string, given: string | undefined, opts: { json?: boolean }) =>
+        itemVerb(async () => {
+          const c = new JigClient();
+          const id = await itemId(c, verb, given);
+          const t = await setThreadState(c, id, thread, verb === 'resolve' ? 'resolved' : 'open');
+          if (opts.json) printJson(t);
+          else
+            process.stdout.write(`${verb === 'resolve' ? 'resolved' : 'reopened'} thread ${t.id} on ${id}\n`);
+          return EXIT_OK;
         }),
       );
 
@@ -97,16 +126,45 @@ export function registerItemReview(item: Command): void {
       new Argument('<verdict>', 'what the review says').choices(['comment', 'approve', 'request-changes']),
     )
     .addArgument(idArg())
-    .description("submit a review of an item's changes, with the open comments (not in this build)")
+    .description(
+      "submit a review of an item's changes: approve passes the gate it waits at; request-changes reruns the fix target with the open threads",
+    )
     .option('--summary <text>', 'the review as a whole')
-    .option('--node <node>', 'node whose changes the review is about (default: the latest)')
+    .option('--node <node>', 'request-changes: rerun this node instead of the fix target')
     .option('--json', 'print the API answer')
-    .action((verdict: string, _given: string | undefined, opts: { summary?: string }) =>
-      itemVerb(() => {
-        if (verdict === 'request-changes' && !opts.summary?.trim())
-          throw new BadArgument('review request-changes needs --summary TEXT: what should change');
-        throw new NotInThisBuild('review', REVIEWS);
-      }),
+    .action(
+      (
+        verdict: string,
+        given: string | undefined,
+        opts: { summary?: string; node?: string; json?: boolean },
+      ) =>
+        itemVerb(async () => {
+          if (opts.node !== undefined && verdict !== 'request-changes')
+            throw new BadArgument('--node goes with request-changes: only that reruns a node');
+          const c = new JigClient();
+          const id = await itemId(c, 'review', given);
+          const outcome =
+            verdict === 'request-changes' ? 'request_changes' : verdict === 'approve' ? 'approve' : 'comment';
+          const summary = opts.summary?.trim();
+          const res = await submitReviewOf(c, id, {
+            outcome,
+            ...(summary ? { summary } : {}),
+            ...(opts.node ? { node: opts.node } : {}),
+          });
+          if (opts.json) {
+            printJson(res);
+            return EXIT_OK;
+          }
+          const r = res.review;
+          const what =
+            r.outcome === 'request_changes'
+              ? `requested changes on ${id}: ${r.node ?? '?'} reruns (fix round ${r.round ?? '?'})`
+              : r.outcome === 'approve'
+                ? `approved ${id}${r.gate ? ` at ${r.gate}` : ''}`
+                : `commented on ${id}`;
+          printAct(`${what}; ${nowPhrase(res.item)}`, nextFor(res.item));
+          return EXIT_OK;
+        }),
     );
 
   item
@@ -131,17 +189,35 @@ export function registerItemReview(item: Command): void {
     .command('reply')
     .argument('<thread>', 'thread id (see jig view threads)')
     .addArgument(idArg())
-    .description('worker: answer a review thread on your item (not in this build)')
+    .description('worker: answer a review thread on your item, saying what you did')
     .option('--body <text>', 'the answer (required)')
     .addOption(
       new Option('--claim <claim>', 'what you did about it').choices(['fixed', 'answered', 'should_fix']),
     )
     .option('--json', 'print the API answer')
-    .action((_thread: string, _given: string | undefined, opts: { body?: string }) =>
-      itemVerb(() => {
-        if (!opts.body?.trim()) throw new BadArgument('reply needs --body TEXT');
-        throw new NotInThisBuild('reply', THREADS);
-      }),
+    .action(
+      (
+        thread: string,
+        given: string | undefined,
+        opts: { body?: string; claim?: 'fixed' | 'answered' | 'should_fix'; json?: boolean },
+      ) =>
+        itemVerb(async () => {
+          const body = opts.body?.trim();
+          if (!body) throw new BadArgument('reply needs --body TEXT');
+          const c = new JigClient();
+          const id = await itemId(c, 'reply', given);
+          const t = await postThreadOn(c, id, {
+            body,
+            thread_id: thread,
+            ...(opts.claim ? { claim: opts.claim } : {}),
+          });
+          if (opts.json) printJson(t);
+          else
+            process.stdout.write(
+              `replied on thread ${t.id} of ${id}${opts.claim ? ` (${opts.claim})` : ''}\n`,
+            );
+          return EXIT_OK;
+        }),
     );
 
   item

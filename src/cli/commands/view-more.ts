@@ -7,17 +7,7 @@ import { unavailable } from './view-target.js';
  * saying so (exit 1) until the route does.
  */
 
-const REVIEW = 'review threads';
-
 export function registerViewMore(view: Command): void {
-  view
-    .command('threads')
-    .argument('[id]', 'work item id (default: the item of the worktree you are in)')
-    .description("the item's review threads")
-    .option('--open', 'only threads not resolved')
-    .option('--json', 'print the API answer')
-    .action(() => runVerb(async () => unavailable('view threads', REVIEW)));
-
   view
     .command('search')
     .argument('<query>', 'words to look for')

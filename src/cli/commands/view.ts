@@ -8,6 +8,7 @@ import { registerViewEvents } from './view-events.js';
 import { registerViewList } from './view-list.js';
 import { registerViewLogs } from './view-logs.js';
 import { registerViewDiff } from './view-diff.js';
+import { registerViewThreads } from './view-threads.js';
 import { registerViewMore } from './view-more.js';
 import { itemFor } from './view-target.js';
 import { registerViewWatch } from './view-watch.js';
@@ -56,6 +57,7 @@ export function registerView(program: Command): void {
   registerViewLogs(view);
   registerViewDocs(view);
   registerViewDiff(view);
+  registerViewThreads(view);
   registerViewMore(view);
   registerViewWatch(view);
 }
