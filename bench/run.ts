@@ -9,6 +9,7 @@ const all = [
   'wall-clock',
   'fanout',
   'board',
+  'review',
 ];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length > 0 ? wanted : all) {

@@ -71,6 +71,8 @@ async function expectGateOpen(jig: Served, id: string): Promise<void> {
     kind: 'spec',
     path: expect.stringMatching(/spec\.md$/),
     text: '# Spec\n',
+    // sha256 of '# Spec\n': what an approval may pin.
+    digest: '603c828a03383f98b82bf9c6787deeb5c40c02871a1b8d6ba14b0d538020a02b',
   });
 }
 

@@ -165,7 +165,7 @@ nodes:
       {
         across: `
 policy:
-  total_time_cap_minutes: 0.1
+  total_time_cap_minutes: 0.5
 nodes:
   - id: work
     kind: exec
@@ -183,10 +183,11 @@ nodes:
     // The task outlives the server by design; the restarted server adopts it and its clock.
     expect(isAlive(pid)).toBe(true);
     const again = await bootClocked(home);
-    // Six seconds of cap on a clock started before the kill: seven more pass after the restart.
-    await again.clock.advance(7_000);
+    // Thirty seconds of cap on a clock started before the kill (long enough that the first server,
+    // on the real clock, cannot reach it under load before the kill): 31 more pass after the restart.
+    await again.clock.advance(31_000);
     const stopped = await until(again, item.id, capStop);
-    expect(stopped.stop.reason).toMatch(capReason('the work item', '0.1'));
+    expect(stopped.stop.reason).toMatch(capReason('the work item', '0.5'));
     await waitFor('the sleep to end', async () => (isAlive(pid) ? undefined : true));
     const ev = await events(again, item.id);
     expect(ofType(ev, 'time_cap_reached').map((e) => [e.payload.scope, e.payload.from])).toEqual([
