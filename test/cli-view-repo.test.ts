@@ -275,10 +275,21 @@ describe('view documents', () => {
   it('lists and reads the attachments; no pending gate is a failure, not an empty success', async () => {
     const item = await file('talk', false, repo, { attachments: { spec: { text: '# The spec\n' } } });
     const docs = await cli('view', 'docs', item.id);
-    expect(docs).toMatchObject({ code: 0, stdout: 'spec\t(text)\t11 bytes\n' });
-    expect(JSON.parse((await cli('view', 'docs', item.id, '--json')).stdout)).toMatchObject({
-      attachments: { spec: { kind: 'spec' } },
-      artifact: null,
+    expect(docs).toMatchObject({ code: 0, stdout: 'spec\tattachment\t(filed text)\t11 bytes\t\n' });
+    expect(JSON.parse((await cli('view', 'docs', item.id, '--json')).stdout)).toEqual({
+      documents: [
+        {
+          id: `${item.id}.spec`,
+          kind: 'spec',
+          source: 'attachment',
+          node: null,
+          path: null,
+          digest: item.attachments.spec.sha256,
+          bytes: 11,
+          gate: null,
+          problem: null,
+        },
+      ],
     });
     expect(await cli('view', 'doc', item.id, 'spec')).toMatchObject({ code: 0, stdout: '# The spec\n' });
     const editor = join(tempHome('jig-doc-editor-'), 'ed');

@@ -110,6 +110,11 @@ describe('documents', () => {
     const viaCli = await runJig(['item', 'approve', id, '--digest', read.json.digest], { JIG_HOME: home });
     expect(viaCli.code).toBe(2);
     expect(viaCli.stderr).toContain('the spec document of gate review changed since you read it');
+    const listed = await runJig(['view', 'docs', id], { JIG_HOME: home });
+    expect(listed.stdout).toBe(
+      `spec\ttask of write\t${docs.json.documents[0].path}\t10 bytes\tgate review waits on it\n`,
+    );
+    expect((await runJig(['view', 'doc', id, 'spec'], { JIG_HOME: home })).stdout).toBe('# Spec v2\n');
     const malformed = await post(jig, `/api/work-items/${id}/gates/review/approve`, { digest: 'abc' });
     expect(malformed.status).toBe(422);
     expect(malformed.json.detail).toContain('digest');

@@ -1,3 +1,4 @@
+import { itemArtifact, itemDocuments } from '../contract/routes/work-items/documents.js';
 import type { EventRecord, EventsPage } from '../contract/events.js';
 import type { WorkItem } from '../contract/items.js';
 import { gateArtifact } from '../contract/routes/work-items/gates.js';
@@ -100,3 +101,16 @@ export async function pendingArtifact(c: JigClient, id: string) {
 
 export const readDoc = (c: JigClient, id: string, kind: 'spec' | 'plan'): Promise<string> =>
   c.call(readAttachment, { params: { id, kind } });
+
+/** The item's documents (attachments and what tasks wrote), with digests. */
+export const listDocumentsOf = (c: JigClient, id: string) => c.call(itemDocuments, { params: { id } });
+
+/** A document a task wrote (or an attachment's worktree copy), or null when the item has none of that kind. */
+export async function readTaskDocument(c: JigClient, id: string, kind: string) {
+  try {
+    return await c.call(itemArtifact, { params: { id, kind } });
+  } catch (err) {
+    if (err instanceof ApiError && err.is('not_found')) return null;
+    throw err;
+  }
+}
