@@ -253,6 +253,22 @@ describe.skipIf(noChromium !== null)(
       // A node has an address of its own: the page opens with it in the Inspector.
       await page.goto(`${jig.url}/work-items/${item.id}/nodes/finish`);
       await page.getByRole('complementary', { name: 'Node finish' }).getByText('finish.main.last').waitFor();
+      // A must-fix thread opened elsewhere shows at the gate, live, and holds Approve until resolved.
+      const thread = await api('POST', `/api/work-items/${item.id}/threads`, {
+        body: 'Check out.txt first.',
+        file_path: 'out.txt',
+        start_line: 1,
+        label: 'must-fix',
+      });
+      expect(thread.status).toBe(201);
+      const open = page.getByRole('region', { name: 'open review threads' });
+      await open.getByText('Check out.txt first.').waitFor();
+      expect(await open.innerText()).toContain('must-fix out.txt:1');
+      expect(await page.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+      expect(await page.getByRole('note').innerText()).toMatch(/^Approve waits while a must-fix thread is open/);
+      await shot(page, 'item-gate-thread');
+      await api('POST', `/api/work-items/${item.id}/threads/${thread.json.id}/resolve`, {});
+      await expect.poll(() => page.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(false);
       await page.getByRole('button', { name: 'Approve' }).click();
       await until(jig, item.id, (i) => i.status === 'completed');
       await expect.poll(() => page.locator('.item-meta .status').innerText()).toBe('done');

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ItemDiff } from '../../../src/contract/review.js';
+import type { ReviewThread } from '../../../src/contract/threads.js';
 import { ApiError, get, type Item } from '../api.js';
 
 /**
@@ -65,5 +66,38 @@ export function ChangedFiles({ item }: { item: Item }) {
         </ul>
       )}
     </details>
+  );
+}
+
+/** The open review threads a gate's decision must weigh; a must-fix one blocks Approve. */
+export function useOpenThreads(item: Item) {
+  return useQuery({
+    queryKey: ['item', item.id, 'threads', item.updated_at],
+    queryFn: () => get<{ threads: ReviewThread[] }>(`/api/work-items/${item.id}/threads?open_only=1`),
+  });
+}
+
+function place(t: ReviewThread): string {
+  if (!t.file_path) return 'general';
+  if (t.start_line === null) return t.file_path;
+  const at = t.lines_now ?? { start: t.start_line, end: t.end_line ?? t.start_line };
+  return `${t.file_path}:${at.start === at.end ? at.start : `${at.start}-${at.end}`}${t.outdated ? ' (outdated)' : ''}`;
+}
+
+export function OpenThreads({ threads }: { threads: ReviewThread[] }) {
+  if (threads.length === 0) return null;
+  return (
+    <section className="open-threads" aria-label="open review threads">
+      <h3>Open review threads ({threads.length})</h3>
+      <ul>
+        {threads.map((t) => (
+          <li key={t.id}>
+            {t.label && <span className={`label label-${t.label}`}>{t.label}</span>} <code>{place(t)}</code>{' '}
+            {t.comments[0]?.body.split('\n')[0]}
+            {t.claim && <span className="muted small"> · agent: {t.claim.replace('_', ' ')}</span>}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { ApiError, get, post, type Item } from '../api.js';
-import { ChangedFiles } from './changes.js';
+import { ChangedFiles, OpenThreads, useOpenThreads } from './changes.js';
 
 // The Markdown renderer and its sanitizer load with the first document, not with the board.
 const Markdown = lazy(() => import('./markdown.js'));
@@ -15,8 +15,9 @@ interface GateDoc {
 }
 
 /**
- * A gate waiting for this person: its document, Approve, and Reject with a note (required: it is
- * the next agent's steer) and, optionally, the node to go back to.
+ * A gate waiting for this person: its document, the changed files, the open review threads,
+ * Approve (off while a must-fix thread is open, as the server refuses it), and Reject with a note
+ * (required: it is the next agent's steer) and, optionally, the node to go back to.
  */
 export function GatePanel({
   item,
@@ -43,6 +44,9 @@ export function GatePanel({
       }
     },
   });
+  const threads = useOpenThreads(item);
+  const open = threads.data?.threads ?? [];
+  const mustFix = open.filter((t) => t.label === 'must-fix').length;
   const [rejecting, setRejecting] = useState(false);
   const [note, setNote] = useState('');
   const [target, setTarget] = useState('');
@@ -81,11 +85,13 @@ export function GatePanel({
         doc.isSuccess && <p className="muted">This gate shows no document.</p>
       )}
       <ChangedFiles item={item} />
+      <OpenThreads threads={open} />
       <div className="gate-actions">
         <button
           type="button"
           className="primary"
-          disabled={busy}
+          disabled={busy || mustFix > 0}
+          title={mustFix > 0 ? 'A must-fix thread is open: resolve it or request changes' : undefined}
           onClick={() => void decide('approve', doc.data ? { digest: doc.data.digest } : {})}
         >
           Approve
@@ -99,6 +105,13 @@ export function GatePanel({
           Reject…
         </button>
       </div>
+      {mustFix > 0 && (
+        <p className="muted small" role="note">
+          Approve waits while {mustFix === 1 ? 'a must-fix thread is' : `${mustFix} must-fix threads are`}{' '}
+          open: resolve {mustFix === 1 ? 'it' : 'them'}, or reject to have the agent fix{' '}
+          {mustFix === 1 ? 'it' : 'them'}.
+        </p>
+      )}
       {rejecting && (
         <form
           className="reject-form"
