@@ -118,6 +118,11 @@ export const errorCatalogue = {
   },
   no_fix_target: { status: 409, template: '{reason}' },
   thread_not_found: { status: 404, template: 'no review thread {thread} on work item {id}' },
+  ask_not_worker: {
+    status: 403,
+    template: 'only a worker of work item {id} asks for a permission (its client sends x-jig-work-item)',
+  },
+  ask_decided: { status: 409, template: 'permission ask {ask} is already {state}' },
   local_only: {
     status: 403,
     template:

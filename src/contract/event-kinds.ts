@@ -384,6 +384,20 @@ export const eventCatalogue = {
       open_threads: num,
     }),
   ),
+  permission_asked: kind(
+    "An agent asked to use a tool its launch neither granted nor denied; it waits for a person's answer.",
+    z.strictObject({ ask: str, tool_name: str, session: str.optional() }),
+  ),
+  permission_decision: kind(
+    'A permission ask was answered: allowed or denied by a person (`by: human`), or expired unanswered (`by: jig`, a denial).',
+    z.strictObject({
+      ask: str,
+      tool_name: str,
+      decision: z.enum(['allow', 'deny']),
+      expired: bool,
+      note: str.optional(),
+    }),
+  ),
 } as const;
 
 export type EventKind = keyof typeof eventCatalogue;

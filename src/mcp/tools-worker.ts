@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { recordTaskProgress } from '../client/item-acts.js';
 import { postThreadOn, setThreadState, submitReviewOf } from '../client/threads.js';
+import { askAPerson } from '../client/permission-asks.js';
+import { ASK_TIMEOUT_S } from '../contract/permission-asks.js';
 import { defineTool, HUMAN_NOTE, type ToolSpec } from './tool.js';
 import { unavailable } from './tools-read.js';
 
@@ -105,14 +107,14 @@ export const workerTools: ToolSpec[] = [
     name: 'permission_request',
     title: 'Permission request',
     description:
-      "Claude Code's --permission-prompt-tool for Jig's workers: answers whether a tool call is allowed. Not for agents to call.",
+      "Claude Code's --permission-prompt-tool for Jig's workers: the tool call waits for a person to allow or " +
+      `deny it in Jig (denied when nobody answers in ${ASK_TIMEOUT_S / 60} minutes). Not for agents to call.`,
     kind: 'worker',
-    unavailable: true,
     input: {
       tool_name: z.string(),
       input: z.record(z.string(), z.unknown()),
       tool_use_id: z.string().optional(),
     },
-    run: unavailable,
+    run: (ctx, a, item) => askAPerson(ctx.client, item, a),
   }),
 ];

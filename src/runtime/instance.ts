@@ -14,6 +14,7 @@ import type { ReviewService } from './review/review-service.js';
 import type { DocumentsService } from './review/documents-service.js';
 import type { ReviewsService } from './review/reviews-service.js';
 import type { ThreadsService } from './review/threads-service.js';
+import type { PermissionAsks } from './asks/permission-asks.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -51,6 +52,8 @@ export interface Instance {
   threads: ThreadsService;
   /** Reviews: approve, request changes (the fix target reruns), comment. */
   reviews: ReviewsService;
+  /** Workers' permission asks, answered by a person. */
+  asks: PermissionAsks;
   /** The clock services read (tests pass a ManualClock). */
   clock: Clock;
 }

@@ -17,6 +17,7 @@ import { ReviewService } from '../runtime/review/review-service.js';
 import { DocumentsService } from '../runtime/review/documents-service.js';
 import { ReviewsService } from '../runtime/review/reviews-service.js';
 import { ThreadsService } from '../runtime/review/threads-service.js';
+import { PermissionAsks } from '../runtime/asks/permission-asks.js';
 import { join } from 'node:path';
 import { stamp, systemClock, type Clock } from '../runtime/clock.js';
 import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.js';
@@ -187,6 +188,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       review,
       threads,
       reviews: late.reviews,
+      asks: new PermissionAsks({ store, events, clock, record: (id) => items.record(id) }),
       documents: new DocumentsService({
         record: (id) => items.record(id),
         dto: (rec) => items.dto(rec),
@@ -240,6 +242,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         await schedules.stop();
         // The engine stops walking; the task processes themselves keep running, to be adopted.
         engine.close();
+        // Long polls on permission asks answer now rather than hold the close.
+        inst.asks.close();
         await app.close();
         // Units of work already queued commit; none can start once the store is closing.
         await events.close();

@@ -14,6 +14,7 @@ import { skipNodes } from './migrations/0012-skip-nodes.js';
 import { autoGate } from './migrations/0013-auto-gate.js';
 import { review } from './migrations/0014-review.js';
 import { threads } from './migrations/0015-threads.js';
+import { permissionAsks } from './migrations/0016-permission-asks.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -50,4 +51,5 @@ export const migrations: Migration[] = [
   autoGate,
   review,
   threads,
+  permissionAsks,
 ];

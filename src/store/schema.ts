@@ -229,6 +229,22 @@ export interface ReviewsTable {
   created_at: string;
 }
 
+/** Permission asks (migration 16). `input` is the tool call's input as JSON text. */
+export interface PermissionAsksTable {
+  id: string;
+  seq: number;
+  item_id: string;
+  session: string | null;
+  tool_name: string;
+  input: string;
+  tool_use_id: string | null;
+  state: string;
+  note: string | null;
+  created_at: string;
+  decided_at: string | null;
+  expires_at: string;
+}
+
 export interface Database {
   work_items: WorkItemsTable;
   events: EventsTable;
@@ -247,4 +263,5 @@ export interface Database {
   review_threads: ReviewThreadsTable;
   review_comments: ReviewCommentsTable;
   reviews: ReviewsTable;
+  permission_asks: PermissionAsksTable;
 }
