@@ -31,7 +31,7 @@ export async function callTool(
       item = targetItem(spec, ctx, args.work_item_id);
       await checkRefusal(spec, ctx, item);
     }
-    return okResult(await spec.run(ctx, args, item));
+    return okResult(await spec.run(ctx, args, item), spec.textOnly === true);
   } catch (err) {
     return errorResult(err);
   }

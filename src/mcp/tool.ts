@@ -48,6 +48,11 @@ export interface ToolSpec {
   input: z.ZodRawShape;
   /** Set when the route the tool needs is not in this build: the tool answers a tool error. */
   unavailable?: boolean;
+  /**
+   * The answer as one text block of JSON and nothing else: Claude Code reads its permission prompt
+   * tool's answer that way and refuses one with structured content beside it.
+   */
+  textOnly?: boolean;
   run(ctx: ToolContext, args: Record<string, unknown>, item: string): Promise<unknown>;
 }
 
@@ -119,7 +124,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** The API payload as the tool's structured output (MCP wants an object), with its JSON as text. */
-export function okResult(payload: unknown): CallToolResult {
+export function okResult(payload: unknown, textOnly = false): CallToolResult {
+  if (textOnly) return { content: [{ type: 'text', text: JSON.stringify(payload) }] };
   const structured = isRecord(payload) ? payload : { result: payload };
   return {
     content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }],

@@ -110,6 +110,7 @@ export const workerTools: ToolSpec[] = [
       "Claude Code's --permission-prompt-tool for Jig's workers: the tool call waits for a person to allow or " +
       `deny it in Jig (denied when nobody answers in ${ASK_TIMEOUT_S / 60} minutes). Not for agents to call.`,
     kind: 'worker',
+    textOnly: true,
     input: {
       tool_name: z.string(),
       input: z.record(z.string(), z.unknown()),

@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeRepo } from '../helpers/git.js';
+import { cleanupAll, http, jigBin, startJig, type JigProcess } from '../helpers/server.js';
+import { until } from '../helpers/engine.js';
+import { cli, cliEnv } from './clis.js';
+import { privateHome } from './jig-env.js';
+import { startMockModelServer, type MockModelServer } from './mock-model-server.js';
+
+/*
+ * The real Claude Code CLI with Jig's MCP tool as its --permission-prompt-tool: the mock model asks
+ * for a Bash call that --allowedTools does not grant; Claude asks the tool, the ask waits in Jig, a
+ * person allows it from the API, and Claude runs the command. This pins the answer shape the real
+ * CLI reads ({behavior: allow, updatedInput}).
+ */
+
+const claude = cli('claude');
+const run = promisify(execFile);
+let jig: JigProcess | null = null;
+let mock: MockModelServer | null = null;
+afterAll(async () => {
+  await mock?.close();
+  await cleanupAll();
+});
+
+const CHAIN = `
+nodes:
+  - id: work
+    kind: exec
+    tasks:
+      - id: sleep
+        kind: subprocess
+        run: 'sleep 60'
+`;
+
+describe.skipIf(claude.skip !== undefined)(
+  `Claude Code asks a person through Jig${claude.skip ? ` — skipped: ${claude.skip}` : ''}`,
+  () => {
+    it(
+      'an ungranted Bash call waits for an allow from the API, then runs',
+      { timeout: 120_000 },
+      async () => {
+        const jigHome = privateHome('jig-perm-home');
+        const { mkdirSync } = await import('node:fs');
+        mkdirSync(join(jigHome, 'config', 'chains'), { recursive: true });
+        writeFileSync(join(jigHome, 'config', 'chains', 'hold.yaml'), CHAIN);
+        jig = await startJig({ home: jigHome });
+        const repo = makeRepo();
+        const connected = await http(`${jig.url}/api/repos`, {
+          method: 'POST',
+          body: { path: repo, test_command: '', setup_command: '' },
+        });
+        expect(connected.status).toBe(201);
+        // An item that runs (its task sleeps): the worker whose ask this is.
+        const item = await http(`${jig.url}/api/work-items`, {
+          method: 'POST',
+          body: { title: 'Hold', repo, chain: 'hold', start: true },
+        });
+        const id: string = item.json.id;
+        await until(jig, id, (i) => i.status === 'running');
+
+        mock = await startMockModelServer([{ bash: 'echo asked > asked.txt' }, { say: 'Done.' }]);
+        const home = privateHome('jig-perm');
+        const config = join(home, 'mcp.json');
+        writeFileSync(
+          config,
+          JSON.stringify({
+            mcpServers: {
+              jig: {
+                command: process.execPath,
+                args: [jigBin, 'admin', 'mcp'],
+                env: { JIG_HOME: jigHome, JIG_WORK_ITEM_ID: id },
+              },
+            },
+          }),
+        );
+        const env = { PATH: process.env.PATH ?? '', HOME: home, ...cliEnv('claude', home, mock) };
+        const running = run(
+          claude.bin!,
+          [
+            '-p',
+            'Write asked.txt.',
+            '--output-format',
+            'stream-json',
+            '--verbose',
+            '--mcp-config',
+            config,
+            '--strict-mcp-config',
+            '--permission-prompt-tool',
+            'mcp__jig__permission_request',
+          ],
+          { cwd: repo, env, timeout: 90_000 },
+        ).catch((e: { stdout?: string; stderr?: string; message: string }) => ({
+          stdout: e.stdout ?? '',
+          stderr: `${e.message}\n${e.stderr ?? ''}`,
+        }));
+        let ask: any = null;
+        for (let i = 0; i < 600 && !ask; i++) {
+          ask = (await http(`${jig.url}/api/permission-asks?state=pending`)).json.asks[0] ?? null;
+          if (!ask) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(ask, 'Claude never asked').not.toBeNull();
+        expect(ask).toMatchObject({ work_item_id: id, tool_name: 'Bash', state: 'pending' });
+        expect(JSON.stringify(ask.input)).toContain('echo asked > asked.txt');
+        const answered = await http(`${jig.url}/api/work-items/${id}/permission-asks/${ask.id}/answer`, {
+          method: 'POST',
+          body: { decision: 'allow' },
+        });
+        expect(answered.status).toBe(200);
+        const out = await running;
+        expect(existsSync(join(repo, 'asked.txt')), `${out.stdout}\n${out.stderr}`).toBe(true);
+        expect(readFileSync(join(repo, 'asked.txt'), 'utf8')).toBe('asked\n');
+        await http(`${jig.url}/api/work-items/${id}/cancel`, {
+          method: 'POST',
+          body: { reason: 'test over' },
+        });
+      },
+    );
+  },
+);
