@@ -49,7 +49,7 @@ const bins = (): Partial<Record<CliId, string>> =>
 export async function setup(
   script: Turn[],
   chains: Record<string, string>,
-  opts: { testCommand?: string } = {},
+  opts: { testCommand?: string; home?: string } = {},
 ): Promise<{ jig: JigProcess; repo: string; home: string; mock: MockModelServer; cliHome: string }> {
   const mock = await startMockModelServer(script);
   mocks.push(mock);
@@ -59,6 +59,7 @@ export async function setup(
     harnesses: realHarnesses(bins()),
     env: mockEnv(cliHome, mock),
     ...(opts.testCommand !== undefined ? { testCommand: opts.testCommand } : {}),
+    ...(opts.home !== undefined ? { home: opts.home } : {}),
   });
   return { jig, repo, home, mock, cliHome };
 }

@@ -1,13 +1,31 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../helpers/git.js';
-import { cleanupAll, http, jigBin, startJig, type JigProcess } from '../helpers/server.js';
-import { until } from '../helpers/engine.js';
+import { events, fileItem, until } from '../helpers/engine.js';
+import {
+  cleanupAll,
+  http,
+  jigBin,
+  repoRoot,
+  startJig,
+  tempHome,
+  type JigProcess,
+} from '../helpers/server.js';
 import { cli, cliEnv } from './clis.js';
-import { privateHome } from './jig-env.js';
+import { privateHome, resultCmd } from './jig-env.js';
+import {
+  closeScenarios,
+  ended,
+  explain,
+  missing,
+  setup,
+  TEST_TIMEOUT,
+  title,
+  TRIES,
+} from './jig-scenarios-setup.js';
 import { startMockModelServer, type MockModelServer } from './mock-model-server.js';
 
 /*
@@ -117,6 +135,70 @@ describe.skipIf(claude.skip !== undefined)(
           method: 'POST',
           body: { reason: 'test over' },
         });
+      },
+    );
+  },
+);
+
+describe.skipIf(missing('claude') !== '')(
+  title('Jig launches Claude Code with its permission prompt turned on', 'claude'),
+  () => {
+    afterAll(closeScenarios);
+    it(
+      'the task policy grants only Read; the Bash call asks a person; allowed, it runs and the item completes',
+      { timeout: TEST_TIMEOUT },
+      async () => {
+        const own = tempHome();
+        const packaged = readFileSync(join(repoRoot, 'defaults', 'harnesses', 'claude.yaml'), 'utf8');
+        mkdirSync(join(own, 'config', 'harnesses'), { recursive: true });
+        writeFileSync(
+          join(own, 'config', 'harnesses', 'claude.yaml'),
+          packaged.replace(
+            /  # permission_prompt:\n  #   args: (.*)\n/,
+            (_m, args: string) => `  permission_prompt:\n    args: ${args}\n`,
+          ),
+        );
+        const chain = `
+nodes:
+  - id: build
+    kind: exec
+    tasks:
+      - id: implement
+        kind: agent
+        harness: claude
+        prompt: Write asked.txt.
+        policy:
+          allowed_tools: [Read]
+`;
+        const r = await setup(
+          [{ bash: `echo asked > asked.txt && ${resultCmd({ status: 'done' })}` }, { say: 'Done.' }],
+          { asking: chain },
+          { home: own },
+        );
+        const item = await fileItem(r.jig, r.repo, 'asking');
+        let ask: any = null;
+        for (let i = 0; i < TRIES && !ask; i++) {
+          ask = (await http(`${r.jig.url}/api/permission-asks?state=pending`)).json.asks[0] ?? null;
+          if (!ask) {
+            const now = (await http(`${r.jig.url}/api/work-items/${item.id}`)).json;
+            if (ended(now)) break;
+            await new Promise((res) => setTimeout(res, 100));
+          }
+        }
+        expect(ask, await explain(r.jig, item.id, r.mock)).not.toBeNull();
+        expect(ask).toMatchObject({ work_item_id: item.id, tool_name: 'Bash' });
+        const allowed = await http(
+          `${r.jig.url}/api/work-items/${item.id}/permission-asks/${ask.id}/answer`,
+          {
+            method: 'POST',
+            body: { decision: 'allow' },
+          },
+        );
+        expect(allowed.status).toBe(200);
+        const done = await until(r.jig, item.id, ended, TRIES);
+        expect(done.status, await explain(r.jig, item.id, r.mock)).toBe('completed');
+        const wt = (await events(r.jig, item.id)).find((e) => e.type === 'worktree_prepared').payload.path;
+        expect(readFileSync(join(wt, 'asked.txt'), 'utf8')).toBe('asked\n');
       },
     );
   },

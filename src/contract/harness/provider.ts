@@ -89,6 +89,7 @@ export const SLOTS = [
   'permission_mode',
   'allowed_tools',
   'deny_tools',
+  'permission_prompt',
   'resume',
   'extra',
 ] as const;
@@ -105,6 +106,11 @@ export const Capabilities = z
     permission_mode: ValueCapability.optional(),
     allowed_tools: ListCapability.optional(),
     deny_tools: ListCapability.optional(),
+    /**
+     * How the CLI sends a tool call its launch neither granted nor denied to Jig, for a person to
+     * answer (docs/review.md, permission asks): `{value}` is the MCP config naming Jig's server.
+     */
+    permission_prompt: z.object({ args: Args }).strict().optional(),
     resume: ResumeCapability.optional(),
   })
   .strict();

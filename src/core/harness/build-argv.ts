@@ -10,6 +10,8 @@ export interface LaunchInputs {
   permission_mode?: string | null;
   allowed_tools?: readonly string[] | null;
   denied_tools?: readonly string[] | null;
+  /** The MCP config (JSON) naming Jig's server, for a provider that can ask a person; null: none. */
+  permission_prompt?: string | null;
   /** Resume this CLI session instead of starting a new one. */
   resume_session_id?: string | null;
   /** The harness entry's `executable`, replacing the first word of the command. */
@@ -127,6 +129,9 @@ export function buildArgv(def: ProviderDefinition, inputs: LaunchInputs): ArgvBu
   }
   if (caps.deny_tools && denied.length > 0)
     frag.set('deny_tools', fill(caps.deny_tools.args, [...new Set(denied)]));
+
+  if (caps.permission_prompt && inputs.permission_prompt)
+    frag.set('permission_prompt', fill(caps.permission_prompt.args, inputs.permission_prompt));
 
   let prefix = [...def.command];
   if (resumeId !== null && caps.resume) {

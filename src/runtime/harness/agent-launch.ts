@@ -23,6 +23,8 @@ export interface AgentLaunchInput {
   allowedTools?: string[];
   /** Tools policy refuses (its `deny_tools` capability); refused when the CLI cannot enforce them. */
   deniedTools?: string[];
+  /** The MCP config naming Jig's server, when this launch may ask a person (permission asks). */
+  permissionPrompt?: string | null;
   /** The whole prompt of a resumed session (the steer, or an instruction to go on). */
   promptOverride?: string;
   /** The text of the task's `skill:`; a skill that cannot load stops the launch. */
@@ -95,6 +97,7 @@ export function buildAgentLaunch(i: AgentLaunchInput): AgentLaunch {
     resume_session_id: i.resumeSessionId ?? null,
     allowed_tools: i.allowedTools ?? null,
     denied_tools: i.deniedTools ?? null,
+    permission_prompt: i.permissionPrompt ?? null,
   });
   if (!built.ok) return { ok: false, reason: `${i.task.path}: ${built.reason}` };
   return {

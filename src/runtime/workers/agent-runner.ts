@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { packageRoot } from '../package-root.js';
 import { DEFAULT_HARNESS } from '../../contract/config/harnesses.js';
 import type { Logger } from 'pino';
 import type { HarnessesFile } from '../../contract/config/harnesses.js';
@@ -49,6 +51,8 @@ export interface AgentRunnerDeps {
   clock: Clock;
   /** Where tasks reach the server ($JIG_DAEMON_PORT). */
   port: () => number;
+  /** JIG_HOME, for the MCP server a launch that may ask a person names. */
+  home: string;
 }
 
 export interface AgentLaunchRequest {
@@ -218,6 +222,7 @@ export class AgentRunner {
         tools,
       ),
       ...(tools?.deny_tools.length ? { deniedTools: tools.deny_tools } : {}),
+      permissionPrompt: askConfig(rec, this.d.home),
       ...(resume ? { promptOverride: steer ?? RESUME_PROMPT } : {}),
       skill: (ref) => this.d.skills.text(ref),
       produces: typeof r.task.produces === 'string' ? r.task.produces : null,
@@ -357,4 +362,23 @@ export class AgentRunner {
     });
     return crossed ? crossedReason(crossed) : null;
   }
+}
+
+/**
+ * The MCP config a launch passes so an undecided tool call asks a person through Jig: Jig's own
+ * stdio server, speaking for this item's worker. Only for an item a person filed: a scheduled,
+ * triggered or auto-filed item runs unattended, where an ask would only wait out its time, so its
+ * undecided calls are denied at once as before.
+ */
+export function askConfig(rec: ItemRecord, home: string): string | null {
+  if (rec.source !== 'human' && rec.source !== 'duplicate') return null;
+  return JSON.stringify({
+    mcpServers: {
+      jig: {
+        command: process.execPath,
+        args: [join(packageRoot, 'bin', 'jig.js'), 'admin', 'mcp'],
+        env: { JIG_HOME: home, JIG_WORK_ITEM_ID: rec.id },
+      },
+    },
+  });
 }

@@ -68,6 +68,7 @@ export class Workers {
         log: r.log,
         clock: r.clock,
         port: r.port,
+        home: r.paths.home,
       },
       this.sessions,
     );
