@@ -1,13 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSetup, jsonLines } from './helpers/agents.js';
 import { fileItem, post, until } from './helpers/engine.js';
-import { cleanupAll, jigBin, repoRoot, tempHome, type JigProcess } from './helpers/server.js';
+import { cleanupAll, jigBin, tempHome, type JigProcess } from './helpers/server.js';
 
 /*
- * With the permission_prompt capability turned on in the user's claude provider file, Claude is
+ * With the permission_prompt capability of the packaged claude provider file, Claude is
  * launched so that a tool call its launch neither granted nor denied asks a person
  * through Jig: --permission-prompt-tool names Jig's tool and --mcp-config Jig's own stdio server,
  * speaking for this item. An item nobody watches (filed by a trigger) is launched without it: its
@@ -31,19 +31,9 @@ let log: string;
 
 beforeAll(async () => {
   log = join(mkdtempSync(join(tmpdir(), 'jig-argv-')), 'argv.jsonl');
-  // The capability is off in the packaged provider file: a user turns it on with their own copy.
-  const own = tempHome();
-  const packaged = readFileSync(join(repoRoot, 'defaults', 'harnesses', 'claude.yaml'), 'utf8');
-  const on = packaged.replace(
-    /  # permission_prompt:\n  #   args: (.*)\n/,
-    (_m, args: string) => `  permission_prompt:\n    args: ${args}\n`,
-  );
-  expect(on).not.toBe(packaged);
-  mkdirSync(join(own, 'config', 'harnesses'), { recursive: true });
-  writeFileSync(join(own, 'config', 'harnesses', 'claude.yaml'), on);
   ({ jig, repo, home } = await agentSetup(
     { one: CHAIN },
-    { home: own, env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARGV_LOG: log } },
+    { env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARGV_LOG: log } },
   ));
 });
 afterAll(cleanupAll);
@@ -70,10 +60,17 @@ describe('the permission prompt at launch', () => {
     expect(config.mcpServers.jig.args[0]).toBe(jigBin);
   });
 
-  it('without the capability (the packaged provider file) no launch carries the prompt tool', async () => {
+  it('a user provider file that removes the capability (null) launches no prompt tool', async () => {
+    // A user file merges over the packaged one; null removes a key.
+    const own = tempHome();
+    mkdirSync(join(own, 'config', 'harnesses'), { recursive: true });
+    writeFileSync(
+      join(own, 'config', 'harnesses', 'claude.yaml'),
+      'id: claude\ncapabilities:\n  permission_prompt: null\n',
+    );
     const plain = await agentSetup(
       { one: CHAIN },
-      { env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARGV_LOG: log } },
+      { home: own, env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARGV_LOG: log } },
     );
     const before = jsonLines(log).length;
     const item = await fileItem(plain.jig, plain.repo, 'one');

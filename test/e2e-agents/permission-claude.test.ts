@@ -1,19 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../helpers/git.js';
 import { events, fileItem, until } from '../helpers/engine.js';
-import {
-  cleanupAll,
-  http,
-  jigBin,
-  repoRoot,
-  startJig,
-  tempHome,
-  type JigProcess,
-} from '../helpers/server.js';
+import { cleanupAll, http, jigBin, startJig, type JigProcess } from '../helpers/server.js';
 import { cli, cliEnv } from './clis.js';
 import { privateHome, resultCmd } from './jig-env.js';
 import {
@@ -141,23 +133,13 @@ describe.skipIf(claude.skip !== undefined)(
 );
 
 describe.skipIf(missing('claude') !== '')(
-  title('Jig launches Claude Code with its permission prompt turned on', 'claude'),
+  title('Jig launches Claude Code with its permission prompt', 'claude'),
   () => {
     afterAll(closeScenarios);
     it(
       'the task policy grants only Read; the Bash call asks a person; allowed, it runs and the item completes',
       { timeout: TEST_TIMEOUT },
       async () => {
-        const own = tempHome();
-        const packaged = readFileSync(join(repoRoot, 'defaults', 'harnesses', 'claude.yaml'), 'utf8');
-        mkdirSync(join(own, 'config', 'harnesses'), { recursive: true });
-        writeFileSync(
-          join(own, 'config', 'harnesses', 'claude.yaml'),
-          packaged.replace(
-            /  # permission_prompt:\n  #   args: (.*)\n/,
-            (_m, args: string) => `  permission_prompt:\n    args: ${args}\n`,
-          ),
-        );
         const chain = `
 nodes:
   - id: build
@@ -173,7 +155,6 @@ nodes:
         const r = await setup(
           [{ bash: `echo asked > asked.txt && ${resultCmd({ status: 'done' })}` }, { say: 'Done.' }],
           { asking: chain },
-          { home: own },
         );
         const item = await fileItem(r.jig, r.repo, 'asking');
         let ask: any = null;

@@ -180,7 +180,9 @@ export class SessionRunner {
           this.endings.set(s.id, { budget: over });
           this.log.info({ session: s.id, reason: over }, 'cap crossed: ending the session');
           const pid = s.pid;
-          background(this.log, 'ending a session over its cap', () => endGroup(pid, 2_000, this.remember(s)));
+          // No grace: spend must stop now. A CLI given time to exit may send one more model
+          // request (Claude with an MCP server child took long enough to).
+          background(this.log, 'ending a session over its cap', () => endGroup(pid, 0, this.remember(s)));
         }
       } catch (err) {
         this.log.warn({ err, session: s.id }, 'reading live usage failed');
