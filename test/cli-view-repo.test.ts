@@ -43,7 +43,7 @@ nodes:
         tasks:
           - id: a
             kind: subprocess
-            run: sleep 1 && echo from-a
+            run: sleep 4 && echo from-a
       - id: second
         tasks:
           - id: b
@@ -186,6 +186,8 @@ describe('view logs', () => {
   });
 
   it('-f follows each session as it starts, a header marking the switch; --json names the session', async () => {
+    // Task a waits 4 s before it writes: the CLI must start (a node process, slow on a loaded
+    // machine) while a is still the latest session, or -f rightly begins with b.
     const item = await file('two', true);
     const r = await cli('view', 'logs', item.id, '-f');
     expect(r.code, r.stderr).toBe(0);
