@@ -24,6 +24,16 @@ nodes:
         prompt: Do the work.
 `;
 
+const FAILING = `
+nodes:
+  - id: work
+    kind: exec
+    tasks:
+      - id: broken
+        kind: subprocess
+        run: 'exit 1'
+`;
+
 let jig: JigProcess;
 let repo: string;
 let home: string;
@@ -32,7 +42,7 @@ let log: string;
 beforeAll(async () => {
   log = join(mkdtempSync(join(tmpdir(), 'jig-argv-')), 'argv.jsonl');
   ({ jig, repo, home } = await agentSetup(
-    { one: CHAIN },
+    { one: CHAIN, failing: FAILING },
     { env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_ARGV_LOG: log } },
   ));
 });
@@ -76,6 +86,19 @@ describe('the permission prompt at launch', () => {
     const item = await fileItem(plain.jig, plain.repo, 'one');
     await until(plain.jig, item.id, (i) => i.status === 'completed');
     const argv: string[] = jsonLines(log).slice(before).at(-1);
+    expect(argv).not.toContain('--permission-prompt-tool');
+  });
+
+  it('an escalation turn is not the worker: launched without the prompt tool', async () => {
+    const item = await fileItem(jig, repo, 'failing');
+    await until(jig, item.id, (i) => i.status === 'stopped');
+    const before = jsonLines(log).length;
+    const asked = await post(jig, `/api/work-items/${item.id}/escalate`, { message: 'Look at it.' });
+    expect(asked.status, asked.text).toBe(202);
+    for (let i = 0; i < 100 && jsonLines(log).length === before; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const argv: string[] = jsonLines(log).slice(before).at(-1);
+    expect(argv).toContain('-p');
     expect(argv).not.toContain('--permission-prompt-tool');
   });
 

@@ -222,7 +222,8 @@ export class AgentRunner {
         tools,
       ),
       ...(tools?.deny_tools.length ? { deniedTools: tools.deny_tools } : {}),
-      permissionPrompt: askConfig(rec, this.d.home),
+      // An escalation turn is not the item's worker (its own MCP tools act on the item): no asks.
+      permissionPrompt: r.node === ESCALATION_NODE ? null : askConfig(rec, this.d.home),
       ...(resume ? { promptOverride: steer ?? RESUME_PROMPT } : {}),
       skill: (ref) => this.d.skills.text(ref),
       produces: typeof r.task.produces === 'string' ? r.task.produces : null,
