@@ -26,6 +26,9 @@ describe('snapshotCommit', () => {
     expect(git(dir, 'show', `${sha}:README.md`)).toBe('changed\n');
     expect(git(dir, 'show', `${sha}:new.txt`)).toBe('untracked\n');
     expect(git(dir, 'rev-parse', `${sha}^`).trim()).toBe(head);
+    // The same worktree on the same HEAD is the same commit, a second later too.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await snapshotCommit(dir)).toBe(sha);
     expect(git(dir, 'status', '--porcelain')).toBe(' M README.md\n?? new.txt\n');
     expect(git(dir, 'rev-parse', 'HEAD').trim()).toBe(head);
     git(dir, 'checkout', '-q', '--', 'README.md');

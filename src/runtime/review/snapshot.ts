@@ -44,10 +44,13 @@ export async function snapshotCommit(worktree: string): Promise<string> {
     await must(worktree, ['add', '--all', '--', '.'], env);
     const tree = await must(worktree, ['write-tree'], env);
     if (tree === (await must(worktree, ['rev-parse', `${head}^{tree}`]))) return head;
+    // Dated as HEAD is, so the same tree on the same HEAD is the same commit: `latest` keeps its
+    // sha while nothing changes, however often it is read.
+    const when = `@${await must(worktree, ['show', '-s', '--format=%ct', head])} +0000`;
     return await must(
       worktree,
       ['commit-tree', tree, '-p', head, '-m', 'jig: the worktree with its uncommitted changes'],
-      SNAPSHOT_ENV,
+      { ...SNAPSHOT_ENV, GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when },
     );
   } finally {
     rmSync(tmp, { force: true });
