@@ -265,7 +265,9 @@ describe.skipIf(noChromium !== null)(
       await open.getByText('Check out.txt first.').waitFor();
       expect(await open.innerText()).toContain('must-fix out.txt:1');
       expect(await page.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
-      expect(await page.getByRole('note').innerText()).toMatch(/^Approve waits while a must-fix thread is open/);
+      expect(await page.getByRole('note').innerText()).toMatch(
+        /^Approve waits while a must-fix thread is open/,
+      );
       await shot(page, 'item-gate-thread');
       await api('POST', `/api/work-items/${item.id}/threads/${thread.json.id}/resolve`, {});
       await expect.poll(() => page.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(false);

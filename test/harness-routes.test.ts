@@ -74,8 +74,18 @@ describe('GET /api/harnesses and /api/harnesses/providers', () => {
       permission_mode: true,
       allowed_tools: true,
       denied_tools: true,
+      permission_prompt: true,
+      permission_hook: null,
       resume: true,
     });
+    const codex = p.json.providers.find((x: { id: string }) => x.id === 'codex');
+    expect(codex.capabilities).toMatchObject({
+      allowed_tools: false,
+      permission_prompt: false,
+      permission_hook: 'codex_config',
+    });
+    const cursor = p.json.providers.find((x: { id: string }) => x.id === 'cursor');
+    expect(cursor.capabilities.permission_hook).toBe('cursor_hooks_file');
     const gemini = p.json.providers.find((x: { id: string }) => x.id === 'gemini');
     expect(gemini.capabilities.system_prompt).toBe('inline');
     expect(gemini.capabilities.resume).toBe(false);

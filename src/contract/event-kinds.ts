@@ -389,13 +389,15 @@ export const eventCatalogue = {
     z.strictObject({ ask: str, tool_name: str, session: str.optional() }),
   ),
   permission_decision: kind(
-    'A permission ask was answered: allowed or denied by a person (`by: human`), or expired unanswered (`by: jig`, a denial).',
+    "A tool call was decided: a permission ask allowed or denied by a person (`by: human`) or expired unanswered (`by: jig`, a denial), or a CLI hook's call the permission gate allowed or denied by policy (`by: jig`, with its `rule`).",
     z.strictObject({
-      ask: str,
+      ask: str.optional(),
       tool_name: str,
       decision: z.enum(['allow', 'deny']),
       expired: bool,
       note: str.optional(),
+      rule: z.enum(['deny_tools', 'grant', 'listed', 'not_listed']).optional(),
+      task: str.optional(),
     }),
   ),
 } as const;

@@ -30,6 +30,13 @@ export const ProvidersAnswer = z.object({
         permission_mode: z.boolean(),
         allowed_tools: z.boolean(),
         denied_tools: z.boolean(),
+        permission_prompt: z
+          .boolean()
+          .describe("undecided calls can reach a person through Jig's prompt tool"),
+        permission_hook: z
+          .enum(['codex_config', 'cursor_hooks_file'])
+          .nullable()
+          .describe("how Jig's pre-tool hook is installed, enforcing tool policy the CLI has no flags for"),
         resume: z.boolean(),
       }),
       rate_limit_signal: z.boolean(),

@@ -52,3 +52,32 @@ export const PromptToolAnswer = z.union([
   z.object({ behavior: z.literal('allow'), updatedInput: z.record(z.string(), z.unknown()) }),
   z.object({ behavior: z.literal('deny'), message: z.string() }),
 ]);
+
+/** A CLI's pre-tool hook asking Jig's permission gate about one tool call (`jig admin permission-hook`). */
+export const CheckBody = z
+  .object({
+    /** The task whose launch installed the hook (its policy applies). */
+    task: z.string().min(1).max(500),
+    /** The provider id of the CLI (its `permission_hook.tool_names` turn its tool name into Jig's). */
+    cli: z.string().min(1).max(64),
+    tool_name: z.string().min(1).max(200),
+    input: z.record(z.string(), z.unknown()),
+    tool_use_id: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+
+export const GateRule = z.enum(['deny_tools', 'grant', 'no_allowlist', 'listed', 'not_listed', 'unresolved']);
+
+/**
+ * The gate's answer. `none`: no opinion (the CLI decides as it would alone; a hook told to fail
+ * closed denies an `unresolved` one). `ask`: a person decides; `ask` is the permission ask to wait on.
+ */
+export const CheckAnswer = z.object({
+  decision: z.enum(['allow', 'deny', 'none', 'ask']),
+  rule: GateRule,
+  reason: z.string(),
+  /** Jig's names for the tool. */
+  tools: z.array(z.string()),
+  ask: PermissionAsk.nullable(),
+});
+export type CheckAnswer = z.infer<typeof CheckAnswer>;

@@ -15,6 +15,7 @@ import type { DocumentsService } from './review/documents-service.js';
 import type { ReviewsService } from './review/reviews-service.js';
 import type { ThreadsService } from './review/threads-service.js';
 import type { PermissionAsks } from './asks/permission-asks.js';
+import type { PermissionGate } from './asks/permission-gate.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -54,6 +55,8 @@ export interface Instance {
   reviews: ReviewsService;
   /** Workers' permission asks, answered by a person. */
   asks: PermissionAsks;
+  /** The permission gate Codex's and Cursor's pre-tool hooks ask. */
+  gate: PermissionGate;
   /** The clock services read (tests pass a ManualClock). */
   clock: Clock;
 }

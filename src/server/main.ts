@@ -18,6 +18,7 @@ import { DocumentsService } from '../runtime/review/documents-service.js';
 import { ReviewsService } from '../runtime/review/reviews-service.js';
 import { ThreadsService } from '../runtime/review/threads-service.js';
 import { PermissionAsks } from '../runtime/asks/permission-asks.js';
+import { PermissionGate } from '../runtime/asks/permission-gate.js';
 import { join } from 'node:path';
 import { stamp, systemClock, type Clock } from '../runtime/clock.js';
 import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.js';
@@ -167,6 +168,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       threads,
     });
     items.onEnd = (id) => engine.ended(id);
+    const asks = new PermissionAsks({ store, events, clock, record: (id) => items.record(id) });
     const inst: Instance = {
       paths,
       version: installedVersion(),
@@ -188,7 +190,12 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       review,
       threads,
       reviews: late.reviews,
-      asks: new PermissionAsks({ store, events, clock, record: (id) => items.record(id) }),
+      asks,
+      gate: new PermissionGate({
+        events,
+        asks,
+        launchPolicy: (rec, task) => engine.launchPolicy(rec, task),
+      }),
       documents: new DocumentsService({
         record: (id) => items.record(id),
         dto: (rec) => items.dto(rec),

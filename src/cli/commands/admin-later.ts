@@ -1,4 +1,4 @@
-import { Argument, type Command } from 'commander';
+import type { Command } from 'commander';
 import { runVerb } from '../output.js';
 import { unavailable } from './view-target.js';
 
@@ -17,14 +17,4 @@ export function registerAdminLater(admin: Command): void {
     .option('--repo <path>', 'reindex this connected repository only (default: every one)')
     .option('--json', 'print the API answer')
     .action(() => runVerb(async () => unavailable('admin reindex', 'search')));
-
-  admin
-    .command('permission-hook')
-    .description(
-      "answer an agent CLI's permission hook through Jig's permission gate (not available in this build: exit 1)",
-    )
-    .addArgument(new Argument('<agent>', 'the agent CLI whose hook this is').choices(['cursor', 'codex']))
-    .option('--fail-closed', 'deny the tool call when the server cannot be reached (default: let it through)')
-    .option('--json', 'print the API answer')
-    .action(() => runVerb(async () => unavailable('admin permission-hook', 'the permission gate')));
 }

@@ -8,6 +8,7 @@ import { registerServiceVerbs } from './admin-service.js';
 import { registerUpdate } from './admin-update.js';
 import { registerMcp } from './admin-mcp.js';
 import { registerAdminLater } from './admin-later.js';
+import { registerPermissionHook } from './admin-permission-hook.js';
 import { EXIT_FAIL, EXIT_OK, printJson, runVerb } from '../output.js';
 import { registerSchedules } from './schedules.js';
 import { registerTemplates } from './templates.js';
@@ -17,6 +18,7 @@ export function registerAdmin(program: Command): void {
   registerServerVerbs(admin);
   registerHarnesses(admin);
   registerMcp(admin);
+  registerPermissionHook(admin);
 
   admin
     .command('health')

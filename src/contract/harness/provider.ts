@@ -79,6 +79,35 @@ export const ResumeCapability = z
   .strict();
 export type ResumeCapability = z.infer<typeof ResumeCapability>;
 
+/**
+ * A CLI that runs a pre-tool hook (Codex, Cursor): Jig installs `jig admin permission-hook` as that
+ * hook for a launch whose policy limits tools, and the hook asks Jig's permission gate about each
+ * call (docs/review.md, "Permission asks"). `install` says how the hook reaches the CLI; the
+ * hashing and file formats behind each are the CLI's own, so they are code, not data.
+ */
+export const PermissionHookCapability = z
+  .object({
+    install: z
+      .enum(['codex_config', 'cursor_hooks_file'])
+      .describe(
+        'codex_config: -c hooks.PreToolUse plus its trust entry; cursor_hooks_file: .cursor/hooks.json in the worktree',
+      ),
+    tool_names: z
+      .record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]))
+      .optional()
+      .describe(
+        "the CLI's tool names as Jig's (Codex apply_patch is [Write, Edit]); others pass as they are",
+      ),
+    unhooked: z
+      .record(z.string().min(1), z.object({ off: Args.optional() }).strict())
+      .optional()
+      .describe(
+        "Jig's names of tools that never reach the hook: a policy that denies one adds its `off` arguments, or the launch is refused",
+      ),
+  })
+  .strict();
+export type PermissionHookCapability = z.infer<typeof PermissionHookCapability>;
+
 /** Slots of the argv after the command prefix, in the order the provider lists them. */
 export const SLOTS = [
   'prompt',
@@ -90,6 +119,7 @@ export const SLOTS = [
   'allowed_tools',
   'deny_tools',
   'permission_prompt',
+  'permission_hook',
   'resume',
   'extra',
 ] as const;
@@ -111,6 +141,7 @@ export const Capabilities = z
      * answer (docs/review.md, permission asks): `{value}` is the MCP config naming Jig's server.
      */
     permission_prompt: z.object({ args: Args }).strict().optional(),
+    permission_hook: PermissionHookCapability.optional(),
     resume: ResumeCapability.optional(),
   })
   .strict();

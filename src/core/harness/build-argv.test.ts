@@ -232,3 +232,46 @@ describe('buildArgv: rules', () => {
     expect(tomlString('true')).toBe('"true"');
   });
 });
+
+describe('tool policy through a pre-tool hook (Codex, Cursor)', () => {
+  const hook = { args: ['-c', 'hooks.PreToolUse=[…]'] };
+
+  it('refuses a tool list a CLI has neither flags nor a hook for', () => {
+    expect(refusal('codex', { prompt: 'p', allowed_tools: ['Read'] })).toBe(
+      'codex cannot enforce an allowed-tools list',
+    );
+    expect(refusal('gemini', { prompt: 'p', denied_tools: ['Bash'], permission_hook: hook })).toBe(
+      'gemini cannot enforce a denied-tools list',
+    );
+  });
+
+  it('codex: the hook enforces the list, and web search (which never reaches it) is switched off', () => {
+    const words = argv('codex', { prompt: 'p', allowed_tools: ['Read', 'Bash'], permission_hook: hook });
+    expect(words.slice(0, 2)).toEqual(['codex', 'exec']);
+    const at = words.indexOf('hooks.PreToolUse=[…]');
+    expect(words.slice(at - 1, at + 3)).toEqual([
+      '-c',
+      'hooks.PreToolUse=[…]',
+      '-c',
+      'web_search="disabled"',
+    ]);
+    // A policy that lets web search through leaves it as it is.
+    const open = argv('codex', { prompt: 'p', allowed_tools: ['Read', 'WebSearch'], permission_hook: hook });
+    expect(open).not.toContain('web_search="disabled"');
+    expect(open).toContain('hooks.PreToolUse=[…]');
+    const denied = argv('codex', { prompt: 'p', denied_tools: ['WebSearch'], permission_hook: hook });
+    expect(denied).toContain('web_search="disabled"');
+  });
+
+  it('cursor: a policy denying a tool that never reaches its hook refuses the launch', () => {
+    expect(refusal('cursor', { prompt: 'p', allowed_tools: ['Read'], permission_hook: { args: [] } })).toBe(
+      'cursor: WebFetch never reaches its hook, so a policy that denies it cannot be enforced; allow WebFetch or pick another harness',
+    );
+    const ok = argv('cursor', {
+      prompt: 'p',
+      allowed_tools: ['Read', 'WebFetch', 'WebSearch'],
+      permission_hook: { args: [] },
+    });
+    expect(ok).toEqual(['agent', '-p', 'p', '--output-format', 'stream-json', '--auto-review', '--trust']);
+  });
+});

@@ -1,4 +1,5 @@
 import type { ProviderDefinition, Slot, ValueCapability } from '../../contract/harness/provider.js';
+import { entryMatches } from '../policy/permission-gate.js';
 
 /** What one agent launch asks of its CLI; every field but the prompt is optional. */
 export interface LaunchInputs {
@@ -12,6 +13,11 @@ export interface LaunchInputs {
   denied_tools?: readonly string[] | null;
   /** The MCP config (JSON) naming Jig's server, for a provider that can ask a person; null: none. */
   permission_prompt?: string | null;
+  /**
+   * The hook Jig installed for this launch (a provider with `permission_hook`): its argv words
+   * (none for a hook written to a file). With it, tool lists the CLI has no flags for are enforced.
+   */
+  permission_hook?: { args: readonly string[] } | null;
   /** Resume this CLI session instead of starting a new one. */
   resume_session_id?: string | null;
   /** The harness entry's `executable`, replacing the first word of the command. */
@@ -76,6 +82,30 @@ const present = (list: readonly string[] | null | undefined): list is readonly s
   Array.isArray(list) && list.length > 0;
 
 /**
+ * Tools that never reach the CLI's hook: one the launch's policy would deny is switched off by its
+ * `off` arguments, and with none the launch is refused (the hook could not stop it).
+ */
+function unhookedOff(
+  def: ProviderDefinition,
+  inputs: LaunchInputs,
+): { ok: true; args: string[] } | { ok: false; reason: string } {
+  const args: string[] = [];
+  for (const [tool, how] of Object.entries(def.capabilities.permission_hook?.unhooked ?? {})) {
+    const denied =
+      (inputs.denied_tools ?? []).some((e) => entryMatches(e, tool, {})) ||
+      (present(inputs.allowed_tools) && !inputs.allowed_tools.some((e) => entryMatches(e, tool, {})));
+    if (!denied) continue;
+    if (!how.off)
+      return {
+        ok: false,
+        reason: `${def.id}: ${tool} never reaches its hook, so a policy that denies it cannot be enforced; allow ${tool} or pick another harness`,
+      };
+    args.push(...how.off);
+  }
+  return { ok: true, args };
+}
+
+/**
  * The exact argv (and environment additions) that launch `def`'s CLI for these inputs. Pure: the
  * same inputs give the same words. Refuses, with a reason, a launch the CLI cannot honour safely:
  * a tool list it cannot enforce, a resume it cannot do by id, a value outside its vocabulary.
@@ -92,12 +122,18 @@ export function buildArgv(def: ProviderDefinition, inputs: LaunchInputs): ArgvBu
       reason: `${def.id} cannot resume a session by id; restart it with its brief instead`,
     };
   }
-  if (present(inputs.allowed_tools) && !caps.allowed_tools) {
+  const hooked = caps.permission_hook && inputs.permission_hook ? inputs.permission_hook : null;
+  if (present(inputs.allowed_tools) && !caps.allowed_tools && !hooked) {
     return { ok: false, reason: `${def.id} cannot enforce an allowed-tools list` };
   }
   const denied = [...(caps.deny_tools?.always ?? []), ...(inputs.denied_tools ?? [])];
-  if (present(inputs.denied_tools) && !caps.deny_tools) {
+  if (present(inputs.denied_tools) && !caps.deny_tools && !hooked) {
     return { ok: false, reason: `${def.id} cannot enforce a denied-tools list` };
+  }
+  if (hooked) {
+    const off = unhookedOff(def, inputs);
+    if (!off.ok) return off;
+    frag.set('permission_hook', [...hooked.args, ...off.args]);
   }
 
   let prompt = inputs.prompt;

@@ -67,6 +67,18 @@ export class PermissionAsks {
     });
   }
 
+  /** The item a worker asks for: its own (`x-jig-work-item`), and running. */
+  async workerItem(id: string, worker: string | undefined): Promise<ItemRecord> {
+    const rec = await this.d.record(id);
+    if (worker !== rec.id) throw new JigError('ask_not_worker', { id: rec.id });
+    if (rec.status !== 'running')
+      throw new JigError('item_wrong_status', {
+        state: rec.status,
+        rule: 'only a running item asks for a permission',
+      });
+    return rec;
+  }
+
   async ask(
     id: string,
     b: {
@@ -77,13 +89,7 @@ export class PermissionAsks {
     },
     worker: string | undefined,
   ): Promise<PermissionAsk> {
-    const rec = await this.d.record(id);
-    if (worker !== rec.id) throw new JigError('ask_not_worker', { id: rec.id });
-    if (rec.status !== 'running')
-      throw new JigError('item_wrong_status', {
-        state: rec.status,
-        rule: 'only a running item asks for a permission',
-      });
+    const rec = await this.workerItem(id, worker);
     const now = this.d.clock.now();
     const a: PermissionAsk = {
       id: newReviewId('p'),

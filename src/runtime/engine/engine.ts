@@ -1,5 +1,7 @@
 import type { EventActor } from '../../contract/events.js';
+import type { ProviderDefinition } from '../../contract/harness/provider.js';
 import type { ReattachSummary } from '../../contract/health.js';
+import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
 import { getItem, type ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
 import { HarnessCatalog } from '../harness/catalog.js';
@@ -128,6 +130,22 @@ export class Engine {
 
   stopEscalation(id: string): Promise<{ stopped: string }> {
     return this.escalations.stop(id);
+  }
+
+  /**
+   * What a launch of this task was given to enforce: its tool policy (null when the task is not in
+   * the item's frozen chain) and the providers' definitions (their hook tool names).
+   */
+  launchPolicy(
+    rec: ItemRecord,
+    task: string,
+  ): { tools: ToolPolicy | null; providers: Record<string, ProviderDefinition> } {
+    const repo = this.r.repos.find(rec.repo);
+    const tools =
+      rec.chain_definition === null
+        ? undefined
+        : toolPolicies(rec.chain_definition, this.r.policyOf(rec), repo?.policy).get(task);
+    return { tools: tools ?? null, providers: this.r.catalog.providers().providers };
   }
 
   /** After an item ends by a person's move (cancel, abandon): its processes end and its slot goes on. */

@@ -25,6 +25,8 @@ export interface AgentLaunchInput {
   deniedTools?: string[];
   /** The MCP config naming Jig's server, when this launch may ask a person (permission asks). */
   permissionPrompt?: string | null;
+  /** The pre-tool hook Jig installed for this launch (its argv words), for a CLI that enforces tools so. */
+  permissionHook?: { args: string[] } | null;
   /** The whole prompt of a resumed session (the steer, or an instruction to go on). */
   promptOverride?: string;
   /** The text of the task's `skill:`; a skill that cannot load stops the launch. */
@@ -98,6 +100,7 @@ export function buildAgentLaunch(i: AgentLaunchInput): AgentLaunch {
     allowed_tools: i.allowedTools ?? null,
     denied_tools: i.deniedTools ?? null,
     permission_prompt: i.permissionPrompt ?? null,
+    permission_hook: i.permissionHook ?? null,
   });
   if (!built.ok) return { ok: false, reason: `${i.task.path}: ${built.reason}` };
   return {

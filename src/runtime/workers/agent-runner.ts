@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { packageRoot } from '../package-root.js';
+import { clearPermissionHook, installPermissionHook } from '../harness/permission-hook.js';
 import { DEFAULT_HARNESS } from '../../contract/config/harnesses.js';
 import type { Logger } from 'pino';
 import type { HarnessesFile } from '../../contract/config/harnesses.js';
@@ -206,6 +207,12 @@ export class AgentRunner {
         ? pre.resumable.cli_session_id
         : null;
     const steer = rec.steer;
+    const hook = await this.hookFor(pre, harnessId);
+    if (hook && !hook.ok) {
+      tried.unavailable.push(`${r.task.path}: ${hook.reason}`);
+      await this.fallback(r, cand.index, total, hook.reason);
+      return null;
+    }
     const launch = buildAgentLaunch({
       task: { ...cand.task, prompt: promptOf(rec, cand.task, r.brief) },
       node: r.node,
@@ -224,6 +231,7 @@ export class AgentRunner {
       ...(tools?.deny_tools.length ? { deniedTools: tools.deny_tools } : {}),
       // An escalation turn is not the item's worker (its own MCP tools act on the item): no asks.
       permissionPrompt: r.node === ESCALATION_NODE ? null : askConfig(rec, this.d.home),
+      permissionHook: hook?.ok ? { args: hook.args } : null,
       ...(resume ? { promptOverride: steer ?? RESUME_PROMPT } : {}),
       skill: (ref) => this.d.skills.text(ref),
       produces: typeof r.task.produces === 'string' ? r.task.produces : null,
@@ -254,6 +262,8 @@ export class AgentRunner {
       ...launch.env,
     };
     if (pre.artifact !== null) env.JIG_ARTIFACT_PATH = pre.artifact;
+    // The hook runs in the CLI's environment: this tells it which Jig, and which task's policy.
+    if (hook?.ok) Object.assign(env, { JIG_HOME: this.d.home, JIG_TASK_PATH: r.task.path });
     const { session, launched } = await this.sessions.start({
       itemId: rec.id,
       node: r.node,
@@ -284,6 +294,25 @@ export class AgentRunner {
     if (!(await this.stillRunning(rec.id))) return { kind: 'session', session: done };
     await this.fallback(r, cand.index, total, `rate limited until ${iso(resetsAt)}`);
     return null;
+  }
+
+  /**
+   * The pre-tool hook a launch needs: only for a CLI without tool-list flags whose provider can run
+   * Jig's hook, when policy limits tools. Under an allowed-tools list the hook fails closed (an
+   * error denies the call); with only denied tools it fails open, as the CLI alone would run.
+   */
+  private async hookFor(
+    pre: Preflight,
+    harnessId: string,
+  ): Promise<{ ok: true; args: string[] } | { ok: false; reason: string } | null> {
+    const caps = pre.providers[pre.harnesses.harnesses[harnessId]?.provider ?? '']?.capabilities;
+    const { tools } = pre;
+    if (!caps?.permission_hook || caps.allowed_tools) return null;
+    if (!tools || (tools.allowed_tools === null && tools.deny_tools.length === 0)) {
+      clearPermissionHook(caps.permission_hook, pre.worktree);
+      return null;
+    }
+    return installPermissionHook(caps.permission_hook, pre.worktree, tools.allowed_tools !== null);
   }
 
   /**

@@ -56,6 +56,8 @@ export const harnessRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
             permission_mode: d.capabilities.permission_mode !== undefined,
             allowed_tools: d.capabilities.allowed_tools !== undefined,
             denied_tools: d.capabilities.deny_tools !== undefined,
+            permission_prompt: d.capabilities.permission_prompt !== undefined,
+            permission_hook: d.capabilities.permission_hook?.install ?? null,
             resume: d.capabilities.resume !== undefined,
           },
           rate_limit_signal: d.rate_limit_signal,

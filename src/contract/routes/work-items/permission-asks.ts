@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { ErrorBodySchema } from '../../error-body.js';
-import { AnswerBody, AskBody, AsksAnswer, AsksQuery, PermissionAsk } from '../../permission-asks.js';
+import {
+  AnswerBody,
+  AskBody,
+  AsksAnswer,
+  AsksQuery,
+  CheckAnswer,
+  CheckBody,
+  PermissionAsk,
+} from '../../permission-asks.js';
 import { defineRoute } from '../../route.js';
 import { ItemIdParams, itemErrors } from './params.js';
 
@@ -55,4 +63,15 @@ export const answerAsk = defineRoute({
   params: AskParams,
   body: AnswerBody,
   responses: { 200: PermissionAsk, ...withWorker },
+});
+
+export const checkToolCall = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/permission-check',
+  summary:
+    "A CLI's pre-tool hook asks the permission gate about one tool call (the item's worker only); a call a person must decide opens a permission ask",
+  tags: ['permissions'],
+  params: ItemIdParams,
+  body: CheckBody,
+  responses: { 200: CheckAnswer, ...withWorker },
 });

@@ -1,5 +1,6 @@
 import {
   answerAsk,
+  checkToolCall,
   createAsk,
   getAskRoute,
   listAllAsks,
@@ -19,6 +20,7 @@ export const permissionAskRoutes = routeFile(import.meta.url, (r, inst: Instance
   );
   r.serve(listAllAsks, async (req) => inst.asks.list(req.query.state ? { state: req.query.state } : {}));
   r.serve(getAskRoute, async (req) => inst.asks.get(req.params.id, req.params.ask, req.query.wait ?? 0));
+  r.serve(checkToolCall, async (req) => inst.gate.check(req.params.id, req.body, workerOf(req.headers)));
   r.serve(answerAsk, async (req) =>
     inst.asks.answer(req.params.id, req.params.ask, req.body, workerOf(req.headers)),
   );
