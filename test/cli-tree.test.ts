@@ -34,6 +34,7 @@ const NO_JSON: Record<string, string> = {
   'admin stop': 'signals the server; prints one line',
   'admin restart': 'restarts the server; prints one line',
   'admin mcp': 'speaks MCP on stdio',
+  'admin permission-hook': "prints the verdict in the agent CLI's hook format",
   'admin init': 'edits agent CLI config files; prints what it changed',
   'admin install-service': 'writes a service unit (--dry-run prints it)',
   'admin uninstall-service': 'removes the service unit',

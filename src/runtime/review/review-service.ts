@@ -13,7 +13,7 @@ import type { Store } from '../../store/database.js';
 import { addAttempt, clearViewed, listAttempts, setViewed, viewedMarks } from '../../store/review.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { blobsAt, changedPaths, diffCommits } from './diff.js';
-import { keepCommit, snapshotCommit } from './snapshot.js';
+import { keepCommit, snapshotCommit, snapshotIfPresent } from './snapshot.js';
 
 /**
  * Jig serves one person (its owner): every login, token and loopback caller is that person. Marks
@@ -86,7 +86,8 @@ export class ReviewService {
   }
 
   private async latest(rec: ItemRecord, w: Where, attempts: ReviewAttempt[]): Promise<string> {
-    if (w.worktree) return snapshotCommit(w.worktree);
+    const now = await snapshotIfPresent(w.worktree);
+    if (now) return now;
     const last = attempts.at(-1);
     if (last) return last.sha;
     throw new JigError('item_not_started', {});

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { JigError } from '../../contract/errors.js';
 import type { FixTarget, Review, ReviewOutcome, ReviewThread } from '../../contract/threads.js';
 import type { Store } from '../../store/database.js';
@@ -9,7 +8,7 @@ import { gateOpen } from '../engine/move-guards.js';
 import { rejectTarget } from '../engine/walk-helpers.js';
 import type { EventLog } from '../events/event-log.js';
 import { OWNER } from './review-service.js';
-import { snapshotCommit } from './snapshot.js';
+import { snapshotIfPresent } from './snapshot.js';
 import { newReviewId, refuseWorker, type ThreadsService } from './threads-service.js';
 
 const NOTE_MAX = 20_000;
@@ -111,8 +110,7 @@ export class ReviewsService {
     const atGate = gate ?? pending;
     if (b.node !== undefined && b.outcome !== 'request_changes')
       throw new JigError('validation_failed', { reason: 'body.node: only request_changes reruns a node' });
-    const sha =
-      rec.worktree_path && existsSync(rec.worktree_path) ? await snapshotCommit(rec.worktree_path) : null;
+    const sha = await snapshotIfPresent(rec.worktree_path);
     const open = await this.d.threads.open(id);
     let node: string | null = null;
     let round: number | null = null;

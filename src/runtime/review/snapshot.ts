@@ -27,6 +27,20 @@ async function must(worktree: string, args: string[], env: Record<string, string
  * are never touched (a review must not change what it reviews), and the copy keeps the index's
  * stat data, so only changed files are hashed again.
  */
+/**
+ * The snapshot of a worktree that may be gone (the item archived or cancelled meanwhile): null when
+ * there is none, or when it vanished while being read; any other failure is a real error.
+ */
+export async function snapshotIfPresent(worktree: string | null): Promise<string | null> {
+  if (!worktree || !existsSync(worktree)) return null;
+  try {
+    return await snapshotCommit(worktree);
+  } catch (err) {
+    if (!existsSync(worktree)) return null;
+    throw err;
+  }
+}
+
 export async function snapshotCommit(worktree: string): Promise<string> {
   const head = await must(worktree, ['rev-parse', '--verify', 'HEAD^{commit}']);
   const index = await must(worktree, ['rev-parse', '--path-format=absolute', '--git-path', 'index']);

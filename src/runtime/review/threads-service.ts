@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { JigError } from '../../contract/errors.js';
 import type { EventActor } from '../../contract/events.js';
 import type { EventPayload } from '../../contract/event-kinds.js';
@@ -20,7 +19,7 @@ import type { ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
 import { git } from '../git/git.js';
 import { OWNER } from './review-service.js';
-import { snapshotCommit } from './snapshot.js';
+import { snapshotIfPresent } from './snapshot.js';
 
 export const newReviewId = (prefix: string): string => `${prefix}${randomBytes(5).toString('hex')}`;
 
@@ -45,8 +44,7 @@ export class ThreadsService {
   ) {}
 
   private async latest(rec: ItemRecord): Promise<string | null> {
-    const wt = rec.worktree_path;
-    return wt && existsSync(wt) ? snapshotCommit(wt) : null;
+    return snapshotIfPresent(rec.worktree_path);
   }
 
   private async emit(rec: ItemRecord, by: EventActor, payload: EventPayload<'thread_updated'>) {
