@@ -20,6 +20,11 @@ const TestScope = z
 
 export const RootPointerDefault = z.enum(['ignore', 'bump']);
 
+/** The forges Jig opens merge requests on (Gitea covers Forgejo and Codeberg). */
+export const FORGES = ['github', 'gitlab', 'gitea'] as const;
+export const ForgeKind = z.enum(FORGES);
+export type ForgeKind = z.infer<typeof ForgeKind>;
+
 export const RepoEntry = z
   .object({
     path: z.string().min(1).describe('absolute path of the git repository'),
@@ -37,8 +42,18 @@ export const RepoEntry = z
     steering: z.array(ComponentRef).optional().describe('library steering added to every agent launch here'),
     deny_tools: z.array(z.string().min(1)).optional(),
     models: z.record(Identifier, z.string().min(1)).optional().describe('model per harness id'),
-    forge: z.enum(['github', 'gitlab']).optional(),
-    project: z.string().min(1).optional().describe('GitLab project path'),
+    forge: ForgeKind.optional().describe('where merge requests go; set from origin when Jig can tell'),
+    project: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('owner/name, or the GitLab project path; default: the path of origin'),
+    forge_url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe(
+        'the forge API base (GitHub Enterprise, self-hosted GitLab, Gitea/Forgejo); default: from origin',
+      ),
     env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).optional(),
     env_passthrough: z
       .array(z.string().min(1))

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { forgeOfHost, parseRemote } from '../../core/forge/locate.js';
 import { basename, join } from 'node:path';
 import { JigError } from '../../contract/errors.js';
 import { listInside, readInside, type Refused } from '../fs/safe-read.js';
@@ -180,20 +181,13 @@ function listDir(top: string, dir: string): string[] {
 }
 
 export function forgeFromRemote(url: string | null): { forge: Proposal | null; project: Proposal | null } {
-  if (!url) return { forge: null, project: null };
-  const m = /^(?:[a-z+]+:\/\/)?(?:[^@/]+@)?([^:/]+)[:/](.+?)(?:\.git)?\/?$/.exec(url);
-  if (!m) return { forge: null, project: null };
-  const host = m[1]!.toLowerCase();
-  const path = m[2]!;
-  if (host.includes('github'))
-    return { forge: { value: 'github', reason: `origin is ${host}` }, project: null };
-  if (host.includes('gitlab')) {
-    return {
-      forge: { value: 'gitlab', reason: `origin is ${host}` },
-      project: { value: path, reason: 'path of origin on GitLab' },
-    };
-  }
-  return { forge: null, project: null };
+  const remote = parseRemote(url);
+  const forge = remote ? forgeOfHost(remote.host) : null;
+  if (!remote || !forge) return { forge: null, project: null };
+  const proposal = { value: forge, reason: `origin is ${remote.host}` };
+  // GitHub and Gitea paths are owner/name, read from origin at each use; a GitLab path is kept.
+  if (forge !== 'gitlab') return { forge: proposal, project: null };
+  return { forge: proposal, project: { value: remote.path, reason: 'path of origin on GitLab' } };
 }
 
 /** Reads a repository and proposes how to connect it. Reads files only; runs nothing of the repo's. */

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
-import { RepoEntry } from '../../contract/config/repos.js';
+import { ForgeKind, RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
 import type { ConnectBody, ProbeAnswer, RepoView } from '../../contract/repos.js';
 import type { Store } from '../../store/database.js';
@@ -123,7 +123,8 @@ export class ReposService {
     if (body.setup_command !== undefined) entry.setup_command = body.setup_command;
     else if (entry.setup_command === undefined && probe.setup_command)
       entry.setup_command = probe.setup_command.value;
-    if (entry.forge === undefined && probe.forge) entry.forge = probe.forge.value as RepoEntry['forge'];
+    const forge = ForgeKind.safeParse(probe.forge?.value);
+    if (entry.forge === undefined && forge.success) entry.forge = forge.data;
     if (entry.project === undefined && probe.project) entry.project = probe.project.value;
     const decided = undecided(entry).length === 0;
     if (body.enabled !== undefined) entry.enabled = body.enabled && decided;

@@ -1,0 +1,88 @@
+import type { ForgeKind, ForgeLocation } from '../../core/forge/locate.js';
+
+/** A merge request as Jig keeps it, whichever forge it is on (GitHub calls it a pull request). */
+export interface MergeRequest {
+  number: number;
+  url: string;
+  state: 'open' | 'closed' | 'merged';
+  draft: boolean;
+  /** The source branch and the target branch. */
+  head: string;
+  base: string;
+  /** The head commit the forge knows. */
+  sha: string | null;
+  title: string;
+  labels: string[];
+}
+
+export type CheckState = 'pending' | 'passing' | 'failing';
+
+/** One CI signal: a GitHub check run or commit status, a GitLab pipeline job, a Gitea status. */
+export interface CiCheck {
+  name: string;
+  state: CheckState;
+  url: string | null;
+  /** What the forge says of it (a check's output summary, a status description). */
+  summary: string | null;
+}
+
+/** The CI of one commit: `none` when nothing reports on it. */
+export interface CiReport {
+  state: CheckState | 'none';
+  checks: CiCheck[];
+}
+
+/** A comment or review on a merge request, read from every page. */
+export interface ForgeComment {
+  id: string;
+  author: string;
+  body: string;
+  /** `review` with its verdict, or a plain comment (on a line when `path` is set). */
+  kind: 'comment' | 'approved' | 'changes_requested' | 'review';
+  path: string | null;
+  line: number | null;
+  created_at: string;
+}
+
+export type MergeMethod = 'merge' | 'squash' | 'rebase';
+
+/**
+ * One forge's HTTP API, as the forge tasks use it. Every list is read to its last page; every
+ * request is bounded by the client's timeout. Failures are ForgeError with a kind the engine maps
+ * to a stop (`auth` is an infra stop that names the token variable).
+ */
+export interface ForgeClient {
+  readonly location: ForgeLocation;
+  /** The open merge request from this branch, if there is one (so opening twice is harmless). */
+  findOpen(head: string): Promise<MergeRequest | null>;
+  openDraft(o: { head: string; base: string; title: string; body: string }): Promise<MergeRequest>;
+  get(number: number): Promise<MergeRequest>;
+  markReady(mr: MergeRequest): Promise<MergeRequest>;
+  merge(mr: MergeRequest, method: MergeMethod): Promise<MergeRequest>;
+  reopen(mr: MergeRequest): Promise<MergeRequest>;
+  setLabels(mr: MergeRequest, labels: string[]): Promise<string[]>;
+  ci(sha: string): Promise<CiReport>;
+  comments(mr: MergeRequest): Promise<ForgeComment[]>;
+}
+
+export type ForgeErrorKind = 'auth' | 'not_found' | 'conflict' | 'refused' | 'timeout' | 'unreachable';
+
+export class ForgeError extends Error {
+  constructor(
+    readonly kind: ForgeErrorKind,
+    readonly forge: ForgeKind,
+    message: string,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ForgeError';
+  }
+}
+
+/** The state of a set of checks: failing if any fails, pending if any is pending, else passing. */
+export function overall(checks: readonly CiCheck[]): CiReport['state'] {
+  if (checks.length === 0) return 'none';
+  if (checks.some((c) => c.state === 'failing')) return 'failing';
+  if (checks.some((c) => c.state === 'pending')) return 'pending';
+  return 'passing';
+}

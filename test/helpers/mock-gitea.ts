@@ -1,0 +1,137 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { json, jsonBody, listenLoopback } from './mock-http.js';
+
+/*
+ * A recording mock of the Gitea/Forgejo v1 endpoints the forge client uses, on loopback: pull
+ * requests, labels by id, commit statuses, comments, reviews and review comments; page/limit
+ * pagination with x-total-count; 401 for any token but the one it was given.
+ */
+
+export interface GiteaPull {
+  number: number;
+  html_url: string;
+  state: 'open' | 'closed';
+  merged: boolean;
+  head: { ref: string; sha: string };
+  base: { ref: string };
+  title: string;
+  body: string;
+  labels: { id: number; name: string }[];
+  merge_style?: string;
+}
+
+export interface MockGitea {
+  url: string;
+  pulls: GiteaPull[];
+  labels: { id: number; name: string }[];
+  statuses: Record<string, unknown[]>;
+  comments: Record<number, unknown[]>;
+  reviewsOf: Record<number, ({ id: number; comments: unknown[] } & Record<string, unknown>)[]>;
+  requests: { method: string; path: string; query: Record<string, string>; authorization: string | null }[];
+  close(): Promise<void>;
+}
+
+export async function startMockGitea(token: string, project = 'acme/app'): Promise<MockGitea> {
+  const m: MockGitea = {
+    url: '',
+    pulls: [],
+    labels: [{ id: 1, name: 'jig' }],
+    statuses: {},
+    comments: {},
+    reviewsOf: {},
+    requests: [],
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+  const page = (res: ServerResponse, u: URL, all: unknown[]) => {
+    const limit = Math.min(Number(u.searchParams.get('limit') ?? 30), 50);
+    const n = Number(u.searchParams.get('page') ?? 1);
+    json(res, 200, all.slice((n - 1) * limit, n * limit), { 'x-total-count': String(all.length) });
+  };
+  const prefix = `/api/v1/repos/${project}`;
+  const pull = (n: string | undefined) => m.pulls.find((p) => p.number === Number(n));
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      const b = await jsonBody(req);
+      m.requests.push({
+        method: req.method ?? '',
+        path: u.pathname,
+        query: Object.fromEntries(u.searchParams),
+        authorization: req.headers.authorization ?? null,
+      });
+      if (req.headers.authorization !== `token ${token}`)
+        return json(res, 401, { message: 'token is required' });
+      if (!u.pathname.startsWith(prefix)) return json(res, 404, { message: 'not found' });
+      const rest = u.pathname.slice(prefix.length);
+      let g: RegExpExecArray | null;
+      if (rest === '/pulls' && req.method === 'GET')
+        return page(
+          res,
+          u,
+          m.pulls.filter((p) => p.state === (u.searchParams.get('state') ?? 'open')),
+        );
+      if (rest === '/pulls' && req.method === 'POST') {
+        const number = m.pulls.length + 1;
+        const p: GiteaPull = {
+          number,
+          html_url: `https://gitea.example/${project}/pulls/${number}`,
+          state: 'open',
+          merged: false,
+          head: { ref: String(b.head), sha: `sha-${String(b.head)}` },
+          base: { ref: String(b.base) },
+          title: String(b.title),
+          body: String(b.body ?? ''),
+          labels: [],
+        };
+        m.pulls.push(p);
+        return json(res, 201, p);
+      }
+      if ((g = /^\/pulls\/(\d+)$/.exec(rest))) {
+        const p = pull(g[1]);
+        if (!p) return json(res, 404, { message: 'not found' });
+        if (req.method === 'PATCH') {
+          if (typeof b.title === 'string') p.title = b.title;
+          if (b.state === 'open' || b.state === 'closed') p.state = b.state;
+        }
+        return json(res, 200, p);
+      }
+      if ((g = /^\/pulls\/(\d+)\/merge$/.exec(rest)) && req.method === 'POST') {
+        const p = pull(g[1]);
+        if (!p) return json(res, 404, { message: 'not found' });
+        if (/^wip:/i.test(p.title)) return json(res, 405, { message: 'a work in progress cannot be merged' });
+        Object.assign(p, { merged: true, state: 'closed', merge_style: String(b.Do) });
+        return json(res, 200, null);
+      }
+      if (rest === '/labels' && req.method === 'GET') return page(res, u, m.labels);
+      if (rest === '/labels' && req.method === 'POST') {
+        const l = { id: m.labels.length + 1, name: String(b.name) };
+        m.labels.push(l);
+        return json(res, 201, l);
+      }
+      if ((g = /^\/issues\/(\d+)\/labels$/.exec(rest)) && req.method === 'PUT') {
+        const p = pull(g[1]);
+        if (!p) return json(res, 404, { message: 'not found' });
+        p.labels = ((b.labels as number[]) ?? []).map((id) => m.labels.find((l) => l.id === id)!);
+        return json(res, 200, p.labels);
+      }
+      if ((g = /^\/commits\/([^/]+)\/statuses$/.exec(rest)))
+        return page(res, u, m.statuses[g[1] ?? ''] ?? []);
+      if ((g = /^\/issues\/(\d+)\/comments$/.exec(rest))) return page(res, u, m.comments[Number(g[1])] ?? []);
+      if ((g = /^\/pulls\/(\d+)\/reviews$/.exec(rest)))
+        return page(
+          res,
+          u,
+          (m.reviewsOf[Number(g[1])] ?? []).map(({ comments: _c, ...r }) => r),
+        );
+      if ((g = /^\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(rest)))
+        return page(
+          res,
+          u,
+          (m.reviewsOf[Number(g[1])] ?? []).find((r) => r.id === Number(g![2]))?.comments ?? [],
+        );
+      return json(res, 404, { message: 'not found' });
+    })().catch((err: unknown) => json(res, 500, { message: String(err) }));
+  });
+  m.url = await listenLoopback(server);
+  return m;
+}

@@ -1,0 +1,186 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { json, jsonBody, listenLoopback } from './mock-http.js';
+
+/*
+ * A recording mock of the GitHub REST and GraphQL endpoints the forge client uses, on loopback:
+ * pull requests, labels, check runs, commit statuses, comments and reviews, with GitHub's
+ * page/per_page pagination and Link headers, and a 401 for any token but the one it was given.
+ */
+
+export interface MockPull {
+  number: number;
+  node_id: string;
+  html_url: string;
+  state: 'open' | 'closed';
+  draft: boolean;
+  merged: boolean;
+  merged_at: string | null;
+  head: { ref: string; sha: string };
+  base: { ref: string };
+  title: string;
+  body: string;
+  labels: { name: string }[];
+  merge_method?: string;
+}
+
+export interface Recorded {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization: string | null;
+  body: unknown;
+}
+
+export interface MockGitHub {
+  url: string;
+  pulls: MockPull[];
+  checkRuns: Record<string, unknown[]>;
+  statuses: Record<string, unknown[]>;
+  issueComments: Record<number, unknown[]>;
+  reviews: Record<number, unknown[]>;
+  reviewComments: Record<number, unknown[]>;
+  requests: Recorded[];
+  /** Answer every request with this status from now on (null: normal). */
+  failWith: number | null;
+  close(): Promise<void>;
+}
+
+export async function startMockGitHub(token: string, owner = 'acme', repo = 'app'): Promise<MockGitHub> {
+  const m: MockGitHub = {
+    url: '',
+    pulls: [],
+    checkRuns: {},
+    statuses: {},
+    issueComments: {},
+    reviews: {},
+    reviewComments: {},
+    requests: [],
+    failWith: null,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+  /** One page of a list, with GitHub's Link header pointing at the next. */
+  const page = (res: ServerResponse, u: URL, all: unknown[], wrap?: (items: unknown[]) => unknown) => {
+    const per = Math.min(Number(u.searchParams.get('per_page') ?? 30), 100);
+    const n = Number(u.searchParams.get('page') ?? 1);
+    const items = all.slice((n - 1) * per, n * per);
+    const headers: Record<string, string> = {};
+    if (n * per < all.length) {
+      const next = new URL(u.toString());
+      next.searchParams.set('page', String(n + 1));
+      headers.link = `<${m.url}${next.pathname}${next.search}>; rel="next"`;
+    }
+    json(res, 200, wrap ? wrap(items) : items, headers);
+  };
+  const pull = (n: string) => m.pulls.find((p) => p.number === Number(n));
+  const prefix = `/repos/${owner}/${repo}`;
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      const body = await jsonBody(req);
+      m.requests.push({
+        method: req.method ?? '',
+        path: u.pathname,
+        query: Object.fromEntries(u.searchParams),
+        authorization: req.headers.authorization ?? null,
+        body,
+      });
+      if (m.failWith !== null) return json(res, m.failWith, { message: 'failing on purpose' });
+      if (req.headers.authorization !== `token ${token}`)
+        return json(res, 401, { message: 'Bad credentials' });
+      const path = u.pathname;
+      const b = (body ?? {}) as Record<string, unknown>;
+      if (req.method === 'POST' && path === '/graphql') {
+        const id = (b.variables as { id?: string } | undefined)?.id;
+        const p = m.pulls.find((x) => x.node_id === id);
+        if (!p) return json(res, 200, { errors: [{ message: 'no such pull request' }] });
+        p.draft = false;
+        return json(res, 200, {
+          data: { markPullRequestReadyForReview: { pullRequest: { isDraft: false } } },
+        });
+      }
+      if (!path.startsWith(prefix)) return json(res, 404, { message: 'Not Found' });
+      const rest = path.slice(prefix.length);
+      let g: RegExpExecArray | null;
+      if (rest === '/pulls' && req.method === 'GET') {
+        const head = u.searchParams.get('head');
+        const state = u.searchParams.get('state') ?? 'open';
+        return page(
+          res,
+          u,
+          m.pulls.filter(
+            (p) => (state === 'all' || p.state === state) && (!head || `${owner}:${p.head.ref}` === head),
+          ),
+        );
+      }
+      if (rest === '/pulls' && req.method === 'POST') {
+        if (m.pulls.some((p) => p.state === 'open' && p.head.ref === b.head))
+          return json(res, 422, { message: 'A pull request already exists' });
+        const number = m.pulls.length + 1;
+        const p: MockPull = {
+          number,
+          node_id: `PR_${number}`,
+          html_url: `https://github.example/${owner}/${repo}/pull/${number}`,
+          state: 'open',
+          draft: b.draft === true,
+          merged: false,
+          merged_at: null,
+          head: { ref: String(b.head), sha: `sha-${String(b.head)}` },
+          base: { ref: String(b.base) },
+          title: String(b.title),
+          body: String(b.body ?? ''),
+          labels: [],
+        };
+        m.pulls.push(p);
+        return json(res, 201, p);
+      }
+      if ((g = /^\/pulls\/(\d+)$/.exec(rest))) {
+        const p = pull(g[1] ?? '');
+        if (!p) return json(res, 404, { message: 'Not Found' });
+        if (req.method === 'PATCH') {
+          if (b.state === 'open' || b.state === 'closed') p.state = b.state;
+          if (typeof b.title === 'string') p.title = b.title;
+        }
+        return json(res, 200, p);
+      }
+      if ((g = /^\/pulls\/(\d+)\/merge$/.exec(rest)) && req.method === 'PUT') {
+        const p = pull(g[1] ?? '');
+        if (!p) return json(res, 404, { message: 'Not Found' });
+        if (p.draft || p.state !== 'open')
+          return json(res, 405, { message: 'Pull Request is not mergeable' });
+        Object.assign(p, { merged: true, merged_at: '2026-11-24T12:00:00Z', state: 'closed' });
+        p.merge_method = String(b.merge_method ?? 'merge');
+        return json(res, 200, {
+          merged: true,
+          sha: 'merged-sha',
+          message: 'Pull Request successfully merged',
+        });
+      }
+      if ((g = /^\/issues\/(\d+)\/labels$/.exec(rest)) && req.method === 'PUT') {
+        const p = pull(g[1] ?? '');
+        if (!p) return json(res, 404, { message: 'Not Found' });
+        p.labels = ((b.labels as string[] | undefined) ?? []).map((name) => ({ name }));
+        return json(
+          res,
+          200,
+          p.labels.map((l, i) => ({ id: i + 1, ...l })),
+        );
+      }
+      if ((g = /^\/commits\/([^/]+)\/check-runs$/.exec(rest)))
+        return page(res, u, m.checkRuns[g[1] ?? ''] ?? [], (items) => ({
+          total_count: (m.checkRuns[g![1] ?? ''] ?? []).length,
+          check_runs: items,
+        }));
+      if ((g = /^\/commits\/([^/]+)\/statuses$/.exec(rest)))
+        return page(res, u, m.statuses[g[1] ?? ''] ?? []);
+      if ((g = /^\/issues\/(\d+)\/comments$/.exec(rest)))
+        return page(res, u, m.issueComments[Number(g[1])] ?? []);
+      if ((g = /^\/pulls\/(\d+)\/reviews$/.exec(rest))) return page(res, u, m.reviews[Number(g[1])] ?? []);
+      if ((g = /^\/pulls\/(\d+)\/comments$/.exec(rest)))
+        return page(res, u, m.reviewComments[Number(g[1])] ?? []);
+      return json(res, 404, { message: 'Not Found' });
+    })().catch((err: unknown) => json(res, 500, { message: String(err) }));
+  });
+  m.url = await listenLoopback(server);
+  return m;
+}

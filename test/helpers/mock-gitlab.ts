@@ -1,0 +1,139 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { json, jsonBody, listenLoopback } from './mock-http.js';
+
+/*
+ * A recording mock of the GitLab v4 endpoints the forge client uses, on loopback: merge requests,
+ * pipelines and their jobs, notes; offset pagination with Link and x-next-page headers; 401 for
+ * any PRIVATE-TOKEN but the one it was given.
+ */
+
+export interface MockMr {
+  iid: number;
+  web_url: string;
+  state: 'opened' | 'closed' | 'merged';
+  source_branch: string;
+  target_branch: string;
+  sha: string;
+  title: string;
+  description: string;
+  labels: string[];
+  squash?: boolean;
+}
+
+export interface MockGitLab {
+  url: string;
+  mrs: MockMr[];
+  pipelines: { id: number; sha: string; jobs: unknown[] }[];
+  notes: Record<number, unknown[]>;
+  requests: {
+    method: string;
+    path: string;
+    query: Record<string, string>;
+    token: string | null;
+    body: unknown;
+  }[];
+  close(): Promise<void>;
+}
+
+export async function startMockGitLab(token: string, project = 'group/app'): Promise<MockGitLab> {
+  const m: MockGitLab = {
+    url: '',
+    mrs: [],
+    pipelines: [],
+    notes: {},
+    requests: [],
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+  const page = (res: ServerResponse, u: URL, all: unknown[]) => {
+    const per = Math.min(Number(u.searchParams.get('per_page') ?? 20), 100);
+    const n = Number(u.searchParams.get('page') ?? 1);
+    const headers: Record<string, string> = { 'x-total': String(all.length), 'x-page': String(n) };
+    if (n * per < all.length) {
+      const next = new URL(u.toString());
+      next.searchParams.set('page', String(n + 1));
+      headers.link = `<${m.url}${next.pathname}${next.search}>; rel="next"`;
+      headers['x-next-page'] = String(n + 1);
+    }
+    json(res, 200, all.slice((n - 1) * per, n * per), headers);
+  };
+  const prefix = `/api/v4/projects/${encodeURIComponent(project)}`;
+  const mr = (iid: string | undefined) => m.mrs.find((x) => x.iid === Number(iid));
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      const b = await jsonBody(req);
+      const tok = req.headers['private-token'];
+      m.requests.push({
+        method: req.method ?? '',
+        path: u.pathname,
+        query: Object.fromEntries(u.searchParams),
+        token: typeof tok === 'string' ? tok : null,
+        body: b,
+      });
+      if (tok !== token) return json(res, 401, { message: '401 Unauthorized' });
+      // GitLab takes the project path encoded once; node hands the path over as sent.
+      const path = req.url?.split('?')[0] ?? '';
+      if (!path.startsWith(prefix)) return json(res, 404, { message: '404 Project Not Found' });
+      const rest = path.slice(prefix.length);
+      let g: RegExpExecArray | null;
+      if (rest === '/merge_requests' && req.method === 'GET') {
+        const state = u.searchParams.get('state');
+        const source = u.searchParams.get('source_branch');
+        return page(
+          res,
+          u,
+          m.mrs.filter((x) => (!state || x.state === state) && (!source || x.source_branch === source)),
+        );
+      }
+      if (rest === '/merge_requests' && req.method === 'POST') {
+        const iid = m.mrs.length + 1;
+        const x: MockMr = {
+          iid,
+          web_url: `https://gitlab.example/${project}/-/merge_requests/${iid}`,
+          state: 'opened',
+          source_branch: String(b.source_branch),
+          target_branch: String(b.target_branch),
+          sha: `sha-${String(b.source_branch)}`,
+          title: String(b.title),
+          description: String(b.description ?? ''),
+          labels: [],
+        };
+        m.mrs.push(x);
+        return json(res, 201, x);
+      }
+      if ((g = /^\/merge_requests\/(\d+)$/.exec(rest))) {
+        const x = mr(g[1]);
+        if (!x) return json(res, 404, { message: '404 Not found' });
+        if (req.method === 'PUT') {
+          if (typeof b.title === 'string') x.title = b.title;
+          if (b.state_event === 'reopen' && x.state === 'closed') x.state = 'opened';
+          if (typeof b.labels === 'string') x.labels = b.labels === '' ? [] : b.labels.split(',');
+        }
+        return json(res, 200, x);
+      }
+      if ((g = /^\/merge_requests\/(\d+)\/merge$/.exec(rest)) && req.method === 'PUT') {
+        const x = mr(g[1]);
+        if (!x) return json(res, 404, { message: '404 Not found' });
+        if (x.state !== 'opened' || /^draft:/i.test(x.title))
+          return json(res, 405, { message: '405 Method Not Allowed' });
+        x.state = 'merged';
+        x.squash = b.squash === true;
+        return json(res, 200, x);
+      }
+      if ((g = /^\/merge_requests\/(\d+)\/notes$/.exec(rest)))
+        return page(res, u, m.notes[Number(g[1])] ?? []);
+      if (rest === '/pipelines')
+        return page(
+          res,
+          u,
+          m.pipelines.filter((p) => p.sha === u.searchParams.get('sha')).map(({ id, sha }) => ({ id, sha })),
+        );
+      if ((g = /^\/pipelines\/(\d+)\/jobs$/.exec(rest)))
+        return page(res, u, m.pipelines.find((p) => p.id === Number(g![1]))?.jobs ?? []);
+      return json(res, 404, { message: '404 Not found' });
+    })().catch((err: unknown) => json(res, 500, { message: String(err) }));
+  });
+  m.url = await listenLoopback(server);
+  return m;
+}
