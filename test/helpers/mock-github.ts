@@ -89,7 +89,7 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
       if (req.headers.authorization !== `token ${token}`)
         return json(res, 401, { message: 'Bad credentials' });
       const path = u.pathname;
-      const b = (body ?? {}) as Record<string, unknown>;
+      const b = body;
       if (req.method === 'POST' && path === '/graphql') {
         const id = (b.variables as { id?: string } | undefined)?.id;
         const p = m.pulls.find((x) => x.node_id === id);
