@@ -38,7 +38,12 @@ describe('the Gitea forge client', () => {
       labels: [],
     });
     expect(await client.findOpen('jig/abc-fix')).toEqual(mr);
-    expect(await client.markReady(mr)).toMatchObject({ draft: false, title: 'Fix it' });
+    expect(await client.describe(mr, { title: 'Fix it well', body: 'More.' })).toMatchObject({
+      draft: true,
+      title: 'Fix it well',
+    });
+    expect(gt.pulls[0]).toMatchObject({ title: 'WIP: Fix it well', body: 'More.' });
+    expect(await client.markReady(mr)).toMatchObject({ draft: false, title: 'Fix it well' });
     expect(await client.setLabels(mr, ['jig', 'ready'])).toEqual(['jig', 'ready']);
     expect(gt.labels.map((l) => l.name)).toEqual(['jig', 'ready']);
     expect(await client.merge(mr, 'rebase')).toMatchObject({ state: 'merged' });

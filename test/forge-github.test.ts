@@ -36,6 +36,11 @@ describe('the GitHub forge client', () => {
     });
     expect(await client.findOpen('jig/abc-fix')).toEqual(mr);
     expect(gh.requests.at(-1)?.query).toMatchObject({ head: 'acme:jig/abc-fix', state: 'open' });
+    expect(await client.describe(mr, { title: 'Fix it well', body: 'More.' })).toMatchObject({
+      draft: true,
+      title: 'Fix it well',
+    });
+    expect(gh.pulls[0]).toMatchObject({ title: 'Fix it well', body: 'More.' });
     expect(await client.markReady(mr)).toMatchObject({ draft: false, state: 'open' });
     expect(gh.requests.some((r) => r.path === '/graphql')).toBe(true);
     expect(await client.setLabels(mr, ['jig', 'ready'])).toEqual(['jig', 'ready']);

@@ -39,8 +39,13 @@ describe('the GitLab forge client', () => {
     });
     expect(gl.mrs[0]).toMatchObject({ title: 'Draft: Fix it', description: 'Why.' });
     expect(await client.findOpen('jig/abc-fix')).toEqual(mr);
-    expect(await client.markReady(mr)).toMatchObject({ draft: false, title: 'Fix it' });
-    expect(gl.mrs[0]?.title).toBe('Fix it');
+    expect(await client.describe(mr, { title: 'Fix it well', body: 'Why, again.' })).toMatchObject({
+      draft: true,
+      title: 'Fix it well',
+    });
+    expect(gl.mrs[0]).toMatchObject({ title: 'Draft: Fix it well', description: 'Why, again.' });
+    expect(await client.markReady(mr)).toMatchObject({ draft: false, title: 'Fix it well' });
+    expect(gl.mrs[0]?.title).toBe('Fix it well');
     expect(await client.setLabels(mr, ['jig', 'ready'])).toEqual(['jig', 'ready']);
     expect(await client.merge(mr, 'squash')).toMatchObject({ state: 'merged' });
     expect(gl.mrs[0]?.squash).toBe(true);

@@ -91,6 +91,7 @@ export async function startMockGitea(token: string, project = 'acme/app'): Promi
         if (!p) return json(res, 404, { message: 'not found' });
         if (req.method === 'PATCH') {
           if (typeof b.title === 'string') p.title = b.title;
+          if (typeof b.body === 'string') p.body = b.body;
           if (b.state === 'open' || b.state === 'closed') p.state = b.state;
         }
         return json(res, 200, p);

@@ -140,6 +140,7 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
         if (req.method === 'PATCH') {
           if (b.state === 'open' || b.state === 'closed') p.state = b.state;
           if (typeof b.title === 'string') p.title = b.title;
+          if (typeof b.body === 'string') p.body = b.body;
         }
         return json(res, 200, p);
       }

@@ -107,6 +107,7 @@ export async function startMockGitLab(token: string, project = 'group/app'): Pro
         if (!x) return json(res, 404, { message: '404 Not found' });
         if (req.method === 'PUT') {
           if (typeof b.title === 'string') x.title = b.title;
+          if (typeof b.description === 'string') x.description = b.description;
           if (b.state_event === 'reopen' && x.state === 'closed') x.state = 'opened';
           if (typeof b.labels === 'string') x.labels = b.labels === '' ? [] : b.labels.split(',');
         }

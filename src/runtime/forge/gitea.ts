@@ -147,6 +147,14 @@ export class GiteaClient implements ForgeClient {
     return toMr((await this.request<Pull>(what, 'PATCH', `${this.repoPath}/pulls/${number}`, body)).data);
   }
 
+  async describe(mr: MergeRequest, o: { title: string; body: string }): Promise<MergeRequest> {
+    const now = await this.get(mr.number);
+    return this.edit(mr.number, `describe pull request #${mr.number}`, {
+      title: now.draft ? `WIP: ${o.title}` : o.title,
+      body: o.body,
+    });
+  }
+
   async markReady(mr: MergeRequest): Promise<MergeRequest> {
     const now = await this.get(mr.number);
     return now.draft

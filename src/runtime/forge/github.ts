@@ -143,6 +143,13 @@ export class GitHubClient implements ForgeClient {
     return toMr(r.data);
   }
 
+  async describe(mr: MergeRequest, o: { title: string; body: string }): Promise<MergeRequest> {
+    const r = await this.call(`describe pull request #${mr.number}`, () =>
+      this.kit.rest.pulls.update({ ...this.at, pull_number: mr.number, title: o.title, body: o.body }),
+    );
+    return toMr(r.data);
+  }
+
   async markReady(mr: MergeRequest): Promise<MergeRequest> {
     const node = await this.call(`read pull request #${mr.number}`, () =>
       this.kit.rest.pulls.get({ ...this.at, pull_number: mr.number }),

@@ -125,6 +125,14 @@ export class GitLabClient implements ForgeClient {
     return toMr(m as Mr);
   }
 
+  async describe(mr: MergeRequest, o: { title: string; body: string }): Promise<MergeRequest> {
+    const now = await this.get(mr.number);
+    return this.edit(mr.number, `describe merge request !${mr.number}`, {
+      title: now.draft ? `Draft: ${o.title}` : o.title,
+      description: o.body,
+    });
+  }
+
   async markReady(mr: MergeRequest): Promise<MergeRequest> {
     const now = await this.get(mr.number);
     if (!now.draft) return now;

@@ -57,6 +57,8 @@ export interface ForgeClient {
   findOpen(head: string): Promise<MergeRequest | null>;
   openDraft(o: { head: string; base: string; title: string; body: string }): Promise<MergeRequest>;
   get(number: number): Promise<MergeRequest>;
+  /** Sets the title and description (a draft stays a draft). */
+  describe(mr: MergeRequest, o: { title: string; body: string }): Promise<MergeRequest>;
   markReady(mr: MergeRequest): Promise<MergeRequest>;
   merge(mr: MergeRequest, method: MergeMethod): Promise<MergeRequest>;
   reopen(mr: MergeRequest): Promise<MergeRequest>;
