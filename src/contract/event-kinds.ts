@@ -400,6 +400,28 @@ export const eventCatalogue = {
       task: str.optional(),
     }),
   ),
+  mr_opened: kind(
+    "A forge task opened the item's merge request (or found the one already open from its branch).",
+    z.strictObject({
+      repo: str,
+      number: num,
+      url: str,
+      state: z.enum(['open', 'closed', 'merged']),
+      draft: bool,
+      task: str,
+    }),
+  ),
+  mr_updated: kind(
+    "A forge task pushed to the item's merge request or changed it (description, ready for review).",
+    z.strictObject({
+      repo: str,
+      number: num,
+      url: str,
+      state: z.enum(['open', 'closed', 'merged']),
+      draft: bool,
+      task: str,
+    }),
+  ),
 } as const;
 
 export type EventKind = keyof typeof eventCatalogue;

@@ -15,6 +15,7 @@ import { autoGate } from './migrations/0013-auto-gate.js';
 import { review } from './migrations/0014-review.js';
 import { threads } from './migrations/0015-threads.js';
 import { permissionAsks } from './migrations/0016-permission-asks.js';
+import { mergeRequests } from './migrations/0017-merge-requests.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   review,
   threads,
   permissionAsks,
+  mergeRequests,
 ];

@@ -245,6 +245,22 @@ export interface PermissionAsksTable {
   expires_at: string;
 }
 
+/** Merge requests (migration 17). `draft` is 0/1; `labels` a JSON list of names. */
+export interface MergeRequestsTable {
+  item_id: string;
+  repo: string;
+  number: number;
+  url: string;
+  state: string;
+  draft: number;
+  head: string;
+  base: string;
+  sha: string | null;
+  title: string;
+  labels: string;
+  updated_at: string;
+}
+
 export interface Database {
   work_items: WorkItemsTable;
   events: EventsTable;
@@ -264,4 +280,5 @@ export interface Database {
   review_comments: ReviewCommentsTable;
   reviews: ReviewsTable;
   permission_asks: PermissionAsksTable;
+  merge_requests: MergeRequestsTable;
 }

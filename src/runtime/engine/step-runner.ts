@@ -18,7 +18,7 @@ import { documentReadable } from '../fs/worktree-document.js';
 import { patchWalk } from '../../store/item-walk.js';
 import { skippedScopes } from '../../store/item-drafts.js';
 import { worktreeSnapshot } from './read-only.js';
-import { taskSpec } from './task-spec.js';
+import { taskSpec, type ImmediateForge } from './task-spec.js';
 import { passed, timeCapMinutes } from './walk-helpers.js';
 import { clockAt, wallClockCrossed } from './wall-clock.js';
 
@@ -56,6 +56,14 @@ export interface StepHost {
     task: ModelAgentTask,
     timeCapS: number | null,
     brief?: string,
+  ): Promise<{ session: SessionRecord } | { refuse: { stop: StopKind; reason: string; session?: string } }>;
+  /** Runs a forge action on the item's merge request; a missing token or a refused one stops the item. */
+  launchForge(
+    rec: ItemRecord,
+    node: string,
+    task: ModelTask,
+    target: ImmediateForge,
+    timeCapS: number | null,
   ): Promise<{ session: SessionRecord } | { refuse: { stop: StopKind; reason: string; session?: string } }>;
 }
 
@@ -173,6 +181,20 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
           spec.task,
           cap === null ? null : Math.round(cap * 60),
           brief,
+        );
+        if ('refuse' in out) {
+          refusals.push(out.refuse);
+          return { task, status: 'config_error', session: null };
+        }
+        return { task, status: out.session.status, session: out.session };
+      }
+      if (spec.kind === 'forge') {
+        const out = await host.launchForge(
+          rec,
+          node.id,
+          task,
+          spec.target,
+          cap === null ? null : Math.round(cap * 60),
         );
         if ('refuse' in out) {
           refusals.push(out.refuse);

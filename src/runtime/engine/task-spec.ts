@@ -5,12 +5,20 @@ import { splitWords } from '../../core/items/split-words.js';
 
 /** The rebase builtin is a script of its own, so it is supervised and adopted like any task. */
 export const MR_REBASE = fileURLToPath(new URL('../builtins/mr-rebase.js', import.meta.url));
+/** So are the forge actions that act at once. */
+export const FORGE_TASK = fileURLToPath(new URL('../builtins/forge-task.js', import.meta.url));
+
+/** Forge targets that act and end; the rest wait on the forge (CI, reviews, approval, the merge). */
+export const IMMEDIATE_FORGE = ['mr.open_draft', 'mr.sync', 'mr.mark_ready'] as const;
+export type ImmediateForge = (typeof IMMEDIATE_FORGE)[number];
+const immediate = (t: string): t is ImmediateForge => (IMMEDIATE_FORGE as readonly string[]).includes(t);
 
 /** What to run for one task, or why it cannot run (a config stop, never a fake success). */
 export type TaskSpec =
   | { kind: 'process'; argv: string[] }
   | { kind: 'pass'; note: string }
   | { kind: 'agent'; task: ModelAgentTask }
+  | { kind: 'forge'; target: ImmediateForge }
   | { kind: 'refuse'; stop: 'config'; reason: string };
 
 /**
@@ -64,10 +72,12 @@ export function taskSpec(task: ModelTask, repo: RepoEntry, baseBranch: string): 
         return { kind: 'refuse', stop: 'config', reason: `${task.path}: an agent task needs a prompt` };
       return { kind: 'agent', task };
     case 'forge':
+      if (typeof task.target === 'string' && immediate(task.target))
+        return { kind: 'forge', target: task.target };
       return {
         kind: 'refuse',
         stop: 'config',
-        reason: `${task.path}: forge tasks (${task.target}) are not built yet; use a chain without merge-request nodes`,
+        reason: `${task.path}: forge task ${String(task.target)} is not built yet (this build opens, syncs and readies merge requests; waits on CI, reviews and approval, and the merge, come next)`,
       };
     default: {
       const unknown: never = task;

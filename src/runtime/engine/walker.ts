@@ -1,4 +1,5 @@
 import type { StopKind } from '../../contract/item-status.js';
+import { launchForge } from './forge-launch.js';
 import type { ModelGateNode, ResolvedChain } from '../../core/chain/model.js';
 import { filedSkip } from '../../core/chain/filed-skip.js';
 import { passFiledSkip } from './filed-skips.js';
@@ -72,6 +73,8 @@ export class Walker {
           timeCapS: capS,
           ...(brief !== undefined ? { brief } : {}),
         }),
+      launchForge: (rec, node, task, target, capS) =>
+        launchForge(r, rec, repoOf(rec), node, task, target, capS),
       launchAgent: async (rec, node, task, capS, brief) => {
         if (rec.chain_definition === null) throw new Error(`work item ${rec.id} has no frozen chain`);
         const out = await r.workers.runAgent({

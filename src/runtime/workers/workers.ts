@@ -40,6 +40,8 @@ export interface CommandRequest {
   cwd: string;
   timeCapS: number | null;
   brief?: string;
+  /** Variables of this task beyond the item's (a forge token: in the environment, never in argv). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -83,7 +85,7 @@ export class Workers {
       kind: req.kind,
       argv: req.argv,
       cwd: req.cwd,
-      env: launchEnv(req.rec, req.repo, this.r.port()),
+      env: { ...launchEnv(req.rec, req.repo, this.r.port()), ...req.env },
       timeCapS: req.timeCapS,
       ...(req.brief !== undefined ? { brief: req.brief } : {}),
     });

@@ -1,0 +1,91 @@
+import { isAbsolute, join } from 'node:path';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import { ForgeMergeRequest } from '../../contract/merge-requests.js';
+import type { StopKind } from '../../contract/item-status.js';
+import { locateForge, parseRemote } from '../../core/forge/locate.js';
+import type { ModelTask } from '../../core/chain/model.js';
+import { getMergeRequest, saveMergeRequest } from '../../store/merge-requests.js';
+import type { SessionRecord } from '../../store/sessions.js';
+import type { ItemRecord } from '../../store/work-items.js';
+import { stamp } from '../clock.js';
+import { forgeToken } from '../forge/token.js';
+import { remoteUrl } from '../git/git.js';
+import type { EngineResources } from './resources.js';
+import { FORGE_TASK, type ImmediateForge } from './task-spec.js';
+
+type Launched = { session: SessionRecord } | { refuse: { stop: StopKind; reason: string; session?: string } };
+
+/** Forge failures that are about reaching the forge, not the change: a person fixes the set-up. */
+const INFRA = new Set(['auth', 'unreachable', 'timeout']);
+
+/**
+ * Runs one immediate forge action for an item (runtime/builtins/forge-task): finds the forge from
+ * repos.yaml and origin, the token from the server's environment (a missing one is an `infra` stop
+ * naming what to set), hands both to the task process in its environment only, and records the
+ * merge request it answers with (`mr_opened` the first time, `mr_updated` after).
+ */
+export async function launchForge(
+  r: EngineResources,
+  rec: ItemRecord,
+  repo: RepoEntry,
+  node: string,
+  task: ModelTask,
+  target: ImmediateForge,
+  timeCapS: number | null,
+): Promise<Launched> {
+  const worktree = rec.worktree_path;
+  if (worktree === null)
+    return { refuse: { stop: 'config', reason: `${task.path}: the item has no worktree yet` } };
+  const origin = await remoteUrl(repo.path);
+  const where = locateForge(repo, origin);
+  if (!where.ok) return { refuse: { stop: 'config', reason: `${task.path}: ${where.reason}` } };
+  const loc = where.location;
+  const host = parseRemote(origin)?.host ?? new URL(loc.api_url).hostname;
+  const token = await forgeToken(loc.forge, host);
+  if (!token.ok) return { refuse: { stop: 'infra', reason: `${task.path}: ${token.reason}` } };
+  if (!rec.branch || !rec.base_branch)
+    return { refuse: { stop: 'config', reason: `${task.path}: the item has no branch to push` } };
+  const known = await getMergeRequest(r.store.db, rec.id, repo.path);
+  const meta = rec.walk?.artifacts?.mr_meta;
+  const env: Record<string, string> = {
+    JIG_FORGE: JSON.stringify(loc),
+    JIG_FORGE_TOKEN: token.token,
+    JIG_FORGE_TIMEOUT_S: String(r.policyOf(rec)?.forge_cli_timeout_s ?? 120),
+    JIG_MR_HEAD: rec.branch,
+    JIG_MR_BASE: rec.base_branch,
+    JIG_MR_TITLE: rec.title,
+    ...(known ? { JIG_MR_NUMBER: String(known.number) } : {}),
+    ...(typeof meta === 'string' ? { JIG_MR_META: isAbsolute(meta) ? meta : join(worktree, meta) } : {}),
+  };
+  const session = await r.workers.runCommand({
+    rec,
+    repo,
+    node,
+    taskPath: task.path,
+    kind: 'forge',
+    argv: [process.execPath, FORGE_TASK, target],
+    cwd: worktree,
+    timeCapS,
+    env,
+  });
+  const mr = ForgeMergeRequest.safeParse(session.result?.merge_request);
+  if (mr.success) {
+    const before = await saveMergeRequest(r.store.db, rec.id, repo.path, mr.data, stamp(r.clock));
+    const { number, url, state, draft } = mr.data;
+    await r.events.record(
+      rec.id,
+      before === null || before.number !== number ? 'mr_opened' : 'mr_updated',
+      { repo: repo.path, number, url, state, draft, task: task.path },
+      { node },
+    );
+  }
+  const failure = session.result?.forge_error;
+  const kind =
+    typeof failure === 'object' && failure !== null && 'kind' in failure ? String(failure.kind) : null;
+  if (kind !== null && INFRA.has(kind)) {
+    const summary = typeof session.result?.summary === 'string' ? session.result.summary : `forge ${kind}`;
+    const hint = kind === 'auth' ? ` (the token came from ${token.source})` : '';
+    return { refuse: { stop: 'infra', reason: `${task.path}: ${summary}${hint}`, session: session.id } };
+  }
+  return { session };
+}
