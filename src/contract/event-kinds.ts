@@ -53,6 +53,16 @@ const autoReview = str.optional();
 
 const kind = <P extends z.ZodType>(meaning: string, payload: P) => ({ meaning, payload });
 
+/** Where an item's merge request stands after a forge task (mr_opened, mr_updated). */
+const mrPayload = z.strictObject({
+  repo: str,
+  number: num,
+  url: str,
+  state: z.enum(['open', 'closed', 'merged']),
+  draft: bool,
+  task: str,
+});
+
 export const eventCatalogue = {
   // ---------- filing and editing an item ----------
   work_item_created: kind(
@@ -402,25 +412,11 @@ export const eventCatalogue = {
   ),
   mr_opened: kind(
     "A forge task opened the item's merge request (or found the one already open from its branch).",
-    z.strictObject({
-      repo: str,
-      number: num,
-      url: str,
-      state: z.enum(['open', 'closed', 'merged']),
-      draft: bool,
-      task: str,
-    }),
+    mrPayload,
   ),
   mr_updated: kind(
     "A forge task pushed to the item's merge request or changed it (description, ready for review).",
-    z.strictObject({
-      repo: str,
-      number: num,
-      url: str,
-      state: z.enum(['open', 'closed', 'merged']),
-      draft: bool,
-      task: str,
-    }),
+    mrPayload,
   ),
 } as const;
 
