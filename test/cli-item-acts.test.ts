@@ -39,11 +39,6 @@ function cli(
   });
 }
 const usage = (stderr: string) => ({ code: 2, stdout: '', stderr: `jig: ${stderr}\n` });
-const unavailable = (verb: string, feature: string) => ({
-  code: 1,
-  stdout: '',
-  stderr: `jig: ${verb} is not available in this build (it comes with ${feature})\n`,
-});
 
 /** Files an item with the CLI and answers it as GET reads it. */
 async function create(...args: string[]): Promise<any> {
@@ -311,9 +306,9 @@ describe('worker verbs and review verbs', () => {
     });
     expect(selfOpen.code).toBe(2);
     expect(selfOpen.stderr).toContain('worker_refused');
-    expect(await cli(['item', 'mr-label', 'ready', 'small'])).toEqual(
-      unavailable('mr-label', 'forge merge requests'),
-    );
+    const label = await cli(['item', 'mr-label', 'ready', 'small', '--item', item.id]);
+    expect(label.code).toBe(2);
+    expect(label.stderr).toContain(`work item ${item.id} has no merge request yet`);
   });
 
   it('their arguments are checked first: usage errors exit 2', async () => {

@@ -147,6 +147,24 @@ describe('forge tasks in a chain', () => {
         },
       ],
     ]);
+    const labelled = await http(`${jig.url}/api/work-items/${item.id}/mr-labels`, {
+      method: 'POST',
+      body: { labels: ['jig', 'ready', 'jig'] },
+      headers: { 'x-jig-work-item': item.id },
+    });
+    expect(labelled.status, labelled.text).toBe(200);
+    expect(labelled.json.merge_request).toMatchObject({ number: 1, labels: ['jig', 'ready'] });
+    expect(gh.pulls[0]?.labels).toEqual([{ name: 'jig' }, { name: 'ready' }]);
+    const labelEvent = (await events(jig, item.id)).find((e) => e.type === 'mr_labels_set');
+    expect([labelEvent.by, labelEvent.payload]).toEqual([
+      'agent',
+      { repo, number: 1, labels: ['jig', 'ready'] },
+    ]);
+    const bad = await http(`${jig.url}/api/work-items/${item.id}/mr-labels`, {
+      method: 'POST',
+      body: { labels: [''] },
+    });
+    expect(bad.status).toBe(422);
     expect(JSON.stringify(evs)).not.toContain(TOKEN);
     expect(jig.stdout() + jig.stderr()).not.toContain(TOKEN);
     expect(gh.requests.every((r) => r.authorization === `token ${TOKEN}`)).toBe(true);
@@ -164,6 +182,15 @@ describe('forge tasks in a chain', () => {
         'open.main.open: github acme/app: list pull requests: the token was refused (401) (the token came from JIG_FORGE_TOKEN)',
     });
     expect(jig.stdout() + jig.stderr()).not.toContain('ghp_refused');
+    const none = await http(`${jig.url}/api/work-items/${item.id}/mr-labels`, {
+      method: 'POST',
+      body: { labels: ['x'] },
+    });
+    expect(none.status).toBe(409);
+    expect(none.json).toEqual({
+      code: 'no_merge_request',
+      detail: `work item ${item.id} has no merge request yet (a forge task opens it: mr.open_draft)`,
+    });
     await jig.stop();
   });
 });

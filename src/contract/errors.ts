@@ -123,6 +123,12 @@ export const errorCatalogue = {
     template: 'only a worker of work item {id} asks for a permission (its client sends x-jig-work-item)',
   },
   ask_decided: { status: 409, template: 'permission ask {ask} is already {state}' },
+  no_merge_request: {
+    status: 409,
+    template: 'work item {id} has no merge request yet (a forge task opens it: mr.open_draft)',
+  },
+  forge_unavailable: { status: 409, template: 'the forge of {repo} cannot be used: {reason}' },
+  forge_refused: { status: 502, template: '{reason}' },
   local_only: {
     status: 403,
     template:

@@ -418,6 +418,10 @@ export const eventCatalogue = {
     "A forge task pushed to the item's merge request or changed it (description, ready for review).",
     mrPayload,
   ),
+  mr_labels_set: kind(
+    "The labels of the item's merge request were set (by a person, or its agent through the worker verb).",
+    z.strictObject({ repo: str, number: num, labels: z.array(str) }),
+  ),
 } as const;
 
 export type EventKind = keyof typeof eventCatalogue;

@@ -25,3 +25,13 @@ export const ItemMergeRequest = ForgeMergeRequest.extend({
 export type ItemMergeRequest = z.infer<typeof ItemMergeRequest>;
 
 export const MergeRequestsAnswer = z.object({ merge_requests: z.array(ItemMergeRequest) });
+
+export const LabelsBody = z
+  .object({
+    labels: z
+      .array(z.string().trim().min(1).max(100))
+      .max(50)
+      .describe('the whole set: labels left out are removed'),
+  })
+  .strict();
+export const LabelsAnswer = z.object({ merge_request: ItemMergeRequest });

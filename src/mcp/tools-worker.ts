@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { labelMergeRequest } from '../client/merge-requests.js';
 import { recordTaskProgress } from '../client/item-acts.js';
 import { postThreadOn, setThreadState, submitReviewOf } from '../client/threads.js';
 import { askAPerson } from '../client/permission-asks.js';
 import { ASK_TIMEOUT_S } from '../contract/permission-asks.js';
 import { defineTool, HUMAN_NOTE, type ToolSpec } from './tool.js';
-import { unavailable } from './tools-read.js';
 
 const threadId = z.string().min(1).describe('the review thread id');
 
@@ -97,11 +97,11 @@ export const workerTools: ToolSpec[] = [
   defineTool({
     name: 'set_mr_labels',
     title: 'Set merge request labels',
-    description: "For a worker: set the labels of your work item's merge request.",
+    description:
+      "For a worker: set the labels of your work item's merge request on the forge (the whole set).",
     kind: 'worker',
-    unavailable: true,
     input: { labels: z.array(z.string().min(1)) },
-    run: unavailable,
+    run: (ctx, a, item) => labelMergeRequest(ctx.client, item, a.labels),
   }),
   defineTool({
     name: 'permission_request',

@@ -1,6 +1,7 @@
 import { Argument, Option, type Command } from 'commander';
 import { JigClient } from '../../client/http.js';
 import { recordTaskProgress } from '../../client/item-acts.js';
+import { labelMergeRequest } from '../../client/merge-requests.js';
 import { postThreadOn, setThreadState, submitReviewOf } from '../../client/threads.js';
 import type { ThreadBody } from '../../contract/threads.js';
 import { EXIT_OK, printJson } from '../output.js';
@@ -8,17 +9,13 @@ import { itemId } from '../item-of-cwd.js';
 import { nextFor, printAct } from '../next-step.js';
 import { BadArgument } from './item-setup-args.js';
 import { placeOf } from './view-threads.js';
-import { itemVerb, NotInThisBuild, nowPhrase } from './item-verb.js';
+import { itemVerb, nowPhrase } from './item-verb.js';
 
 /*
  * `jig item comment|resolve|reopen|review` (a person's review of an item's changes) and the worker
  * verbs `progress|reply|mr-label` (an agent inside an item's task reporting back; inside a task the
  * client names the item in `x-jig-work-item`, so the server records the answer as the agent's).
- * Merge request labels have no route in this build: `mr-label` fails with exit 1 saying which
- * feature brings it.
  */
-
-const FORGE = 'forge merge requests';
 
 function commentBody(o: CommentOpts): ThreadBody {
   const body = (o.body ?? '').trim();
@@ -222,12 +219,20 @@ export function registerItemReview(item: Command): void {
 
   item
     .command('mr-label')
-    .argument('<label...>', "labels to put on the item's merge request")
-    .description("worker: label your item's merge request (not in this build)")
+    .argument('<label...>', "the labels the item's merge request should have (the whole set)")
+    .description(
+      "worker: set the labels of your item's merge request on the forge (a person names it with --item)",
+    )
+    .option('--item <id>', 'work item id (default: the item of this worktree or task)')
     .option('--json', 'print the API answer')
-    .action(() =>
-      itemVerb(() => {
-        throw new NotInThisBuild('mr-label', FORGE);
+    .action((labels: string[], opts: { item?: string; json?: boolean }) =>
+      itemVerb(async () => {
+        const c = new JigClient();
+        const id = await itemId(c, 'mr-label', opts.item);
+        const mr = await labelMergeRequest(c, id, labels);
+        if (opts.json) printJson(mr);
+        else process.stdout.write(`labelled ${mr.url}: ${mr.labels.join(', ') || '(none)'}\n`);
+        return EXIT_OK;
       }),
     );
 }

@@ -2,14 +2,12 @@ import { isAbsolute, join } from 'node:path';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { ForgeMergeRequest } from '../../contract/merge-requests.js';
 import type { StopKind } from '../../contract/item-status.js';
-import { locateForge, parseRemote } from '../../core/forge/locate.js';
 import type { ModelTask } from '../../core/chain/model.js';
 import { getMergeRequest, saveMergeRequest } from '../../store/merge-requests.js';
 import type { SessionRecord } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
-import { forgeToken } from '../forge/token.js';
-import { remoteUrl } from '../git/git.js';
+import { repoForge } from '../forge/for-repo.js';
 import type { EngineResources } from './resources.js';
 import { FORGE_TASK, type ImmediateForge } from './task-spec.js';
 
@@ -36,20 +34,16 @@ export async function launchForge(
   const worktree = rec.worktree_path;
   if (worktree === null)
     return { refuse: { stop: 'config', reason: `${task.path}: the item has no worktree yet` } };
-  const origin = await remoteUrl(repo.path);
-  const where = locateForge(repo, origin);
-  if (!where.ok) return { refuse: { stop: 'config', reason: `${task.path}: ${where.reason}` } };
-  const loc = where.location;
-  const host = parseRemote(origin)?.host ?? new URL(loc.api_url).hostname;
-  const token = await forgeToken(loc.forge, host);
-  if (!token.ok) return { refuse: { stop: 'infra', reason: `${task.path}: ${token.reason}` } };
+  const forge = await repoForge(repo);
+  if (!forge.ok) return { refuse: { stop: forge.stop, reason: `${task.path}: ${forge.reason}` } };
+  const loc = forge.location;
   if (!rec.branch || !rec.base_branch)
     return { refuse: { stop: 'config', reason: `${task.path}: the item has no branch to push` } };
   const known = await getMergeRequest(r.store.db, rec.id, repo.path);
   const meta = rec.walk?.artifacts?.mr_meta;
   const env: Record<string, string> = {
     JIG_FORGE: JSON.stringify(loc),
-    JIG_FORGE_TOKEN: token.token,
+    JIG_FORGE_TOKEN: forge.token,
     JIG_FORGE_TIMEOUT_S: String(r.policyOf(rec)?.forge_cli_timeout_s ?? 120),
     JIG_MR_HEAD: rec.branch,
     JIG_MR_BASE: rec.base_branch,
@@ -84,7 +78,7 @@ export async function launchForge(
     typeof failure === 'object' && failure !== null && 'kind' in failure ? String(failure.kind) : null;
   if (kind !== null && INFRA.has(kind)) {
     const summary = typeof session.result?.summary === 'string' ? session.result.summary : `forge ${kind}`;
-    const hint = kind === 'auth' ? ` (the token came from ${token.source})` : '';
+    const hint = kind === 'auth' ? ` (the token came from ${forge.source})` : '';
     return { refuse: { stop: 'infra', reason: `${task.path}: ${summary}${hint}`, session: session.id } };
   }
   return { session };

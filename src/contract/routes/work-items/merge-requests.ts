@@ -1,7 +1,7 @@
 import { ErrorBodySchema } from '../../error-body.js';
-import { MergeRequestsAnswer } from '../../merge-requests.js';
+import { LabelsAnswer, LabelsBody, MergeRequestsAnswer } from '../../merge-requests.js';
 import { defineRoute } from '../../route.js';
-import { ItemIdParams } from './params.js';
+import { ItemIdParams, itemErrors } from './params.js';
 
 export const listItemMergeRequests = defineRoute({
   method: 'GET',
@@ -10,4 +10,15 @@ export const listItemMergeRequests = defineRoute({
   tags: ['forge'],
   params: ItemIdParams,
   responses: { 200: MergeRequestsAnswer, 404: ErrorBodySchema },
+});
+
+export const setMrLabels = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/mr-labels',
+  summary:
+    "Sets the labels of the item's merge request on the forge (the whole set), for a person or the item's worker",
+  tags: ['forge'],
+  params: ItemIdParams,
+  body: LabelsBody,
+  responses: { 200: LabelsAnswer, ...itemErrors, 502: ErrorBodySchema },
 });
