@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, fileItem, until } from './helpers/engine.js';
 import { git, gitEnv, makeRepo } from './helpers/git.js';
 import { harnessesYaml } from './helpers/agents.js';
+import { startMockGitea } from './helpers/mock-gitea.js';
 import { startMockGitHub, type MockGitHub } from './helpers/mock-github.js';
+import { startMockGitLab } from './helpers/mock-gitlab.js';
 import { cleanupAll, http, startJig, tempHome, type JigProcess } from './helpers/server.js';
 
 /*
@@ -53,13 +55,13 @@ let jig: JigProcess;
 let repo: string;
 let origin: string;
 
-async function serve(token: string): Promise<void> {
+async function serve(token: string, forge = { kind: 'github', project: 'acme/app', url: '' }): Promise<void> {
   const home = tempHome();
   mkdirSync(join(home, 'config', 'chains'), { recursive: true });
   writeFileSync(join(home, 'config', 'chains', 'forgy.yaml'), CHAIN);
   writeFileSync(
     join(home, 'config', 'repos.yaml'),
-    `repos:\n  - path: ${repo}\n    test_command: ''\n    setup_command: ''\n    forge: github\n    project: acme/app\n    forge_url: ${gh.url}\n    env:\n      FAKE_AGENT_MODE: done\n      FAKE_AGENT_ARTIFACT: "# add x\\n\\nBecause it was missing.\\n"\n`,
+    `repos:\n  - path: ${repo}\n    test_command: ''\n    setup_command: ''\n    forge: ${forge.kind}\n    project: ${forge.project}\n    forge_url: ${forge.url || gh.url}\n    env:\n      FAKE_AGENT_MODE: done\n      FAKE_AGENT_ARTIFACT: "# add x\\n\\nBecause it was missing.\\n"\n`,
   );
   writeFileSync(join(home, 'config', 'harnesses.yaml'), harnessesYaml());
   jig = await startJig({ home, env: { ...gitEnv, JIG_FORGE_TOKEN: token } });
@@ -192,5 +194,74 @@ describe('forge tasks in a chain', () => {
       detail: `work item ${item.id} has no merge request yet (a forge task opens it: mr.open_draft)`,
     });
     await jig.stop();
+  });
+});
+
+describe('the same chain on GitLab and on Gitea', () => {
+  const runChain = async (): Promise<any> => {
+    const item = await fileItem(jig, repo, 'forgy');
+    const atGate = await until(jig, item.id, (i) => i.status !== 'running' && i.status !== 'queued');
+    expect(atGate.stop?.kind, JSON.stringify(atGate.stop)).toBe('gate');
+    return atGate;
+  };
+  const finish = async (id: string): Promise<any> => {
+    const approved = await http(`${jig.url}/api/work-items/${id}/gates/final/approve`, {
+      method: 'POST',
+      body: {},
+    });
+    expect(approved.status, approved.text).toBe(200);
+    const done = await until(jig, id, (i) => i.status === 'completed' || i.status === 'stopped');
+    expect(done.status, JSON.stringify(done.stop)).toBe('completed');
+    return (await http(`${jig.url}/api/work-items/${id}/merge-requests`)).json.merge_requests;
+  };
+
+  it('GitLab: the draft is marked by its title, then made ready', async () => {
+    const gl = await startMockGitLab(TOKEN);
+    try {
+      await serve(TOKEN, { kind: 'gitlab', project: 'group/app', url: `${gl.url}/api/v4` });
+      const item = await runChain();
+      expect(gl.mrs[0]).toMatchObject({
+        title: 'Draft: add x',
+        description: 'Because it was missing.',
+        source_branch: item.branch,
+        target_branch: 'main',
+        state: 'opened',
+      });
+      const mrs = await finish(item.id);
+      expect(gl.mrs[0]?.title).toBe('add x');
+      expect(mrs).toMatchObject([
+        {
+          number: 1,
+          url: 'https://gitlab.example/group/app/-/merge_requests/1',
+          draft: false,
+          title: 'add x',
+        },
+      ]);
+      expect(gl.requests.every((r) => r.token === TOKEN)).toBe(true);
+    } finally {
+      await jig.stop();
+      await gl.close();
+    }
+  });
+
+  it('Gitea: the draft is a WIP title, then made ready', async () => {
+    const gt = await startMockGitea(TOKEN);
+    try {
+      await serve(TOKEN, { kind: 'gitea', project: 'acme/app', url: `${gt.url}/api/v1` });
+      const item = await runChain();
+      expect(gt.pulls[0]).toMatchObject({
+        title: 'WIP: add x',
+        body: 'Because it was missing.',
+        head: { ref: item.branch },
+      });
+      const mrs = await finish(item.id);
+      expect(gt.pulls[0]?.title).toBe('add x');
+      expect(mrs).toMatchObject([
+        { number: 1, url: 'https://gitea.example/acme/app/pulls/1', draft: false, title: 'add x' },
+      ]);
+    } finally {
+      await jig.stop();
+      await gt.close();
+    }
   });
 });
