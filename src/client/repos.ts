@@ -1,5 +1,6 @@
 import type { RepoView } from '../contract/repos.js';
 import {
+  checkRepoForge,
   connectRepo as connect,
   disconnectRepo as disconnect,
   listRepos as list,
@@ -27,3 +28,6 @@ export async function connectRepo(
 export const probeRepo = (c: JigClient, path: string) => c.call(probe, { body: { path } });
 export const listRepos = (c: JigClient) => c.call(list);
 export const disconnectRepo = (c: JigClient, path: string) => c.call(disconnect, { query: { path } });
+
+/** Whether merge requests can work from a connected repository (no call to the forge). */
+export const checkForge = (c: JigClient, path: string) => c.call(checkRepoForge, { query: { path } });

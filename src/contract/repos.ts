@@ -60,5 +60,17 @@ export type ConnectBody = z.infer<typeof ConnectBody>;
 
 export const RepoPathQuery = z.object({ path: z.string().min(1) });
 
+/** Whether merge requests can work from a repository: its forge, and where the token comes from. */
+export const ForgeCheck = z.object({
+  path: z.string(),
+  forge: z.enum(['github', 'gitlab', 'gitea']).nullable(),
+  project: z.string().nullable(),
+  api_url: z.string().nullable(),
+  token_source: z.string().nullable().describe('the variable or CLI the token comes from (never the token)'),
+  ready: z.boolean(),
+  problem: z.string().nullable().describe('what to set when not ready'),
+});
+export type ForgeCheck = z.infer<typeof ForgeCheck>;
+
 /** PATCH body: keys of the repos.yaml entry; null clears one. */
 export const RepoPatchBody = z.record(z.string(), z.unknown());

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { JigClient } from '../../client/http.js';
-import { disconnectRepo, listRepos } from '../../client/repos.js';
-import { EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
+import { checkForge, disconnectRepo, listRepos } from '../../client/repos.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
 import { outputStyle, paint, table } from '../table.js';
 import { registerRepoConnect } from './repo-connect.js';
@@ -73,6 +73,32 @@ export function registerRepo(program: Command): void {
         if (opts.json) printJson({ disconnected: target });
         else process.stdout.write(`disconnected ${target}\n`);
         return EXIT_OK;
+      }),
+    );
+
+  repo
+    .command('forge')
+    .argument('[path]', 'connected repository (default: the checkout you are in)')
+    .description(
+      "say whether merge requests can work from a repository: its forge, project, API base and the token's source; exits 1 when not",
+    )
+    .option('--json', 'print the API answer')
+    .action((path: string | undefined, opts: { json?: boolean }) =>
+      runVerb(async () => {
+        const target = path ? resolve(path) : repoOfCwd();
+        if (!target) {
+          process.stderr.write('jig: not in a git checkout; name the repository\n');
+          return EXIT_USAGE;
+        }
+        const f = await checkForge(new JigClient(), target);
+        if (opts.json) printJson(f);
+        else if (f.ready)
+          process.stdout.write(`${f.forge} ${f.project} at ${f.api_url}; token from ${f.token_source}\n`);
+        else
+          process.stdout.write(
+            `${f.forge ? `${f.forge} ${f.project} at ${f.api_url}; ` : ''}not ready: ${f.problem}\n`,
+          );
+        return f.ready ? EXIT_OK : EXIT_FAIL;
       }),
     );
 

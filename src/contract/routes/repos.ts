@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorBodySchema } from '../error-body.js';
 import {
   ConnectBody,
+  ForgeCheck,
   ProbeAnswer,
   ProbeBody,
   RepoPatchBody,
@@ -56,4 +57,14 @@ export const disconnectRepo = defineRoute({
   tags: ['repos'],
   query: RepoPathQuery,
   responses: { 204: z.null().describe('no body'), ...errors },
+});
+
+export const checkRepoForge = defineRoute({
+  method: 'GET',
+  path: '/api/repos/forge',
+  summary:
+    "Whether merge requests can work from a connected repository: its forge, project, API base and the token's source (no call to the forge)",
+  tags: ['repos', 'forge'],
+  query: RepoPathQuery,
+  responses: { 200: ForgeCheck, 404: ErrorBodySchema },
 });

@@ -1,4 +1,13 @@
-import { connectRepo, disconnectRepo, listRepos, patchRepo, probeRepo } from '../../contract/routes/repos.js';
+import { JigError } from '../../contract/errors.js';
+import {
+  checkRepoForge,
+  connectRepo,
+  disconnectRepo,
+  listRepos,
+  patchRepo,
+  probeRepo,
+} from '../../contract/routes/repos.js';
+import { checkForge } from '../../runtime/forge/for-repo.js';
 import type { Instance } from '../../runtime/instance.js';
 import { routeFile } from '../route-file.js';
 
@@ -6,6 +15,11 @@ import { routeFile } from '../route-file.js';
 export const repoRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
   r.serve(listRepos, async () => inst.repos.list());
   r.serve(probeRepo, async (req) => inst.repos.probe(req.body.path));
+  r.serve(checkRepoForge, async (req) => {
+    const repo = inst.repos.find(req.query.path);
+    if (!repo) throw new JigError('repo_unknown', { path: req.query.path });
+    return checkForge(repo);
+  });
   r.serve(connectRepo, async (req, reply) => {
     const { repo, created } = await inst.repos.connect(req.body);
     return reply.code(created ? 201 : 200).send(repo);
