@@ -16,6 +16,7 @@ import type { ReviewsService } from './review/reviews-service.js';
 import type { ThreadsService } from './review/threads-service.js';
 import type { PermissionAsks } from './asks/permission-asks.js';
 import type { PermissionGate } from './asks/permission-gate.js';
+import type { MergeRequestsService } from './forge/merge-requests-service.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -55,6 +56,8 @@ export interface Instance {
   reviews: ReviewsService;
   /** Workers' permission asks, answered by a person. */
   asks: PermissionAsks;
+  /** Items' merge requests on their forges. */
+  mergeRequests: MergeRequestsService;
   /** The permission gate Codex's and Cursor's pre-tool hooks ask. */
   gate: PermissionGate;
   /** The clock services read (tests pass a ManualClock). */

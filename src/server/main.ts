@@ -19,6 +19,7 @@ import { ReviewsService } from '../runtime/review/reviews-service.js';
 import { ThreadsService } from '../runtime/review/threads-service.js';
 import { PermissionAsks } from '../runtime/asks/permission-asks.js';
 import { PermissionGate } from '../runtime/asks/permission-gate.js';
+import { MergeRequestsService } from '../runtime/forge/merge-requests-service.js';
 import { join } from 'node:path';
 import { stamp, systemClock, type Clock } from '../runtime/clock.js';
 import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.js';
@@ -191,6 +192,14 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       threads,
       reviews: late.reviews,
       asks,
+      mergeRequests: new MergeRequestsService({
+        store,
+        events,
+        now: () => stamp(clock),
+        record: (id) => items.record(id),
+        repo: (path) => repos.find(path),
+        policyOf: (rec) => rec.policy_snapshot ?? config.policy,
+      }),
       gate: new PermissionGate({
         events,
         asks,

@@ -1,17 +1,21 @@
 import { isAbsolute, join } from 'node:path';
+import { z } from 'zod';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { ForgeMergeRequest } from '../../contract/merge-requests.js';
-import type { StopKind } from '../../contract/item-status.js';
 import type { ModelTask } from '../../core/chain/model.js';
 import { getMergeRequest, saveMergeRequest } from '../../store/merge-requests.js';
-import type { SessionRecord } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
 import { repoForge } from '../forge/for-repo.js';
 import type { EngineResources } from './resources.js';
+import type { Launched } from './step-runner.js';
 import { FORGE_TASK, type ImmediateForge } from './task-spec.js';
 
-type Launched = { session: SessionRecord } | { refuse: { stop: StopKind; reason: string; session?: string } };
+/** What the task process reports of a forge failure (runtime/builtins/forge-task). */
+const ForgeFailure = z.object({
+  summary: z.string().optional(),
+  forge_error: z.object({ kind: z.string() }),
+});
 
 /** Forge failures that are about reaching the forge, not the change: a person fixes the set-up. */
 const INFRA = new Set(['auth', 'unreachable', 'timeout']);
@@ -73,11 +77,10 @@ export async function launchForge(
       { node },
     );
   }
-  const failure = session.result?.forge_error;
-  const kind =
-    typeof failure === 'object' && failure !== null && 'kind' in failure ? String(failure.kind) : null;
+  const failed = ForgeFailure.safeParse(session.result);
+  const kind = failed.success ? failed.data.forge_error.kind : null;
   if (kind !== null && INFRA.has(kind)) {
-    const summary = typeof session.result?.summary === 'string' ? session.result.summary : `forge ${kind}`;
+    const summary = (failed.success && failed.data.summary) || `forge ${kind}`;
     const hint = kind === 'auth' ? ` (the token came from ${forge.source})` : '';
     return { refuse: { stop: 'infra', reason: `${task.path}: ${summary}${hint}`, session: session.id } };
   }

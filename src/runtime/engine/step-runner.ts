@@ -34,6 +34,10 @@ export type StepRun =
   | { kind: 'refuse'; reason: string; stop?: StopKind; session?: string }
   | { kind: 'ran'; runs: TaskRun[]; violation?: { before: string; after: string } };
 
+/** A launch's answer: the session it ran, or why it refused (which stops the item). */
+export type Launched =
+  { session: SessionRecord } | { refuse: { stop: StopKind; reason: string; session?: string } };
+
 export interface StepHost {
   store: Store;
   clock: Clock;
@@ -56,7 +60,7 @@ export interface StepHost {
     task: ModelAgentTask,
     timeCapS: number | null,
     brief?: string,
-  ): Promise<{ session: SessionRecord } | { refuse: { stop: StopKind; reason: string; session?: string } }>;
+  ): Promise<Launched>;
   /** Runs a forge action on the item's merge request; a missing token or a refused one stops the item. */
   launchForge(
     rec: ItemRecord,
@@ -64,7 +68,7 @@ export interface StepHost {
     task: ModelTask,
     target: ImmediateForge,
     timeCapS: number | null,
-  ): Promise<{ session: SessionRecord } | { refuse: { stop: StopKind; reason: string; session?: string } }>;
+  ): Promise<Launched>;
 }
 
 /**
@@ -168,6 +172,14 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
   const brief = opts.brief?.();
   // The first launch refused (kept in a list: assigned inside the launches' callbacks).
   const refusals: { stop: StopKind; reason: string; session?: string }[] = [];
+  // A launch that refused records why (the step stops on the first) and counts as not run.
+  const settle = (task: ModelTask, out: Launched): TaskRun => {
+    if ('refuse' in out) {
+      refusals.push(out.refuse);
+      return { task, status: 'config_error', session: null };
+    }
+    return { task, status: out.session.status, session: out.session };
+  };
   const runs = await Promise.all(
     specs.map(async ({ task, spec }): Promise<TaskRun> => {
       if (spec.kind === 'pass') return { task, status: 'done', session: null };
@@ -182,11 +194,7 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
           cap === null ? null : Math.round(cap * 60),
           brief,
         );
-        if ('refuse' in out) {
-          refusals.push(out.refuse);
-          return { task, status: 'config_error', session: null };
-        }
-        return { task, status: out.session.status, session: out.session };
+        return settle(task, out);
       }
       if (spec.kind === 'forge') {
         const out = await host.launchForge(
@@ -196,11 +204,7 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
           spec.target,
           cap === null ? null : Math.round(cap * 60),
         );
-        if ('refuse' in out) {
-          refusals.push(out.refuse);
-          return { task, status: 'config_error', session: null };
-        }
-        return { task, status: out.session.status, session: out.session };
+        return settle(task, out);
       }
       if (spec.kind !== 'process') return { task, status: 'config_error', session: null };
       const s = await host.launch(

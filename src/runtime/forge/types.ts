@@ -1,19 +1,8 @@
+import type { ForgeMergeRequest } from '../../contract/merge-requests.js';
 import type { ForgeKind, ForgeLocation } from '../../core/forge/locate.js';
 
-/** A merge request as Jig keeps it, whichever forge it is on (GitHub calls it a pull request). */
-export interface MergeRequest {
-  number: number;
-  url: string;
-  state: 'open' | 'closed' | 'merged';
-  draft: boolean;
-  /** The source branch and the target branch. */
-  head: string;
-  base: string;
-  /** The head commit the forge knows. */
-  sha: string | null;
-  title: string;
-  labels: string[];
-}
+/** A merge request as the forge answers it (GitHub calls it a pull request). */
+export type MergeRequest = ForgeMergeRequest;
 
 export type CheckState = 'pending' | 'passing' | 'failing';
 
