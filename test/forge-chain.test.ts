@@ -118,6 +118,7 @@ describe('forge tasks in a chain', () => {
           head: atGate.branch,
           base: 'main',
           sha: `sha-${atGate.branch}`,
+          merge_sha: null,
           title: 'add x',
           labels: [],
           updated_at: expect.any(String),

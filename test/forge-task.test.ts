@@ -85,6 +85,7 @@ describe('the forge task process', () => {
         head: 'jig/abc-fix',
         base: 'main',
         sha: 'sha-jig/abc-fix',
+        merge_sha: null,
         title: 'fix: the thing',
         labels: [],
       },

@@ -101,9 +101,9 @@ const table: [Setup, string, number, string, boolean][] = [
 
 /** The statuses each move accepts, as a refusal lists them. */
 const allowedFor: Record<string, string[]> = {
-  cancel: ['paused', 'queued', 'running', 'stopped'],
-  complete: ['paused', 'queued', 'running', 'stopped'],
-  abandon: ['paused', 'queued', 'running', 'stopped'],
+  cancel: ['paused', 'queued', 'running', 'stopped', 'waiting'],
+  complete: ['paused', 'queued', 'running', 'stopped', 'waiting'],
+  abandon: ['paused', 'queued', 'running', 'stopped', 'waiting'],
   archive: ['completed', 'cancelled'],
   restore: ['completed', 'cancelled', 'abandoned'],
   pause: ['queued', 'running'],

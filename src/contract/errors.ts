@@ -129,6 +129,15 @@ export const errorCatalogue = {
   },
   forge_unavailable: { status: 409, template: 'the forge of {repo} cannot be used: {reason}' },
   forge_refused: { status: 502, template: '{reason}' },
+  mr_not_closed: {
+    status: 409,
+    template:
+      'work item {id} is not stopped on a merge request closed without merging (it is {state}); reopen-mr is for that stop',
+  },
+  worker_own_item: {
+    status: 403,
+    template: "a worker cannot {what} on its own work item {id}: that is a person's decision",
+  },
   local_only: {
     status: 403,
     template:

@@ -6,7 +6,8 @@
  * - running: the engine walks its chain.
  * - stopped: the walk stopped; `stop_kind` says why: a person decides (a gate, a question, a cap, a
  *   failure), or, for `rate_limit`, the item waits for the earliest reset and goes on by itself.
- * External waits (CI, an approval) are not built yet; they will add their status when they are.
+ * - waiting: an external wait (a merge request's CI, review, approval or merge) is polled on the
+ *   forge; the item holds no slot and goes on by itself when the wait ends.
  * - completed, cancelled, abandoned: ended.
  */
 export const itemStatuses = [
@@ -14,6 +15,7 @@ export const itemStatuses = [
   'queued',
   'running',
   'stopped',
+  'waiting',
   'completed',
   'cancelled',
   'abandoned',

@@ -32,6 +32,7 @@ export const displayStatuses = [
   'paused',
   'queued',
   'running',
+  'waiting',
   'rate_limited',
   'needs_you',
   'done',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WorkItem } from './items.js';
 
 /** An item's merge request as Jig records it (GitHub's pull request, GitLab's merge request). */
 export const MergeRequestState = z.enum(['open', 'closed', 'merged']);
@@ -12,6 +13,8 @@ export const ForgeMergeRequest = z.object({
   head: z.string(),
   base: z.string(),
   sha: z.string().nullable(),
+  /** The commit the merge made on the base branch, once merged (what post-merge CI runs on). */
+  merge_sha: z.string().nullable(),
   title: z.string(),
   labels: z.array(z.string()),
 });
@@ -35,3 +38,8 @@ export const LabelsBody = z
   })
   .strict();
 export const LabelsAnswer = z.object({ merge_request: ItemMergeRequest });
+
+export const ReopenAnswer = z.object({
+  merge_request: ItemMergeRequest,
+  item: WorkItem.describe('the item after its retry: running, or queued for a slot'),
+});

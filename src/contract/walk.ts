@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WaitTarget } from './config/task.js';
 
 /*
  * Where an item's walk through its frozen chain is: stored as JSON in `work_items.walk` and parsed
@@ -32,6 +33,26 @@ export const FindingsRoundSchema = z.object({
 /** A rebase that conflicted, while the node's `on_conflict` plan resolves it. */
 export const Conflict = z.object({ base: z.string(), base_tip: z.string(), files: z.array(z.string()) });
 export type Conflict = z.infer<typeof Conflict>;
+
+/**
+ * An external wait on the forge (a merge request's CI, review, approval, merge, post-merge CI): the
+ * session standing for it, and when it is polled next. Stored so a restart polls on where it was.
+ */
+export const ExternalWait = z.object({
+  session: z.string(),
+  task: z.string(),
+  target: WaitTarget,
+  repo: z.string(),
+  started_at: z.string(),
+  next_at: z.string(),
+  interval_s: z.number().positive(),
+  max_interval_s: z.number().positive(),
+  /** What the last poll saw, for the timeout's reason and the board. */
+  last: z.object({ state: z.string(), detail: z.string() }).nullable(),
+  /** Polls in a row the forge did not answer. */
+  errors: z.number().int().min(0),
+});
+export type ExternalWait = z.infer<typeof ExternalWait>;
 
 /**
  * Which plan of the current exec node runs. `node`: its own steps (a measurement); `base`: a moved
@@ -102,6 +123,8 @@ const fields = {
   stuck_reason: z.string().nullable().optional(),
   /** A `read_only` step's snapshot taken before it ran. */
   read_only_before: z.string().nullable().optional(),
+  /** The external wait in progress (runtime/engine/waits.ts): polled until it ends, restart-safe. */
+  wait: ExternalWait.nullable().optional(),
   /** Every launch was rate limited: the item waits until this time, then tries the step again. */
   parked_until: z.string().nullable().optional(),
   /** Automatic retries after rate limits in this node (policy `rate_limit_retries` bounds them). */

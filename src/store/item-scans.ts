@@ -31,7 +31,7 @@ export async function clockedItemIds(db: Db): Promise<string[]> {
     .select('id')
     .where((eb) =>
       eb.or([
-        eb('status', 'in', ['running', 'queued']),
+        eb('status', 'in', ['running', 'queued', 'waiting']),
         eb.and([eb('status', '=', 'stopped'), eb('stop_kind', 'in', ['gate', 'rate_limit'])]),
       ]),
     )

@@ -21,6 +21,7 @@ function mrOf(r: Database['merge_requests']): ItemMergeRequest {
     head: r.head,
     base: r.base,
     sha: r.sha,
+    merge_sha: r.merge_sha,
     title: r.title,
     // Written from a validated list by saveMergeRequest; read back through the same schema.
     labels: Labels.parse(JSON.parse(r.labels)),
@@ -45,6 +46,7 @@ export async function saveMergeRequest(
     head: mr.head,
     base: mr.base,
     sha: mr.sha,
+    merge_sha: mr.merge_sha,
     title: mr.title,
     labels: JSON.stringify(mr.labels),
     updated_at: now,
@@ -79,4 +81,17 @@ export async function listMergeRequests(db: Kysely<Database>, item: string): Pro
     .orderBy('repo')
     .execute();
   return rows.map(mrOf);
+}
+
+/** Merge requests recorded open whose item has not ended and is not waiting (a wait polls its own). */
+export async function watchedMergeRequests(
+  db: Kysely<Database>,
+): Promise<{ item_id: string; repo: string; number: number }[]> {
+  return db
+    .selectFrom('merge_requests')
+    .innerJoin('work_items', 'work_items.id', 'merge_requests.item_id')
+    .select(['merge_requests.item_id', 'merge_requests.repo', 'merge_requests.number'])
+    .where('merge_requests.state', '=', 'open')
+    .where('work_items.status', 'in', ['running', 'queued', 'stopped', 'paused'])
+    .execute();
 }

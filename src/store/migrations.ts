@@ -16,6 +16,7 @@ import { review } from './migrations/0014-review.js';
 import { threads } from './migrations/0015-threads.js';
 import { permissionAsks } from './migrations/0016-permission-asks.js';
 import { mergeRequests } from './migrations/0017-merge-requests.js';
+import { mergeSha } from './migrations/0018-merge-sha.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -54,4 +55,5 @@ export const migrations: Migration[] = [
   threads,
   permissionAsks,
   mergeRequests,
+  mergeSha,
 ];

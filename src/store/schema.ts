@@ -259,6 +259,8 @@ export interface MergeRequestsTable {
   title: string;
   labels: string;
   updated_at: string;
+  /** Migration 18. */
+  merge_sha: string | null;
 }
 
 export interface Database {

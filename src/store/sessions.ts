@@ -18,7 +18,9 @@ export type SessionStatus =
   /** The CLI could not work at all (not logged in, bad key, executable missing): not a code failure. */
   | 'infra_error'
   /** Ended by the server because a token or dollar cap was crossed while it ran. */
-  | 'budget_exceeded';
+  | 'budget_exceeded'
+  /** An external wait on the forge, polled by the server: no process (runtime/engine/waits.ts). */
+  | 'waiting';
 
 export interface SessionRecord extends Omit<WorkerSessionsTable, 'argv' | 'result' | 'status' | 'readout'> {
   status: SessionStatus;

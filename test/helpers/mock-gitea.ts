@@ -1,10 +1,12 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { json, jsonBody, listenLoopback } from './mock-http.js';
+import { headSha, json, jsonBody, listenLoopback, mergeShaOf } from './mock-http.js';
+
+export { mergeShaOf };
 
 /*
  * A recording mock of the Gitea/Forgejo v1 endpoints the forge client uses, on loopback: pull
- * requests, labels by id, commit statuses, comments, reviews and review comments; page/limit
- * pagination with x-total-count; 401 for any token but the one it was given.
+ * requests, labels by id, commit statuses, comments, reviews and review comments, branch
+ * protections; page/limit pagination with x-total-count; 401 for any token but the one it was given.
  */
 
 export interface GiteaPull {
@@ -12,6 +14,8 @@ export interface GiteaPull {
   html_url: string;
   state: 'open' | 'closed';
   merged: boolean;
+  /** Set by a merge, to `mergeShaOf(number)`; null before. */
+  merge_commit_sha: string | null;
   head: { ref: string; sha: string };
   base: { ref: string };
   title: string;
@@ -27,6 +31,14 @@ export interface MockGitea {
   statuses: Record<string, unknown[]>;
   comments: Record<number, unknown[]>;
   reviewsOf: Record<number, ({ id: number; comments: unknown[] } & Record<string, unknown>)[]>;
+  /** Branch protections by branch name; a branch without one answers 404. */
+  branchProtections: Record<string, { required_approvals: number }>;
+  /** Answer 403 to branch protection reads, as Gitea does for a token that is not a repo admin. */
+  protectionsForbidden: boolean;
+  /** Refuse merges with this message (405, as Gitea refuses an unmergeable pull) while set. */
+  mergeRefusal: string | null;
+  /** A branch's head sha (e.g. its tip on a bare origin); open pulls follow it. Null: `sha-<branch>`. */
+  shaOf: ((branch: string) => string) | null;
   requests: { method: string; path: string; query: Record<string, string>; authorization: string | null }[];
   close(): Promise<void>;
 }
@@ -39,6 +51,10 @@ export async function startMockGitea(token: string, project = 'acme/app'): Promi
     statuses: {},
     comments: {},
     reviewsOf: {},
+    branchProtections: {},
+    protectionsForbidden: false,
+    mergeRefusal: null,
+    shaOf: null,
     requests: [],
     close: () => new Promise((r) => server.close(() => r())),
   };
@@ -63,6 +79,7 @@ export async function startMockGitea(token: string, project = 'acme/app'): Promi
         return json(res, 401, { message: 'token is required' });
       if (!u.pathname.startsWith(prefix)) return json(res, 404, { message: 'not found' });
       const rest = u.pathname.slice(prefix.length);
+      for (const p of m.pulls) if (p.state === 'open') p.head.sha = headSha(m.shaOf, p.head.ref, p.head.sha);
       let g: RegExpExecArray | null;
       if (rest === '/pulls' && req.method === 'GET')
         return page(
@@ -77,7 +94,8 @@ export async function startMockGitea(token: string, project = 'acme/app'): Promi
           html_url: `https://gitea.example/${project}/pulls/${number}`,
           state: 'open',
           merged: false,
-          head: { ref: String(b.head), sha: `sha-${String(b.head)}` },
+          merge_commit_sha: null,
+          head: { ref: String(b.head), sha: headSha(m.shaOf, String(b.head), `sha-${String(b.head)}`) },
           base: { ref: String(b.base) },
           title: String(b.title),
           body: String(b.body ?? ''),
@@ -100,8 +118,23 @@ export async function startMockGitea(token: string, project = 'acme/app'): Promi
         const p = pull(g[1]);
         if (!p) return json(res, 404, { message: 'not found' });
         if (/^wip:/i.test(p.title)) return json(res, 405, { message: 'a work in progress cannot be merged' });
-        Object.assign(p, { merged: true, state: 'closed', merge_style: String(b.Do) });
+        if (m.mergeRefusal !== null) return json(res, 405, { message: m.mergeRefusal });
+        Object.assign(p, {
+          merged: true,
+          state: 'closed',
+          merge_style: String(b.Do),
+          merge_commit_sha: mergeShaOf(p.number),
+        });
         return json(res, 200, null);
+      }
+      if ((g = /^\/branch_protections\/([^/]+)$/.exec(rest)) && req.method === 'GET') {
+        if (m.protectionsForbidden)
+          return json(res, 403, { message: 'user should be an owner or a collaborator with admin write' });
+        const name = decodeURIComponent(g[1] ?? '');
+        const bp = m.branchProtections[name];
+        return bp
+          ? json(res, 200, { branch_name: name, rule_name: name, ...bp })
+          : json(res, 404, { message: 'not found' });
       }
       if (rest === '/labels' && req.method === 'GET') return page(res, u, m.labels);
       if (rest === '/labels' && req.method === 'POST') {

@@ -1,10 +1,13 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { json, jsonBody, listenLoopback } from './mock-http.js';
+import { headSha, json, jsonBody, listenLoopback, mergeShaOf } from './mock-http.js';
+
+export { mergeShaOf };
 
 /*
  * A recording mock of the GitHub REST and GraphQL endpoints the forge client uses, on loopback:
  * pull requests, labels, check runs, commit statuses, comments and reviews, with GitHub's
  * page/per_page pagination and Link headers, and a 401 for any token but the one it was given.
+ * GraphQL answers the two queries the client sends: "ready for review" and the review decision.
  */
 
 export interface MockPull {
@@ -15,12 +18,16 @@ export interface MockPull {
   draft: boolean;
   merged: boolean;
   merged_at: string | null;
+  /** Set by a merge, to `mergeShaOf(number)`; null before. */
+  merge_commit_sha: string | null;
   head: { ref: string; sha: string };
   base: { ref: string };
   title: string;
   body: string;
   labels: { name: string }[];
   merge_method?: string;
+  /** What GraphQL answers as the pull request's reviewDecision (null: no review required). */
+  reviewDecision: 'APPROVED' | 'CHANGES_REQUESTED' | 'REVIEW_REQUIRED' | null;
 }
 
 export interface Recorded {
@@ -42,6 +49,10 @@ export interface MockGitHub {
   requests: Recorded[];
   /** Answer every request with this status from now on (null: normal). */
   failWith: number | null;
+  /** Refuse merges with this message (405, as GitHub refuses an unmergeable pull) while set. */
+  mergeRefusal: string | null;
+  /** A branch's head sha (e.g. its tip on a bare origin); open pulls follow it. Null: `sha-<branch>`. */
+  shaOf: ((branch: string) => string) | null;
   close(): Promise<void>;
 }
 
@@ -56,6 +67,8 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
     reviewComments: {},
     requests: [],
     failWith: null,
+    mergeRefusal: null,
+    shaOf: null,
     close: () => new Promise((r) => server.close(() => r())),
   };
   /** One page of a list, with GitHub's Link header pointing at the next. */
@@ -72,6 +85,8 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
     json(res, 200, wrap ? wrap(items) : items, headers);
   };
   const pull = (n: string) => m.pulls.find((p) => p.number === Number(n));
+  /** A pull as REST answers it: reviewDecision is GraphQL's alone. */
+  const rest = ({ reviewDecision: _d, ...p }: MockPull) => p;
   const prefix = `/repos/${owner}/${repo}`;
 
   const server: Server = createServer((req, res) => {
@@ -90,9 +105,27 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
         return json(res, 401, { message: 'Bad credentials' });
       const path = u.pathname;
       const b = body;
+      for (const p of m.pulls) if (p.state === 'open') p.head.sha = headSha(m.shaOf, p.head.ref, p.head.sha);
       if (req.method === 'POST' && path === '/graphql') {
-        const id = (b.variables as { id?: string } | undefined)?.id;
-        const p = m.pulls.find((x) => x.node_id === id);
+        const vars = (b.variables ?? {}) as { id?: string; number?: number };
+        if (String(b.query).includes('reviewDecision')) {
+          const p = m.pulls.find((x) => x.number === vars.number);
+          if (!p)
+            return json(res, 200, {
+              data: { repository: { pullRequest: null } },
+              errors: [
+                {
+                  type: 'NOT_FOUND',
+                  path: ['repository', 'pullRequest'],
+                  message: `Could not resolve to a PullRequest with the number of ${vars.number}.`,
+                },
+              ],
+            });
+          return json(res, 200, {
+            data: { repository: { pullRequest: { reviewDecision: p.reviewDecision } } },
+          });
+        }
+        const p = m.pulls.find((x) => x.node_id === vars.id);
         if (!p) return json(res, 200, { errors: [{ message: 'no such pull request' }] });
         p.draft = false;
         return json(res, 200, {
@@ -100,20 +133,22 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
         });
       }
       if (!path.startsWith(prefix)) return json(res, 404, { message: 'Not Found' });
-      const rest = path.slice(prefix.length);
+      const route = path.slice(prefix.length);
       let g: RegExpExecArray | null;
-      if (rest === '/pulls' && req.method === 'GET') {
+      if (route === '/pulls' && req.method === 'GET') {
         const head = u.searchParams.get('head');
         const state = u.searchParams.get('state') ?? 'open';
         return page(
           res,
           u,
-          m.pulls.filter(
-            (p) => (state === 'all' || p.state === state) && (!head || `${owner}:${p.head.ref}` === head),
-          ),
+          m.pulls
+            .filter(
+              (p) => (state === 'all' || p.state === state) && (!head || `${owner}:${p.head.ref}` === head),
+            )
+            .map(rest),
         );
       }
-      if (rest === '/pulls' && req.method === 'POST') {
+      if (route === '/pulls' && req.method === 'POST') {
         if (m.pulls.some((p) => p.state === 'open' && p.head.ref === b.head))
           return json(res, 422, { message: 'A pull request already exists' });
         const number = m.pulls.length + 1;
@@ -125,16 +160,18 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
           draft: b.draft === true,
           merged: false,
           merged_at: null,
-          head: { ref: String(b.head), sha: `sha-${String(b.head)}` },
+          merge_commit_sha: null,
+          head: { ref: String(b.head), sha: headSha(m.shaOf, String(b.head), `sha-${String(b.head)}`) },
           base: { ref: String(b.base) },
           title: String(b.title),
           body: String(b.body ?? ''),
           labels: [],
+          reviewDecision: null,
         };
         m.pulls.push(p);
-        return json(res, 201, p);
+        return json(res, 201, rest(p));
       }
-      if ((g = /^\/pulls\/(\d+)$/.exec(rest))) {
+      if ((g = /^\/pulls\/(\d+)$/.exec(route))) {
         const p = pull(g[1] ?? '');
         if (!p) return json(res, 404, { message: 'Not Found' });
         if (req.method === 'PATCH') {
@@ -142,22 +179,28 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
           if (typeof b.title === 'string') p.title = b.title;
           if (typeof b.body === 'string') p.body = b.body;
         }
-        return json(res, 200, p);
+        return json(res, 200, rest(p));
       }
-      if ((g = /^\/pulls\/(\d+)\/merge$/.exec(rest)) && req.method === 'PUT') {
+      if ((g = /^\/pulls\/(\d+)\/merge$/.exec(route)) && req.method === 'PUT') {
         const p = pull(g[1] ?? '');
         if (!p) return json(res, 404, { message: 'Not Found' });
-        if (p.draft || p.state !== 'open')
-          return json(res, 405, { message: 'Pull Request is not mergeable' });
-        Object.assign(p, { merged: true, merged_at: '2026-11-24T12:00:00Z', state: 'closed' });
+        if (p.draft) return json(res, 405, { message: 'Pull Request is still a draft' });
+        if (p.state !== 'open') return json(res, 405, { message: 'Pull Request is not mergeable' });
+        if (m.mergeRefusal !== null) return json(res, 405, { message: m.mergeRefusal });
+        Object.assign(p, {
+          merged: true,
+          merged_at: '2026-11-24T12:00:00Z',
+          state: 'closed',
+          merge_commit_sha: mergeShaOf(p.number),
+        });
         p.merge_method = String(b.merge_method ?? 'merge');
         return json(res, 200, {
           merged: true,
-          sha: 'merged-sha',
+          sha: p.merge_commit_sha,
           message: 'Pull Request successfully merged',
         });
       }
-      if ((g = /^\/issues\/(\d+)\/labels$/.exec(rest)) && req.method === 'PUT') {
+      if ((g = /^\/issues\/(\d+)\/labels$/.exec(route)) && req.method === 'PUT') {
         const p = pull(g[1] ?? '');
         if (!p) return json(res, 404, { message: 'Not Found' });
         p.labels = ((b.labels as string[] | undefined) ?? []).map((name) => ({ name }));
@@ -167,17 +210,17 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
           p.labels.map((l, i) => ({ id: i + 1, ...l })),
         );
       }
-      if ((g = /^\/commits\/([^/]+)\/check-runs$/.exec(rest)))
+      if ((g = /^\/commits\/([^/]+)\/check-runs$/.exec(route)))
         return page(res, u, m.checkRuns[g[1] ?? ''] ?? [], (items) => ({
           total_count: (m.checkRuns[g![1] ?? ''] ?? []).length,
           check_runs: items,
         }));
-      if ((g = /^\/commits\/([^/]+)\/statuses$/.exec(rest)))
+      if ((g = /^\/commits\/([^/]+)\/statuses$/.exec(route)))
         return page(res, u, m.statuses[g[1] ?? ''] ?? []);
-      if ((g = /^\/issues\/(\d+)\/comments$/.exec(rest)))
+      if ((g = /^\/issues\/(\d+)\/comments$/.exec(route)))
         return page(res, u, m.issueComments[Number(g[1])] ?? []);
-      if ((g = /^\/pulls\/(\d+)\/reviews$/.exec(rest))) return page(res, u, m.reviews[Number(g[1])] ?? []);
-      if ((g = /^\/pulls\/(\d+)\/comments$/.exec(rest)))
+      if ((g = /^\/pulls\/(\d+)\/reviews$/.exec(route))) return page(res, u, m.reviews[Number(g[1])] ?? []);
+      if ((g = /^\/pulls\/(\d+)\/comments$/.exec(route)))
         return page(res, u, m.reviewComments[Number(g[1])] ?? []);
       return json(res, 404, { message: 'Not Found' });
     })().catch((err: unknown) => json(res, 500, { message: String(err) }));

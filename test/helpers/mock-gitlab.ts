@@ -1,10 +1,12 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { json, jsonBody, listenLoopback } from './mock-http.js';
+import { headSha, json, jsonBody, listenLoopback, mergeShaOf, text } from './mock-http.js';
+
+export { mergeShaOf };
 
 /*
  * A recording mock of the GitLab v4 endpoints the forge client uses, on loopback: merge requests,
- * pipelines and their jobs, notes; offset pagination with Link and x-next-page headers; 401 for
- * any PRIVATE-TOKEN but the one it was given.
+ * pipelines and their jobs, job traces (text), approvals, notes; offset pagination with Link and
+ * x-next-page headers; 401 for any PRIVATE-TOKEN but the one it was given.
  */
 
 export interface MockMr {
@@ -18,13 +20,34 @@ export interface MockMr {
   description: string;
   labels: string[];
   squash?: boolean;
+  /** Set by a merge, to `mergeShaOf(iid)`; null before. */
+  merge_commit_sha: string | null;
+  /** Null unless a test sets it (a fast-forward squash leaves only this one). */
+  squash_commit_sha: string | null;
+}
+
+/** A merge request's approvals as a test sets them; the mock answers GitLab's shape. */
+export interface MockApprovals {
+  approved: boolean;
+  approvals_required: number;
+  approvals_left: number;
+  approved_by: string[];
 }
 
 export interface MockGitLab {
   url: string;
   mrs: MockMr[];
+  /** A commit's pipelines by sha (the newest id is the one read); jobs carry an `id` for traces. */
   pipelines: { id: number; sha: string; jobs: unknown[] }[];
+  /** A job's trace by job id, answered as text/plain; a job without one answers 404. */
+  traces: Record<number, string>;
+  /** Approvals by iid; absent: none required (approved, 0 of 0), as on GitLab Free. */
+  approvals: Record<number, MockApprovals>;
   notes: Record<number, unknown[]>;
+  /** Refuse merges with this message (405, as GitLab refuses an unmergeable one) while set. */
+  mergeRefusal: string | null;
+  /** A branch's head sha (e.g. its tip on a bare origin); open ones follow it. Null: `sha-<branch>`. */
+  shaOf: ((branch: string) => string) | null;
   requests: {
     method: string;
     path: string;
@@ -40,7 +63,11 @@ export async function startMockGitLab(token: string, project = 'group/app'): Pro
     url: '',
     mrs: [],
     pipelines: [],
+    traces: {},
+    approvals: {},
     notes: {},
+    mergeRefusal: null,
+    shaOf: null,
     requests: [],
     close: () => new Promise((r) => server.close(() => r())),
   };
@@ -76,6 +103,7 @@ export async function startMockGitLab(token: string, project = 'group/app'): Pro
       const path = req.url?.split('?')[0] ?? '';
       if (!path.startsWith(prefix)) return json(res, 404, { message: '404 Project Not Found' });
       const rest = path.slice(prefix.length);
+      for (const x of m.mrs) if (x.state === 'opened') x.sha = headSha(m.shaOf, x.source_branch, x.sha);
       let g: RegExpExecArray | null;
       if (rest === '/merge_requests' && req.method === 'GET') {
         const state = u.searchParams.get('state');
@@ -94,10 +122,12 @@ export async function startMockGitLab(token: string, project = 'group/app'): Pro
           state: 'opened',
           source_branch: String(b.source_branch),
           target_branch: String(b.target_branch),
-          sha: `sha-${String(b.source_branch)}`,
+          sha: headSha(m.shaOf, String(b.source_branch), `sha-${String(b.source_branch)}`),
           title: String(b.title),
           description: String(b.description ?? ''),
           labels: [],
+          merge_commit_sha: null,
+          squash_commit_sha: null,
         };
         m.mrs.push(x);
         return json(res, 201, x);
@@ -118,9 +148,36 @@ export async function startMockGitLab(token: string, project = 'group/app'): Pro
         if (!x) return json(res, 404, { message: '404 Not found' });
         if (x.state !== 'opened' || /^draft:/i.test(x.title))
           return json(res, 405, { message: '405 Method Not Allowed' });
+        if (m.mergeRefusal !== null) return json(res, 405, { message: m.mergeRefusal });
         x.state = 'merged';
         x.squash = b.squash === true;
+        x.merge_commit_sha = mergeShaOf(x.iid);
         return json(res, 200, x);
+      }
+      if ((g = /^\/merge_requests\/(\d+)\/approvals$/.exec(rest))) {
+        const x = mr(g[1]);
+        if (!x) return json(res, 404, { message: '404 Not found' });
+        const a = m.approvals[x.iid] ?? {
+          approved: true,
+          approvals_required: 0,
+          approvals_left: 0,
+          approved_by: [],
+        };
+        return json(res, 200, {
+          id: x.iid,
+          iid: x.iid,
+          state: x.state,
+          approved: a.approved,
+          approvals_required: a.approvals_required,
+          approvals_left: a.approvals_left,
+          approved_by: a.approved_by.map((username, i) => ({
+            user: { id: i + 1, username, name: username },
+          })),
+        });
+      }
+      if ((g = /^\/jobs\/(\d+)\/trace$/.exec(rest))) {
+        const t = m.traces[Number(g[1])];
+        return t === undefined ? json(res, 404, { message: '404 Not found' }) : text(res, 200, t);
       }
       if ((g = /^\/merge_requests\/(\d+)\/notes$/.exec(rest)))
         return page(res, u, m.notes[Number(g[1])] ?? []);

@@ -24,3 +24,29 @@ export async function listenLoopback(server: Server): Promise<string> {
   const a = server.address();
   return `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
 }
+
+export function text(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(body);
+}
+
+/**
+ * The commit a mock forge says a merge made: 40 hex digits ending in the merge request's number,
+ * so a test can set the post-merge CI of `mergeShaOf(1)` before the merge happens.
+ */
+export function mergeShaOf(number: number): string {
+  return `${'ab'.repeat(16)}${number.toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * The head sha of an open merge request: from the test's `shaOf` (a branch's real tip on a bare
+ * origin) when it gives one, else what it had; a branch that is not there (yet) keeps it.
+ */
+export function headSha(shaOf: ((branch: string) => string) | null, branch: string, had: string): string {
+  if (!shaOf) return had;
+  try {
+    return shaOf(branch) || had;
+  } catch {
+    return had;
+  }
+}

@@ -209,6 +209,7 @@ export async function bench(
     stillRunning: async (x) => (await getItem(store.db, x))?.status === 'running',
     policy: (rec) => rec.policy_snapshot,
     launchForge: () => Promise.reject(new Error('the scripted step host runs no forge tasks')),
+    startWait: () => Promise.reject(new Error('the scripted step host runs no forge waits')),
     async launch(rec, nodeId, task, argv, capS, brief) {
       const outcome = await next(task, nodeId, argv, capS, brief);
       if ('refuse' in outcome) throw new Error(`${task.path}: only an agent launch refuses`);

@@ -17,7 +17,12 @@ const moves: { move: RunMove; about: string; past: string; opts: (keyof RunMoveI
     about: 'start a paused item; --note is delivered as a steer',
     opts: ['note'],
   },
-  { move: 'pause', past: 'paused', about: 'stop a running or queued item; its sessions end', opts: [] },
+  {
+    move: 'pause',
+    past: 'paused',
+    about: 'stop a running, queued or waiting item; its sessions and waits end',
+    opts: [],
+  },
   {
     move: 'retry',
     past: 'retried',

@@ -4,6 +4,7 @@ import { escalateItem, moveItem, stopEscalation, type ItemMove } from '../../cli
 import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
 import { registerItemCreate } from './item-create.js';
+import { registerItemForge } from './item-forge.js';
 import { registerItemGates } from './item-gates.js';
 import { registerItemReview } from './item-review.js';
 import { registerItemRun } from './item-run.js';
@@ -19,6 +20,7 @@ export function registerItem(program: Command): void {
   registerItemCreate(item);
   registerItemGates(item);
   registerItemRun(item);
+  registerItemForge(item);
   registerItemSetup(item);
 
   const moves: { move: ItemMove; past: string; about: string }[] = [

@@ -95,6 +95,12 @@ export const PolicyFile = z
     auto_review_attempts: z.number().int().min(0).default(1),
     rate_limit_retries: z.number().int().min(0).default(5),
     forge_cli_timeout_s: z.number().int().positive().default(120),
+    forge_poll_s: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('how often open merge requests are checked for being closed without merging; default 300'),
     archive: z.object({ after_days: z.number().int().positive().optional() }).strict().optional(),
     defaults: PolicyDefaults.optional(),
     maxima: PolicyMaxima.optional(),

@@ -67,7 +67,14 @@ export const RepoEntry = z
       .object({ bot: z.string().min(1).optional(), check: z.string().min(1).optional() })
       .strict()
       .optional(),
-    ci_checks: z.boolean().optional(),
+    ci_checks: z
+      .boolean()
+      .optional()
+      .describe('false: the repository has no CI, so CI waits pass at once (ci_not_configured)'),
+    merge_method: z
+      .enum(['merge', 'squash', 'rebase'])
+      .optional()
+      .describe('how mr.merge merges on the forge; default merge'),
     intent_dir: z.string().min(1).optional(),
   })
   .strict();

@@ -24,13 +24,15 @@ export const FORGE_TARGETS = [
 export const ForgeTarget = z.enum(FORGE_TARGETS);
 export type ForgeTarget = z.infer<typeof ForgeTarget>;
 /** Targets that run as external waits: the item waits, holding no run slot. */
-export const WAIT_TARGETS: readonly ForgeTarget[] = [
+export const WAIT_TARGETS = [
   'mr.ci',
   'mr.automated_review',
   'mr.external_approval',
   'mr.merge',
   'mr.post_merge_ci',
-];
+] as const satisfies readonly ForgeTarget[];
+export const WaitTarget = z.enum(WAIT_TARGETS);
+export type WaitTarget = z.infer<typeof WaitTarget>;
 
 export const TASK_INPUTS = ['review_package', 'carried_findings', 'previous_review'] as const;
 export const TaskInput = z.enum(TASK_INPUTS);

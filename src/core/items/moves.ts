@@ -63,7 +63,7 @@ export function decideMove(move: Move, s: ItemState): MoveResult {
       if (s.status === 'paused') return { ok: true, to: s, changed: false };
       // A queued item holds no slot and runs nothing: pausing it needs no engine.
       if (s.status === 'queued') return { ok: true, to: { ...s, status: 'paused' }, changed: true };
-      return refuse('only a queued or running item can be paused', ['queued', 'running']);
+      return refuse('only a queued, running or waiting item can be paused', ['queued', 'running', 'waiting']);
     default: {
       const never: never = move;
       return never;

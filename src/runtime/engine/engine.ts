@@ -18,6 +18,8 @@ import type { RetryOptions } from './retry-plan.js';
 import { Slots } from './slots.js';
 import { Walker } from './walker.js';
 import { WallClocks } from './wall-clock.js';
+import { Waits } from './waits.js';
+import { MrWatch } from './mr-watch.js';
 
 export type { EngineDeps } from './resources.js';
 
@@ -37,6 +39,8 @@ export class Engine {
   private readonly parking: Parking;
   private readonly clocks: WallClocks;
   private readonly escalations: Escalations;
+  private readonly waits: Waits;
+  private readonly mrWatch: MrWatch;
   private closed = false;
 
   constructor(d: EngineDeps) {
@@ -58,7 +62,11 @@ export class Engine {
       promote: () => this.slots.promote(),
       kick: (id) => this.walker.kick(id),
       stop: (rec, kind, reason, node, session) => this.walker.stop(rec, kind, reason, node, session),
-      endSessions: (id) => workers.endSessions(id),
+      // A wait has no process: its session ends with the item's move too.
+      endSessions: async (id) => {
+        await workers.endSessions(id);
+        await this.waits.end(id);
+      },
       retry: (id, by) => this.moves.retry(id, by),
     };
     this.slots = new Slots(this.r);
@@ -67,14 +75,18 @@ export class Engine {
     this.parking = new Parking(this.r);
     this.clocks = new WallClocks(this.r);
     this.escalations = new Escalations(this.r);
+    this.waits = new Waits(this.r);
     this.walker = new Walker(this.r, {
       slots: this.slots,
       reachGate: (rec, chain, node) => reachGate(this.r, this.gates, rec, chain, node),
       parking: this.parking,
       escalations: this.escalations,
       clocks: this.clocks,
+      waits: this.waits,
     });
+    this.mrWatch = new MrWatch(this.r);
     this.clocks.start();
+    this.mrWatch.start();
   }
 
   // ---------- a person's moves ----------
@@ -162,13 +174,15 @@ export class Engine {
   // ---------- the server's life ----------
 
   recover(): Promise<ReattachSummary> {
-    return recover(this.r, this.parking);
+    return recover(this.r, this.parking, this.waits);
   }
 
   close(): void {
     this.closed = true;
     this.r.workers.close();
     this.parking.close();
+    this.waits.close();
+    this.mrWatch.close();
     this.clocks.close();
   }
 }

@@ -47,7 +47,8 @@ export class PersonMoves {
   }
 
   /**
-   * Stops a running or queued item; its sessions end (SIGTERM, then SIGKILL after 10 s). Decided on
+   * Stops a running, queued or waiting item; its sessions end (SIGTERM, then SIGKILL after 10 s; a
+   * wait ends as `paused`, and resuming waits anew). Decided on
    * the row inside the transaction: pause runs beside the walk, not in the item's queue.
    */
   async pause(id: string, by: EventActor): Promise<ItemRecord> {
@@ -55,8 +56,12 @@ export class PersonMoves {
       const rec = await getItem(uow.db, id);
       if (!rec) throw new JigError('item_not_found', { id });
       if (rec.status === 'paused') return false;
-      if (rec.status !== 'running' && rec.status !== 'queued') {
-        throw wrongStatus(rec, 'only a running or queued item can be paused', ['running', 'queued']);
+      if (rec.status !== 'running' && rec.status !== 'queued' && rec.status !== 'waiting') {
+        throw wrongStatus(rec, 'only a running, queued or waiting item can be paused', [
+          'running',
+          'queued',
+          'waiting',
+        ]);
       }
       // Marked paused first, so the walk sees it and stops; then the processes are ended.
       await updateItem(uow.db, id, {

@@ -18,6 +18,7 @@ import { documentReadable } from '../fs/worktree-document.js';
 import { patchWalk } from '../../store/item-walk.js';
 import { skippedScopes } from '../../store/item-drafts.js';
 import { worktreeSnapshot } from './read-only.js';
+import type { WaitTarget } from '../../contract/config/task.js';
 import { taskSpec, type ImmediateForge } from './task-spec.js';
 import { passed, timeCapMinutes } from './walk-helpers.js';
 import { clockAt, wallClockCrossed } from './wall-clock.js';
@@ -69,6 +70,13 @@ export interface StepHost {
     target: ImmediateForge,
     timeCapS: number | null,
   ): Promise<Launched>;
+  /** Starts an external wait: the item waits (no slot) and the walk halts until the wait ends. */
+  startWait(
+    rec: ItemRecord,
+    node: string,
+    task: ModelTask,
+    target: WaitTarget,
+  ): Promise<Launched | { waiting: true }>;
 }
 
 /**
@@ -165,7 +173,8 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
             s.started_at >= resumed &&
             s.status !== 'running' &&
             s.status !== 'paused' &&
-            s.status !== 'rate_limited',
+            s.status !== 'rate_limited' &&
+            s.status !== 'waiting',
         );
   // A move (pause, a wall clock) may have stopped the item since the walk looked: launch nothing.
   if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
@@ -180,11 +189,17 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
     }
     return { task, status: out.session.status, session: out.session };
   };
+  // Waits start once the step's other tasks have ended, and one at a time: the item waits on one.
+  const waits: { task: ModelTask; target: WaitTarget }[] = [];
   const runs = await Promise.all(
     specs.map(async ({ task, spec }): Promise<TaskRun> => {
       if (spec.kind === 'pass') return { task, status: 'done', session: null };
       const done = earlier.filter((s) => s.task_path === task.path).at(-1);
       if (done) return { task, status: done.status, session: done };
+      if (spec.kind === 'wait') {
+        waits.push({ task, target: spec.target });
+        return { task, status: 'waiting', session: null };
+      }
       const cap = timeCapMinutes(chain, node, step, task, host.policy(rec), rec.policy_override);
       if (spec.kind === 'agent') {
         const out = await host.launchAgent(
@@ -221,6 +236,13 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
   if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
   const refusal = refusals[0];
   if (refusal) return { kind: 'refuse', ...refusal };
+  const wait = waits[0];
+  if (wait) {
+    const out = await host.startWait(rec, node.id, wait.task, wait.target);
+    if ('refuse' in out) return { kind: 'refuse', ...out.refuse };
+    // The item waits now; the walk comes back to this step when the wait ends.
+    return { kind: 'halt' };
+  }
   for (const r of runs) {
     const produces = r.task.kind === 'agent' ? r.task.produces : undefined;
     if (produces === undefined || !r.session || !passed(r.status)) continue;

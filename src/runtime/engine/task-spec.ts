@@ -1,4 +1,5 @@
 import type { RepoEntry } from '../../contract/config/repos.js';
+import { WaitTarget } from '../../contract/config/task.js';
 import type { ModelAgentTask, ModelTask } from '../../core/chain/model.js';
 import { fileURLToPath } from 'node:url';
 import { splitWords } from '../../core/items/split-words.js';
@@ -19,6 +20,8 @@ export type TaskSpec =
   | { kind: 'pass'; note: string }
   | { kind: 'agent'; task: ModelAgentTask }
   | { kind: 'forge'; target: ImmediateForge }
+  /** An external wait: the item waits on the forge, holding no slot (waits.ts). */
+  | { kind: 'wait'; target: WaitTarget }
   | { kind: 'refuse'; stop: 'config'; reason: string };
 
 /**
@@ -71,14 +74,13 @@ export function taskSpec(task: ModelTask, repo: RepoEntry, baseBranch: string): 
       if (task.prompt.trim() === '')
         return { kind: 'refuse', stop: 'config', reason: `${task.path}: an agent task needs a prompt` };
       return { kind: 'agent', task };
-    case 'forge':
+    case 'forge': {
       if (typeof task.target === 'string' && immediate(task.target))
         return { kind: 'forge', target: task.target };
-      return {
-        kind: 'refuse',
-        stop: 'config',
-        reason: `${task.path}: forge task ${String(task.target)} is not built yet (this build opens, syncs and readies merge requests; waits on CI, reviews and approval, and the merge, come next)`,
-      };
+      const wait = WaitTarget.safeParse(task.target);
+      if (wait.success) return { kind: 'wait', target: wait.data };
+      return { kind: 'refuse', stop: 'config', reason: `${task.path}: a forge task needs a target` };
+    }
     default: {
       const unknown: never = task;
       return { kind: 'refuse', stop: 'config', reason: `unknown task kind in ${JSON.stringify(unknown)}` };

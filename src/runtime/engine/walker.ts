@@ -17,6 +17,7 @@ import type { EngineResources } from './resources.js';
 import type { Slots } from './slots.js';
 import { startWalk, type Ready } from './walk-start.js';
 import type { WallClocks } from './wall-clock.js';
+import type { Waits } from './waits.js';
 
 /** What the walker asks of the other systems. */
 export interface WalkerPeers {
@@ -26,6 +27,7 @@ export interface WalkerPeers {
   parking: Pick<Parking, 'park'>;
   escalations: Pick<Escalations, 'autoEscalate'>;
   clocks: Pick<WallClocks, 'stopIfCrossed'>;
+  waits: Pick<Waits, 'start'>;
 }
 
 /**
@@ -75,6 +77,7 @@ export class Walker {
         }),
       launchForge: (rec, node, task, target, capS) =>
         launchForge(r, rec, repoOf(rec), node, task, target, capS),
+      startWait: (rec, node, task, target) => this.p.waits.start(rec, repoOf(rec), node, task, target),
       launchAgent: async (rec, node, task, capS, brief) => {
         if (rec.chain_definition === null) throw new Error(`work item ${rec.id} has no frozen chain`);
         const out = await r.workers.runAgent({

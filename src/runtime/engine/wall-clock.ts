@@ -135,8 +135,8 @@ export interface WallClockHost {
 }
 
 /**
- * Watches the wall clocks of every item whose clocks run (running, queued, at a gate, parked on a
- * rate limit) and stops an item whose clock reached its cap: a cap stop, never a code failure, so no
+ * Watches the wall clocks of every item whose clocks run (running, queued, waiting on the forge, at
+ * a gate, parked on a rate limit) and stops an item whose clock reached its cap: a cap stop, never a code failure, so no
  * fix cycle is spent (a repair cut short is refunded as paused). One sweep a second over the
  * handful of active items is cheaper and simpler than a timer per clock that every move re-arms.
  */
@@ -183,6 +183,7 @@ export class WallClocks {
       const active =
         rec.status === 'running' ||
         rec.status === 'queued' ||
+        rec.status === 'waiting' ||
         (rec.status === 'stopped' &&
           (rec.stop_kind === 'gate' || (rec.stop_kind === 'rate_limit' && !!rec.walk.parked_until)));
       if (!active) return null;
@@ -194,11 +195,17 @@ export class WallClocks {
         now: this.h.clock.now(),
       });
       if (!crossed) return null;
-      const reason = wallReason(crossed);
+      // A wait's timeout is its task's total_time_cap_minutes: a `wait` stop that says what it saw.
+      const wait = rec.status === 'waiting' ? rec.walk.wait : null;
+      const timedOut = !!wait && crossed.scope === 'task' && crossed.path === wait.task;
+      const kind = timedOut ? 'wait' : 'cap';
+      const reason = timedOut
+        ? `${wait.task} (${wait.target}) gave up after ${Math.floor(crossed.elapsed_minutes)} of ${crossed.limit_minutes} minutes: ${wait.last?.detail ?? 'the forge had not answered yet'}; retry to wait again, or raise its total_time_cap_minutes with the item's policy_override`
+        : wallReason(crossed);
       // Marked stopped first, so the walk sees it and halts; then its processes are ended.
       await updateItem(uow.db, id, {
         status: 'stopped',
-        stop_kind: 'cap',
+        stop_kind: kind,
         stop_reason: reason,
         queued_at: null,
         walk: hold({ ...rec.walk, parked_until: null }, this.h.clock.now()),
@@ -219,10 +226,10 @@ export class WallClocks {
           from: rec.status === 'stopped' ? `stopped:${rec.stop_kind ?? ''}` : rec.status,
         },
       });
-      await uow.emit({ ...base, type: 'work_item_needs_human', payload: { kind: 'cap', reason } });
+      await uow.emit({ ...base, type: 'work_item_needs_human', payload: { kind, reason } });
       return rec.status;
     });
-    if (stopped === 'running') await this.h.endSessions(id);
+    if (stopped === 'running' || stopped === 'waiting') await this.h.endSessions(id);
     if (stopped === 'running' || stopped === 'queued') this.h.promote();
     return stopped !== null;
   }

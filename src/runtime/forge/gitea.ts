@@ -1,7 +1,9 @@
 import type { ForgeLocation } from '../../core/forge/locate.js';
+import { changesDetail, countDetail, names, standing, type Verdict } from './approval.js';
 import {
   ForgeError,
   overall,
+  type ApprovalReport,
   type CheckState,
   type CiCheck,
   type CiReport,
@@ -25,6 +27,7 @@ type Pull = {
   html_url: string;
   state: string;
   merged?: boolean;
+  merge_commit_sha?: string | null;
   draft?: boolean;
   head: { ref: string; sha: string };
   base: { ref: string };
@@ -41,6 +44,7 @@ function toMr(p: Pull): MergeRequest {
     head: p.head.ref,
     base: p.base.ref,
     sha: p.head.sha,
+    merge_sha: p.merged ? (p.merge_commit_sha ?? null) : null,
     title: p.title.replace(DRAFT, ''),
     labels: (p.labels ?? []).map((l) => l.name),
   };
@@ -220,6 +224,8 @@ export class GiteaClient implements ForgeClient {
       state: statusState(s.status),
       url: s.target_url || null,
       summary: s.description || null,
+      // A status carries no log, and reading an Actions log would need the run behind its URL.
+      log: null,
     }));
     return { state: overall(checks), checks };
   }
@@ -284,5 +290,60 @@ export class GiteaClient implements ForgeClient {
       })),
       ...lines,
     ].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  /**
+   * Reviews, by each person's latest verdict, against the approvals the base branch's protection
+   * requires. Reading a protection needs a repository admin's token; without one the required
+   * count is unknown and one approval is asked for.
+   */
+  async approval(mr: MergeRequest): Promise<ApprovalReport> {
+    const reviews = await this.all<{
+      user?: { login?: string } | null;
+      state: string;
+      body?: string;
+      dismissed?: boolean;
+    }>(`read reviews of #${mr.number}`, `${this.repoPath}/pulls/${mr.number}/reviews`);
+    const { approved_by, changes_requested } = standing(
+      reviews.flatMap((r): Verdict[] => {
+        const author = r.user?.login ?? '';
+        const body = r.body ?? '';
+        if (r.dismissed === true) return [{ author, verdict: 'dismissed', body }];
+        if (r.state === 'APPROVED') return [{ author, verdict: 'approved', body }];
+        if (r.state === 'REQUEST_CHANGES') return [{ author, verdict: 'changes_requested', body }];
+        return [];
+      }),
+    );
+    const given = { approved_by, changes_requested };
+    if (changes_requested.length > 0)
+      return { state: 'changes_requested', ...given, detail: changesDetail(changes_requested) };
+    const required = await this.requiredApprovals(mr.base);
+    if (required === null) {
+      const why = 'the required count is unknown: reading branch protection needs a repository admin token';
+      return approved_by.length > 0
+        ? { state: 'approved', ...given, detail: `approved by ${names(approved_by)} (${why})` }
+        : { state: 'pending', ...given, detail: `one approval needed (${why})` };
+    }
+    return {
+      state: approved_by.length >= required ? 'approved' : 'pending',
+      ...given,
+      detail: countDetail(approved_by.length, required, approved_by),
+    };
+  }
+
+  /** The base branch protection's required approvals: 0 when unprotected, null when hidden. */
+  private async requiredApprovals(base: string): Promise<number | null> {
+    try {
+      const r = await this.request<{ required_approvals?: number } | null>(
+        `read branch protection of ${base}`,
+        'GET',
+        `${this.repoPath}/branch_protections/${encodeURIComponent(base)}`,
+      );
+      return r.data?.required_approvals ?? 0;
+    } catch (err) {
+      if (err instanceof ForgeError && err.status === 404) return 0;
+      if (err instanceof ForgeError && err.status === 403) return null;
+      throw err;
+    }
   }
 }

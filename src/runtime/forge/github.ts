@@ -1,8 +1,12 @@
 import { Octokit } from '@octokit/rest';
+import { z } from 'zod';
 import type { ForgeLocation } from '../../core/forge/locate.js';
+import { changesDetail, names, standing, withApprovers, type Verdict } from './approval.js';
+import { logTail } from './log-tail.js';
 import {
   ForgeError,
   overall,
+  type ApprovalReport,
   type CheckState,
   type CiCheck,
   type ForgeClient,
@@ -18,6 +22,7 @@ type Pull = {
   draft?: boolean | undefined;
   merged?: boolean | undefined;
   merged_at?: string | null | undefined;
+  merge_commit_sha?: string | null | undefined;
   head: { ref: string; sha: string };
   base: { ref: string };
   title: string;
@@ -28,17 +33,40 @@ const labelNames = (labels: Pull['labels']): string[] =>
   labels.flatMap((l) => (typeof l === 'string' ? [l] : l.name ? [l.name] : []));
 
 function toMr(p: Pull): MergeRequest {
+  const merged = p.merged === true || Boolean(p.merged_at);
   return {
     number: p.number,
     url: p.html_url,
-    state: p.merged || p.merged_at ? 'merged' : p.state === 'open' ? 'open' : 'closed',
+    state: merged ? 'merged' : p.state === 'open' ? 'open' : 'closed',
     draft: p.draft === true,
     head: p.head.ref,
     base: p.base.ref,
     sha: p.head.sha,
+    // An open pull request's merge_commit_sha is GitHub's trial merge, which nothing lands on.
+    merge_sha: merged ? (p.merge_commit_sha ?? null) : null,
     title: p.title,
     labels: labelNames(p.labels),
   };
+}
+
+const ReviewDecision = z.object({
+  repository: z
+    .object({
+      pullRequest: z
+        .object({ reviewDecision: z.enum(['APPROVED', 'CHANGES_REQUESTED', 'REVIEW_REQUIRED']).nullable() })
+        .nullable(),
+    })
+    .nullable(),
+});
+
+const REVIEW_DECISION =
+  'query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { pullRequest(number: $number) { reviewDecision } } }';
+
+/** The review states that change where a reviewer stands; COMMENTED and PENDING do not. */
+function verdict(state: string): Verdict['verdict'] | null {
+  if (state === 'APPROVED') return 'approved';
+  if (state === 'CHANGES_REQUESTED') return 'changes_requested';
+  return state === 'DISMISSED' ? 'dismissed' : null;
 }
 
 function runState(status: string | null, conclusion: string | null): CheckState {
@@ -94,11 +122,21 @@ export class GitHubClient implements ForgeClient {
         name?: unknown;
         cause?: unknown;
         response?: unknown;
+        errors?: unknown;
       };
       // Octokit reports a request that got no answer (refused, timed out) as a 500 without a response.
       const status = typeof e.status === 'number' && e.response !== undefined ? e.status : null;
       const msg = typeof e.message === 'string' ? e.message : String(err);
       const where = `github ${this.location.project}: ${what}`;
+      // GraphQL answers 200 with typed errors: a missing pull request is NOT_FOUND, a token without
+      // the scope FORBIDDEN.
+      if (e.name === 'GraphqlResponseError' && Array.isArray(e.errors)) {
+        const types = e.errors.map((x: { type?: unknown }) => x.type);
+        if (types.includes('NOT_FOUND')) throw new ForgeError('not_found', 'github', `${where}: not found`);
+        if (types.includes('FORBIDDEN'))
+          throw new ForgeError('auth', 'github', `${where}: the token was refused (${msg})`);
+        throw new ForgeError('refused', 'github', `${where}: ${msg}`);
+      }
       if (status === 401 || (status === 403 && !/rate limit/i.test(msg)))
         throw new ForgeError('auth', 'github', `${where}: the token was refused (${status})`, status);
       if (status === 404) throw new ForgeError('not_found', 'github', `${where}: not found (404)`, 404);
@@ -197,12 +235,16 @@ export class GitHubClient implements ForgeClient {
         per_page: 100,
       }),
     );
-    const checks: CiCheck[] = runs.map((r) => ({
-      name: r.name,
-      state: runState(r.status, r.conclusion),
-      url: r.details_url ?? r.html_url ?? null,
-      summary: r.output?.summary ?? r.output?.title ?? null,
-    }));
+    const checks: CiCheck[] = runs.map((r) => {
+      const state = runState(r.status, r.conclusion);
+      return {
+        name: r.name,
+        state,
+        url: r.details_url ?? r.html_url ?? null,
+        summary: r.output?.summary ?? r.output?.title ?? null,
+        log: state === 'failing' ? logTail(r.output?.text) : null,
+      };
+    });
     // Newest first: the first status of each context is its current one.
     const seen = new Set<string>();
     for (const s of statuses) {
@@ -213,6 +255,7 @@ export class GitHubClient implements ForgeClient {
         state: statusState(s.state),
         url: s.target_url ?? null,
         summary: s.description ?? null,
+        log: null,
       });
     }
     return { state: overall(checks), checks };
@@ -260,5 +303,61 @@ export class GitHubClient implements ForgeClient {
         created_at: c.created_at,
       })),
     ].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  /**
+   * GitHub's own verdict (reviewDecision: branch protection and CODEOWNERS applied), which REST
+   * lacks; who approved or asked for changes comes from the reviews, by each person's latest.
+   */
+  async approval(mr: MergeRequest): Promise<ApprovalReport> {
+    const answer = await this.call(`read the review decision of #${mr.number}`, () =>
+      this.kit.graphql(REVIEW_DECISION, { owner: this.owner, name: this.repo, number: mr.number }),
+    );
+    const parsed = ReviewDecision.safeParse(answer);
+    if (!parsed.success)
+      throw new ForgeError(
+        'refused',
+        'github',
+        `github ${this.location.project}: read the review decision of #${mr.number}: unexpected answer`,
+      );
+    const pull = parsed.data.repository?.pullRequest;
+    if (!pull)
+      throw new ForgeError(
+        'not_found',
+        'github',
+        `github ${this.location.project}: read the review decision of #${mr.number}: not found`,
+      );
+    const reviews = await this.call(`read reviews of #${mr.number}`, () =>
+      this.kit.paginate(this.kit.rest.pulls.listReviews, {
+        ...this.at,
+        pull_number: mr.number,
+        per_page: 100,
+      }),
+    );
+    const { approved_by, changes_requested } = standing(
+      reviews.flatMap((r) => {
+        const v = verdict(r.state);
+        return v ? [{ author: r.user?.login ?? '', verdict: v, body: r.body ?? '' }] : [];
+      }),
+    );
+    const given = { approved_by, changes_requested };
+    switch (pull.reviewDecision) {
+      case 'APPROVED':
+        return {
+          state: 'approved',
+          ...given,
+          detail: approved_by.length > 0 ? `approved by ${names(approved_by)}` : 'approved',
+        };
+      case 'CHANGES_REQUESTED':
+        return { state: 'changes_requested', ...given, detail: changesDetail(changes_requested) };
+      case 'REVIEW_REQUIRED':
+        return {
+          state: 'pending',
+          ...given,
+          detail: withApprovers('review required', approved_by, 'approved so far by '),
+        };
+      case null:
+        return { state: 'approved', ...given, detail: withApprovers('no review required', approved_by) };
+    }
   }
 }

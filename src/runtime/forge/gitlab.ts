@@ -1,8 +1,12 @@
 import { Gitlab } from '@gitbeaker/rest';
+import { z } from 'zod';
 import type { ForgeLocation } from '../../core/forge/locate.js';
+import { countDetail } from './approval.js';
+import { logTail } from './log-tail.js';
 import {
   ForgeError,
   overall,
+  type ApprovalReport,
   type CheckState,
   type CiCheck,
   type CiReport,
@@ -24,20 +28,28 @@ type Mr = {
   source_branch: string;
   target_branch: string;
   sha?: string | null;
+  merge_commit_sha?: string | null;
+  squash_commit_sha?: string | null;
   title: string;
   labels?: unknown;
 };
 
+/** A job's trace fetched for at most this many failed jobs a read, so a broken pipeline costs few calls. */
+const TRACED_JOBS = 5;
+
 function toMr(m: Mr): MergeRequest {
   const labels = Array.isArray(m.labels) ? m.labels.flatMap((l) => (typeof l === 'string' ? [l] : [])) : [];
+  const merged = m.state === 'merged';
   return {
     number: m.iid,
     url: m.web_url,
-    state: m.state === 'merged' ? 'merged' : m.state === 'opened' ? 'open' : 'closed',
+    state: merged ? 'merged' : m.state === 'opened' ? 'open' : 'closed',
     draft: m.draft === true || m.work_in_progress === true || DRAFT.test(m.title),
     head: m.source_branch,
     base: m.target_branch,
     sha: m.sha ?? null,
+    // A fast-forward merge of a squash leaves no merge commit; the squash commit is what landed.
+    merge_sha: merged ? (m.merge_commit_sha ?? m.squash_commit_sha ?? null) : null,
     title: m.title.replace(DRAFT, ''),
     labels,
   };
@@ -50,6 +62,20 @@ function jobState(status: string, allowFailure: boolean): CheckState | null {
   if (status === 'skipped' || status === 'manual') return null;
   return 'pending';
 }
+
+/** GitLab's answer on approvals; `approved` is missing on versions before 13. */
+const Approvals = z.object({
+  approved: z.boolean().optional(),
+  approvals_required: z.number().optional(),
+  approvals_left: z.number().optional(),
+  approved_by: z
+    .array(z.object({ user: z.object({ username: z.string() }) }))
+    .nullish()
+    .transform((a) => a ?? []),
+});
+
+/** GitLab's trace markup: colours, and the section markers that fold a job's log in its page. */
+const TRACE_MARKUP = /section_(?:start|end):\d+:[^\r\n\x1b]*\r?\x1b\[0K|\x1b\[[0-9;]*[A-Za-z]/g;
 
 /**
  * GitLab (gitlab.com or self-hosted) through gitbeaker: merge requests, the jobs of the newest
@@ -165,7 +191,9 @@ export class GitLabClient implements ForgeClient {
       this.api.Jobs.all(this.project, { pipelineId: newest.id, perPage: 100 }),
     );
     const checks: CiCheck[] = [];
+    let traced = 0;
     for (const j of jobs as {
+      id: number;
       name: string;
       status: string;
       allow_failure: boolean;
@@ -174,14 +202,32 @@ export class GitLabClient implements ForgeClient {
     }[]) {
       const state = jobState(j.status, j.allow_failure);
       if (state === null) continue;
+      const log = state === 'failing' && traced++ < TRACED_JOBS ? await this.trace(j.id) : null;
       checks.push({
         name: j.name,
         state,
         url: typeof j.web_url === 'string' ? j.web_url : null,
         summary: typeof j.failure_reason === 'string' ? j.failure_reason : null,
+        log,
       });
     }
     return { state: overall(checks), checks };
+  }
+
+  /**
+   * The end of a job's log. A trace that is gone (erased, expired) or hidden from this token is
+   * no log rather than an error: the job's state still says it failed.
+   */
+  private async trace(jobId: number): Promise<string | null> {
+    try {
+      const text = await this.call(`read the trace of job ${jobId}`, () =>
+        this.api.Jobs.showLog(this.project, jobId),
+      );
+      return typeof text === 'string' ? logTail(text.replace(TRACE_MARKUP, '')) : null;
+    } catch (err) {
+      if (err instanceof ForgeError && (err.status === 403 || err.status === 404)) return null;
+      throw err;
+    }
   }
 
   async comments(mr: MergeRequest): Promise<ForgeComment[]> {
@@ -215,5 +261,26 @@ export class GitLabClient implements ForgeClient {
           created_at: n.created_at,
         };
       });
+  }
+
+  /** GitLab's approval rules as the merge request stands; the free tier has no "changes requested". */
+  async approval(mr: MergeRequest): Promise<ApprovalReport> {
+    const what = `read approvals of !${mr.number}`;
+    const answer = await this.call(what, () =>
+      this.api.MergeRequestApprovals.showConfiguration(this.project, { mergerequestIId: mr.number }),
+    );
+    const parsed = Approvals.safeParse(answer);
+    if (!parsed.success)
+      throw new ForgeError('refused', 'gitlab', `gitlab ${this.project}: ${what}: unexpected answer`);
+    const a = parsed.data;
+    const approvedBy = a.approved_by.map((x) => x.user.username);
+    const required = a.approvals_required ?? 0;
+    const left = a.approvals_left ?? 0;
+    return {
+      state: (a.approved ?? left === 0) ? 'approved' : 'pending',
+      approved_by: approvedBy,
+      changes_requested: [],
+      detail: countDetail(required - left, required, approvedBy),
+    };
   }
 }

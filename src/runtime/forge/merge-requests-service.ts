@@ -1,7 +1,7 @@
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
-import type { ItemMergeRequest } from '../../contract/merge-requests.js';
+import type { ForgeMergeRequest, ItemMergeRequest } from '../../contract/merge-requests.js';
 import type { Store } from '../../store/database.js';
 import { getMergeRequest, listMergeRequests, saveMergeRequest } from '../../store/merge-requests.js';
 import type { ItemRecord } from '../../store/work-items.js';
@@ -28,6 +28,51 @@ export class MergeRequestsService {
     return listMergeRequests(this.d.store.db, rec.id);
   }
 
+  /** The forge client for the item's repository, or the error a person reads. */
+  private async client(rec: ItemRecord) {
+    const repo = this.d.repo(rec.repo);
+    if (!repo) throw new JigError('repo_not_connected', { path: rec.repo });
+    const forge = await repoForge(repo);
+    if (!forge.ok) throw new JigError('forge_unavailable', { repo: rec.repo, reason: forge.reason });
+    const timeoutMs = (this.d.policyOf(rec)?.forge_cli_timeout_s ?? 120) * 1000;
+    return forgeClient(forge.location, forge.token, timeoutMs);
+  }
+
+  /**
+   * Reopens the item's merge request that was closed on the forge without merging (the item is
+   * stopped on it, kind `mr_closed`); the caller then retries the item.
+   */
+  async reopen(id: string): Promise<ItemMergeRequest> {
+    const rec = await this.d.record(id);
+    if (rec.status !== 'stopped' || rec.stop_kind !== 'mr_closed') {
+      const state = rec.status === 'stopped' ? `stopped (${rec.stop_kind ?? 'no kind'})` : rec.status;
+      throw new JigError('mr_not_closed', { id: rec.id, state });
+    }
+    const mr = await getMergeRequest(this.d.store.db, rec.id, rec.repo);
+    if (!mr) throw new JigError('no_merge_request', { id: rec.id });
+    const client = await this.client(rec);
+    let open: ForgeMergeRequest;
+    try {
+      open = await client.reopen(mr);
+    } catch (err) {
+      if (err instanceof ForgeError) throw new JigError('forge_refused', { reason: err.message });
+      throw err;
+    }
+    await this.d.events.transact(async (uow) => {
+      await saveMergeRequest(uow.db, rec.id, rec.repo, open, this.d.now());
+      await uow.emit({
+        work_item_id: rec.id,
+        type: 'mr_reopened',
+        by: 'human',
+        node: rec.current_node,
+        payload: { repo: rec.repo, number: open.number, url: open.url },
+      });
+    });
+    const now = await getMergeRequest(this.d.store.db, rec.id, rec.repo);
+    if (!now) throw new Error(`merge request of ${rec.id} vanished while being reopened`);
+    return now;
+  }
+
   /**
    * Sets the labels of the item's merge request on its forge (the whole set) and records them: a
    * person's move, or the item's agent through the worker verb (`jig item mr-label`).
@@ -36,14 +81,10 @@ export class MergeRequestsService {
     const rec = await this.d.record(id);
     const mr = await getMergeRequest(this.d.store.db, rec.id, rec.repo);
     if (!mr) throw new JigError('no_merge_request', { id: rec.id });
-    const repo = this.d.repo(rec.repo);
-    if (!repo) throw new JigError('repo_not_connected', { path: rec.repo });
-    const forge = await repoForge(repo);
-    if (!forge.ok) throw new JigError('forge_unavailable', { repo: rec.repo, reason: forge.reason });
-    const timeoutMs = (this.d.policyOf(rec)?.forge_cli_timeout_s ?? 120) * 1000;
+    const client = await this.client(rec);
     let set: string[];
     try {
-      set = await forgeClient(forge.location, forge.token, timeoutMs).setLabels(mr, [...new Set(labels)]);
+      set = await client.setLabels(mr, [...new Set(labels)]);
     } catch (err) {
       if (err instanceof ForgeError) throw new JigError('forge_refused', { reason: err.message });
       throw err;

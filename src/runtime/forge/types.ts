@@ -13,6 +13,22 @@ export interface CiCheck {
   url: string | null;
   /** What the forge says of it (a check's output summary, a status description). */
   summary: string | null;
+  /**
+   * The end of a failing check's log, when the forge gives one cheaply (a GitHub check run's output
+   * text, a GitLab job's trace): at most 40 lines and 4000 characters; null otherwise.
+   */
+  log: string | null;
+}
+
+/** Whether the approvals the forge requires for merging are given. */
+export interface ApprovalReport {
+  state: 'approved' | 'pending' | 'changes_requested';
+  /** Who approved (latest review of each person). */
+  approved_by: string[];
+  /** Who asked for changes, with their review's text. */
+  changes_requested: { author: string; body: string }[];
+  /** One line for a person: what is missing or given. */
+  detail: string;
 }
 
 /** The CI of one commit: `none` when nothing reports on it. */
@@ -54,6 +70,8 @@ export interface ForgeClient {
   setLabels(mr: MergeRequest, labels: string[]): Promise<string[]>;
   ci(sha: string): Promise<CiReport>;
   comments(mr: MergeRequest): Promise<ForgeComment[]>;
+  /** The approvals the forge requires before merging (GitHub's review decision, GitLab's approvals). */
+  approval(mr: MergeRequest): Promise<ApprovalReport>;
 }
 
 export type ForgeErrorKind = 'auth' | 'not_found' | 'conflict' | 'refused' | 'timeout' | 'unreachable';

@@ -318,7 +318,7 @@ export class ItemsService {
     // the next start) rather than answered as if the move had failed.
     try {
       // The processes go before their worktree does.
-      if (was === 'running' || was === 'queued') await this.onEnd(id);
+      if (was === 'running' || was === 'queued' || was === 'waiting') await this.onEnd(id);
     } catch (err) {
       this.deps.log?.error({ err, item: id }, `ending the processes of a ${move}d item failed`);
     }

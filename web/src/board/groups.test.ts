@@ -64,7 +64,8 @@ describe('board groups', () => {
     expect(actionOf(stopped('budget'))).toBe('raise_cap');
     expect(actionOf(stopped('question'))).toBe('answer');
     expect([reasonOf(item({})), actionOf(item({}))]).toEqual([null, 'resume']);
-    expect(reasonOf(stopped('mr_closed', 'open_mr'))).toBe('mr closed at open_mr');
+    expect(reasonOf(stopped('mr_closed', 'open_mr'))).toBe('its merge request was closed');
+    expect(reasonOf(stopped('wait', 'merge'))).toBe('a forge wait timed out at merge');
   });
 
   it('keeps the four groups in order, the oldest wait first, and only the newest five done', () => {

@@ -24,6 +24,7 @@ export function groupOf(item: Item): GroupId {
       return 'needs';
     case 'running':
     case 'queued':
+    case 'waiting':
     case 'rate_limited':
       return 'running';
     case 'paused':
@@ -55,6 +56,10 @@ export function reasonOf(item: Item): string | null {
       return `failed at ${node}`;
     case 'rate_limit':
       return 'waits for a rate limit';
+    case 'wait':
+      return `a forge wait timed out at ${node}`;
+    case 'mr_closed':
+      return 'its merge request was closed';
     default:
       return `${item.stop.kind.replace(/_/g, ' ')} at ${node}`;
   }

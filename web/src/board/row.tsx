@@ -7,6 +7,7 @@ const STATUS_LABEL: Record<Item['display_status'], string> = {
   paused: 'paused',
   queued: 'queued',
   running: 'running',
+  waiting: 'waiting on the forge',
   rate_limited: 'rate limited',
   needs_you: 'needs you',
   done: 'done',

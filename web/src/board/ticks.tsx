@@ -43,7 +43,7 @@ export function Ticks({ item, nodes }: { item: Item; nodes: readonly string[] | 
       ? item.stop?.kind === 'gate'
         ? 'waiting'
         : 'stopped'
-      : item.status === 'running'
+      : item.status === 'running' || item.status === 'waiting'
         ? 'running'
         : 'paused';
   return (

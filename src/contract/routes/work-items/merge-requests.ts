@@ -1,5 +1,5 @@
 import { ErrorBodySchema } from '../../error-body.js';
-import { LabelsAnswer, LabelsBody, MergeRequestsAnswer } from '../../merge-requests.js';
+import { LabelsAnswer, LabelsBody, MergeRequestsAnswer, ReopenAnswer } from '../../merge-requests.js';
 import { defineRoute } from '../../route.js';
 import { ItemIdParams, itemErrors } from './params.js';
 
@@ -21,4 +21,14 @@ export const setMrLabels = defineRoute({
   params: ItemIdParams,
   body: LabelsBody,
   responses: { 200: LabelsAnswer, ...itemErrors, 502: ErrorBodySchema },
+});
+
+export const reopenMr = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/reopen-mr',
+  summary:
+    "Reopens the item's merge request closed on the forge without merging, then retries the node it stopped on",
+  tags: ['forge'],
+  params: ItemIdParams,
+  responses: { 200: ReopenAnswer, 403: ErrorBodySchema, ...itemErrors, 502: ErrorBodySchema },
 });

@@ -32,7 +32,7 @@ export const POLICY_SCOPES = {
     'auto_escalate_delay_s',
     'auto_review_attempts',
   ],
-  retries: ['rate_limit_retries', 'forge_cli_timeout_s'],
+  retries: ['rate_limit_retries', 'forge_cli_timeout_s', 'forge_poll_s'],
   loops: ['default.attempts', 'default.wall_clock_s'],
   housekeeping: ['max_concurrent', 'archive.after_days'],
   findings: ['findings.loop_severities'],

@@ -107,6 +107,7 @@ describe('the seeded policy.yaml', () => {
     expect(resolved.retries).toEqual({
       rate_limit_retries: { value: 5, source: 'policy' },
       forge_cli_timeout_s: { value: 120, source: 'policy' },
+      forge_poll_s: { value: 300, source: 'default' },
     });
     expect(resolved.housekeeping).toEqual({
       max_concurrent: { value: 3, source: 'policy' },

@@ -23,7 +23,11 @@ export interface PolicyResolved {
     auto_escalate_delay_s: PolicyValue<number>;
     auto_review_attempts: PolicyValue<number>;
   };
-  retries: { rate_limit_retries: PolicyValue<number>; forge_cli_timeout_s: PolicyValue<number> };
+  retries: {
+    rate_limit_retries: PolicyValue<number>;
+    forge_cli_timeout_s: PolicyValue<number>;
+    forge_poll_s: PolicyValue<number>;
+  };
   housekeeping: { max_concurrent: PolicyValue<number>; archive_after_days: PolicyValue<number | null> };
   findings: { loop_severities: PolicyValue<string[]> };
   /** Read-only here: the harnesses draft sets these. */
@@ -103,6 +107,7 @@ function resolve(policy: PolicyFile, raw: Obj, input: SettingsInput): PolicyReso
     retries: {
       rate_limit_retries: v('rate_limit_retries', policy.rate_limit_retries),
       forge_cli_timeout_s: v('forge_cli_timeout_s', policy.forge_cli_timeout_s),
+      forge_poll_s: v('forge_poll_s', policy.forge_poll_s ?? 300),
     },
     housekeeping: {
       max_concurrent: v('max_concurrent', policy.max_concurrent),

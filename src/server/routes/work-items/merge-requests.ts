@@ -1,4 +1,9 @@
-import { listItemMergeRequests, setMrLabels } from '../../../contract/routes/work-items/merge-requests.js';
+import {
+  listItemMergeRequests,
+  reopenMr,
+  setMrLabels,
+} from '../../../contract/routes/work-items/merge-requests.js';
+import { JigError } from '../../../contract/errors.js';
 import type { Instance } from '../../../runtime/instance.js';
 import { routeFile } from '../../route-file.js';
 import { workerOf } from './draft.js';
@@ -11,5 +16,11 @@ export const mergeRequestRoutes = routeFile(import.meta.url, (r, inst: Instance)
   r.serve(setMrLabels, async (req) => {
     const by = workerOf(req.headers) === req.params.id ? 'agent' : 'human';
     return { merge_request: await inst.mergeRequests.setLabels(req.params.id, req.body.labels, by) };
+  });
+  r.serve(reopenMr, async (req) => {
+    if (workerOf(req.headers) === req.params.id)
+      throw new JigError('worker_own_item', { what: 'reopen the merge request', id: req.params.id });
+    const merge_request = await inst.mergeRequests.reopen(req.params.id);
+    return { merge_request, item: inst.items.dto(await inst.engine.retry(req.params.id, 'human')) };
   });
 });
