@@ -200,7 +200,7 @@ export class WallClocks {
       const timedOut = !!wait && crossed.scope === 'task' && crossed.path === wait.task;
       const kind = timedOut ? 'wait' : 'cap';
       const reason = timedOut
-        ? `${wait.task} (${wait.target}) gave up after ${Math.floor(crossed.elapsed_minutes)} of ${crossed.limit_minutes} minutes: ${wait.last?.detail ?? 'the forge had not answered yet'}; retry to wait again, or raise its total_time_cap_minutes with the item's policy_override`
+        ? `${wait.task} (${wait.target}) timed out: its total_time_cap_minutes (${+crossed.limit_minutes.toFixed(2)}) passed; the last check saw: ${wait.last?.detail ?? 'nothing yet'}. Retry to wait again, or raise the cap with the item's policy_override`
         : wallReason(crossed);
       // Marked stopped first, so the walk sees it and halts; then its processes are ended.
       await updateItem(uow.db, id, {

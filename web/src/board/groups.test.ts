@@ -48,6 +48,8 @@ describe('board groups', () => {
     expect(groupOf(item({ started_at: base.created_at }))).toBe('needs');
     expect(groupOf(stopped('gate'))).toBe('needs');
     expect(groupOf(stopped('rate_limit'))).toBe('running');
+    const waiting = item({ status: 'waiting', display_status: 'waiting', started_at: base.created_at });
+    expect([groupOf(waiting), reasonOf(waiting), actionOf(waiting)]).toEqual(['running', null, 'open']);
     expect(groupOf(item({ status: 'queued', display_status: 'queued' }))).toBe('running');
     expect(groupOf(item({ status: 'cancelled', display_status: 'cancelled' }))).toBe('done');
   });
