@@ -213,6 +213,9 @@ describe('external waits', () => {
     ]);
     const mrs = await http(`${jig.url}/api/work-items/${item.id}/merge-requests`);
     expect(mrs.json.merge_requests[0]).toMatchObject({ state: 'merged', merge_sha: mergeSha });
+    // The item's own answer carries it too.
+    const answer = (await http(`${jig.url}/api/work-items/${item.id}`)).json;
+    expect(answer.merge_requests).toEqual(mrs.json.merge_requests);
     expect(JSON.stringify(all)).not.toContain(TOKEN);
     expect(jig.stdout() + jig.stderr()).not.toContain(TOKEN);
     await jig.stop();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { itemStatuses, stopKinds } from './item-status.js';
+import { ItemMergeRequest } from './merge-requests.js';
 
 const Overrides = z.record(z.string(), z.unknown());
 
@@ -81,6 +82,12 @@ export const WorkItem = z.object({
   started_at: z.string().nullable(),
   ended_at: z.string().nullable(),
   archived_at: z.string().nullable(),
+  merge_requests: z
+    .array(ItemMergeRequest)
+    .optional()
+    .describe(
+      'GET /api/work-items/{id} only, once a forge task opened one: its merge requests as the forge last answered',
+    ),
 });
 export type WorkItem = z.infer<typeof WorkItem>;
 

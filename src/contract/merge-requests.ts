@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { WorkItem } from './items.js';
 
 /** An item's merge request as Jig records it (GitHub's pull request, GitLab's merge request). */
 export const MergeRequestState = z.enum(['open', 'closed', 'merged']);
@@ -38,8 +37,3 @@ export const LabelsBody = z
   })
   .strict();
 export const LabelsAnswer = z.object({ merge_request: ItemMergeRequest });
-
-export const ReopenAnswer = z.object({
-  merge_request: ItemMergeRequest,
-  item: WorkItem.describe('the item after its retry: running, or queued for a slot'),
-});

@@ -42,8 +42,21 @@ const NEWEST = Number.MAX_SAFE_INTEGER;
 
 const MOVES: { move: string; label: string; when: (i: Item) => boolean }[] = [
   { move: 'resume', label: 'Resume', when: (i) => i.status === 'paused' },
-  { move: 'pause', label: 'Pause', when: (i) => i.status === 'running' || i.status === 'queued' },
-  { move: 'retry', label: 'Retry', when: (i) => i.status === 'stopped' && i.stop?.kind !== 'gate' },
+  {
+    move: 'pause',
+    label: 'Pause',
+    when: (i) => i.status === 'running' || i.status === 'queued' || i.status === 'waiting',
+  },
+  {
+    move: 'reopen-mr',
+    label: 'Reopen merge request',
+    when: (i) => i.status === 'stopped' && i.stop?.kind === 'mr_closed',
+  },
+  {
+    move: 'retry',
+    label: 'Retry',
+    when: (i) => i.status === 'stopped' && i.stop?.kind !== 'gate' && i.stop?.kind !== 'mr_closed',
+  },
   {
     move: 'archive',
     label: 'Archive',
@@ -124,6 +137,15 @@ export function ItemPage() {
               <ChangeSize item={it} />
             </>
           )}
+          {(it.merge_requests ?? []).map((mr) => (
+            <span key={mr.repo}>
+              {' · '}
+              <a href={mr.url} target="_blank" rel="noreferrer noopener">
+                merge request #{mr.number}
+              </a>{' '}
+              ({mr.draft && mr.state === 'open' ? 'draft' : mr.state})
+            </span>
+          ))}
         </div>
         <Brief item={it} />
         <div className="item-actions">

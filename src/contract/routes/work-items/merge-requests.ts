@@ -1,5 +1,7 @@
 import { ErrorBodySchema } from '../../error-body.js';
-import { LabelsAnswer, LabelsBody, MergeRequestsAnswer, ReopenAnswer } from '../../merge-requests.js';
+import { z } from 'zod';
+import { WorkItem } from '../../items.js';
+import { ItemMergeRequest, LabelsAnswer, LabelsBody, MergeRequestsAnswer } from '../../merge-requests.js';
 import { defineRoute } from '../../route.js';
 import { ItemIdParams, itemErrors } from './params.js';
 
@@ -21,6 +23,11 @@ export const setMrLabels = defineRoute({
   params: ItemIdParams,
   body: LabelsBody,
   responses: { 200: LabelsAnswer, ...itemErrors, 502: ErrorBodySchema },
+});
+
+export const ReopenAnswer = z.object({
+  merge_request: ItemMergeRequest,
+  item: WorkItem.describe('the item after its retry: running, or queued for a slot'),
 });
 
 export const reopenMr = defineRoute({

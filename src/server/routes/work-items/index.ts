@@ -23,7 +23,11 @@ export const workItemRoutes = routeFile(import.meta.url, (r, inst: Instance) => 
 
   r.serve(listItems, async (req) => inst.items.list(req.query));
 
-  r.serve(getItem, async (req) => inst.items.dto(await inst.items.record(req.params.id)));
+  r.serve(getItem, async (req) => {
+    const item = inst.items.dto(await inst.items.record(req.params.id));
+    const mrs = await inst.mergeRequests.list(item.id);
+    return mrs.length > 0 ? { ...item, merge_requests: mrs } : item;
+  });
 
   r.serve(patchItem, async (req) => inst.items.dto(await inst.items.patch(req.params.id, req.body, 'human')));
 
