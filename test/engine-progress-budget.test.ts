@@ -42,7 +42,7 @@ describe('POST /api/work-items/{id}/progress', () => {
       detail: 'the item is cancelled; it has ended',
       code: 'item_wrong_status',
       status: 'cancelled',
-      allowed: ['paused', 'queued', 'running', 'stopped'],
+      allowed: ['paused', 'queued', 'running', 'stopped', 'waiting'],
     });
   });
 });
@@ -81,7 +81,7 @@ describe('POST /api/work-items/{id}/budget/raise', () => {
       detail: 'the item is cancelled; it has ended',
       code: 'item_wrong_status',
       status: 'cancelled',
-      allowed: ['paused', 'queued', 'running', 'stopped'],
+      allowed: ['paused', 'queued', 'running', 'stopped', 'waiting'],
     });
   });
 

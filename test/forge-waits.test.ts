@@ -5,7 +5,7 @@ import { harnessesYaml } from './helpers/agents.js';
 import { events, fileItem, post, until } from './helpers/engine.js';
 import { git, gitEnv, makeRepo } from './helpers/git.js';
 import { startMockGitHub, type MockGitHub } from './helpers/mock-github.js';
-import { cleanupAll, http, startJig, tempHome, type JigProcess } from './helpers/server.js';
+import { cleanupAll, http, runJig, startJig, tempHome, type JigProcess } from './helpers/server.js';
 
 /*
  * External waits on the real server against a recording GitHub mock and a local bare origin: the
@@ -248,6 +248,11 @@ describe('external waits', () => {
     const again = await post(jig, `/api/work-items/${item.id}/reopen-mr`);
     expect(again.status).toBe(409);
     expect(again.json.code).toBe('mr_not_closed');
+    const cli = await runJig(['item', 'reopen-mr', item.id], { JIG_HOME: jig.home, JIG_URL: jig.url });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain(
+      `work item ${item.id} is not stopped on a merge request closed without merging`,
+    );
     gh.checkRuns[tip(waiting.branch)] = [run('unit', 'completed', 'success')];
     const atGate = await until(jig, item.id, (i) => i.status === 'stopped');
     expect(atGate.stop.kind).toBe('gate');

@@ -40,11 +40,11 @@ describe('what the answers say', () => {
   });
 
   it('lists only statuses an item can have', async () => {
-    for (const status of ['waiting', 'rate_limited']) {
+    for (const status of ['needs_you', 'rate_limited']) {
       const r = await http(`${jig.url}/api/work-items?status=${status}`);
       expect(r.status).toBe(422);
       expect(r.json.detail).toBe(
-        `query.status: ${status} is not one of paused, queued, running, stopped, completed, cancelled, abandoned`,
+        `query.status: ${status} is not one of paused, queued, running, stopped, waiting, completed, cancelled, abandoned`,
       );
     }
   });

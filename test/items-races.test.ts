@@ -74,7 +74,7 @@ describe('racing moves', () => {
               /^the item is (cancelled|completed|abandoned); only an item that has not ended can be/,
             ),
             status: item.status,
-            allowed: ['paused', 'queued', 'running', 'stopped'],
+            allowed: ['paused', 'queued', 'running', 'stopped', 'waiting'],
           });
         }
         // An abandon cleans up once, after it won.

@@ -16,6 +16,7 @@ export function nextFor(item: WorkItem): string | null {
       return `jig item resume ${id}  (starts it)`;
     case 'running':
     case 'queued':
+    case 'waiting':
       return `jig view events ${id} -f  (follow it to the end)`;
     case 'stopped': {
       const stop = item.stop;
@@ -23,6 +24,7 @@ export function nextFor(item: WorkItem): string | null {
         return `jig view doc ${id} artifact, then jig item approve ${id} or jig item reject ${id} --note TEXT`;
       if (stop?.kind === 'rate_limit') return null;
       if (stop?.kind === 'budget') return `jig item raise-budget ${id} --usd N`;
+      if (stop?.kind === 'mr_closed') return `jig item reopen-mr ${id}, or jig item cancel ${id}`;
       // The suggestion comes from an agent's result file: only a verb this CLI has is shown as one.
       const suggested = stop?.suggested_action;
       if (suggested && SUGGESTABLE.includes(suggested.action))

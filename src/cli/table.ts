@@ -68,6 +68,7 @@ export function statusColour(status: string): Colour | null {
   switch (status) {
     case 'running':
     case 'queued':
+    case 'waiting':
       return 'green';
     case 'needs_you':
     case 'rate_limited':
