@@ -223,7 +223,7 @@ export class Waits {
     };
     await this.r.events.transact(async (uow) => {
       const cur = await getItem(uow.db, rec.id);
-      if (cur?.status !== 'waiting' || !cur.walk) return;
+      if (cur?.status !== 'waiting' || !cur.walk || cur.walk.wait?.session !== w.session) return;
       await updateItem(uow.db, rec.id, { walk: { ...cur.walk, wait } });
       if (changed) {
         await uow.emit({

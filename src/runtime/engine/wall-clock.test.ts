@@ -416,3 +416,25 @@ describe('wallReason', () => {
     ).toBe('gate review timed out (0.1 of 0.03 minutes); it stays open: approve or reject it');
   });
 });
+
+describe('forge waits', () => {
+  it('a wait without a cap of its own times out after 90 minutes; its own cap or a default wins', () => {
+    const wait = { kind: 'forge', target: 'mr.merge', run: undefined };
+    const c = chain({ t: wait });
+    expect(crossed(c, inStep, 89.9)).toBeNull();
+    expect(crossed(c, inStep, 90)).toEqual({
+      scope: 'task',
+      path: 'build.main.t',
+      key: 'total_time_cap_minutes',
+      limit_minutes: 90,
+      elapsed_minutes: 90,
+    });
+    expect(crossed(chain({ t: { ...wait, ...cap(5) } }), inStep, 5)).toMatchObject({ limit_minutes: 5 });
+    const p = { defaults: { tasks: { total_time_cap_minutes: 30 } } };
+    expect(crossed(c, inStep, 30, { policy: p })).toMatchObject({ path: 'build.main.t', limit_minutes: 30 });
+    // An immediate forge action is no wait: no default cap.
+    expect(
+      crossed(chain({ t: { kind: 'forge', target: 'mr.sync', run: undefined } }), inStep, 500),
+    ).toBeNull();
+  });
+});

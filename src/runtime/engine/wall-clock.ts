@@ -4,7 +4,8 @@ import { clockedItemIds } from '../../store/item-scans.js';
 import { clockAt, elapsedMinutes, heldMs, hold, release } from '../../core/chain/walk-state.js';
 import type { Logger } from 'pino';
 import type { PolicyFile } from '../../contract/config/policy.js';
-import type { ModelNode, ModelStep, ResolvedChain } from '../../core/chain/model.js';
+import type { ModelNode, ModelStep, ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import { WaitTarget } from '../../contract/config/task.js';
 import { walkChain } from '../../core/chain/walk.js';
 import { overrideAt } from '../../core/items/policy-override.js';
 import { durationMinutes } from '../../core/policy/gate-timeout.js';
@@ -51,6 +52,10 @@ function capOf(override: unknown, path: string, value: unknown, level: Level, ma
   return m === undefined ? v : Math.min(v, m);
 }
 
+/** A wait's timeout when neither its task nor policy.yaml's task defaults set one. */
+export const DEFAULT_WAIT_MINUTES = 90;
+const isWait = (t: ModelTask): boolean => t.kind === 'forge' && WaitTarget.safeParse(t.target).success;
+
 function stepAt(chain: ResolvedChain, path: string): ModelStep | null {
   const v = walkChain(chain).find((x) => x.kind === 'step' && x.path === path);
   return (v?.value as ModelStep | undefined) ?? null;
@@ -83,8 +88,11 @@ export function wallClockCrossed(input: {
   const sc = w.step_at ? w.step_clock : null;
   const step = sc ? stepAt(chain, sc.path) : null;
   if (sc && step) {
-    for (const t of step.tasks)
-      checks.push({ c: sc, s: at('task', t.path, capOf(override, t.path, t, d?.tasks, x?.tasks)) });
+    for (const t of step.tasks) {
+      // A forge wait without a cap of its own times out after the default wait (reference §2.4).
+      const cap = capOf(override, t.path, t, d?.tasks, x?.tasks) ?? (isWait(t) ? DEFAULT_WAIT_MINUTES : null);
+      checks.push({ c: sc, s: at('task', t.path, cap) });
+    }
     checks.push({ c: sc, s: at('step', step.path, capOf(override, step.path, step, d?.steps, x?.steps)) });
   }
   const node: ModelNode | undefined = chain.nodes[w.node];
