@@ -93,8 +93,9 @@ async function reviewObservation(i: PollInput, mr: MergeRequest): Promise<Observ
     if (!check) return { state: 'pending', mr, detail: `check "${want.check}" has not reported yet` };
     return ciObservation({ state: check.state, checks: [check] }, mr, mr.sha, 'review');
   }
-  const since = i.pushedAt ?? '';
-  const fresh = (await i.client.comments(mr)).filter((c) => c.created_at >= since);
+  // Compared as instants: forges write offsets (Gitea: +08:00), Jig writes UTC.
+  const since = i.pushedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(i.pushedAt);
+  const fresh = (await i.client.comments(mr)).filter((c) => !(Date.parse(c.created_at) < since));
   // Line comments and requested changes are asked of the change; a plain comment only from the bot.
   const asked = fresh.filter(
     (c) =>
