@@ -212,7 +212,7 @@ describe('GET /api/repos', () => {
       path: git(repoRoot, 'rev-parse', '--show-toplevel'),
       name: expect.any(String),
     });
-    expect(r.json.workspaces).toEqual({});
+    expect(r.json.workspaces).toEqual([]);
   });
 
   it('shows a connected repo whose folder is gone', async () => {
@@ -251,5 +251,61 @@ describe('the CLI', () => {
     const notGit = await runJig(['repo', 'connect', tempHome('jig-plain-')], env);
     expect(notGit.code).toBe(2);
     expect(notGit.stderr).toContain('is not a git repository');
+  });
+});
+
+describe('workspaces', () => {
+  it("GET /api/repos and jig repo list show each workspace with its members' state", async () => {
+    const file = join(jig.home, 'config', 'repos.yaml');
+    const before = readFileSync(file, 'utf8');
+    const root = makeRepo();
+    const api1 = makeRepo();
+    writeFileSync(
+      file,
+      `repos:\n  - path: ${root}\n    id: shop\n    test_command: ''\n    setup_command: ''\n  - path: ${api1}\n    id: api\n    test_command: ''\n    setup_command: ''\n    enabled: false\nworkspaces:\n  all:\n    root: shop\n    members:\n      api:\n        repository: api\n        path: services/api\n      web:\n        repository: web\n        path: web\n`,
+    );
+    try {
+      const r = await api('GET', '/api/repos');
+      expect(r.status).toBe(200);
+      expect(r.json.workspaces).toEqual([
+        {
+          name: 'all',
+          root: 'shop',
+          root_path: root,
+          root_pointer_default: 'ignore',
+          members: [
+            {
+              name: 'api',
+              repository: 'api',
+              path: 'services/api',
+              repo_path: api1,
+              enabled: false,
+              problem: `member api: api (${api1}) is disabled`,
+            },
+            {
+              name: 'web',
+              repository: 'web',
+              path: 'web',
+              repo_path: null,
+              enabled: false,
+              problem: 'member web: web is not a connected repository (no repos.yaml entry has id: web)',
+            },
+          ],
+          ready: false,
+          problems: [
+            `member api: api (${api1}) is disabled`,
+            'member web: web is not a connected repository (no repos.yaml entry has id: web)',
+          ],
+        },
+      ]);
+      const list = await runJig(['repo', 'list'], { JIG_HOME: jig.home, NO_COLOR: '1' });
+      expect(list.code).toBe(0);
+      // Piped, a table is its rows as tab-separated lines.
+      expect(list.stdout).toContain(
+        `all\tshop\tapi (api at services/api), web (web at web)\tmember api: api (${api1}) is disabled; member web: web is not a connected repository (no repos.yaml entry has id: web)\n`,
+      );
+    } finally {
+      writeFileSync(file, before);
+    }
   });
 });

@@ -33,9 +33,30 @@ export const RepoView = z.object({
 });
 export type RepoView = z.infer<typeof RepoView>;
 
+export const WorkspaceMemberView = z.object({
+  name: z.string(),
+  repository: z.string().describe('the id of the connected repository (repos.yaml `id`)'),
+  path: z.string().describe("where the member sits inside the root's checkout (a submodule path)"),
+  repo_path: z.string().nullable().describe('the connected repository it names; null when none has that id'),
+  enabled: z.boolean(),
+  problem: z.string().nullable(),
+});
+
+export const WorkspaceView = z.object({
+  name: z.string(),
+  root: z.string().describe('the id of the root repository'),
+  root_path: z.string().nullable().describe('the connected root repository; null when none has that id'),
+  root_pointer_default: z.enum(['ignore', 'bump']).describe('default ignore'),
+  members: z.array(WorkspaceMemberView),
+  /** Every repository it names is connected and enabled, and no member path leaves the root. */
+  ready: z.boolean(),
+  problems: z.array(z.string()),
+});
+export type WorkspaceView = z.infer<typeof WorkspaceView>;
+
 export const ReposAnswer = z.object({
   repos: z.array(RepoView),
-  workspaces: z.record(z.string(), z.unknown()),
+  workspaces: z.array(WorkspaceView).describe("repos.yaml `workspaces`, with their members' state"),
   suggested: z
     .object({ path: z.string(), name: z.string() })
     .nullable()

@@ -52,6 +52,18 @@ export function registerRepo(program: Command): void {
         if (hidden > 0)
           process.stdout.write(paint(style, 'dim', `(${hidden} found by Jig not shown; --all)\n`));
         if (r.suggested) process.stdout.write(`not connected: ${r.suggested.path} (jig repo connect)\n`);
+        if (r.workspaces.length > 0) {
+          const ws = r.workspaces.map((w) => [
+            w.name,
+            w.root,
+            w.members.map((m) => `${m.name} (${m.repository} at ${m.path})`).join(', ') || '-',
+            {
+              text: w.ready ? 'ready' : w.problems.join('; '),
+              colour: w.ready ? ('green' as const) : ('yellow' as const),
+            },
+          ]);
+          process.stdout.write(`\n${table(style, ['WORKSPACE', 'ROOT', 'MEMBERS', 'STATE'], ws)}`);
+        }
         for (const w of r.warnings) process.stderr.write(`jig: ${w}\n`);
         return EXIT_OK;
       }),

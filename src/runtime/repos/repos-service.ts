@@ -1,4 +1,5 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
+import { workspaceViews } from '../../core/workspaces/view.js';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { ForgeKind, RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
@@ -74,7 +75,7 @@ export class ReposService {
       suggested = { path: top, name: basename(top) };
     return {
       repos,
-      workspaces: (r.file.workspaces ?? {}) as Record<string, unknown>,
+      workspaces: workspaceViews(r.file),
       suggested,
       warnings: r.warnings,
     };
