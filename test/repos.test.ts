@@ -37,7 +37,44 @@ describe('POST /api/repos/probe', () => {
         reason: 'package.json has a `test` script; .github/workflows/ci.yml runs it too',
       },
       setup_command: { value: 'npm ci', reason: 'package.json with package-lock.json' },
+      workspace: null,
     });
+  });
+
+  it('proposes a workspace from the submodules .gitmodules declares, saying which are checked out and connected', async () => {
+    const root = makeRepo({
+      '.gitmodules':
+        '[submodule "libs/api"]\n\tpath = api\n\turl = ../api.git\n[submodule "Web UI"]\n\tpath = web\n',
+    });
+    git(root, 'init', '-q', join(root, 'api'));
+    git(join(root, 'api'), 'commit', '-q', '--allow-empty', '-m', 'init');
+    const connected = await api('POST', '/api/repos', { path: join(root, 'api'), test_command: '' });
+    expect(connected.status, connected.text).toBe(201);
+    const r = await api('POST', '/api/repos/probe', { path: root });
+    expect(r.status).toBe(200);
+    expect(r.json.workspace).toEqual({
+      name: 'repo',
+      reason: '.gitmodules declares 2 submodules',
+      members: [
+        {
+          name: 'api',
+          submodule: 'libs/api',
+          path: 'api',
+          repo_path: join(root, 'api'),
+          checked_out: true,
+          connected: true,
+        },
+        {
+          name: 'web-ui',
+          submodule: 'Web UI',
+          path: 'web',
+          repo_path: join(root, 'web'),
+          checked_out: false,
+          connected: false,
+        },
+      ],
+    });
+    expect((await api('DELETE', `/api/repos${q(join(root, 'api'))}`)).status).toBe(204);
   });
 
   it("prefers a task runner's test target, and proposes nothing it cannot justify", async () => {

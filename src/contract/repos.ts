@@ -13,6 +13,23 @@ export const ProbeAnswer = z.object({
   project: Proposal,
   test_command: Proposal.describe('null when nothing was detected: decide one, or "" for no tests'),
   setup_command: Proposal,
+  workspace: z
+    .object({
+      name: z.string(),
+      reason: z.string(),
+      members: z.array(
+        z.object({
+          name: z.string().describe('a member name (an identifier) made from the submodule name'),
+          submodule: z.string(),
+          path: z.string().describe("the submodule's path in this repository"),
+          repo_path: z.string(),
+          checked_out: z.boolean().describe('the submodule is initialized (it has a checkout)'),
+          connected: z.boolean(),
+        }),
+      ),
+    })
+    .nullable()
+    .describe('a workspace Jig proposes when .gitmodules declares submodules; null otherwise'),
 });
 export type ProbeAnswer = z.infer<typeof ProbeAnswer>;
 

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { memberName, parseGitmodules } from '../../core/workspaces/gitmodules.js';
+import type { ProbeAnswer } from '../../contract/repos.js';
 import { forgeOfHost, parseRemote } from '../../core/forge/locate.js';
 import { basename, join } from 'node:path';
 import { JigError } from '../../contract/errors.js';
@@ -20,6 +22,34 @@ export interface ProbeResult {
   project: Proposal | null;
   test_command: Proposal | null;
   setup_command: Proposal | null;
+  /** Members' `connected` is filled by the repos service, which knows what is connected. */
+  workspace: ProbeAnswer['workspace'];
+}
+
+/** The workspace the submodules of `.gitmodules` make, with this repository as its root. */
+function workspaceOf(top: string): ProbeAnswer['workspace'] {
+  const text = read(top, '.gitmodules');
+  const subs = text === null ? [] : parseGitmodules(text);
+  if (subs.length === 0) return null;
+  const taken = new Set<string>();
+  const members = subs.map((s) => {
+    const name = memberName(s.name, taken);
+    taken.add(name);
+    const repo_path = join(top, s.path);
+    return {
+      name,
+      submodule: s.name,
+      path: s.path,
+      repo_path,
+      checked_out: has(top, join(s.path, '.git')),
+      connected: false,
+    };
+  });
+  return {
+    name: memberName(basename(top), new Set()),
+    reason: `.gitmodules declares ${subs.length} submodule${subs.length === 1 ? '' : 's'}`,
+    members,
+  };
 }
 
 const MAX_BYTES = 1_000_000;
@@ -204,6 +234,7 @@ export async function probeRepo(path: string): Promise<ProbeResult> {
       project: null,
       test_command: null,
       setup_command: null,
+      workspace: null,
     };
   }
   const eco = ecosystem(top);
@@ -223,5 +254,6 @@ export async function probeRepo(path: string): Promise<ProbeResult> {
     project,
     test_command: test,
     setup_command: eco.setup ?? { value: '', reason: 'no dependency manifest found: nothing to install' },
+    workspace: workspaceOf(top),
   };
 }

@@ -91,7 +91,11 @@ export class ReposService {
     const abs = absolute(path);
     if (!isDir(abs)) throw new JigError('repo_not_git', { path: abs });
     const p = await probeRepo(abs);
-    return { ...p, connected: p.is_git && this.find(p.path) !== null };
+    const workspace = p.workspace && {
+      ...p.workspace,
+      members: p.workspace.members.map((m) => ({ ...m, connected: this.find(m.repo_path) !== null })),
+    };
+    return { ...p, workspace, connected: p.is_git && this.find(p.path) !== null };
   }
 
   /**
