@@ -1,9 +1,8 @@
 import { watchedMergeRequests } from '../../store/merge-requests.js';
-import { getItem, updateItem } from '../../store/work-items.js';
+import { getItem } from '../../store/work-items.js';
 import type { TimerHandle } from '../clock.js';
-import { forgeClient } from '../forge/client.js';
-import { repoForge } from '../forge/for-repo.js';
-import { hold } from './wall-clock.js';
+import { repoClient } from '../forge/for-repo.js';
+import { recordStop } from './stop-record.js';
 import type { EngineResources } from './resources.js';
 import { recordMergeRequest } from './wait-ends.js';
 
@@ -49,12 +48,11 @@ export class MrWatch {
     const repo = this.r.repos.find(w.repo);
     const rec = await getItem(this.r.store.db, w.item_id);
     if (!repo || !rec) return;
-    const forge = await repoForge(repo);
+    const forge = await repoClient(repo, this.r.policyOf(rec)?.forge_cli_timeout_s ?? 120);
     if (!forge.ok) return;
-    const timeoutMs = (this.r.policyOf(rec)?.forge_cli_timeout_s ?? 120) * 1000;
     let mr;
     try {
-      mr = await forgeClient(forge.location, forge.token, timeoutMs).get(w.number);
+      mr = await forge.client.get(w.number);
     } catch (err) {
       // A forge that does not answer now is asked again at the next sweep; a wait or task says more.
       this.r.log.warn({ err, item: w.item_id }, 'merge request watch: the forge did not answer');
@@ -69,21 +67,8 @@ export class MrWatch {
       await recordMergeRequest(uow, cur.id, w.repo, mr, this.r.now(), cur.current_node);
       if (mr.state !== 'closed' || (cur.status !== 'running' && cur.status !== 'queued')) return null;
       const reason = `${mr.url} was closed without being merged; reopen it (jig item reopen-mr ${cur.id}) and the item goes on, or cancel the item`;
-      await updateItem(uow.db, cur.id, {
-        status: 'stopped',
-        stop_kind: 'mr_closed',
-        stop_reason: reason,
-        queued_at: null,
-        ...(cur.walk ? { walk: hold(cur.walk, this.r.clock.now()) } : {}),
-        updated_at: this.r.now(),
-      });
-      await uow.emit({
-        work_item_id: cur.id,
-        type: 'work_item_needs_human',
-        by: 'jig',
-        node: cur.current_node,
-        payload: { kind: 'mr_closed', reason },
-      });
+      const at = { ms: this.r.clock.now(), iso: this.r.now() };
+      await recordStop(uow, cur, { kind: 'mr_closed', reason, walk: cur.walk }, at);
       return cur.status;
     });
     if (stopRunning === 'running') await this.r.endSessions(w.item_id);

@@ -8,7 +8,7 @@ import { sessionsOf, updateSession, type SessionStatus } from '../../store/sessi
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { UnitOfWork } from '../events/event-log.js';
 import type { Observation } from '../forge/wait-poll.js';
-import { stoppedWalk } from './move-guards.js';
+import { recordStop } from './stop-record.js';
 import type { EngineResources } from './resources.js';
 
 type Outcome = 'passed' | 'failed' | 'closed' | 'refused' | 'timed_out' | 'paused';
@@ -47,6 +47,10 @@ export async function recordMergeRequest(
 /** How a wait ends: its session, the item's state, the events; one transaction each. */
 export class WaitEnds {
   constructor(private readonly r: EngineResources) {}
+
+  private at(): { ms: number; iso: string } {
+    return { ms: this.r.clock.now(), iso: this.r.now() };
+  }
 
   /** A line in the wait's log, which `jig view logs` shows like any task's. */
   log(w: Pick<ExternalWait, 'session'>, line: string): void {
@@ -142,20 +146,8 @@ export class WaitEnds {
       if (mr) await recordMergeRequest(uow, rec.id, w.repo, mr, this.r.now(), rec.current_node);
       const outcome: Outcome = kind === 'mr_closed' ? 'closed' : 'refused';
       await this.close(uow, cur, w, outcome, reason);
-      await updateItem(uow.db, rec.id, {
-        status: 'stopped',
-        stop_kind: kind,
-        stop_reason: reason,
-        walk: stoppedWalk({ ...cur.walk, wait: null }, kind, this.r.clock.now()),
-        updated_at: this.r.now(),
-      });
-      await uow.emit({
-        work_item_id: rec.id,
-        type: 'work_item_needs_human',
-        by: 'jig',
-        node: rec.current_node,
-        payload: { kind, reason, session: w.session },
-      });
+      const walk = { ...cur.walk, wait: null };
+      await recordStop(uow, cur, { kind, reason, walk, session: w.session }, this.at());
     });
   }
 
@@ -184,20 +176,7 @@ export class WaitEnds {
       const rec = await getItem(uow.db, id);
       if (rec?.status !== 'waiting') return;
       const reason = 'the item was waiting on the forge but its wait record is gone; retry it to wait again';
-      await updateItem(uow.db, id, {
-        status: 'stopped',
-        stop_kind: 'infra',
-        stop_reason: reason,
-        ...(rec.walk ? { walk: stoppedWalk(rec.walk, 'infra', this.r.clock.now()) } : {}),
-        updated_at: this.r.now(),
-      });
-      await uow.emit({
-        work_item_id: id,
-        type: 'work_item_needs_human',
-        by: 'jig',
-        node: rec.current_node,
-        payload: { kind: 'infra', reason },
-      });
+      await recordStop(uow, rec, { kind: 'infra', reason, walk: rec.walk }, this.at());
     });
   }
 }

@@ -11,8 +11,7 @@ import { getMergeRequest } from '../../store/merge-requests.js';
 import { insertSession, NO_AGENT, sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { TimerHandle } from '../clock.js';
-import { forgeClient } from '../forge/client.js';
-import { repoForge } from '../forge/for-repo.js';
+import { repoClient, repoForge } from '../forge/for-repo.js';
 import { ForgeError } from '../forge/types.js';
 import { pollWait, type Observation } from '../forge/wait-poll.js';
 import type { EngineResources } from './resources.js';
@@ -185,16 +184,15 @@ export class Waits {
     if (Date.parse(w.next_at) > this.r.clock.now()) return this.arm(id, w.next_at);
     const repo = this.r.repos.find(w.repo);
     if (!repo) return this.ends.stop(rec, w, 'config', `repository ${w.repo} is no longer connected`);
-    const forge = await repoForge(repo);
+    const forge = await repoClient(repo, this.r.policyOf(rec)?.forge_cli_timeout_s ?? 120);
     if (!forge.ok) return this.ends.stop(rec, w, forge.stop, `${w.task}: ${forge.reason}`);
     const mr = await getMergeRequest(this.r.store.db, id, repo.path);
     if (!mr) return this.ends.stop(rec, w, 'config', `${w.task}: the item's merge request record is gone`);
-    const timeoutMs = (this.r.policyOf(rec)?.forge_cli_timeout_s ?? 120) * 1000;
     let seen: Observation;
     try {
       seen = await pollWait({
         target: w.target,
-        client: forgeClient(forge.location, forge.token, timeoutMs),
+        client: forge.client,
         repo,
         number: mr.number,
         pushedAt: await this.pushedAt(id),

@@ -2,7 +2,9 @@ import type { RepoEntry } from '../../contract/config/repos.js';
 import type { ForgeCheck } from '../../contract/repos.js';
 import { locateForge, parseRemote, type ForgeLocation } from '../../core/forge/locate.js';
 import { remoteUrl } from '../git/git.js';
+import { forgeClient } from './client.js';
 import { forgeToken, type TokenAnswer } from './token.js';
+import type { ForgeClient } from './types.js';
 
 export type RepoForge =
   | { ok: true; location: ForgeLocation; token: string; source: string }
@@ -29,6 +31,20 @@ export async function repoForge(repo: RepoEntry): Promise<RepoForge> {
   if (!r.ok) return { ok: false, stop: 'config', reason: r.reason };
   if (!r.token.ok) return { ok: false, stop: 'infra', reason: r.token.reason };
   return { ok: true, location: r.location, token: r.token.token, source: r.token.source };
+}
+
+export type RepoClient =
+  { ok: true; client: ForgeClient; source: string } | { ok: false; stop: 'config' | 'infra'; reason: string };
+
+/** The client of a repository's forge, every request bounded by `timeoutS` (forge_cli_timeout_s). */
+export async function repoClient(repo: RepoEntry, timeoutS: number): Promise<RepoClient> {
+  const forge = await repoForge(repo);
+  if (!forge.ok) return forge;
+  return {
+    ok: true,
+    client: forgeClient(forge.location, forge.token, timeoutS * 1000),
+    source: forge.source,
+  };
 }
 
 /** What `GET /api/repos/forge` answers: the location as far as it resolves, and the token's source. */

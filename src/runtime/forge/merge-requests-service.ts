@@ -6,8 +6,7 @@ import type { Store } from '../../store/database.js';
 import { getMergeRequest, listMergeRequests, saveMergeRequest } from '../../store/merge-requests.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
-import { forgeClient } from './client.js';
-import { repoForge } from './for-repo.js';
+import { repoClient } from './for-repo.js';
 import { ForgeError } from './types.js';
 
 /** An item's merge requests: as recorded, and the moves a person or its agent makes on them. */
@@ -32,10 +31,9 @@ export class MergeRequestsService {
   private async client(rec: ItemRecord) {
     const repo = this.d.repo(rec.repo);
     if (!repo) throw new JigError('repo_not_connected', { path: rec.repo });
-    const forge = await repoForge(repo);
+    const forge = await repoClient(repo, this.d.policyOf(rec)?.forge_cli_timeout_s ?? 120);
     if (!forge.ok) throw new JigError('forge_unavailable', { repo: rec.repo, reason: forge.reason });
-    const timeoutMs = (this.d.policyOf(rec)?.forge_cli_timeout_s ?? 120) * 1000;
-    return forgeClient(forge.location, forge.token, timeoutMs);
+    return forge.client;
   }
 
   /**
