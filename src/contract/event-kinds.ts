@@ -46,6 +46,8 @@ const Finding = z.strictObject({
   file: str.optional(),
   line: num.optional(),
   task: str,
+  /** The workspace member whose run reported it. */
+  member: str.optional(),
   synthetic: bool.optional(),
 });
 /** An auto review's session, on a gate decided by the reviewer (`by: jig`). */
@@ -56,6 +58,7 @@ const kind = <P extends z.ZodType>(meaning: string, payload: P) => ({ meaning, p
 /** Where an item's merge request stands after a forge task (mr_opened, mr_updated). */
 const mrPayload = z.strictObject({
   repo: str,
+  member: str.optional(),
   number: num,
   url: str,
   state: z.enum(['open', 'closed', 'merged']),
@@ -74,6 +77,8 @@ export const eventCatalogue = {
       branch: str,
       source: z.enum(['human', 'trigger', 'schedule', 'duplicate', 'agent']),
       status: ItemStatus,
+      workspace: str.optional(),
+      members: z.array(str).optional(),
       duplicate_of: str.optional(),
       schedule: z.strictObject({ index: num, cron: str, source: ScheduleSource, minute: str }).optional(),
     }),
@@ -110,7 +115,13 @@ export const eventCatalogue = {
   work_item_paused: kind('A running or queued item was paused.', Move),
   worktree_reclaimed: kind(
     'After an archive or an abandon: the worktree was removed (and for an abandon the branch deleted).',
-    z.strictObject({ worktree_removed: bool, branch_deleted: bool.optional() }),
+    z.strictObject({
+      worktree_removed: bool,
+      branch_deleted: bool.optional(),
+      members: z
+        .array(z.strictObject({ member: str, worktree_removed: bool, branch_deleted: bool.optional() }))
+        .optional(),
+    }),
   ),
   work_item_started: kind(
     'A paused item was started for the first time (it runs, or waits for a slot).',
@@ -164,14 +175,22 @@ export const eventCatalogue = {
 
   // ---------- the walk ----------
   worktree_prepared: kind(
-    "The item's worktree was cut and its repo's local_files copied.",
+    "The item's worktree was cut and its repo's local_files copied (a workspace item: one per member too).",
     z.strictObject({
+      member: str.optional(),
       path: str,
       branch: str,
       base_branch: str,
       base_ref: str,
       local_files: z.array(str),
       local_files_skipped: z.array(z.strictObject({ path: str, reason: str, detail: str })),
+    }),
+  ),
+  root_pointers_bumped: kind(
+    "A workspace item's root got a commit moving its members' submodule pointers (root_pointer_default: bump).",
+    z.strictObject({
+      commit: str,
+      members: z.array(z.strictObject({ member: str, path: str, from: str, to: str })),
     }),
   ),
   node_started: kind(
@@ -274,6 +293,7 @@ export const eventCatalogue = {
     z.strictObject({
       session: str,
       task: str,
+      member: str.optional(),
       kind: str,
       pid: num,
       argv: z.array(str),
@@ -436,6 +456,7 @@ export const eventCatalogue = {
       task: str,
       target: str,
       repo: str,
+      member: str.optional(),
       number: num,
       url: str,
       session: str,

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { itemStatuses, stopKinds } from './item-status.js';
 import { ItemMergeRequest } from './merge-requests.js';
+import { ItemWorkspace } from './item-workspace.js';
+
+/** Member names of the workspace `repo` names; each once. */
+const Members = z
+  .array(z.string().min(1))
+  .min(1)
+  .max(100)
+  .describe('when repo names a workspace: the members to run on (default every member)');
 
 const Overrides = z.record(z.string(), z.unknown());
 
@@ -52,8 +60,11 @@ export const WorkItem = z.object({
     .describe('what the board shows, derived from status, stop and archive'),
   archived: z.boolean(),
   chain: z.string(),
-  repo: z.string(),
-  branch: z.string().describe('git branch the item works on, named at intake'),
+  repo: z.string().describe("the repository's path (a workspace item: its root's)"),
+  workspace: ItemWorkspace.optional().describe(
+    'only for an item filed on a workspace: the workspace and selected members, each with its worktree once cut',
+  ),
+  branch: z.string().describe('git branch the item works on (in every member too), named at intake'),
   base_branch: z.string().nullable(),
   source: z.enum(['human', 'trigger', 'schedule', 'duplicate', 'agent']),
   attachments: z.record(z.string(), AttachmentInfo),
@@ -94,7 +105,8 @@ export type WorkItem = z.infer<typeof WorkItem>;
 /** `POST /api/triggers` (stable). Unknown keys are ignored, so senders can add fields safely. */
 export const TriggerBody = z.object({
   title: z.string(),
-  repo: z.string(),
+  repo: z.string().describe("a connected repository's path, or a workspace's name"),
+  members: Members.optional(),
   chain: z.string().optional(),
   chain_template: z.string().optional().describe('legacy name of `chain`'),
   description: z.string().default(''),
@@ -124,7 +136,8 @@ const SkipNodes = z
 export const CreateItemBody = z
   .object({
     title: z.string(),
-    repo: z.string(),
+    repo: z.string().describe("a connected repository's path, or a workspace's name"),
+    members: Members.optional(),
     chain: z.string().optional(),
     chain_template: z.string().optional(),
     description: z.string().default(''),
@@ -210,6 +223,9 @@ export const DryRunAnswer = z.object({
   would_file: z.object({
     title: z.string(),
     repo: z.string(),
+    workspace: ItemWorkspace.optional().describe(
+      'a workspace item: the workspace and the members it would run on',
+    ),
     chain: z.string(),
     status: z.enum(['paused', 'queued']),
     nodes: z.array(

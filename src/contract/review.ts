@@ -34,7 +34,9 @@ export const CompareQuery = z
   .strict();
 
 export const DiffFile = z.object({
-  path: z.string(),
+  path: z.string().describe("relative to the worktree; a workspace member's file is prefixed `<member>/`"),
+  /** A workspace item's member whose repository the file is in; absent for the root's (or one repo's). */
+  member: z.string().optional(),
   old_path: z.string().nullable(),
   status: z.enum(['added', 'modified', 'deleted', 'renamed', 'type_changed']),
   /** Null when not counted: a binary file, or the name_only format. */

@@ -43,6 +43,8 @@ export const ExternalWait = z.object({
   task: z.string(),
   target: WaitTarget,
   repo: z.string(),
+  /** The workspace member whose merge request is waited on; absent for the root's (or one repo's). */
+  member: z.string().optional(),
   started_at: z.string(),
   next_at: z.string(),
   interval_s: z.number().positive(),

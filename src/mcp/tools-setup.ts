@@ -17,7 +17,9 @@ const createInput = CreateItemBody.omit({ start: true, chain_template: true, pol
   repo: z
     .string()
     .optional()
-    .describe('absolute path of a connected repository; defaults to the repository of the cwd'),
+    .describe(
+      "absolute path of a connected repository, or a workspace's name (then `members` selects some); defaults to the repository of the cwd",
+    ),
   chain: z.string().optional().describe("chain to run; defaults to the repository's default chain"),
   description: z.string().optional().describe('what the work is about, as the agents will read it'),
   attachments: z

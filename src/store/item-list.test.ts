@@ -55,6 +55,7 @@ function item(id: string, at: string, extra: Partial<ItemRecord> = {}): ItemReco
     walk: null,
     steer: null,
     queued_at: null,
+    workspace: null,
     state_error: null,
     ...extra,
   };

@@ -17,6 +17,7 @@ import { threads } from './migrations/0015-threads.js';
 import { permissionAsks } from './migrations/0016-permission-asks.js';
 import { mergeRequests } from './migrations/0017-merge-requests.js';
 import { mergeSha } from './migrations/0018-merge-sha.js';
+import { workspaceItems } from './migrations/0019-workspace-items.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   permissionAsks,
   mergeRequests,
   mergeSha,
+  workspaceItems,
 ];

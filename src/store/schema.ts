@@ -63,6 +63,8 @@ export interface WorkItemsTable {
   skip_nodes: string;
   /** Migration 13: 1 or 0 as filed; null: as the item's source has it. */
   auto_gate: number | null;
+  /** Migration 19: the workspace and members an item is filed on (ItemWorkspace as JSON), or null. */
+  workspace: string | null;
 }
 
 /** Task processes the engine launched (migration 5). */
@@ -99,6 +101,8 @@ export interface WorkerSessionsTable {
   cost_source: string | null;
   readout: string | null;
   note: string | null;
+  /** Migration 19: the workspace member a fanned-out (`each_repository`) session ran for. */
+  member: string | null;
 }
 
 /** The append-only event log (migration 3). */

@@ -43,7 +43,7 @@ function fromRow(r: WorkerSessionsTable): SessionRecord {
   };
 }
 
-/** The columns a command session leaves empty; agent launches fill them in. */
+/** The columns a session starts with empty: agent launches fill most, a fanned-out run its member. */
 export const NO_AGENT = {
   harness: null,
   provider: null,
@@ -57,6 +57,7 @@ export const NO_AGENT = {
   cost_source: null,
   readout: null,
   note: null,
+  member: null,
 } as const;
 
 export async function insertSession(db: Db, s: SessionRecord): Promise<void> {

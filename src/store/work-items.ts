@@ -4,6 +4,7 @@ import { itemStatuses, stopKinds, type ItemStatus, type StopKind } from '../cont
 import type { ResolvedChain } from '../contract/config/chain-model.js';
 import type { PolicyFile } from '../contract/config/policy.js';
 import type { Walk } from '../contract/walk.js';
+import { ItemWorkspace } from '../contract/item-workspace.js';
 import { readFrozen, writeFrozen } from './item-state.js';
 import { endedStatuses } from '../core/items/status.js';
 import { Prepared } from './prepared.js';
@@ -54,6 +55,8 @@ export interface ItemRecord {
   /** A note for the next agent launch (a steer), delivered once. */
   steer: string | null;
   queued_at: string | null;
+  /** The workspace and members the item is filed on; null for an item on one repository. */
+  workspace: ItemWorkspace | null;
   /**
    * Why the frozen chain, policy or walk could not be read (written by a newer release, or not as
    * its schema says); null when they could. Not a column: the engine stops such an item.
@@ -81,8 +84,24 @@ function parseIds(text: string | undefined): string[] {
   }
 }
 
+/** A workspace that does not parse is named in `state_error`: the engine must not run it on one repo. */
+function parseWorkspace(text: string | null | undefined): {
+  value: ItemWorkspace | null;
+  error: string | null;
+} {
+  if (text === null || text === undefined) return { value: null, error: null };
+  try {
+    const r = ItemWorkspace.safeParse(JSON.parse(text));
+    if (r.success) return { value: r.data, error: null };
+    return { value: null, error: `its workspace does not parse: ${r.error.issues[0]?.message ?? 'invalid'}` };
+  } catch {
+    return { value: null, error: 'its workspace is not JSON' };
+  }
+}
+
 function fromRow(r: WorkItemsTable): ItemRecord {
   const frozen = readFrozen(r.id, r);
+  const ws = parseWorkspace(r.workspace);
   return {
     id: r.id,
     title: r.title,
@@ -118,7 +137,8 @@ function fromRow(r: WorkItemsTable): ItemRecord {
     walk: frozen.walk,
     steer: r.steer,
     queued_at: r.queued_at,
-    state_error: frozen.state_error,
+    workspace: ws.value,
+    state_error: frozen.state_error ?? ws.error,
   };
 }
 
@@ -155,6 +175,7 @@ export const listColumns = [
   'archived_at',
   'steer',
   'queued_at',
+  'workspace',
 ] as const satisfies readonly (keyof WorkItemsTable)[];
 
 /**
@@ -180,6 +201,7 @@ function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
     policy_snapshot,
     suggested_action,
     walk,
+    workspace,
     state_error: _notAColumn,
     ...plain
   } = rec;
@@ -196,6 +218,7 @@ function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
   if (suggested_action !== undefined)
     out.suggested_action = suggested_action && JSON.stringify(suggested_action);
   if (walk !== undefined) out.walk = walk && JSON.stringify(walk);
+  if (workspace !== undefined) out.workspace = workspace && JSON.stringify(workspace);
   return out;
 }
 

@@ -136,6 +136,7 @@ export async function bench(
     walk: { ...start, entry: 1, node_clock: clockAt(start, clock.now()) },
     steer: null,
     queued_at: null,
+    workspace: null,
     state_error: null,
   });
 
@@ -208,6 +209,10 @@ export async function bench(
     clockStop: (x) => clocks.stopIfCrossed(x),
     stillRunning: async (x) => (await getItem(store.db, x))?.status === 'running',
     policy: (rec) => rec.policy_snapshot,
+    // Items of the scripted host run on one repository.
+    members: () => [],
+    changed: () => Promise.resolve(true),
+    bumpPointers: () => Promise.resolve(null),
     launchForge: () => Promise.reject(new Error('the scripted step host runs no forge tasks')),
     startWait: () => Promise.reject(new Error('the scripted step host runs no forge waits')),
     async launch(rec, nodeId, task, argv, capS, brief) {

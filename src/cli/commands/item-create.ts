@@ -4,6 +4,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { JigClient } from '../../client/http.js';
 import { createItem } from '../../client/items.js';
 import { EXIT_OK, printJson } from '../output.js';
+import { statSync } from 'node:fs';
 import { inRepo } from '../in-repo.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
 import { BadArgument, collectPolicy, type PolicyAssignment } from './item-setup-args.js';
@@ -17,6 +18,7 @@ import { itemVerb, NotInThisBuild } from './item-verb.js';
 
 interface CreateOpts {
   repo?: string;
+  members?: string;
   chain?: string;
   template?: string;
   description?: string;
@@ -32,6 +34,8 @@ interface CreateOpts {
   policy?: PolicyAssignment[];
   json?: boolean;
 }
+
+const isDirectory = (p: string): boolean => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 
 /** A dollar amount, or 'none' (commander would store a null a parser answers as an empty string). */
 function usd(value: string): number | 'none' {
@@ -129,7 +133,11 @@ export function registerItemCreate(item: Command): void {
     .command('create')
     .argument('<title>', 'one line of plain text')
     .description('file a work item (paused unless --autostart)')
-    .option('--repo <path>', 'connected repository (default: the checkout you are in)')
+    .option(
+      '--repo <path|workspace>',
+      "connected repository, or a workspace's name (default: the checkout you are in)",
+    )
+    .option('--members <a,b>', 'with a workspace: the members to run on (default: every member)')
     .option('--chain <id>', "chain to run (default: the repo's default chain)")
     .option('--template <id>', 'older name of --chain')
     .option('--description <text>', 'what the work is about')
@@ -168,20 +176,31 @@ export function registerItemCreate(item: Command): void {
           throw new BadArgument(
             '--autostart is refused inside a work item task (JIG_WORK_ITEM_ID is set): items an agent files land paused',
           );
-        const repo = opts.repo ? resolve(opts.repo) : repoOfCwd();
+        // A --repo that is no directory here is a workspace's name (docs/workspaces.md).
+        const workspace = opts.repo !== undefined && !isDirectory(opts.repo) ? opts.repo : null;
+        const repo = workspace ?? (opts.repo ? resolve(opts.repo) : repoOfCwd());
         if (!repo) throw new BadArgument('not in a git checkout; pass --repo');
+        const members = opts.members
+          ?.split(',')
+          .map((m) => m.trim())
+          .filter(Boolean);
+        if (opts.members !== undefined && !workspace)
+          throw new BadArgument('--members is for a workspace: pass its name as --repo');
         if (opts.chain && opts.template && opts.chain !== opts.template)
           throw new BadArgument('--chain and --template name different chains; pass one');
         const attachments: Record<string, { path: string }> = {};
         try {
-          if (opts.spec) attachments.spec = { path: inRepo(opts.spec, repo) };
-          if (opts.plan) attachments.plan = { path: inRepo(opts.plan, repo) };
+          // On a workspace the path is the root's to resolve: it is sent as given, relative to the root.
+          const at = (f: string) => (workspace ? f : inRepo(f, repo));
+          if (opts.spec) attachments.spec = { path: at(opts.spec) };
+          if (opts.plan) attachments.plan = { path: at(opts.plan) };
         } catch (err) {
           throw new BadArgument((err as Error).message);
         }
         const created = await createItem(new JigClient(), {
           title,
           repo,
+          ...(members ? { members } : {}),
           chain: opts.chain ?? opts.template,
           description: opts.description,
           start: opts.autostart === true,

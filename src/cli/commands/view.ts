@@ -43,6 +43,11 @@ export function registerView(program: Command): void {
           `status   ${paint(style, statusColour(i.display_status), i.display_status)}${i.stop ? ` (${i.stop.kind}: ${i.stop.reason})` : ''}`,
           `chain    ${i.chain}${i.current_node ? ` at ${i.current_node}` : ''}`,
           `repo     ${i.repo} on ${i.branch}`,
+          ...(i.workspace
+            ? [
+                `members  ${i.workspace.name}: ${i.workspace.members.map((m) => `${m.name} (${m.worktree_path ?? m.repo_path})`).join(', ')}`,
+              ]
+            : []),
           `budget   $${i.budget_cap.spent_usd.toFixed(2)} of ${i.budget_cap.cap_usd === null ? 'no cap' : `$${i.budget_cap.cap_usd.toFixed(2)} (${i.budget_cap.key})`}`,
         ];
         if (i.stop?.suggested_action)

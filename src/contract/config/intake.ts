@@ -5,7 +5,12 @@ import { ComponentRef } from './ids.js';
 export const ScheduleEntry = z
   .object({
     cron: z.string().min(1).describe('five fields, UTC'),
-    repo: z.string().min(1).describe('path of a connected repository'),
+    repo: z.string().min(1).describe("path of a connected repository, or a workspace's name"),
+    members: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe('when repo names a workspace: the members to run on (default every member)'),
     chain: ComponentRef.describe('chain id; a schedule never takes a default chain'),
     title: z.string().describe("one line; a blank title takes the description's first line"),
     description: z.string().default(''),

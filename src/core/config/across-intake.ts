@@ -11,6 +11,7 @@ export function checkIntakeAcross(intake: FileLoad<IntakeFile>, across: Across):
   const tree = intake.tree;
   // Without a loaded repos.yaml there is nothing to hold repo paths against.
   const repoPaths = across.repos?.repos.map((r) => r.path) ?? null;
+  const workspaces = across.repos?.workspaces ?? {};
   const problems: Problem[] = [];
   intake.model.schedules.forEach((s, i) => {
     if (!across.chainExists(s.chain)) {
@@ -21,12 +22,25 @@ export function checkIntakeAcross(intake: FileLoad<IntakeFile>, across: Across):
         ...locate(tree, ['schedules', i, 'chain'], 'value'),
       });
     }
-    if (repoPaths && !repoPaths.includes(s.repo)) {
+    const ws = workspaces[s.repo];
+    if (repoPaths && !repoPaths.includes(s.repo) && !ws) {
       problems.push({
         path: `schedules.${i}`,
         field: 'repo',
         message: `schedule ${i}: repo \`${s.repo}\` is not connected (not in repos.yaml)`,
         ...locate(tree, ['schedules', i, 'repo'], 'value'),
+      });
+    }
+    const names = Object.keys(ws?.members ?? {});
+    const bad = ws ? (s.members ?? []).find((m) => !names.includes(m)) : s.members?.[0];
+    if (repoPaths && bad !== undefined) {
+      problems.push({
+        path: `schedules.${i}`,
+        field: 'members',
+        message: ws
+          ? `schedule ${i}: ${bad} is not a member of workspace ${s.repo} (its members: ${names.join(', ')})`
+          : `schedule ${i}: members are for a workspace, and \`${s.repo}\` is not one`,
+        ...locate(tree, ['schedules', i, 'members'], 'value'),
       });
     }
   });

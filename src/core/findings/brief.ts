@@ -3,6 +3,8 @@ import { repeatedTags, type FindingsRound } from './stuck.js';
 
 export interface FailedTask {
   task: string;
+  /** The workspace member it ran for. */
+  member?: string;
   command: string;
   status: string;
   session: string;
@@ -39,11 +41,16 @@ export function fixBrief(b: BriefInput): string {
   ];
   if (b.failed.length === 0) out.push('None: every task ran, but reported the findings below.');
   for (const f of b.failed) {
-    out.push(`- \`${f.task}\` ended ${f.status}: \`${f.command}\` (session ${f.session}, log ${f.log})`);
+    const where = f.member !== undefined ? ` in member ${f.member}` : '';
+    out.push(
+      `- \`${f.task}\`${where} ended ${f.status}: \`${f.command}\` (session ${f.session}, log ${f.log})`,
+    );
   }
   out.push('', '## Findings to fix', '');
   for (const f of b.findings) {
-    const where = f.file ? ` (${f.file}${f.line !== undefined ? `:${f.line}` : ''})` : '';
+    const file = f.file ? `${f.file}${f.line !== undefined ? `:${f.line}` : ''}` : '';
+    const at = [f.member !== undefined ? `member ${f.member}` : '', file].filter(Boolean).join(', ');
+    const where = at ? ` (${at})` : '';
     out.push(`- [${f.tag}]${repeat.has(f.tag) ? ' REPEAT' : ''} ${f.severity}${where}: ${f.message}`);
     const tail = (f as { log_tail?: unknown }).log_tail;
     if (Array.isArray(tail) && tail.length > 0) {

@@ -5,6 +5,8 @@ export type TaggedFinding = Finding & {
   tag: string;
   /** The task whose result file (or failure) it came from. */
   task: string;
+  /** The workspace member whose run reported it (its file is in that member's repository). */
+  member?: string;
   /** True for the finding Jig makes for a task that failed without reporting any. */
   synthetic?: boolean;
 };
@@ -33,8 +35,16 @@ export function findingTag(f: Pick<Finding, 'same_as' | 'source_plugin' | 'file'
   return hash16(`${f.source_plugin ?? ''}\u0000${f.file ?? ''}\u0000${f.message}`);
 }
 
+/** A member's finding is told apart from the same one in another member by its file's repository. */
+const inMember = <F extends Pick<Finding, 'file'>>(f: F, member: string | undefined): F =>
+  member === undefined ? f : { ...f, file: `${member}:${f.file ?? ''}` };
+
 /** Keeps the valid entries of a result file's `findings[]`, tagged; counts the ones dropped. */
-export function parseFindings(raw: unknown, task: string): { findings: TaggedFinding[]; dropped: number } {
+export function parseFindings(
+  raw: unknown,
+  task: string,
+  member?: string,
+): { findings: TaggedFinding[]; dropped: number } {
   if (!Array.isArray(raw)) return { findings: [], dropped: 0 };
   const findings: TaggedFinding[] = [];
   let dropped = 0;
@@ -44,7 +54,10 @@ export function parseFindings(raw: unknown, task: string): { findings: TaggedFin
       dropped++;
       continue;
     }
-    findings.push({ ...parsed.data, tag: findingTag(parsed.data), task });
+    // Which member a finding is in is Jig's to say (the run it came from), never the task's.
+    const { member: _claimed, ...data } = parsed.data;
+    const tag = data.same_as ? findingTag(data) : findingTag(inMember(data, member));
+    findings.push({ ...data, tag, task, ...(member !== undefined ? { member } : {}) });
   }
   return { findings, dropped };
 }
@@ -61,12 +74,18 @@ export function logTail(text: string, max = 5): string[] {
  * The one `critical` finding standing for a task that failed without reporting any. Its identity is
  * the task and command (not the log), so the same failure coming back is recognised as the same.
  */
-export function syntheticFinding(task: string, command: string, tail: string[]): TaggedFinding {
+export function syntheticFinding(
+  task: string,
+  command: string,
+  tail: string[],
+  member?: string,
+): TaggedFinding {
   const f = {
     severity: 'critical' as const,
-    message: `${task} failed: ${command}`,
+    message: `${task} failed${member !== undefined ? ` in ${member}` : ''}: ${command}`,
     source_plugin: 'jig',
     file: task,
   };
-  return { ...f, log_tail: tail, tag: findingTag(f), task, synthetic: true };
+  const who = member !== undefined ? { member } : {};
+  return { ...f, log_tail: tail, tag: findingTag(inMember(f, member)), task, synthetic: true, ...who };
 }

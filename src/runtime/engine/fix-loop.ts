@@ -175,12 +175,26 @@ async function refund(ctx: NodeCtx, w: Walk, reason: string): Promise<void> {
   );
 }
 
+/**
+ * The members a repair is for: those whose runs failed or reported the loop's findings, when every
+ * one of them came from a member's run; undefined (every member) when anything came from the root.
+ */
+export function repairMembers(
+  m: Measurement,
+  loop: Measurement['findings'],
+): ReadonlySet<string> | undefined {
+  const from = [...m.failed, ...loop].map((x) => x.member);
+  if (from.length === 0 || from.some((x) => x === undefined)) return undefined;
+  return new Set(from as string[]);
+}
+
 export async function repair(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcome | null> {
   const loop = ctx.node.fix_loop as ModelFixLoop;
   for (let i = rec.walk.step; i < loop.steps.length; i++) {
     const cur = await ctx.h.item(ctx.id);
     const w = cur.walk;
     const { m, loop: findings } = await current(ctx, cur, w);
+    const members = repairMembers(m, findings);
     const r = await runStep(ctx.h, {
       rec: cur,
       repo: ctx.repo,
@@ -188,6 +202,7 @@ export async function repair(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcom
       node: ctx.node,
       step: loop.steps[i]!,
       brief: briefFor(ctx, cur, w, m, findings),
+      ...(members ? { members } : {}),
     });
     if (r.kind === 'halt') {
       // Paused or ended by a person: the repair did not really run. A server going down is not that:

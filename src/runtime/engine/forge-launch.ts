@@ -10,6 +10,7 @@ import { repoForge } from '../forge/for-repo.js';
 import type { EngineResources } from './resources.js';
 import type { Launched } from './step-runner.js';
 import { FORGE_TASK, type ImmediateForge } from './task-spec.js';
+import type { MemberRun } from './members.js';
 
 /** What the task process reports of a forge failure (runtime/builtins/forge-task). */
 const ForgeFailure = z.object({
@@ -34,14 +35,18 @@ export async function launchForge(
   task: ModelTask,
   target: ImmediateForge,
   timeCapS: number | null,
+  member?: MemberRun,
 ): Promise<Launched> {
-  const worktree = rec.worktree_path;
+  // A workspace member's merge request is its own repository's, from its own worktree and base.
+  if (member) repo = member.repo;
+  const worktree = member?.cwd ?? rec.worktree_path;
+  const base = member?.baseBranch ?? rec.base_branch;
   if (worktree === null)
     return { refuse: { stop: 'config', reason: `${task.path}: the item has no worktree yet` } };
   const forge = await repoForge(repo);
   if (!forge.ok) return { refuse: { stop: forge.stop, reason: `${task.path}: ${forge.reason}` } };
   const loc = forge.location;
-  if (!rec.branch || !rec.base_branch)
+  if (!rec.branch || !base)
     return { refuse: { stop: 'config', reason: `${task.path}: the item has no branch to push` } };
   const known = await getMergeRequest(r.store.db, rec.id, repo.path);
   const meta = rec.walk?.artifacts?.mr_meta;
@@ -50,10 +55,12 @@ export async function launchForge(
     JIG_FORGE_TOKEN: forge.token,
     JIG_FORGE_TIMEOUT_S: String(r.policyOf(rec)?.forge_cli_timeout_s ?? 120),
     JIG_MR_HEAD: rec.branch,
-    JIG_MR_BASE: rec.base_branch,
+    JIG_MR_BASE: base,
     JIG_MR_TITLE: rec.title,
     ...(known ? { JIG_MR_NUMBER: String(known.number) } : {}),
-    ...(typeof meta === 'string' ? { JIG_MR_META: isAbsolute(meta) ? meta : join(worktree, meta) } : {}),
+    ...(typeof meta === 'string'
+      ? { JIG_MR_META: isAbsolute(meta) ? meta : join(rec.worktree_path ?? worktree, meta) }
+      : {}),
   };
   const session = await r.workers.runCommand({
     rec,
@@ -65,6 +72,7 @@ export async function launchForge(
     cwd: worktree,
     timeCapS,
     env,
+    ...(member ? { member: member.name } : {}),
   });
   const mr = ForgeMergeRequest.safeParse(session.result?.merge_request);
   if (mr.success) {
@@ -73,7 +81,15 @@ export async function launchForge(
     await r.events.record(
       rec.id,
       before === null || before.number !== number ? 'mr_opened' : 'mr_updated',
-      { repo: repo.path, number, url, state, draft, task: task.path },
+      {
+        repo: repo.path,
+        number,
+        url,
+        state,
+        draft,
+        task: task.path,
+        ...(member ? { member: member.name } : {}),
+      },
       { node },
     );
   }

@@ -53,13 +53,15 @@ export function measure(
   const out: Measurement = { findings: [], dropped: 0, failed: [] };
   for (const s of sessions) {
     const task = tasks.get(s.task_path);
-    const { findings, dropped } = parseFindings(s.result?.findings, s.task_path);
+    const member = s.member ?? undefined;
+    const { findings, dropped } = parseFindings(s.result?.findings, s.task_path, member);
     out.findings.push(...findings);
     out.dropped += dropped;
     if (s.status !== 'failed') continue;
     const command = commandOf(task, s);
     out.failed.push({
       task: s.task_path,
+      ...(member !== undefined ? { member } : {}),
       command,
       status: s.status,
       session: s.id,
@@ -67,7 +69,7 @@ export function measure(
       kind: task?.kind ?? s.kind,
     });
     if (findings.length === 0)
-      out.findings.push(syntheticFinding(s.task_path, command, logTail(readTail(s.log_path))));
+      out.findings.push(syntheticFinding(s.task_path, command, logTail(readTail(s.log_path)), member));
   }
   return out;
 }

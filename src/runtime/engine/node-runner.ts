@@ -38,8 +38,10 @@ async function keptSiblings(
   return step.tasks
     .filter((t) => t.path !== only)
     .flatMap((t) => {
-      const last = all.filter((x) => x.task_path === t.path).at(-1);
-      return last && (passed(last.status) || last.status === 'failed') ? [last] : [];
+      // The last session of each run: one per member for a fanned-out task.
+      const last = new Map<string | null, SessionRecord>();
+      for (const x of all) if (x.task_path === t.path) last.set(x.member, x);
+      return [...last.values()].filter((x) => passed(x.status) || x.status === 'failed');
     });
 }
 
@@ -127,9 +129,11 @@ export class NodeRunner {
       const hard = hardStop(r.runs);
       if (hard) return hard;
       // A rebase in the node's own steps: a conflict goes to `on_conflict`, a new base restarts.
-      const rebase = r.runs.find(
+      // A fanned-out rebase (one per member and the root): a conflict in any of them is the one to act on.
+      const rebases = r.runs.filter(
         (x) => x.task.kind === 'builtin' && x.task.ref === 'jig.mr_rebase' && rebaseReport(x.session),
       );
+      const rebase = rebases.find((x) => isConflict(x.session)) ?? rebases[0];
       if (rebase && (isConflict(rebase.session) || rebase.status === 'done')) {
         const next = await afterRebase(ctx, rebase, node.on_base_changed !== undefined);
         if (next) return next;
@@ -210,13 +214,14 @@ export class NodeRunner {
           payload: {
             entry: w.entry ?? 1,
             round: round.round,
-            findings: m.findings.map(({ tag, severity, message, file, line, task, synthetic }) => ({
+            findings: m.findings.map(({ tag, severity, message, file, line, task, member, synthetic }) => ({
               tag,
               severity,
               message,
               ...(file !== undefined ? { file } : {}),
               ...(line !== undefined ? { line } : {}),
               task,
+              ...(member !== undefined ? { member } : {}),
               ...(synthetic ? { synthetic } : {}),
             })),
             dropped: m.dropped,

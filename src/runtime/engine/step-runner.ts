@@ -19,7 +19,8 @@ import { patchWalk } from '../../store/item-walk.js';
 import { skippedScopes } from '../../store/item-drafts.js';
 import { worktreeSnapshot } from './read-only.js';
 import type { WaitTarget } from '../../contract/config/task.js';
-import { taskSpec, type ImmediateForge } from './task-spec.js';
+import { taskSpec, type ImmediateForge, type TaskSpec } from './task-spec.js';
+import type { MemberRun } from './members.js';
 import { passed, timeCapMinutes } from './walk-helpers.js';
 import { clockAt, wallClockCrossed } from './wall-clock.js';
 
@@ -28,6 +29,8 @@ export interface TaskRun {
   status: SessionStatus;
   /** Null for a task that passed without running (a repo with no tests). */
   session: SessionRecord | null;
+  /** The workspace member of a fanned-out run (`scope: each_repository`). */
+  member?: string;
 }
 
 export type StepRun =
@@ -46,6 +49,13 @@ export interface StepHost {
   clockStop(id: string): Promise<boolean>;
   stillRunning(id: string): Promise<boolean>;
   policy(rec: ItemRecord): PolicyFile | null;
+  /** A workspace item's selected members, or why they cannot run (members.ts). */
+  members(rec: ItemRecord): MemberRun[] | string;
+  /** Whether the root's (or `member`'s) branch has commits past its base: a forge task skips it if not. */
+  changed(rec: ItemRecord, member?: MemberRun): Promise<boolean>;
+  /** Moves the root's member pointers when the workspace says `bump` (pointer-bump.ts); why not, or null. */
+  bumpPointers(rec: ItemRecord, node: string): Promise<string | null>;
+  /** Each launch runs in the item's worktree, or in `member`'s for a fanned-out run. */
   launch(
     rec: ItemRecord,
     node: string,
@@ -53,6 +63,7 @@ export interface StepHost {
     argv: string[],
     timeCapS: number | null,
     brief?: string,
+    member?: MemberRun,
   ): Promise<SessionRecord>;
   /** Launches an agent task (harness, fallback, caps); a refusal stops the item. */
   launchAgent(
@@ -61,6 +72,7 @@ export interface StepHost {
     task: ModelAgentTask,
     timeCapS: number | null,
     brief?: string,
+    member?: MemberRun,
   ): Promise<Launched>;
   /** Runs a forge action on the item's merge request; a missing token or a refused one stops the item. */
   launchForge(
@@ -69,6 +81,7 @@ export interface StepHost {
     task: ModelTask,
     target: ImmediateForge,
     timeCapS: number | null,
+    member?: MemberRun,
   ): Promise<Launched>;
   /** Starts an external wait: the item waits (no slot) and the walk halts until the wait ends. */
   startWait(
@@ -76,6 +89,7 @@ export interface StepHost {
     node: string,
     task: ModelTask,
     target: WaitTarget,
+    member?: MemberRun,
   ): Promise<Launched | { waiting: true }>;
 }
 
@@ -113,6 +127,72 @@ export interface StepRequest {
   brief?: () => string;
   /** Only these tasks of the step run (a one-task retry); the others keep their last sessions. */
   only?: string[];
+  /** A fanned-out task runs only for these members (a repair of what failed in them). */
+  members?: ReadonlySet<string>;
+}
+
+/** One run of a step: a task, for a member when it fans out, and what to run. */
+interface Unit {
+  task: ModelTask;
+  member: MemberRun | null;
+  spec: TaskSpec;
+}
+
+/** A worktree snapshot over the root and every member, so a read-only step is held to all of them. */
+async function snapshotAll(rec: StartedItem): Promise<string> {
+  const members = (rec.workspace?.members ?? []).flatMap((m) => m.worktree_path ?? []);
+  const paths = [rec.worktree_path!, ...members];
+  const parts = await Promise.all(paths.map((p) => worktreeSnapshot(p)));
+  return parts.length === 1 ? parts[0]! : parts.join('\n');
+}
+
+/**
+ * The runs of a step: a `scope: each_repository` task of a workspace item once per selected member
+ * (of `members`, when a repair is for some), any other task once, in the root's worktree. A fanned
+ * forge task or rebase also runs for the root, last: members' merge requests open and merge before
+ * the root's.
+ */
+function unitsOf(
+  tasks: readonly ModelTask[],
+  members: readonly MemberRun[],
+  req: Pick<StepRequest, 'rec' | 'repo' | 'members' | 'step'>,
+  skipped: ReadonlySet<string>,
+): Unit[] {
+  return tasks.flatMap((task) => {
+    const fan = task.scope === 'each_repository' && members.length > 0;
+    const chosen = members.filter((m) => !req.members || req.members.has(m.name));
+    // The root takes part too where it has its own branch to publish or rebase.
+    const rootToo = task.kind === 'forge' || (task.kind === 'builtin' && task.ref === 'jig.mr_rebase');
+    const who = fan ? [...chosen, ...(rootToo ? [null] : [])] : [null];
+    return who.map((member) => ({
+      task,
+      member,
+      spec:
+        skipped.has(task.path) || skipped.has(req.step.path)
+          ? { kind: 'pass' as const, note: 'skipped by an item draft' }
+          : taskSpec(task, member?.repo ?? req.repo, member?.baseBranch ?? req.rec.base_branch ?? 'HEAD'),
+    }));
+  });
+}
+
+/**
+ * Runs of a task that said `execution: sequential` go one member after another, as do a forge
+ * task's (members first, the root last); the rest together.
+ */
+async function runUnits(units: Unit[], run: (u: Unit) => Promise<TaskRun>): Promise<TaskRun[]> {
+  const byTask = new Map<string, Unit[]>();
+  for (const u of units) byTask.set(u.task.path, [...(byTask.get(u.task.path) ?? []), u]);
+  const groups = await Promise.all(
+    [...byTask.values()].map(async (group) => {
+      const t = group[0]!.task;
+      const inTurn = (t.kind === 'builtin' && t.execution === 'sequential') || t.kind === 'forge';
+      if (!(inTurn && group.length > 1)) return Promise.all(group.map(run));
+      const out: TaskRun[] = [];
+      for (const u of group) out.push(await run(u));
+      return out;
+    }),
+  );
+  return groups.flat();
 }
 
 /**
@@ -122,19 +202,14 @@ export interface StepRequest {
  * of the worktree taken before it, persisted the same way.
  */
 export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun> {
-  const { rec, repo, chain, node, step, ...opts } = req;
+  const { rec, chain, node, step, ...opts } = req;
   const db = host.store.db;
   const tasks = opts.only ? step.tasks.filter((t) => opts.only!.includes(t.path)) : step.tasks;
+  const members = rec.workspace ? host.members(rec) : [];
+  if (typeof members === 'string') return { kind: 'refuse', reason: members };
   // A step or task an applied item draft skipped passes without running (`scope_skipped`).
-  const skipped = await skippedScopes(db, rec.id);
-  const specs = tasks.map((t) => ({
-    task: t,
-    spec:
-      skipped.has(t.path) || skipped.has(step.path)
-        ? { kind: 'pass' as const, note: 'skipped by an item draft' }
-        : taskSpec(t, repo, rec.base_branch ?? 'HEAD'),
-  }));
-  for (const { spec } of specs) if (spec.kind === 'refuse') return { kind: 'refuse', reason: spec.reason };
+  const units = unitsOf(tasks, members, req, await skippedScopes(db, rec.id));
+  for (const { spec } of units) if (spec.kind === 'refuse') return { kind: 'refuse', reason: spec.reason };
   let walk = rec.walk;
   const resumed = walk.step_at ?? null;
   if (resumed === null) {
@@ -150,7 +225,7 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
       await host.clockStop(rec.id);
       return { kind: 'halt' };
     }
-    const before = opts.readOnly ? await worktreeSnapshot(rec.worktree_path!) : null;
+    const before = opts.readOnly ? await snapshotAll(rec) : null;
     walk = await patchWalk(
       db,
       rec.id,
@@ -182,69 +257,59 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
   // The first launch refused (kept in a list: assigned inside the launches' callbacks).
   const refusals: { stop: StopKind; reason: string; session?: string }[] = [];
   // A launch that refused records why (the step stops on the first) and counts as not run.
-  const settle = (task: ModelTask, out: Launched): TaskRun => {
+  const settle = (task: ModelTask, who: { member?: string }, out: Launched): TaskRun => {
     if ('refuse' in out) {
       refusals.push(out.refuse);
-      return { task, status: 'config_error', session: null };
+      return { task, status: 'config_error', session: null, ...who };
     }
-    return { task, status: out.session.status, session: out.session };
+    return { task, status: out.session.status, session: out.session, ...who };
   };
   // Waits start once the step's other tasks have ended, and one at a time: the item waits on one.
-  const waits: { task: ModelTask; target: WaitTarget }[] = [];
-  const runs = await Promise.all(
-    specs.map(async ({ task, spec }): Promise<TaskRun> => {
-      if (spec.kind === 'pass') return { task, status: 'done', session: null };
-      const done = earlier.filter((s) => s.task_path === task.path).at(-1);
-      if (done) return { task, status: done.status, session: done };
-      if (spec.kind === 'wait') {
-        waits.push({ task, target: spec.target });
-        return { task, status: 'waiting', session: null };
-      }
-      const cap = timeCapMinutes(chain, node, step, task, host.policy(rec), rec.policy_override);
-      if (spec.kind === 'agent') {
-        const out = await host.launchAgent(
-          rec,
-          node.id,
-          spec.task,
-          cap === null ? null : Math.round(cap * 60),
-          brief,
-        );
-        return settle(task, out);
-      }
-      if (spec.kind === 'forge') {
-        const out = await host.launchForge(
-          rec,
-          node.id,
-          task,
-          spec.target,
-          cap === null ? null : Math.round(cap * 60),
-        );
-        return settle(task, out);
-      }
-      if (spec.kind !== 'process') return { task, status: 'config_error', session: null };
-      const s = await host.launch(
-        rec,
-        node.id,
-        task,
-        spec.argv,
-        cap === null ? null : Math.round(cap * 60),
-        brief,
-      );
-      return { task, status: s.status, session: s };
-    }),
-  );
+  const waits: { task: ModelTask; target: WaitTarget; member: MemberRun | null }[] = [];
+  const runs = await runUnits(units, async ({ task, member, spec }): Promise<TaskRun> => {
+    const who = member ? { member: member.name } : {};
+    const m = member ?? undefined;
+    if (spec.kind === 'pass') return { task, status: 'done', session: null, ...who };
+    const done = earlier
+      .filter((s) => s.task_path === task.path && s.member === (member?.name ?? null))
+      .at(-1);
+    if (done) return { task, status: done.status, session: done, ...who };
+    // The root's merge request carries its members' new pointers (members ran first: runUnits).
+    if (spec.kind === 'forge' && rec.workspace && !member) {
+      const why = await host.bumpPointers(rec, node.id);
+      if (why) return settle(task, who, { refuse: { stop: 'infra', reason: why } });
+    }
+    // A workspace repository without commits on the branch has no merge request to open or wait on.
+    const forgeWork = spec.kind === 'forge' || spec.kind === 'wait';
+    if (forgeWork && rec.workspace && !(await host.changed(rec, m)))
+      return { task, status: 'done', session: null, ...who };
+    if (spec.kind === 'wait') {
+      waits.push({ task, target: spec.target, member });
+      return { task, status: 'waiting', session: null, ...who };
+    }
+    const cap = timeCapMinutes(chain, node, step, task, host.policy(rec), rec.policy_override);
+    const capS = cap === null ? null : Math.round(cap * 60);
+    if (spec.kind === 'agent')
+      return settle(task, who, await host.launchAgent(rec, node.id, spec.task, capS, brief, m));
+    if (spec.kind === 'forge')
+      return settle(task, who, await host.launchForge(rec, node.id, task, spec.target, capS, m));
+    if (spec.kind !== 'process') return { task, status: 'config_error', session: null, ...who };
+    const s = await host.launch(rec, node.id, task, spec.argv, capS, brief, m);
+    return { task, status: s.status, session: s, ...who };
+  });
   if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
   const refusal = refusals[0];
   if (refusal) return { kind: 'refuse', ...refusal };
   const wait = waits[0];
   if (wait) {
-    const out = await host.startWait(rec, node.id, wait.task, wait.target);
+    const out = await host.startWait(rec, node.id, wait.task, wait.target, wait.member ?? undefined);
     if ('refuse' in out) return { kind: 'refuse', ...out.refuse };
     // The item waits now; the walk comes back to this step when the wait ends.
     return { kind: 'halt' };
   }
   for (const r of runs) {
-    const produces = r.task.kind === 'agent' ? r.task.produces : undefined;
+    // A document is the root's: a member's run writes in its own worktree, which gates do not read.
+    const produces = r.task.kind === 'agent' && r.member === undefined ? r.task.produces : undefined;
     if (produces === undefined || !r.session || !passed(r.status)) continue;
     const ref = reportedArtifact(r.session, rec.worktree_path!, produces);
     if (ref)
@@ -256,7 +321,7 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
       );
   }
   if (opts.readOnly && walk.read_only_before) {
-    const after = await worktreeSnapshot(rec.worktree_path!);
+    const after = await snapshotAll(rec);
     if (after !== walk.read_only_before)
       return { kind: 'ran', runs, violation: { before: walk.read_only_before, after } };
   }

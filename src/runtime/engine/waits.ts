@@ -14,6 +14,7 @@ import type { TimerHandle } from '../clock.js';
 import { repoClient, repoForge } from '../forge/for-repo.js';
 import { ForgeError } from '../forge/types.js';
 import { pollWait, type Observation } from '../forge/wait-poll.js';
+import type { MemberRun } from './members.js';
 import type { EngineResources } from './resources.js';
 import type { Launched } from './step-runner.js';
 import { WaitEnds } from './wait-ends.js';
@@ -51,7 +52,9 @@ export class Waits {
     node: string,
     task: ModelTask,
     target: WaitTarget,
+    member?: MemberRun,
   ): Promise<Launched | { waiting: true }> {
+    if (member) repo = member.repo;
     const forge = await repoForge(repo);
     if (!forge.ok) return { refuse: { stop: forge.stop, reason: `${task.path}: ${forge.reason}` } };
     const mr = await getMergeRequest(this.r.store.db, rec.id, repo.path);
@@ -74,7 +77,7 @@ export class Waits {
       kind: 'forge',
       status: 'waiting',
       argv: [target, mr.url],
-      cwd: rec.worktree_path ?? repo.path,
+      cwd: member?.cwd ?? rec.worktree_path ?? repo.path,
       pid: null,
       pid_start: null,
       log_path: join(this.r.paths.logsDir, `${id}.log`),
@@ -86,6 +89,7 @@ export class Waits {
       started_at: at,
       exited_at: null,
       ...NO_AGENT,
+      member: member?.name ?? null,
     };
     appendFileSync(
       session.log_path,
@@ -97,6 +101,7 @@ export class Waits {
       task: task.path,
       target,
       repo: repo.path,
+      ...(member ? { member: member.name } : {}),
       started_at: at,
       next_at: next,
       interval_s: interval,
@@ -123,6 +128,7 @@ export class Waits {
           task: task.path,
           target,
           repo: repo.path,
+          ...(member ? { member: member.name } : {}),
           number: mr.number,
           url: mr.url,
           session: id,
@@ -167,10 +173,11 @@ export class Waits {
   }
 
   /** When the branch was last pushed: review comments before it were answered by that push. */
-  private async pushedAt(id: string): Promise<string | null> {
+  private async pushedAt(id: string, member: string | null): Promise<string | null> {
     const pushes = (await sessionsOf(this.r.store.db, id)).filter(
       (s) =>
         s.kind === 'forge' &&
+        s.member === member &&
         s.status === 'done' &&
         (s.argv.at(-1) === 'mr.open_draft' || s.argv.at(-1) === 'mr.sync'),
     );
@@ -195,7 +202,7 @@ export class Waits {
         client: forge.client,
         repo,
         number: mr.number,
-        pushedAt: await this.pushedAt(id),
+        pushedAt: await this.pushedAt(id, w.member ?? null),
       });
     } catch (err) {
       return this.failedPoll(rec, w, err, forge.source);

@@ -9,6 +9,7 @@ import type { EngineResources } from './resources.js';
 import type { Slots } from './slots.js';
 import { passed, stopKindOf } from './walk-helpers.js';
 import { prepareWorktree } from './worktree.js';
+import { prepareMembers } from './member-worktrees.js';
 
 /** An item ready to walk: its frozen chain, its walk, its repo and its worktree. */
 export interface Ready {
@@ -63,7 +64,9 @@ export async function startWalk(
     };
   }
   if (rec.worktree_path && existsSync(rec.worktree_path)) {
-    return ready(rec, repo) ?? NO_WALK;
+    const members = await prepareMembers(r, id);
+    if (members) return members;
+    return ready(await r.item(id), repo) ?? NO_WALK;
   }
   const prep = await prepareWorktree(repo, rec, r.paths.worktreesDir);
   if (!prep.ok) return { kind: 'stop', stop: prep.kind, reason: prep.reason, node: null };
@@ -89,12 +92,24 @@ export async function startWalk(
   });
   rec = await r.item(id);
   const go = ready(rec, repo) ?? NO_WALK;
-  if (!prep.created || go.kind !== 'ready') return go;
+  if (go.kind !== 'ready') return go;
+  const setup = prep.created ? await rootSetup(r, go, repo) : null;
+  if (setup) return setup;
+  // A workspace item's members are cut after the root's worktree and set up (member-worktrees.ts).
+  const members = await prepareMembers(r, id);
+  if (members) return members;
+  return ready(await r.item(id), repo) ?? NO_WALK;
+}
+
+/** The repo's setup command in a new worktree; null when it passed (or there is none to run). */
+async function rootSetup(r: EngineResources, go: Ready, repo: RepoEntry): Promise<NotReady | null> {
+  const { rec } = go;
+  const id = rec.id;
   if (repo.setup_command === undefined) {
     const reason = `repo ${repo.path} has no setup_command; set it in repos.yaml ("" when nothing needs setting up)`;
     return { kind: 'stop', stop: 'config', reason, node: null };
   }
-  if (repo.setup_command === '') return go;
+  if (repo.setup_command === '') return null;
   const out = await r.workers.runCommand({
     rec,
     repo,
@@ -110,5 +125,5 @@ export async function startWalk(
     const reason = `setup_command failed (${out.status}); see session ${out.id}`;
     return { kind: 'stop', stop: stopKindOf[out.status] ?? 'failed', reason, node: null, session: out.id };
   }
-  return go;
+  return null;
 }

@@ -16,6 +16,8 @@ import type { Escalations } from './escalation.js';
 import type { EngineResources } from './resources.js';
 import type { Slots } from './slots.js';
 import { startWalk, type Ready } from './walk-start.js';
+import { changedSince, memberRuns } from './members.js';
+import { bumpPointers } from './pointer-bump.js';
 import type { WallClocks } from './wall-clock.js';
 import type { Waits } from './waits.js';
 
@@ -63,32 +65,39 @@ export class Walker {
       item: async (id) => asStarted(await r.item(id)),
       stillRunning: (id) => r.stillRunning(id),
       policy: (rec) => r.policyOf(rec),
-      launch: (rec, node, task, argv, capS, brief) =>
+      members: (rec) => memberRuns(rec, (p) => r.repos.find(p)),
+      bumpPointers: (rec, node) => this.bump(rec.id, node),
+      changed: (rec, member) =>
+        member ? changedSince(member.cwd, member.baseRef) : changedSince(cwdOf(rec), rec.base_ref),
+      launch: (rec, node, task, argv, capS, brief, member) =>
         r.workers.runCommand({
           rec,
-          repo: repoOf(rec),
+          repo: member?.repo ?? repoOf(rec),
           node,
           taskPath: task.path,
           kind: task.kind,
           argv,
-          cwd: cwdOf(rec),
+          cwd: member?.cwd ?? cwdOf(rec),
           timeCapS: capS,
           ...(brief !== undefined ? { brief } : {}),
+          ...(member ? { member: member.name } : {}),
         }),
-      launchForge: (rec, node, task, target, capS) =>
-        launchForge(r, rec, repoOf(rec), node, task, target, capS),
-      startWait: (rec, node, task, target) => this.p.waits.start(rec, repoOf(rec), node, task, target),
-      launchAgent: async (rec, node, task, capS, brief) => {
+      launchForge: (rec, node, task, target, capS, member) =>
+        launchForge(r, rec, repoOf(rec), node, task, target, capS, member),
+      startWait: (rec, node, task, target, member) =>
+        this.p.waits.start(rec, repoOf(rec), node, task, target, member),
+      launchAgent: async (rec, node, task, capS, brief, member) => {
         if (rec.chain_definition === null) throw new Error(`work item ${rec.id} has no frozen chain`);
         const out = await r.workers.runAgent({
           rec,
-          repo: repoOf(rec),
+          repo: member?.repo ?? repoOf(rec),
           chain: rec.chain_definition,
           policy: r.policyOf(rec),
           node,
           task,
           timeCapS: capS,
           ...(brief !== undefined ? { brief } : {}),
+          ...(member ? { member: { name: member.name, cwd: member.cwd } } : {}),
         });
         if (out.kind === 'session') return { session: out.session };
         return {
@@ -179,6 +188,8 @@ export class Walker {
         return this.stop(stopped, out.stop, out.reason, node.id, out.session);
       }
       await this.r.onNodeRunEnd?.(await this.r.item(id), node.id);
+      const bump = await this.bump(id, node.id);
+      if (bump) return this.stop(await this.r.item(id), 'infra', bump, node.id);
       await this.r.events.transact(async (uow) => {
         const cur = await getItem(uow.db, id);
         if (!cur?.walk) throw new Error(`work item ${id} lost its walk while node ${node.id} ran`);
@@ -192,6 +203,26 @@ export class Walker {
         });
       });
     }
+  }
+
+  /**
+   * A workspace item with `root_pointer_default: bump` moves its root's member pointers when a node
+   * has moved member branches (pointer-bump.ts), so later nodes and the root's merge request see
+   * them. Answers why it could not, or null.
+   */
+  async bump(id: string, node: string | null): Promise<string | null> {
+    const rec = await this.r.item(id);
+    if (rec.workspace?.root_pointer !== 'bump') return null;
+    const out = await bumpPointers(this.r, rec);
+    if (!out.ok) return out.reason;
+    if (out.commit === null) return null;
+    await this.r.events.record(
+      id,
+      'root_pointers_bumped',
+      { commit: out.commit, members: out.moves },
+      { node },
+    );
+    return null;
   }
 
   /**

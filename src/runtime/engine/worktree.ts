@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { inRepoQueue } from '../git/repo-queue.js';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { createInside } from '../fs/create-inside.js';
 import { readInside } from '../fs/safe-read.js';
@@ -55,12 +55,14 @@ async function gitConfig(repo: string, key: string): Promise<string> {
 /**
  * Cuts the item's worktree on its branch (named at intake) from the base branch, pins the base
  * commit, and copies the repo's `local_files`. Safe to call again after an interrupted start: an
- * existing worktree or branch is reused, never recreated over the work in it.
+ * existing worktree or branch is reused, never recreated over the work in it. A workspace member's
+ * worktree is cut the same way in its own repository, at `at` (member-worktrees.ts).
  */
 export async function prepareWorktree(
   repo: RepoEntry,
   item: { id: string; branch: string; base_branch: string | null },
   worktreesDir: string,
+  at: string = join(worktreesDir, item.id),
 ): Promise<Prepared> {
   if (!(await gitConfig(repo.path, 'user.name')) || !(await gitConfig(repo.path, 'user.email'))) {
     return {
@@ -75,10 +77,10 @@ export async function prepareWorktree(
     return { ok: false, kind: 'config', reason: `base branch ${baseBranch} does not exist in ${repo.path}` };
   }
   const baseRef = base.stdout.trim();
-  const path = join(worktreesDir, item.id);
+  const path = at;
   let created = false;
   if (!existsSync(path)) {
-    mkdirSync(worktreesDir, { recursive: true });
+    mkdirSync(dirname(path), { recursive: true });
     const r = await inRepoQueue(repo.path, async () => {
       const hasBranch =
         (await git(repo.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${item.branch}`])).code === 0;

@@ -18,6 +18,8 @@ export interface RunningSchedule {
   compiled: CompiledCron | null;
   cronError: CronError | null;
   repo: string;
+  /** When `repo` names a workspace: the members to run on (default every member). */
+  members?: string[];
   /** A legacy trigger may leave the chain out; it then files like `POST /api/triggers`. */
   chain: string | undefined;
   chainTemplate: string | undefined;
@@ -33,6 +35,7 @@ export function entryName(e: Pick<RunningSchedule, 'source' | 'index'>): string 
 interface Fields {
   cron: string;
   repo: string;
+  members?: string[];
   chain: string | undefined;
   chainTemplate: string | undefined;
   title: string;
@@ -59,6 +62,8 @@ export function runningSchedules(
       f.chainTemplate ?? null,
       f.title,
       f.description,
+      // Only when set, so entries written before members existed keep their keys (and firings).
+      ...(f.members ? [f.members] : []),
     ]);
     const copy = seen.get(identity) ?? 0;
     seen.set(identity, copy + 1);
@@ -77,6 +82,7 @@ export function runningSchedules(
       add('intake', i, {
         cron: s.cron,
         repo: s.repo,
+        ...(s.members ? { members: s.members } : {}),
         chain: s.chain,
         chainTemplate: undefined,
         title: s.title,

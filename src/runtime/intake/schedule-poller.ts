@@ -313,6 +313,7 @@ export class SchedulePoller {
           title: cleaned.title,
           description: cleaned.description,
           repo: e.repo,
+          ...(e.members ? { members: e.members } : {}),
           chain: e.chain,
           chain_template: e.chainTemplate,
         },

@@ -18,6 +18,7 @@ import { prepareAttachment, storeAttachment, type PreparedAttachment } from './a
 import { requireChain, type ChainCatalog, type ChainSummary } from './chain-catalog.js';
 import { branchName, newItemId } from './ids.js';
 import type { Logger } from 'pino';
+import type { ItemWorkspace } from '../../contract/item-workspace.js';
 
 export interface IntakeInput {
   title: string;
@@ -35,6 +36,8 @@ export interface IntakeInput {
   auto_gate?: boolean;
   budget_usd?: number | null;
   base_branch?: string;
+  /** When `repo` names a workspace: the members to run on (default every member). */
+  members?: string[];
 }
 
 export interface IntakeDeps {
@@ -51,7 +54,9 @@ export interface IntakeDeps {
 export interface CheckedIntake {
   title: string;
   description: string;
+  /** The repository, or a workspace's root. */
   repo: RepoEntry;
+  workspace: ItemWorkspace | null;
   chain: ChainSummary;
   attachments: PreparedAttachment[];
 }
@@ -70,6 +75,71 @@ function chainName(input: IntakeInput, repo: RepoEntry): string {
     throw new JigError('chain_conflict', { chain: input.chain, chain_template: input.chain_template });
   }
   return input.chain ?? input.chain_template ?? repo.default_chain ?? 'default';
+}
+
+/** A repository an item runs on must be there, enabled, and its steering known; `what` names it. */
+function usable(deps: IntakeDeps, repo: RepoEntry, what = repo.path): void {
+  if (!isDir(repo.path)) throw new JigError('repo_gone', { path: what });
+  if (repo.enabled === false) {
+    const why =
+      repo.test_command === undefined
+        ? 'decide its test command first (test_command, or "" for none)'
+        : 'enable it in repos.yaml';
+    throw new JigError('repo_disabled', { path: what, why });
+  }
+  // The repo's steering is read at every launch: a name the library does not define is refused now.
+  const steering = deps.config.runningLibrary?.model?.steering ?? {};
+  const unknown = (repo.steering ?? []).filter((name) => !(name in steering));
+  if (unknown.length > 0) {
+    throw new JigError('repo_steering_invalid', { path: what, names: unknown.join(', ') });
+  }
+}
+
+const membersField = (message: string): JigError =>
+  new JigError(
+    'validation_failed',
+    { reason: `body.members: ${message}` },
+    { issues: [{ field: 'body.members', message }] },
+  );
+
+/**
+ * `repo` is a connected repository's path, or a workspace's name (docs/workspaces.md): then the
+ * item runs on the workspace's root with the selected members, each of which must be usable; an
+ * error names the member it is about.
+ */
+function repoOrWorkspace(
+  deps: IntakeDeps,
+  input: IntakeInput,
+): { repo: RepoEntry; workspace: ItemWorkspace | null } {
+  const repo = deps.repos.find(input.repo);
+  if (repo) {
+    if (input.members !== undefined)
+      throw membersField(`${input.repo} is a repository, not a workspace; members are for a workspace`);
+    usable(deps, repo);
+    return { repo, workspace: null };
+  }
+  const sel = deps.repos.selectWorkspace(input.repo, input.members);
+  if (!sel) throw new JigError('repo_not_connected', { path: input.repo });
+  if (!sel.ok) throw membersField(sel.message);
+  const root = sel.root;
+  if (!root)
+    throw new JigError('repo_not_connected', { path: `${sel.rootId} (the root of workspace ${sel.name})` });
+  usable(deps, root, `${root.path} (the root of workspace ${sel.name})`);
+  const members = sel.members.map((m) => {
+    const what = `${m.repository} (member ${m.name} of workspace ${sel.name})`;
+    if (!m.entry) throw new JigError('repo_not_connected', { path: what });
+    usable(deps, m.entry, `${m.entry.path} (member ${m.name} of workspace ${sel.name})`);
+    return {
+      name: m.name,
+      repository: m.repository,
+      repo_path: m.entry.path,
+      path: m.path,
+      base_branch: null,
+      base_ref: null,
+      worktree_path: null,
+    };
+  });
+  return { repo: root, workspace: { name: sel.name, root_pointer: sel.root_pointer, members } };
 }
 
 /**
@@ -104,23 +174,7 @@ export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake
 
   if (input.repo.trim() === '')
     throw new JigError('validation_failed', { reason: 'body.repo: name a connected repo' });
-  const repo = deps.repos.find(input.repo);
-  if (!repo) throw new JigError('repo_not_connected', { path: input.repo });
-  if (!isDir(repo.path)) throw new JigError('repo_gone', { path: repo.path });
-  if (repo.enabled === false) {
-    const why =
-      repo.test_command === undefined
-        ? 'decide its test command first (test_command, or "" for none)'
-        : 'enable it in repos.yaml';
-    throw new JigError('repo_disabled', { path: repo.path, why });
-  }
-
-  // The repo's steering is read at every launch: a name the library does not define is refused now.
-  const steering = deps.config.runningLibrary?.model?.steering ?? {};
-  const unknown = (repo.steering ?? []).filter((name) => !(name in steering));
-  if (unknown.length > 0) {
-    throw new JigError('repo_steering_invalid', { path: repo.path, names: unknown.join(', ') });
-  }
+  const { repo, workspace } = repoOrWorkspace(deps, input);
 
   const chainId = chainName(input, repo);
   const chain = requireChain(deps.chains, chainId);
@@ -151,7 +205,7 @@ export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake
     const a = input.attachments?.[kind];
     if (a) attachments.push(prepareAttachment(kind, a, repo.path));
   }
-  return { title: t.title, description: input.description, repo, chain, attachments };
+  return { title: t.title, description: input.description, repo, workspace, chain, attachments };
 }
 
 /** What `work_item_created` says beyond the item itself: the item duplicated, or the schedule. */
@@ -216,6 +270,7 @@ export async function fileItem(
     walk: null,
     steer: null,
     queued_at: null,
+    workspace: checked.workspace,
     state_error: null,
   };
   try {
@@ -247,6 +302,9 @@ export async function fileItem(
           branch: rec.branch,
           source: rec.source,
           status: rec.status,
+          ...(rec.workspace
+            ? { workspace: rec.workspace.name, members: rec.workspace.members.map((m) => m.name) }
+            : {}),
           ...opts.extraPayload,
         },
       });

@@ -43,6 +43,7 @@ export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
     archived: rec.archived_at !== null,
     chain: rec.chain,
     repo: rec.repo,
+    ...(rec.workspace ? { workspace: rec.workspace } : {}),
     branch: rec.branch,
     base_branch: rec.base_branch,
     source: rec.source,

@@ -126,6 +126,7 @@ export class ItemsService {
       would_file: {
         title: checked.title,
         repo: checked.repo.path,
+        ...(checked.workspace ? { workspace: checked.workspace } : {}),
         chain: checked.chain.id,
         status: start ? ('queued' as const) : ('paused' as const),
         nodes,
@@ -340,10 +341,20 @@ export class ItemsService {
    */
   private async reclaim(rec: ItemRecord): Promise<ItemRecord> {
     const abandoned = rec.status === 'abandoned';
+    // A workspace item's members are reclaimed the same way, each in its own repository.
+    const members = [];
+    for (const m of rec.workspace?.members ?? []) {
+      members.push({
+        member: m.name,
+        worktree_removed: await removeWorktree(m.repo_path, m.worktree_path),
+        ...(abandoned ? { branch_deleted: await deleteBranch(m.repo_path, rec.branch) } : {}),
+      });
+    }
     // In this order: the worktree goes before its branch can be deleted.
     const payload = {
       worktree_removed: await removeWorktree(rec.repo, rec.worktree_path),
       ...(abandoned ? { branch_deleted: await deleteBranch(rec.repo, rec.branch) } : {}),
+      ...(rec.workspace ? { members } : {}),
     };
     await this.deps.events.transact(async (uow) => {
       await updateItem(uow.db, rec.id, { worktree_path: null });
@@ -398,7 +409,9 @@ export class ItemsService {
     const input: IntakeInput = {
       title: cleanForDuplicate(rec.title),
       description: rec.description,
-      repo: rec.repo,
+      // A workspace item is copied onto the same workspace and members (the workspace as it is now).
+      repo: rec.workspace?.name ?? rec.repo,
+      ...(rec.workspace ? { members: rec.workspace.members.map((m) => m.name) } : {}),
       chain: rec.chain,
       attachments,
       agent_overrides: rec.agent_overrides,

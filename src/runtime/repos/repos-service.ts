@@ -9,6 +9,7 @@ import { countOpenForRepo, openCountsByRepo } from '../../store/work-items.js';
 import { hasCommit, repoTopLevel } from '../git/git.js';
 import { probeRepo } from './probe.js';
 import { readRepos, writeRepoEntry } from './repos-file.js';
+import { selectMembers, type Selection } from '../../core/workspaces/select.js';
 
 function isDir(p: string): boolean {
   try {
@@ -63,6 +64,11 @@ export class ReposService {
     if (exact) return exact;
     const want = canonical(path);
     return file.repos.find((r) => canonical(r.path) === want) ?? null;
+  }
+
+  /** The members of workspace `name` an item would run on, or null when there is no such workspace. */
+  selectWorkspace(name: string, members?: readonly string[]): Selection | null {
+    return selectMembers(this.load().file, name, members);
   }
 
   async list() {

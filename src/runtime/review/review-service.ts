@@ -14,6 +14,7 @@ import { addAttempt, clearViewed, listAttempts, setViewed, viewedMarks } from '.
 import type { ItemRecord } from '../../store/work-items.js';
 import { blobsAt, changedPaths, diffCommits } from './diff.js';
 import { keepCommit, snapshotCommit, snapshotIfPresent } from './snapshot.js';
+import { diffAcross, memberSources } from './workspace-diff.js';
 
 /**
  * Jig serves one person (its owner): every login, token and loopback caller is that person. Marks
@@ -143,19 +144,19 @@ export class ReviewService {
     const format = ask.format ?? 'patch';
     const ignoreWhitespace = flagOn(ask.ignore_whitespace);
     const offset = ask.offset ?? 0;
-    const page = await diffCommits(w.cwd, from, to, {
-      format,
-      ignoreWhitespace,
-      offset,
-      limit: ask.limit ?? DEFAULT_LIMIT,
-      onlyPaths,
-    });
+    const opts = { format, ignoreWhitespace, offset, limit: ask.limit ?? DEFAULT_LIMIT, onlyPaths };
+    // A workspace item's whole change (base to latest) shows its members' files too; attempts and
+    // node filters are the root's.
+    const across = rec.workspace && fromName === 'base' && toName === 'latest' && !nodes;
+    const page = across
+      ? await diffAcross([{ member: null, cwd: w.cwd, from, to }, ...(await memberSources(rec))], opts)
+      : await diffCommits(w.cwd, from, to, opts);
     const viewed = await this.viewedAt(
       rec.id,
       w.cwd,
       to,
       toName === 'latest',
-      page.files.map((f) => f.path),
+      page.files.flatMap((f) => (f.member === undefined ? [f.path] : [])),
     );
     return {
       from: { target: fromName, sha: from },

@@ -14,12 +14,35 @@ import { createInside, makeFoldersInside } from '../fs/create-inside.js';
  * (a plan author must be able to find "the approved spec"), then the task's own instruction, then
  * Jig's brief if any.
  */
-export function promptOf(rec: ItemRecord, task: ModelAgentTask, brief: string | undefined): string {
+export function promptOf(
+  rec: ItemRecord,
+  task: ModelAgentTask,
+  brief: string | undefined,
+  member?: string,
+): string {
   const item = [`Work item ${rec.id}: ${rec.title}`, rec.description.trim()].filter(Boolean).join('\n\n');
   const base = typeof task.prompt === 'string' ? task.prompt : '';
-  return [item, documentsOf(rec), `Your task: ${base}`, brief ?? '']
+  return [item, workspaceOf(rec, member), documentsOf(rec), `Your task: ${base}`, brief ?? '']
     .filter((x) => x.trim() !== '')
     .join('\n\n');
+}
+
+/**
+ * Where a workspace item's repositories are: a member's run works in its member only; a run in the
+ * root is given every member's worktree, each a checkout of its own repository on the item's branch.
+ */
+function workspaceOf(rec: ItemRecord, member: string | undefined): string {
+  const ws = rec.workspace;
+  if (!ws) return '';
+  if (member !== undefined)
+    return `This work item spans the repositories of workspace ${ws.name}. You work in member ${member} only: this worktree is its repository, on branch ${rec.branch}. Commit here.`;
+  const lines = ws.members.map(
+    (m) => `- ${m.name} (at ${m.path} in the root): ${m.worktree_path ?? 'not cut yet'}`,
+  );
+  return [
+    `This work item spans the repositories of workspace ${ws.name}. This worktree is its root; each member is a worktree of its own repository on branch ${rec.branch}, where its changes are committed:`,
+    ...lines,
+  ].join('\n');
 }
 
 function documentsOf(rec: ItemRecord): string {

@@ -68,6 +68,8 @@ export interface AgentLaunchRequest {
   brief?: string;
   /** Told of each session as it starts (the escalation route answers with it). */
   onStart?: (s: SessionRecord) => void;
+  /** A fanned-out run: the workspace member and its worktree, where the agent runs. */
+  member?: { name: string; cwd: string };
 }
 
 /** What the checks before any launch found: what every candidate launches with. */
@@ -164,10 +166,11 @@ export class AgentRunner {
     const before = await this.overCap(r);
     if (before) return { kind: 'refuse', stop: 'budget', reason: before };
 
-    const worktree = r.rec.worktree_path;
+    const worktree = r.member?.cwd ?? r.rec.worktree_path;
     if (worktree === null) return refuse(`${r.task.path}: the item has no worktree yet`);
     let artifact: string | null = null;
-    if (typeof r.task.produces === 'string') {
+    // Documents are the root's (gates read them there): a member's run produces none.
+    if (typeof r.task.produces === 'string' && !r.member) {
       const made = artifactPath(worktree, r.task.produces);
       if (!made.ok) return refuse(`${r.task.path}: ${made.reason}`);
       artifact = made.path;
@@ -214,7 +217,7 @@ export class AgentRunner {
       return null;
     }
     const launch = buildAgentLaunch({
-      task: { ...cand.task, prompt: promptOf(rec, cand.task, r.brief) },
+      task: { ...cand.task, prompt: promptOf(rec, cand.task, r.brief, r.member?.name) },
       node: r.node,
       harnesses: pre.harnesses,
       providers: pre.providers,
@@ -258,7 +261,7 @@ export class AgentRunner {
     }
     const escalation = r.node === ESCALATION_NODE;
     const env: Record<string, string> = {
-      ...launchEnv(rec, r.repo, this.d.port(), escalation),
+      ...launchEnv(rec, r.repo, this.d.port(), escalation, r.member?.name),
       ...launch.env,
     };
     if (pre.artifact !== null) env.JIG_ARTIFACT_PATH = pre.artifact;
@@ -274,6 +277,7 @@ export class AgentRunner {
       env,
       timeCapS: r.timeCapS,
       ...(r.brief !== undefined ? { brief: r.brief } : {}),
+      ...(r.member ? { member: r.member.name } : {}),
       agent: { harness: harnessId, provider: launch.provider, model },
     });
     // A steer is delivered once: the launch that carried it consumed it.
@@ -374,7 +378,7 @@ export class AgentRunner {
   private async pausedSession(r: AgentLaunchRequest): Promise<SessionRecord | null> {
     const since = r.rec.walk?.step_at ?? '';
     const mine = (await sessionsOf(this.d.store.db, r.rec.id)).filter(
-      (s) => s.task_path === r.task.path && s.started_at >= since,
+      (s) => s.task_path === r.task.path && s.member === (r.member?.name ?? null) && s.started_at >= since,
     );
     const lastOne = mine.at(-1);
     return lastOne && lastOne.status === 'paused' && lastOne.cli_session_id ? lastOne : null;

@@ -27,6 +27,8 @@ export interface SessionRequest {
   timeCapS: number | null;
   /** Jig's instruction for a repair or judge: written beside the result file, named by $JIG_FIX_BRIEF. */
   brief?: string;
+  /** The workspace member a fanned-out run is for. */
+  member?: string;
   /** An agent launch: its stream is read live for usage, and its status follows the agent rules. */
   agent?: { harness: string; provider: ProviderDefinition; model: string | null };
 }
@@ -131,6 +133,7 @@ export class SessionRunner {
       started_at: this.now(),
       exited_at: null,
       ...NO_AGENT,
+      member: req.member ?? null,
       ...(req.agent
         ? { harness: req.agent.harness, provider: req.agent.provider.id, model: req.agent.model }
         : {}),
@@ -145,6 +148,7 @@ export class SessionRunner {
         payload: {
           session: id,
           task: req.taskPath,
+          ...(req.member !== undefined ? { member: req.member } : {}),
           kind: req.kind,
           pid: launched.pid,
           argv: redact(req.argv),

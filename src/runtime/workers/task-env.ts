@@ -45,6 +45,25 @@ export function taskEnv(
   return { ...env, ...repo.env, ...extra };
 }
 
+/** `api-v2` → `JIG_MEMBER_API_V2`: a member name as a variable name (names are identifiers). */
+export const memberVar = (name: string): string => `JIG_MEMBER_${name.toUpperCase().replace(/-/g, '_')}`;
+
+/**
+ * What every task of a workspace item is told (docs/workspaces.md): the workspace, its members in
+ * order, and each member's worktree (once cut); a fanned-out run also its own member.
+ */
+function workspaceEnv(rec: ItemRecord, member: string | undefined): Record<string, string> {
+  const ws = rec.workspace;
+  if (!ws) return {};
+  const env: Record<string, string> = {
+    JIG_WORKSPACE: ws.name,
+    JIG_MEMBERS: ws.members.map((m) => m.name).join(' '),
+  };
+  for (const m of ws.members) if (m.worktree_path) env[memberVar(m.name)] = m.worktree_path;
+  if (member !== undefined) env.JIG_REPOSITORY = member;
+  return env;
+}
+
 /**
  * The environment every task of an item is launched with: the allowlist, the repo's env, Jig's own.
  * An escalation turn also has `JIG_ESCALATION_TURN=1`: it is not a worker, so its `jig` client
@@ -55,11 +74,13 @@ export function launchEnv(
   repo: RepoEntry,
   port: number,
   escalation = false,
+  member?: string,
 ): Record<string, string> {
   return taskEnv(repo, {
     JIG_WORK_ITEM_ID: rec.id,
     JIG_DAEMON_PID: String(process.pid),
     JIG_DAEMON_PORT: String(port),
+    ...workspaceEnv(rec, member),
     ...(escalation ? { JIG_ESCALATION_TURN: '1' } : {}),
   });
 }

@@ -42,6 +42,8 @@ export interface CommandRequest {
   brief?: string;
   /** Variables of this task beyond the item's (a forge token: in the environment, never in argv). */
   env?: Record<string, string>;
+  /** The workspace member a fanned-out run is for (its worktree is `cwd`). */
+  member?: string;
 }
 
 /**
@@ -85,8 +87,9 @@ export class Workers {
       kind: req.kind,
       argv: req.argv,
       cwd: req.cwd,
-      env: { ...launchEnv(req.rec, req.repo, this.r.port()), ...req.env },
+      env: { ...launchEnv(req.rec, req.repo, this.r.port(), false, req.member), ...req.env },
       timeCapS: req.timeCapS,
+      ...(req.member !== undefined ? { member: req.member } : {}),
       ...(req.brief !== undefined ? { brief: req.brief } : {}),
     });
     return this.sessions.finish(session, launched);

@@ -10,6 +10,7 @@ export const triggerRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
       {
         title: b.title,
         repo: b.repo,
+        ...(b.members !== undefined ? { members: b.members } : {}),
         chain: b.chain,
         chain_template: b.chain_template,
         description: b.description,

@@ -1,0 +1,55 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { git, makeRepo } from './git.js';
+import { startJig, tempHome, type JigProcess } from './server.js';
+
+export interface WorkspaceWorld {
+  jig: JigProcess;
+  home: string;
+  root: string;
+  api: string;
+  web: string;
+}
+
+/**
+ * A root repository with two submodule members (`services/api`, `apps/web`), each also connected
+ * as a repository of its own, and a workspace `all` over them in repos.yaml.
+ */
+export async function workspaceWorld(
+  chains: Record<string, string>,
+  opts: { pointer?: 'ignore' | 'bump'; home?: string; members?: Record<string, unknown> } = {},
+): Promise<WorkspaceWorld> {
+  const home = opts.home ?? tempHome();
+  const api = makeRepo({ 'api.go': 'package api\n' });
+  const web = makeRepo({ 'web.ts': 'export {};\n' });
+  const root = makeRepo({ 'README.md': '# shop\n' });
+  for (const [path, repo] of [
+    ['services/api', api],
+    ['apps/web', web],
+  ] as const)
+    git(root, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', repo, path);
+  git(root, 'commit', '-qm', 'add submodules');
+  mkdirSync(join(home, 'config', 'chains'), { recursive: true });
+  for (const [id, text] of Object.entries(chains))
+    writeFileSync(join(home, 'config', 'chains', `${id}.yaml`), text);
+  const entry = (path: string, id: string) => ({ path, id, test_command: '', setup_command: '' });
+  writeFileSync(
+    join(home, 'config', 'repos.yaml'),
+    stringify({
+      repos: [entry(root, 'shop'), entry(api, 'api'), entry(web, 'web')],
+      workspaces: {
+        all: {
+          root: 'shop',
+          root_pointer_default: opts.pointer ?? 'ignore',
+          members: opts.members ?? {
+            api: { repository: 'api', path: 'services/api' },
+            web: { repository: 'web', path: 'apps/web' },
+          },
+        },
+      },
+    }),
+  );
+  const jig = await startJig({ home });
+  return { jig, home, root, api, web };
+}
