@@ -265,6 +265,20 @@ describe('an item on a workspace', () => {
     });
     expect(trig.status, trig.text).toBe(201);
     expect(trig.json.workspace.members.map((m: any) => m.name)).toEqual(['api']);
+    // A schedule may name the workspace and members; a member that is not there is a warning.
+    writeFileSync(
+      join(w.home, 'config', 'intake.yaml'),
+      'schedules:\n' +
+        '  - { cron: "0 0 1 1 *", repo: all, members: [web], chain: ws, title: Yearly }\n' +
+        '  - { cron: "0 0 1 1 *", repo: all, members: [ios], chain: ws, title: Yearly }\n',
+    );
+    const reload = await http(`${w.jig.url}/api/apply/reload`, { method: 'POST' });
+    expect(reload.status, reload.text).toBe(200);
+    expect(
+      reload.json.warnings.flatMap((f: any) => f.problems.map((p: any) => [p.path, p.field, p.message])),
+    ).toEqual([
+      ['schedules.1', 'members', 'schedule 1: ios is not a member of workspace all (its members: api, web)'],
+    ]);
     // Nothing was filed by the refusals (nor the dry run).
     const list = await http(`${w.jig.url}/api/work-items`);
     expect(list.json.total).toBe(3);
