@@ -229,8 +229,10 @@ describe.skipIf(missing('claude') !== '')(title('a budget cap on real Claude Cod
             expect(s.cost_usd).toBeGreaterThan(cap.limit);
             expect(r.done.spent_usd).toBeCloseTo(s.cost_usd, 9);
           }
-          // Ended mid-session: the CLI never got to send its tool's result (30 s later).
-          expect(r.mock.main()).toHaveLength(1);
+          // Ended mid-session: the CLI never got to send its tool's result (30 s later). A loaded
+          // machine can see the CLI repeat its first call before it is ended; that carries no result.
+          expect(r.mock.main().length).toBeGreaterThanOrEqual(1);
+          expect(r.mock.main().filter((q) => JSON.stringify(q.body).includes('tool_result'))).toEqual([]);
           expect(r.pid).toBeGreaterThan(1);
           expect(isAlive(r.pid)).toBe(false);
           expect(groupAlive(r.pid)).toBe(false);
