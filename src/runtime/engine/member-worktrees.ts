@@ -1,16 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SETUP_NODE } from '../../contract/verdicts.js';
 import type { ItemMember, ItemWorkspace } from '../../contract/item-workspace.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { EngineResources } from './resources.js';
-import type { StopKind } from '../../contract/item-status.js';
-import { passed, stopKindOf } from './walk-helpers.js';
+import { preparedPayload, runSetup, type NotReady } from './setup-command.js';
 import { prepareWorktree } from './worktree.js';
-
-/** Why the walk cannot start (walk-start.ts's NotReady, which takes this as is). */
-type NotReady =
-  { kind: 'stop'; stop: StopKind; reason: string; node: null; session?: string } | { kind: 'halt' };
 
 /** Where a member's worktree goes: beside the root's, named by the item and the member. */
 export const memberWorktreePath = (worktreesDir: string, id: string, member: string): string =>
@@ -59,39 +53,12 @@ export async function prepareMembers(r: EngineResources, id: string): Promise<No
         work_item_id: id,
         type: 'worktree_prepared',
         by: 'jig',
-        payload: {
-          member: m.name,
-          path: prep.path,
-          branch: rec.branch,
-          base_branch: prep.baseBranch,
-          base_ref: prep.baseRef,
-          local_files: prep.copied,
-          local_files_skipped: prep.skipped,
-        },
+        payload: preparedPayload(prep, rec.branch, m.name),
       });
     });
     if (!prep.created) continue;
-    if (repo.setup_command === undefined) {
-      const reason = `member ${m.name}: repo ${repo.path} has no setup_command; set it in repos.yaml ("" when nothing needs setting up)`;
-      return { kind: 'stop', stop: 'config', reason, node: null };
-    }
-    if (repo.setup_command === '') continue;
-    const out = await r.workers.runCommand({
-      rec: await r.item(id),
-      repo,
-      node: SETUP_NODE,
-      taskPath: 'setup',
-      kind: 'setup',
-      argv: ['/bin/sh', '-c', repo.setup_command],
-      cwd: prep.path,
-      timeCapS: null,
-      member: m.name,
-    });
-    if (!(await r.stillRunning(id))) return { kind: 'halt' };
-    if (!passed(out.status)) {
-      const reason = `member ${m.name}: setup_command failed (${out.status}); see session ${out.id}`;
-      return { kind: 'stop', stop: stopKindOf[out.status] ?? 'failed', reason, node: null, session: out.id };
-    }
+    const setup = await runSetup(r, await r.item(id), repo, prep.path, m.name);
+    if (setup) return setup;
   }
   return null;
 }

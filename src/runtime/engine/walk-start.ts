@@ -1,13 +1,11 @@
-import { SETUP_NODE } from '../../contract/verdicts.js';
 import { existsSync } from 'node:fs';
 import type { RepoEntry } from '../../contract/config/repos.js';
-import type { StopKind } from '../../contract/item-status.js';
 import type { ResolvedChain } from '../../core/chain/model.js';
 import type { Walk } from '../../contract/walk.js';
 import { updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { EngineResources } from './resources.js';
 import type { Slots } from './slots.js';
-import { passed, stopKindOf } from './walk-helpers.js';
+import { preparedPayload, runSetup, type NotReady } from './setup-command.js';
 import { prepareWorktree } from './worktree.js';
 import { prepareMembers } from './member-worktrees.js';
 
@@ -19,9 +17,7 @@ export interface Ready {
   repo: RepoEntry;
 }
 
-/** Why the walk cannot start: the item stops with this (or `halt`: it stopped meanwhile). */
-export type NotReady =
-  { kind: 'stop'; stop: StopKind; reason: string; node: string | null; session?: string } | { kind: 'halt' };
+export type { NotReady };
 
 function ready(rec: ItemRecord, repo: RepoEntry): Ready | null {
   const { walk, chain_definition: chain, worktree_path: path } = rec;
@@ -80,50 +76,16 @@ export async function startWalk(
       work_item_id: id,
       type: 'worktree_prepared',
       by: 'jig',
-      payload: {
-        path: prep.path,
-        branch: rec.branch,
-        base_branch: prep.baseBranch,
-        base_ref: prep.baseRef,
-        local_files: prep.copied,
-        local_files_skipped: prep.skipped,
-      },
+      payload: preparedPayload(prep, rec.branch),
     });
   });
   rec = await r.item(id);
   const go = ready(rec, repo) ?? NO_WALK;
   if (go.kind !== 'ready') return go;
-  const setup = prep.created ? await rootSetup(r, go, repo) : null;
+  const setup = prep.created ? await runSetup(r, go.rec, repo, go.rec.worktree_path) : null;
   if (setup) return setup;
   // A workspace item's members are cut after the root's worktree and set up (member-worktrees.ts).
   const members = await prepareMembers(r, id);
   if (members) return members;
   return ready(await r.item(id), repo) ?? NO_WALK;
-}
-
-/** The repo's setup command in a new worktree; null when it passed (or there is none to run). */
-async function rootSetup(r: EngineResources, go: Ready, repo: RepoEntry): Promise<NotReady | null> {
-  const { rec } = go;
-  const id = rec.id;
-  if (repo.setup_command === undefined) {
-    const reason = `repo ${repo.path} has no setup_command; set it in repos.yaml ("" when nothing needs setting up)`;
-    return { kind: 'stop', stop: 'config', reason, node: null };
-  }
-  if (repo.setup_command === '') return null;
-  const out = await r.workers.runCommand({
-    rec,
-    repo,
-    node: SETUP_NODE,
-    taskPath: 'setup',
-    kind: 'setup',
-    argv: ['/bin/sh', '-c', repo.setup_command],
-    cwd: go.rec.worktree_path,
-    timeCapS: null,
-  });
-  if (!(await r.stillRunning(id))) return { kind: 'halt' };
-  if (!passed(out.status)) {
-    const reason = `setup_command failed (${out.status}); see session ${out.id}`;
-    return { kind: 'stop', stop: stopKindOf[out.status] ?? 'failed', reason, node: null, session: out.id };
-  }
-  return null;
 }
