@@ -361,7 +361,7 @@ export const eventCatalogue = {
   ),
   base_ref_moved: kind(
     'A rebase moved the branch onto a newer base; the new base is pinned, nothing restarts.',
-    z.strictObject({ node: str, from: nullableStr, to: str, how: str }),
+    z.strictObject({ node: str, from: nullableStr, to: str, how: str, member: str.optional() }),
   ),
   rebase_conflict: kind(
     'A rebase conflicted and was aborted.',
@@ -372,6 +372,7 @@ export const eventCatalogue = {
       base_tip: str,
       files: z.array(str),
       plan: nullableStr,
+      member: str.optional(),
     }),
   ),
   worktree_rebase_verified: kind(

@@ -18,7 +18,15 @@ export interface WorkspaceWorld {
  */
 export async function workspaceWorld(
   chains: Record<string, string>,
-  opts: { pointer?: 'ignore' | 'bump'; home?: string; members?: Record<string, unknown> } = {},
+  opts: {
+    pointer?: 'ignore' | 'bump';
+    home?: string;
+    members?: Record<string, unknown>;
+    /** Keys merged into a repository's repos.yaml entry, by id (shop, api, web). */
+    entries?: Record<string, Record<string, unknown>>;
+    /** Other files of config/ (harnesses.yaml, policy.yaml), by name. */
+    config?: Record<string, string>;
+  } = {},
 ): Promise<WorkspaceWorld> {
   const home = opts.home ?? tempHome();
   const api = makeRepo({ 'api.go': 'package api\n' });
@@ -33,7 +41,15 @@ export async function workspaceWorld(
   mkdirSync(join(home, 'config', 'chains'), { recursive: true });
   for (const [id, text] of Object.entries(chains))
     writeFileSync(join(home, 'config', 'chains', `${id}.yaml`), text);
-  const entry = (path: string, id: string) => ({ path, id, test_command: '', setup_command: '' });
+  for (const [name, text] of Object.entries(opts.config ?? {}))
+    writeFileSync(join(home, 'config', name), text);
+  const entry = (path: string, id: string) => ({
+    path,
+    id,
+    test_command: '',
+    setup_command: '',
+    ...opts.entries?.[id],
+  });
   writeFileSync(
     join(home, 'config', 'repos.yaml'),
     stringify({

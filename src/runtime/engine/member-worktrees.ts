@@ -11,7 +11,7 @@ export const memberWorktreePath = (worktreesDir: string, id: string, member: str
   join(worktreesDir, `${id}@${member}`);
 
 /** Replaces one member of the stored workspace, read inside the transaction so no update is lost. */
-function withMember(ws: ItemWorkspace, m: ItemMember): ItemWorkspace {
+export function withMember(ws: ItemWorkspace, m: ItemMember): ItemWorkspace {
   return { ...ws, members: ws.members.map((x) => (x.name === m.name ? m : x)) };
 }
 

@@ -1,3 +1,4 @@
+import { afterMemberRebases } from './member-rebase.js';
 import { stamp } from '../clock.js';
 import type { ModelExecNode, ModelStep, ResolvedChain } from '../../core/chain/model.js';
 import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
@@ -129,11 +130,13 @@ export class NodeRunner {
       const hard = hardStop(r.runs);
       if (hard) return hard;
       // A rebase in the node's own steps: a conflict goes to `on_conflict`, a new base restarts.
-      // A fanned-out rebase (one per member and the root): a conflict in any of them is the one to act on.
+      // A fanned-out rebase: the members' first (their bases pinned, a conflict stops), then the root's.
       const rebases = r.runs.filter(
         (x) => x.task.kind === 'builtin' && x.task.ref === 'jig.mr_rebase' && rebaseReport(x.session),
       );
-      const rebase = rebases.find((x) => isConflict(x.session)) ?? rebases[0];
+      const members = await afterMemberRebases(ctx, rebases);
+      if (members) return members;
+      const rebase = rebases.find((x) => x.member === undefined);
       if (rebase && (isConflict(rebase.session) || rebase.status === 'done')) {
         const next = await afterRebase(ctx, rebase, node.on_base_changed !== undefined);
         if (next) return next;

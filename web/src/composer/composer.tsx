@@ -14,20 +14,27 @@ interface Draft {
   title: string;
   description: string;
   repo: string;
+  /** The members left out of a workspace item (every member runs unless unticked). */
+  unticked: string[];
   chain: string;
   spec: string | null;
   plan: string | null;
 }
 
-/** The create body as the API takes it; `dry` asks for the dry run only. */
-function body(d: Draft, start: boolean) {
+/** A workspace is offered by name, which the API takes as `repo`; a repository by its path. */
+type Workspace = Repos['workspaces'][number];
+
+/** The create body as the API takes it; `members` only when some are left out (default all). */
+function body(d: Draft, start: boolean, ws: Workspace | undefined) {
   const attachments: Record<string, { text: string }> = {};
   if (d.spec?.trim()) attachments.spec = { text: d.spec };
   if (d.plan?.trim()) attachments.plan = { text: d.plan };
+  const members = ws?.members.map((m) => m.name).filter((m) => !d.unticked.includes(m)) ?? [];
   return {
     title: d.title,
     description: d.description,
     repo: d.repo,
+    ...(ws && d.unticked.length > 0 ? { members } : {}),
     ...(d.chain ? { chain: d.chain } : {}),
     start,
     ...(Object.keys(attachments).length > 0 ? { attachments } : {}),
@@ -52,22 +59,25 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
     queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
   });
   const enabled = (repos.data?.repos ?? []).filter((r) => r.enabled);
+  const workspaces = (repos.data?.workspaces ?? []).filter((w) => w.ready);
   const [d, setD] = useState<Draft>({
     title: '',
     description: '',
     repo: '',
+    unticked: [],
     chain: '',
     spec: null,
     plan: null,
   });
   const repo = d.repo || enabled[0]?.path || '';
   const draft = { ...d, repo };
+  const ws = workspaces.find((w) => w.name === repo);
   const [dry, setDry] = useState<{ run?: DryRun; error?: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   // The dry run follows the form, a moment after the last keystroke.
-  const key = JSON.stringify(body(draft, false));
+  const key = JSON.stringify(body(draft, false, ws));
   useEffect(() => {
     if (!draft.repo || !draft.title.trim()) return setDry(null);
     const t = window.setTimeout(() => {
@@ -82,7 +92,7 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
     setBusy(true);
     setError(null);
     try {
-      const item = await post<Item>('/api/work-items', body(draft, start));
+      const item = await post<Item>('/api/work-items', body(draft, start, ws));
       await client.invalidateQueries({ queryKey: ['items'] });
       onCreated(item);
     } catch (e) {
@@ -126,12 +136,24 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
         <div className="two">
           <label>
             Repository
-            <select value={repo} onChange={(e) => set('repo', e.target.value)}>
+            <select
+              value={repo}
+              onChange={(e) => setD((x) => ({ ...x, repo: e.target.value, unticked: [] }))}
+            >
               {enabled.map((r) => (
                 <option key={r.path} value={r.path}>
                   {r.name}
                 </option>
               ))}
+              {workspaces.length > 0 && (
+                <optgroup label="Workspaces">
+                  {workspaces.map((w) => (
+                    <option key={w.name} value={w.name}>
+                      {w.name} · {plural(w.members.length, 'member')}
+                    </option>
+                  ))}
+                </optgroup>
+              )}
             </select>
           </label>
           <label>
@@ -148,6 +170,26 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
             </select>
           </label>
         </div>
+        {ws && (
+          <fieldset className="members">
+            <legend>Members</legend>
+            {ws.members.map((m) => (
+              <label key={m.name} title={m.repo_path ?? m.repository}>
+                <input
+                  type="checkbox"
+                  checked={!d.unticked.includes(m.name)}
+                  onChange={(e) =>
+                    set(
+                      'unticked',
+                      e.target.checked ? d.unticked.filter((x) => x !== m.name) : [...d.unticked, m.name],
+                    )
+                  }
+                />
+                {m.name} <span className="muted">{m.path}</span>
+              </label>
+            ))}
+          </fieldset>
+        )}
         <div className="attach">
           {(['spec', 'plan'] as const).map((k) =>
             d[k] === null ? (
