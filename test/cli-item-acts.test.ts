@@ -103,17 +103,17 @@ describe('item create', () => {
     expect(await total()).toBe(before);
   });
 
-  it('refuses by name the flags the API has no field for, filing nothing', async () => {
+  it('--implements links beads to the item; a bad bead id is refused naming the field, filing nothing', async () => {
+    const item = await create('--implements', 'Jig-abc', '--implements', 'Jig-def');
+    const shown = (await http(`${jig.url}/api/work-items/${item.id}`)).json;
+    expect(shown.issues).toEqual([
+      { tracker: 'beads', id: 'Jig-abc', priority: null, how: 'implements', closing: 'open' },
+      { tracker: 'beads', id: 'Jig-def', priority: null, how: 'implements', closing: 'open' },
+    ]);
     const before = await total();
-    // Exit 1, as everything this build lacks: the flags are right, the server side is not here yet.
-    const refused = (flag: string, feature: string) => ({
-      code: 1,
-      stdout: '',
-      stderr: `jig: ${flag} is not available in this build (it comes with ${feature}); nothing was filed\n`,
-    });
-    expect(await cli(['item', 'create', 'x', '--implements', 'Jig-abc'])).toEqual(
-      refused('--implements', 'links to beads'),
-    );
+    const bad = await cli(['item', 'create', 'x', '--implements', 'no spaces']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('body.implements.0');
     expect(await total()).toBe(before);
   });
 

@@ -57,6 +57,10 @@ export const errorCatalogue = {
     template: 'repo {path} names steering the library does not define: {names}',
   },
   repos_file_invalid: { status: 422, template: 'repos.yaml does not load: {reason}' },
+  intake_disabled: {
+    status: 409,
+    template: 'auto-intake is off: set enabled: true in intake.yaml (or Settings › Auto-intake) first',
+  },
   repo_file_unsafe: {
     status: 422,
     template: '{file} in {path} {reason}; Jig reads only regular files inside the repository',

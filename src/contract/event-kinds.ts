@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { bool, kind, nullableStr, num, str } from './event-kind-parts.js';
 import { forgeEventKinds } from './event-kinds-forge.js';
+import { intakeEventKinds, IssueRef } from './event-kinds-intake.js';
 import { ScheduleSource } from './intake-route.js';
 import { itemStatuses } from './item-status.js';
 import { judgeVerdicts } from './verdicts.js';
-import { AttachmentKind } from './items.js';
+import { AttachmentKind, ITEM_SOURCES } from './items.js';
 import { FindingSeverity } from './result-file.js';
 
 /**
@@ -60,10 +61,11 @@ export const eventCatalogue = {
       repo: str,
       chain: str,
       branch: str,
-      source: z.enum(['human', 'trigger', 'schedule', 'duplicate', 'agent']),
+      source: z.enum(ITEM_SOURCES),
       status: ItemStatus,
       workspace: str.optional(),
       members: z.array(str).optional(),
+      issues: z.array(IssueRef).optional(),
       duplicate_of: str.optional(),
       schedule: z.strictObject({ index: num, cron: str, source: ScheduleSource, minute: str }).optional(),
     }),
@@ -417,6 +419,7 @@ export const eventCatalogue = {
     }),
   ),
   ...forgeEventKinds,
+  ...intakeEventKinds,
 } as const;
 
 export type EventKind = keyof typeof eventCatalogue;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { itemStatuses, stopKinds } from './item-status.js';
 import { ItemMergeRequest } from './merge-requests.js';
 import { ItemWorkspace } from './item-workspace.js';
+import { BeadId, ItemIssue } from './item-issues.js';
 
 /** Member names of the workspace `repo` names; each once. */
 const Members = z
@@ -11,6 +12,10 @@ const Members = z
   .describe('when repo names a workspace: the members to run on (default every member)');
 
 const Overrides = z.record(z.string(), z.unknown());
+
+/** Who filed an item: a person, a trigger or schedule, a duplicate, an agent, or auto-intake. */
+export const ITEM_SOURCES = ['human', 'trigger', 'schedule', 'duplicate', 'agent', 'auto_intake'] as const;
+export type ItemSource = (typeof ITEM_SOURCES)[number];
 
 export const AttachmentKind = z.enum(['spec', 'plan']);
 export type AttachmentKind = z.infer<typeof AttachmentKind>;
@@ -66,7 +71,11 @@ export const WorkItem = z.object({
   ),
   branch: z.string().describe('git branch the item works on (in every member too), named at intake'),
   base_branch: z.string().nullable(),
-  source: z.enum(['human', 'trigger', 'schedule', 'duplicate', 'agent']),
+  source: z.enum(ITEM_SOURCES),
+  issues: z
+    .array(ItemIssue)
+    .optional()
+    .describe('only when it has some: the tracker issues it implements (auto-intake, implements)'),
   attachments: z.record(z.string(), AttachmentInfo),
   agent_overrides: Overrides,
   node_overrides: Overrides,
@@ -158,6 +167,12 @@ export const CreateItemBody = z
       .describe(
         "let a gate's reviewer agent decide first (default: on for items a person files, off for the rest)",
       ),
+    implements: z
+      .array(BeadId)
+      .max(20)
+      .refine((ids) => new Set(ids).size === ids.length, 'names a bead twice')
+      .optional()
+      .describe('beads the item implements: each closes when the item completes having changed something'),
   })
   .strict();
 export type CreateItemBody = z.infer<typeof CreateItemBody>;

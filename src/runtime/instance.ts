@@ -6,6 +6,7 @@ import type { HomePaths } from './home/paths.js';
 import type { ReattachSummary } from '../contract/health.js';
 import type { EventLog } from './events/event-log.js';
 import type { SchedulePoller } from './intake/schedule-poller.js';
+import type { AutoIntake } from './intake/auto-intake.js';
 import type { ItemsService } from './items/items-service.js';
 import type { ReposService } from './repos/repos-service.js';
 import type { Engine } from './engine/engine.js';
@@ -44,6 +45,8 @@ export interface Instance {
   repos: ReposService;
   /** The schedule poller (intake.yaml schedules and legacy policy.yaml triggers). */
   schedules: SchedulePoller;
+  /** Auto-intake: polls the trackers and files what the rules let through (docs/intake.md). */
+  intake: AutoIntake;
   /** Runs items through their chains (ADR 0003). */
   engine: Engine;
   /** Diffs, compares and viewed marks of an item's changes (issue 21). */

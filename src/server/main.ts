@@ -23,6 +23,8 @@ import { MergeRequestsService } from '../runtime/forge/merge-requests-service.js
 import { join } from 'node:path';
 import { stamp, systemClock, type Clock } from '../runtime/clock.js';
 import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.js';
+import { AutoIntake } from '../runtime/intake/auto-intake.js';
+import { BeadCloser } from '../runtime/intake/bead-closer.js';
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';
 import { buildApp, type RouteRecord } from './app.js';
@@ -169,6 +171,17 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       threads,
     });
     items.onEnd = (id) => engine.ended(id);
+    const intake = new AutoIntake({
+      config,
+      repos,
+      chains: config,
+      items,
+      start: (id) => engine.resume(id, undefined, 'jig'),
+      store,
+      log,
+      clock,
+    });
+    const beads = new BeadCloser({ store, events, log });
     const asks = new PermissionAsks({ store, events, clock, record: (id) => items.record(id) });
     const inst: Instance = {
       paths,
@@ -187,6 +200,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       items,
       repos,
       schedules,
+      intake,
       engine,
       review,
       threads,
@@ -251,11 +265,17 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     );
 
     await schedules.start();
+    // Beads of items that ended while no server ran are settled before new polls file more.
+    beads.start();
+    await beads.sweep();
+    intake.start();
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> =>
       (closing ??= (async () => {
         // First: no schedule files an item while the server closes, and no timer outlives it.
         await schedules.stop();
+        await intake.stop();
+        await beads.stop();
         // The engine stops walking; the task processes themselves keep running, to be adopted.
         engine.close();
         // Long polls on permission asks answer now rather than hold the close.

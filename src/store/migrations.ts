@@ -18,6 +18,7 @@ import { permissionAsks } from './migrations/0016-permission-asks.js';
 import { mergeRequests } from './migrations/0017-merge-requests.js';
 import { mergeSha } from './migrations/0018-merge-sha.js';
 import { workspaceItems } from './migrations/0019-workspace-items.js';
+import { itemIssues } from './migrations/0020-item-issues.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -58,4 +59,5 @@ export const migrations: Migration[] = [
   mergeRequests,
   mergeSha,
   workspaceItems,
+  itemIssues,
 ];

@@ -175,6 +175,18 @@ export interface IntakeChecksTable {
   skipped: string;
 }
 
+/** Tracker issues items implement (migration 20). */
+export interface ItemIssuesTable {
+  work_item_id: string;
+  tracker: string;
+  issue_id: string;
+  /** Its place among the item's issues, as linked. */
+  position: number;
+  priority: number | null;
+  how: string;
+  closing: Generated<string>;
+}
+
 /** Review (migration 14): the commit each node run ended at, and viewed marks per person. */
 export interface ItemAttemptsTable {
   item_id: string;
@@ -279,6 +291,7 @@ export interface Database {
   drafts: DraftsTable;
   draft_steps: DraftStepsTable;
   intake_checks: IntakeChecksTable;
+  item_issues: ItemIssuesTable;
   item_drafts: ItemDraftsTable;
   item_attempts: ItemAttemptsTable;
   review_viewed: ReviewViewedTable;

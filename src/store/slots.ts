@@ -33,3 +33,13 @@ export async function oldestQueued(
     .limit(limit)
     .execute();
 }
+
+/** How many items hold or wait for a run slot (running or queued): auto-intake's measure of room. */
+export async function activeCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('work_items')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', 'in', ['running', 'queued'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -5,6 +5,7 @@ import type { ResolvedChain } from '../contract/config/chain-model.js';
 import type { PolicyFile } from '../contract/config/policy.js';
 import type { Walk } from '../contract/walk.js';
 import { ItemWorkspace } from '../contract/item-workspace.js';
+import { ITEM_SOURCES, type ItemSource } from '../contract/items.js';
 import { readFrozen, writeFrozen } from './item-state.js';
 import { endedStatuses } from '../core/items/status.js';
 import { Prepared } from './prepared.js';
@@ -64,7 +65,7 @@ export interface ItemRecord {
   state_error: string | null;
 }
 
-export type ItemSource = 'human' | 'trigger' | 'schedule' | 'duplicate' | 'agent';
+export type { ItemSource };
 
 /** Most JSON columns hold `{}`: a listing of 100 items parses 400 of them, so that one is free. */
 function parseObject(text: string | undefined): Json {
@@ -224,7 +225,7 @@ function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
 
 const statusSet = new Set<string>(itemStatuses);
 const stopSet = new Set<string>(stopKinds);
-const sourceSet = new Set<string>(['human', 'trigger', 'schedule', 'duplicate', 'agent']);
+const sourceSet = new Set<string>(ITEM_SOURCES);
 
 // The text columns Jig itself writes from these lists; a value outside them is a row this release
 // did not write, read as the nearest safe meaning.

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { inRepo } from '../in-repo.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
 import { BadArgument, collectPolicy, type PolicyAssignment } from './item-setup-args.js';
-import { itemVerb, NotInThisBuild } from './item-verb.js';
+import { itemVerb } from './item-verb.js';
 
 /*
  * `jig item create`. Every flag maps to a field of POST /api/work-items; the original's flags this
@@ -123,11 +123,6 @@ function policyOverride(list: PolicyAssignment[]): Record<string, unknown> | und
   return out;
 }
 
-/** The flags POST /api/work-items has no field for yet, each refused by name (exit 1) when given. */
-const NO_FIELD: { attr: keyof CreateOpts; flag: string; feature: string }[] = [
-  { attr: 'implements', flag: '--implements', feature: 'links to beads' },
-];
-
 export function registerItemCreate(item: Command): void {
   item
     .command('create')
@@ -156,7 +151,11 @@ export function registerItemCreate(item: Command): void {
       'one cap or limit for one scope, VALUE read as YAML (repeatable), e.g. verification.max_attempts=3',
       collectPolicy,
     )
-    .option('--implements <bead>', 'link a bead (repeatable; not in this build: refused)', collectBead)
+    .option(
+      '--implements <bead>',
+      'a bead the item implements: closed when the item completes having changed something (repeatable)',
+      collectBead,
+    )
     .addOption(
       new Option('--auto-gate', "let a gate's reviewer agent decide first (the default for what you file)"),
     )
@@ -169,9 +168,6 @@ export function registerItemCreate(item: Command): void {
     .option('--json', 'print the API answer')
     .action((title: string, opts: CreateOpts, cmd: Command) =>
       itemVerb(async () => {
-        for (const { attr, flag, feature } of NO_FIELD)
-          if (cmd.getOptionValueSource(attr) === 'cli')
-            throw new NotInThisBuild(flag, feature, '; nothing was filed');
         if (opts.autostart && process.env.JIG_WORK_ITEM_ID?.trim())
           throw new BadArgument(
             '--autostart is refused inside a work item task (JIG_WORK_ITEM_ID is set): items an agent files land paused',
@@ -210,6 +206,7 @@ export function registerItemCreate(item: Command): void {
           node_overrides: nodeOverrides(opts.nodeOverride ?? []),
           policy_override: policyOverride(opts.policy ?? []),
           skip_nodes: opts.skipNodes,
+          implements: opts.implements,
           // Only when given: left out, the server decides by who files it.
           auto_gate: cmd.getOptionValueSource('autoGate') === 'cli' ? opts.autoGate : undefined,
         });

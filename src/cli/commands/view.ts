@@ -13,6 +13,15 @@ import { registerViewMore } from './view-more.js';
 import { itemFor } from './view-target.js';
 import { registerViewWatch } from './view-watch.js';
 
+/** `beads shop-1 (P2, closed)`: the issue, its priority when known, and what became of it once settled. */
+function issueLine(x: { tracker: string; id: string; priority: number | null; closing: string }): string {
+  const notes = [
+    ...(x.priority === null ? [] : [`P${x.priority}`]),
+    ...(x.closing === 'open' ? [] : [x.closing.replace('_', ' ')]),
+  ];
+  return `${x.tracker} ${x.id}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+}
+
 export function registerView(program: Command): void {
   const view = program
     .command('view')
@@ -48,6 +57,7 @@ export function registerView(program: Command): void {
                 `members  ${i.workspace.name}: ${i.workspace.members.map((m) => `${m.name} (${m.worktree_path ?? m.repo_path})`).join(', ')}`,
               ]
             : []),
+          ...(i.issues ? [`issues   ${i.issues.map(issueLine).join(', ')}`] : []),
           `budget   $${i.budget_cap.spent_usd.toFixed(2)} of ${i.budget_cap.cap_usd === null ? 'no cap' : `$${i.budget_cap.cap_usd.toFixed(2)} (${i.budget_cap.key})`}`,
         ];
         if (i.stop?.suggested_action)

@@ -1,5 +1,5 @@
 import { ErrorBodySchema } from '../error-body.js';
-import { IntakeChecksAnswer, IntakeChecksQuery } from '../intake-checks.js';
+import { IntakeCheck, IntakeChecksAnswer, IntakeChecksQuery } from '../intake-checks.js';
 import { IntakeAnswer } from '../intake-route.js';
 import { defineRoute } from '../route.js';
 
@@ -26,4 +26,15 @@ export const listIntakeChecks = defineRoute({
   tags: ['intake'],
   query: IntakeChecksQuery,
   responses: { 200: IntakeChecksAnswer, 422: ErrorBodySchema },
+});
+
+export const pollIntake = defineRoute({
+  method: 'POST',
+  path: '/api/intake/poll',
+  summary: 'Run one auto-intake poll now and answer the check it recorded',
+  description:
+    'The poll the timer runs every `interval_s`, now: ready beads filed and started by the rules, ' +
+    'the rest skipped with why. 409 `intake_disabled` while intake.yaml says `enabled: false`.',
+  tags: ['intake'],
+  responses: { 200: IntakeCheck, 409: ErrorBodySchema },
 });

@@ -19,6 +19,8 @@ import { requireChain, type ChainCatalog, type ChainSummary } from './chain-cata
 import { branchName, newItemId } from './ids.js';
 import type { Logger } from 'pino';
 import type { ItemWorkspace } from '../../contract/item-workspace.js';
+import type { IssueTracker, ItemIssue } from '../../contract/item-issues.js';
+import { linkIssues } from '../../store/item-issues.js';
 
 export interface IntakeInput {
   title: string;
@@ -38,6 +40,19 @@ export interface IntakeInput {
   base_branch?: string;
   /** When `repo` names a workspace: the members to run on (default every member). */
   members?: string[];
+  /** Beads the item implements, linked by hand (`--implements`). */
+  implements?: string[];
+  /** The tracker issue auto-intake files the item for. */
+  issue?: { tracker: IssueTracker; id: string; priority: number | null };
+}
+
+/** The issues an item is filed with: auto-intake's first, then the beads linked by hand. */
+function issuesOf(input: IntakeInput): ItemIssue[] {
+  const auto: ItemIssue[] = input.issue ? [{ ...input.issue, how: 'auto_intake', closing: 'open' }] : [];
+  const byHand = (input.implements ?? [])
+    .filter((id) => !(input.issue?.tracker === 'beads' && input.issue.id === id))
+    .map((id): ItemIssue => ({ tracker: 'beads', id, priority: null, how: 'implements', closing: 'open' }));
+  return [...auto, ...byHand];
 }
 
 export interface IntakeDeps {
@@ -235,6 +250,7 @@ export async function fileItem(
 ): Promise<ItemRecord> {
   const now = new Date().toISOString();
   const id = newItemId();
+  const issues = issuesOf(input);
   const rec: ItemRecord = {
     id,
     title: checked.title,
@@ -284,6 +300,7 @@ export async function fileItem(
         if (earlier) throw new KeyTaken(earlier);
       }
       await insertItem(uow.db, rec);
+      await linkIssues(uow.db, id, issues);
       if (key) {
         await recordTriggerKey(
           uow.db,
@@ -304,6 +321,9 @@ export async function fileItem(
           status: rec.status,
           ...(rec.workspace
             ? { workspace: rec.workspace.name, members: rec.workspace.members.map((m) => m.name) }
+            : {}),
+          ...(issues.length > 0
+            ? { issues: issues.map((i) => ({ tracker: i.tracker, id: i.id, priority: i.priority })) }
             : {}),
           ...opts.extraPayload,
         },

@@ -56,6 +56,11 @@ export class ReposService {
     return r;
   }
 
+  /** Every connected entry, as repos.yaml lists them (throws repos_file_invalid when it does not load). */
+  entries(): RepoEntry[] {
+    return this.load().file.repos;
+  }
+
   /** The connected entry for a path, comparing real paths so a link or trailing slash still matches. */
   find(path: string): RepoEntry | null {
     const { file } = this.load();

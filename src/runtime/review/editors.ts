@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { basename, delimiter, isAbsolute, join } from 'node:path';
+import { basename } from 'node:path';
+import { onPath } from '../on-path.js';
 import type { Editor, EditorsAnswer } from '../../contract/editors.js';
 import { JigError } from '../../contract/errors.js';
 
@@ -10,20 +10,6 @@ const KNOWN: readonly { id: string; name: string; exe: string }[] = [
   { id: 'cursor', name: 'Cursor', exe: 'cursor' },
   { id: 'zed', name: 'Zed', exe: 'zed' },
 ];
-
-function onPath(exe: string, env: NodeJS.ProcessEnv): string | null {
-  const dirs = isAbsolute(exe) ? [''] : (env.PATH ?? '').split(delimiter).filter(Boolean);
-  for (const dir of dirs) {
-    const full = dir === '' ? exe : join(dir, exe);
-    try {
-      accessSync(full, constants.X_OK);
-      return full;
-    } catch {
-      // not here; the next folder
-    }
-  }
-  return null;
-}
 
 /**
  * The editors this machine has: VS Code, Cursor and Zed when on the server's PATH, and the one the

@@ -9,6 +9,7 @@ import {
 } from '../../../contract/routes/work-items/index.js';
 import type { Instance } from '../../../runtime/instance.js';
 import { routeFile } from '../../route-file.js';
+import { issuesOf } from '../../../store/item-issues.js';
 
 /** `/api/work-items` (file, list, bulk moves) and `/api/work-items/:id` (read, change, duplicate). */
 export const workItemRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
@@ -17,8 +18,9 @@ export const workItemRoutes = routeFile(import.meta.url, (r, inst: Instance) => 
     const input = { ...b, attachments: b.attachments };
     if (req.query.dry_run === '1' || req.query.dry_run === 'true') return inst.items.dryRun(input, b.start);
     const rec = await inst.items.create(input, 'human', 'human');
-    if (!b.start) return reply.code(201).send(inst.items.dto(rec));
-    return reply.code(201).send(inst.items.dto(await inst.engine.resume(rec.id, undefined, 'human')));
+    const issues = await issuesOf(inst.store.db, rec.id);
+    const filed = b.start ? await inst.engine.resume(rec.id, undefined, 'human') : rec;
+    return reply.code(201).send({ ...inst.items.dto(filed), ...(issues.length > 0 ? { issues } : {}) });
   });
 
   r.serve(listItems, async (req) => inst.items.list(req.query));
@@ -26,7 +28,12 @@ export const workItemRoutes = routeFile(import.meta.url, (r, inst: Instance) => 
   r.serve(getItem, async (req) => {
     const item = inst.items.dto(await inst.items.record(req.params.id));
     const mrs = await inst.mergeRequests.list(item.id);
-    return mrs.length > 0 ? { ...item, merge_requests: mrs } : item;
+    const issues = await issuesOf(inst.store.db, item.id);
+    return {
+      ...item,
+      ...(issues.length > 0 ? { issues } : {}),
+      ...(mrs.length > 0 ? { merge_requests: mrs } : {}),
+    };
   });
 
   r.serve(patchItem, async (req) => inst.items.dto(await inst.items.patch(req.params.id, req.body, 'human')));

@@ -1,0 +1,270 @@
+import { isJigError } from '../../contract/errors.js';
+import type { IntakeCheck, IntakeSkip } from '../../contract/intake-checks.js';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import type { Store } from '../../store/database.js';
+import { recordIntakeCheck } from '../../store/intake-checks.js';
+import { filedIssues } from '../../store/item-issues.js';
+import { spentSince } from '../../store/sessions.js';
+import { activeCount } from '../../store/slots.js';
+import type { Clock, TimerHandle } from '../clock.js';
+import type { ConfigState } from '../config/config-state.js';
+import type { ChainCatalog } from '../items/chain-catalog.js';
+import type { ItemsService } from '../items/items-service.js';
+import type { ItemRecord } from '../../store/work-items.js';
+import { stamp } from '../clock.js';
+import { readyBeads, type ReadyBead } from './beads.js';
+import type { PollerLog } from './schedule-poller.js';
+
+export interface AutoIntakeDeps {
+  config: Pick<ConfigState, 'intake' | 'policy' | 'invalidPolicy' | 'onReload'>;
+  /** The connected repositories; throws when repos.yaml does not load. */
+  repos: { entries(): RepoEntry[] };
+  chains: ChainCatalog;
+  items: Pick<ItemsService, 'create'>;
+  /** Starts a filed item (the engine's resume). */
+  start(id: string): Promise<ItemRecord>;
+  store: Store;
+  log: PollerLog;
+  clock: Clock;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** One ready bead of one repository, as the rules see it. */
+interface Candidate {
+  repo: RepoEntry;
+  bead: ReadyBead;
+}
+
+const isPriority = (p: unknown): p is number => typeof p === 'number' && Number.isInteger(p);
+
+/**
+ * Auto-intake (docs/intake.md): while `intake.yaml` says `enabled`, every `interval_s` it reads the
+ * ready beads of each enabled repository (or those `repos` lists) and files and starts an item for
+ * each one the rules let through, recording every poll in the checks log. Polls run one at a time;
+ * a reload rearms the timer with the new settings.
+ */
+export class AutoIntake {
+  private timer: TimerHandle | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private unsubscribe: (() => void) | null = null;
+  private state: 'new' | 'running' | 'stopped' = 'new';
+  /** The settings the timer was armed with, so a reload that changed nothing keeps its rhythm. */
+  private armedFor: string | null = null;
+
+  constructor(private readonly d: AutoIntakeDeps) {}
+
+  /** Polls at once when enabled, then every `interval_s`; follows reloads. */
+  start(): void {
+    if (this.state !== 'new') return;
+    this.state = 'running';
+    this.unsubscribe = this.d.config.onReload(() => this.rearm());
+    this.rearm();
+  }
+
+  async stop(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.state = 'stopped';
+    if (this.timer) this.d.clock.clearTimer(this.timer);
+    this.timer = null;
+    this.unsubscribe?.();
+    await this.queue;
+  }
+
+  /** Whether polls run (intake.yaml loads and says `enabled`). */
+  get enabled(): boolean {
+    return this.d.config.intake?.enabled === true;
+  }
+
+  /** One poll now, after any in progress; answers the check it recorded. */
+  poll(): Promise<IntakeCheck> {
+    const run = this.queue.then(() => this.runPoll());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private rearm(): void {
+    if (this.state !== 'running') return;
+    const intake = this.d.config.intake;
+    const key = intake?.enabled ? String(intake.interval_s) : null;
+    if (key === this.armedFor && (this.timer || key === null)) return;
+    if (this.timer) this.d.clock.clearTimer(this.timer);
+    this.timer = null;
+    this.armedFor = key;
+    if (!intake?.enabled) return;
+    this.d.log.info({ interval_s: intake.interval_s }, 'auto-intake on');
+    this.arm(0);
+  }
+
+  private arm(delay: number): void {
+    this.timer = this.d.clock.setTimer(() => void this.onTimer(), delay);
+  }
+
+  private async onTimer(): Promise<void> {
+    this.timer = null;
+    try {
+      if (this.enabled) await this.poll();
+    } catch (err) {
+      this.d.log.error({ err }, 'auto-intake poll failed');
+    } finally {
+      const intake = this.d.config.intake;
+      if (this.state === 'running' && intake?.enabled && !this.timer) this.arm(intake.interval_s * 1000);
+    }
+  }
+
+  private async runPoll(): Promise<IntakeCheck> {
+    const at = stamp(this.d.clock);
+    const started: string[] = [];
+    const skipped: IntakeSkip[] = [];
+    let ready = 0;
+    const repos = this.reposToPoll();
+    if (repos === null) {
+      skipped.push({ bead: null, reason: 'invalid_config' });
+    } else {
+      const candidates: Candidate[] = [];
+      for (const repo of repos) {
+        const r = await readyBeads(repo.path, this.d.env);
+        if (!r.ok) {
+          // A repository without beads is normal: said at debug level only when it simply has none.
+          if (r.skip !== 'no_beads')
+            this.d.log.warn(
+              { repo: repo.path, reason: r.reason },
+              `auto-intake: ${repo.path} skipped: ${r.reason}`,
+            );
+          continue;
+        }
+        ready += r.beads.length;
+        for (const bead of r.beads) candidates.push({ repo, bead });
+      }
+      await this.apply(candidates, started, skipped);
+    }
+    const check = { at, ready, started, skipped };
+    const id = await recordIntakeCheck(this.d.store.db, check);
+    if (started.length > 0 || skipped.some((s) => s.reason === 'invalid_config'))
+      this.d.log.info(
+        { ready, started, skipped: skipped.length },
+        `auto-intake: ${started.length} item(s) started`,
+      );
+    return { id, ...check };
+  }
+
+  /** The repositories a poll reads, or null when policy.yaml or repos.yaml does not load. */
+  private reposToPoll(): RepoEntry[] | null {
+    if (this.d.config.invalidPolicy !== null) {
+      this.d.log.warn(
+        { reason: this.d.config.invalidPolicy },
+        'auto-intake: policy.yaml does not load; no poll',
+      );
+      return null;
+    }
+    let all: RepoEntry[];
+    try {
+      all = this.d.repos.entries();
+    } catch (err) {
+      this.d.log.warn({ reason: (err as Error).message }, 'auto-intake: repos.yaml does not load; no poll');
+      return null;
+    }
+    const listed = this.d.config.intake?.repos ?? [];
+    const enabled = all.filter((r) => r.enabled !== false);
+    if (listed.length === 0) return enabled;
+    for (const p of listed) {
+      if (!enabled.some((r) => r.path === p))
+        this.d.log.warn(
+          { repo: p },
+          `auto-intake: ${p} is listed in intake.yaml repos but is not a connected, enabled repo`,
+        );
+    }
+    return enabled.filter((r) => listed.includes(r.path));
+  }
+
+  /** The rules, in order, for every ready bead; files and starts the ones they let through. */
+  private async apply(candidates: Candidate[], started: string[], skipped: IntakeSkip[]): Promise<void> {
+    const db = this.d.store.db;
+    const ceiling = this.d.config.intake?.priority_ceiling ?? 2;
+    const policy = this.d.config.policy;
+    const known = await filedIssues(
+      db,
+      'beads',
+      candidates.map((c) => c.bead.id),
+    );
+    // The most urgent the ceiling allows go first, so a slot goes to a P2 before a P4.
+    const order = [...candidates].sort(
+      (a, b) =>
+        (isPriority(a.bead.priority) ? a.bead.priority : 99) -
+        (isPriority(b.bead.priority) ? b.bead.priority : 99),
+    );
+    let free = (policy?.max_concurrent ?? 3) - (await activeCount(db));
+    const daily = policy?.budget?.daily_usd ?? null;
+    const midnight = new Date(this.d.clock.now());
+    midnight.setHours(0, 0, 0, 0);
+    const spend = daily === null ? null : await spentSince(db, midnight.toISOString());
+    const overBudget = spend !== null && daily !== null && (spend.usd >= daily || spend.unpriced > 0);
+    for (const { repo, bead } of order) {
+      const skip = (reason: IntakeSkip['reason']) => skipped.push({ bead: bead.id, reason });
+      if (known.has(bead.id)) skip('already_item');
+      else if (bead.issue_type === 'epic') skip('epic');
+      else if (!isPriority(bead.priority) || bead.priority < ceiling) skip('above_priority_ceiling');
+      else if (free <= 0) skip('max_concurrent');
+      else if (overBudget) skip('daily_budget');
+      else {
+        const id = await this.file(repo, bead, bead.priority);
+        if (id === null) skip('invalid_config');
+        else {
+          started.push(id);
+          known.add(bead.id);
+          free -= 1;
+        }
+      }
+    }
+  }
+
+  /** Files and starts one bead's item; null (logged) when the chain or intake refuses it. */
+  private async file(repo: RepoEntry, bead: ReadyBead, priority: number): Promise<string | null> {
+    const chain = repo.default_chain ?? repo.default_chain_template ?? 'default';
+    const refuse = (reason: string): null => {
+      this.d.log.warn(
+        { bead: bead.id, repo: repo.path, chain, reason },
+        `auto-intake: bead ${bead.id} not filed: ${reason}`,
+      );
+      return null;
+    };
+    const found = this.d.chains.lookup(chain);
+    if (!found.ok) return refuse(found.reason === 'unknown' ? `chain ${chain} is unknown` : found.detail);
+    // Unattended work must reach a person before it lands: a chain without a gate never would.
+    if (!found.chain.nodes.some((n) => n.kind === 'gate'))
+      return refuse(`chain ${chain} has no gate; auto-intake starts only chains a person decides in`);
+    const title = bead.title.trim() || bead.id;
+    const description = [
+      bead.description?.trim() ?? '',
+      `Bead ${bead.id} (P${priority}), filed by auto-intake.`,
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+    let rec: ItemRecord;
+    try {
+      rec = await this.d.items.create(
+        {
+          title,
+          description,
+          repo: repo.path,
+          chain,
+          auto_gate: false,
+          issue: { tracker: 'beads', id: bead.id, priority },
+        },
+        'auto_intake',
+        'jig',
+      );
+    } catch (err) {
+      return refuse(isJigError(err) ? err.message : `intake failed: ${(err as Error).message}`);
+    }
+    try {
+      await this.d.start(rec.id);
+    } catch (err) {
+      // Filed but not started: it waits, paused, for a person; the bead is still its.
+      this.d.log.error(
+        { err, work_item_id: rec.id },
+        `auto-intake: item ${rec.id} was filed but did not start`,
+      );
+    }
+    return rec.id;
+  }
+}
