@@ -256,6 +256,11 @@ describe('auto-intake from beads', () => {
     });
     expect(await checks(off.jig)).toEqual([]);
 
+    // An id that could pass for an option is refused with the whole answer, filing nothing.
+    const odd = await world({ ready: [bead('--force', 2)] });
+    expect(await firstCheck(odd.jig)).toMatchObject({ ready: 0, started: [], skipped: [] });
+    expect(odd.jig.stdout() + odd.jig.stderr()).toContain('bd ready --json is not a list of issues: 0.id');
+
     const nobd = await world({ ready: [bead('shop-1', 2)], path: '/usr/bin:/bin' });
     expect(await firstCheck(nobd.jig)).toMatchObject({ ready: 0, started: [], skipped: [] });
     expect(nobd.jig.stdout() + nobd.jig.stderr()).toContain(

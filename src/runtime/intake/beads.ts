@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { BeadId } from '../../contract/item-issues.js';
 import { onPath } from '../on-path.js';
 
 /*
@@ -18,7 +19,8 @@ const BD_MAX_BUFFER = 16 * 1024 * 1024;
 /** One issue as `bd ready --json` lists it; fields auto-intake does not read are let through. */
 const ReadyBead = z
   .object({
-    id: z.string().min(1),
+    // Checked as a bead id: it is passed to `bd close` as an argument, never as an option.
+    id: BeadId,
     title: z.string().default(''),
     description: z.string().nullish(),
     // Checked by the rules (a non-integer priority is skipped with a reason), not here.
