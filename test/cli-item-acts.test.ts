@@ -107,8 +107,8 @@ describe('item create', () => {
     const item = await create('--implements', 'Jig-abc', '--implements', 'Jig-def');
     const shown = (await http(`${jig.url}/api/work-items/${item.id}`)).json;
     expect(shown.issues).toEqual([
-      { tracker: 'beads', id: 'Jig-abc', priority: null, how: 'implements', closing: 'open' },
-      { tracker: 'beads', id: 'Jig-def', priority: null, how: 'implements', closing: 'open' },
+      { tracker: 'beads', id: 'Jig-abc', priority: null, how: 'implements', closing: 'open', url: null },
+      { tracker: 'beads', id: 'Jig-def', priority: null, how: 'implements', closing: 'open', url: null },
     ]);
     const before = await total();
     const bad = await cli(['item', 'create', 'x', '--implements', 'no spaces']);

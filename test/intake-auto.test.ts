@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { harnessesYaml } from './helpers/agents.js';
 import { events, post, until } from './helpers/engine.js';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
+import { checks, firstCheck } from './helpers/intake.js';
 import { makeRepo } from './helpers/git.js';
 import { cleanupAll, http, repoRoot, runJig, startJig, tempHome, type JigProcess } from './helpers/server.js';
 
@@ -98,19 +99,6 @@ async function world(
   const PATH = opts.path ?? `${BD_DIR}${delimiter}${process.env.PATH}`;
   const jig = await startJig({ home, env: { PATH } });
   return { jig, home, repo, other };
-}
-
-const checks = async (jig: JigProcess, limit = 20) =>
-  (await http(`${jig.url}/api/intake/checks?limit=${limit}`)).json;
-
-/** The first poll runs as the server starts: waited for by count, not by time. */
-async function firstCheck(jig: JigProcess): Promise<any> {
-  for (let i = 0; i < 200; i++) {
-    const list = await checks(jig);
-    if (list.length > 0) return list[0];
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('no auto-intake poll was recorded');
 }
 
 const poll = (jig: JigProcess) => post(jig, '/api/intake/poll');
@@ -264,7 +252,7 @@ describe('auto-intake from beads', () => {
     const nobd = await world({ ready: [bead('shop-1', 2)], path: '/usr/bin:/bin' });
     expect(await firstCheck(nobd.jig)).toMatchObject({ ready: 0, started: [], skipped: [] });
     expect(nobd.jig.stdout() + nobd.jig.stderr()).toContain(
-      'auto-intake: ' + nobd.repo + " skipped: bd is not on the server's PATH",
+      'auto-intake: beads ' + nobd.repo + " skipped: bd is not on the server's PATH",
     );
   });
 

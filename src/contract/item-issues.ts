@@ -6,9 +6,12 @@ import { z } from 'zod';
  * issue already an item?" is one indexed lookup.
  */
 
-/** Where an issue lives. Only beads is read in this build; the rest name the forge and trackers to come. */
-export const IssueTracker = z.enum(['beads']);
+/** Where an issue lives: beads in the repository, the repository's forge, Linear or Jira. */
+export const IssueTracker = z.enum(['beads', 'github', 'gitlab', 'gitea', 'linear', 'jira']);
 export type IssueTracker = z.infer<typeof IssueTracker>;
+
+/** The trackers that are a repository's forge: their issues are `owner/repo#N` and a merge request closes them. */
+export const FORGE_TRACKERS: readonly IssueTracker[] = ['github', 'gitlab', 'gitea'];
 
 /** What became of the issue when its item ended: closed, left open (nothing changed), or not yet. */
 export const IssueClosing = z.enum(['open', 'closed', 'left_open']);
@@ -16,7 +19,11 @@ export type IssueClosing = z.infer<typeof IssueClosing>;
 
 export const ItemIssue = z.object({
   tracker: IssueTracker,
-  id: z.string().describe('the issue id in its tracker (a bead id such as shop-a1b2)'),
+  id: z
+    .string()
+    .describe(
+      'the issue id in its tracker: a bead id (shop-a1b2), a forge issue (acme/app#12), a Linear or Jira key (ENG-42)',
+    ),
   priority: z
     .number()
     .int()
@@ -24,8 +31,16 @@ export const ItemIssue = z.object({
     .describe('0 highest, as the tracker had it when filed; null when linked by hand'),
   how: z.enum(['auto_intake', 'implements']).describe('filed by auto-intake, or linked when filed'),
   closing: IssueClosing,
+  url: z.string().nullable().describe("the issue's web page; null for a bead"),
 });
 export type ItemIssue = z.infer<typeof ItemIssue>;
+
+/**
+ * An issue as the checks log and the logs name it: a bead by its id (as the spec's `bead` field has
+ * it), any other tracker's issue with the tracker in front (`github:acme/app#12`, `linear:ENG-42`).
+ */
+export const issueName = (i: { tracker: IssueTracker; id: string }): string =>
+  i.tracker === 'beads' ? i.id : `${i.tracker}:${i.id}`;
 
 /** A bead id as `implements` takes it: what `bd` prints, no spaces or shell characters. */
 export const BeadId = z

@@ -24,7 +24,8 @@ import { join } from 'node:path';
 import { stamp, systemClock, type Clock } from '../runtime/clock.js';
 import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.js';
 import { AutoIntake } from '../runtime/intake/auto-intake.js';
-import { BeadCloser } from '../runtime/intake/bead-closer.js';
+import { IssueCloser } from '../runtime/intake/issue-closer.js';
+import { IssueFeedback } from '../runtime/intake/issue-feedback.js';
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';
 import { buildApp, type RouteRecord } from './app.js';
@@ -180,8 +181,11 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       store,
       log,
       clock,
+      env,
     });
-    const beads = new BeadCloser({ store, events, log });
+    const trackers = { store, events, log, repos, config, env };
+    const beads = new IssueCloser(trackers);
+    const feedback = new IssueFeedback(trackers);
     const asks = new PermissionAsks({ store, events, clock, record: (id) => items.record(id) });
     const inst: Instance = {
       paths,
@@ -267,6 +271,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     await schedules.start();
     // Beads of items that ended while no server ran are settled before new polls file more.
     beads.start();
+    feedback.start();
     await beads.sweep();
     intake.start();
     let closing: Promise<void> | undefined;
@@ -276,6 +281,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         await schedules.stop();
         await intake.stop();
         await beads.stop();
+        await feedback.stop();
         // The engine stops walking; the task processes themselves keep running, to be adopted.
         engine.close();
         // Long polls on permission asks answer now rather than hold the close.

@@ -19,6 +19,7 @@ export async function linkIssues(db: Db, workItemId: string, issues: readonly It
         priority: i.priority,
         how: i.how,
         closing: i.closing,
+        url: i.url,
       })),
     )
     .execute();
@@ -33,6 +34,7 @@ function toIssue(r: {
   priority: number | null;
   how: string;
   closing: string;
+  url: string | null;
 }) {
   const tracker = IssueTracker.safeParse(r.tracker);
   const how = How.safeParse(r.how);
@@ -44,6 +46,7 @@ function toIssue(r: {
     priority: r.priority === null ? null : Number(r.priority),
     how: how.data,
     closing: closing.data,
+    url: r.url,
   };
   return [issue];
 }
@@ -52,7 +55,7 @@ function toIssue(r: {
 export async function issuesOf(db: Db, workItemId: string): Promise<ItemIssue[]> {
   const rows = await db
     .selectFrom('item_issues')
-    .select(['tracker', 'issue_id', 'priority', 'how', 'closing'])
+    .select(['tracker', 'issue_id', 'priority', 'how', 'closing', 'url'])
     .where('work_item_id', '=', workItemId)
     .orderBy('position')
     .execute();
@@ -65,7 +68,7 @@ export async function issuesOfItems(db: Db, ids: readonly string[]): Promise<Map
   if (ids.length === 0) return out;
   const rows = await db
     .selectFrom('item_issues')
-    .select(['work_item_id', 'tracker', 'issue_id', 'priority', 'how', 'closing'])
+    .select(['work_item_id', 'tracker', 'issue_id', 'priority', 'how', 'closing', 'url'])
     .where('work_item_id', 'in', ids)
     .orderBy('position')
     .execute();

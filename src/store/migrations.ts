@@ -19,6 +19,7 @@ import { mergeRequests } from './migrations/0017-merge-requests.js';
 import { mergeSha } from './migrations/0018-merge-sha.js';
 import { workspaceItems } from './migrations/0019-workspace-items.js';
 import { itemIssues } from './migrations/0020-item-issues.js';
+import { issueUrls } from './migrations/0021-issue-urls.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -60,4 +61,5 @@ export const migrations: Migration[] = [
   mergeSha,
   workspaceItems,
   itemIssues,
+  issueUrls,
 ];

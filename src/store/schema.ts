@@ -185,6 +185,8 @@ export interface ItemIssuesTable {
   priority: number | null;
   how: string;
   closing: Generated<string>;
+  /** The issue's web page (migration 21); null for a bead. */
+  url: string | null;
 }
 
 /** Review (migration 14): the commit each node run ended at, and viewed marks per person. */

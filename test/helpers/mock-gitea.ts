@@ -39,6 +39,11 @@ export interface MockGitea {
   mergeRefusal: string | null;
   /** A branch's head sha (e.g. its tip on a bare origin); open pulls follow it. Null: `sha-<branch>`. */
   shaOf: ((branch: string) => string) | null;
+  /** Issues for auto-intake (`labels` by name), with the comments and closes they get. */
+  issues: { number: number; title: string; body: string; state: 'open' | 'closed'; labels: string[] }[];
+  issueComments: Record<number, string[]>;
+  /** The largest page the mock answers (Gitea's MAX_RESPONSE_ITEMS, 50 by default). */
+  maxLimit: number;
   requests: { method: string; path: string; query: Record<string, string>; authorization: string | null }[];
   close(): Promise<void>;
 }
@@ -55,11 +60,14 @@ export async function startMockGitea(token: string, project = 'acme/app'): Promi
     protectionsForbidden: false,
     mergeRefusal: null,
     shaOf: null,
+    issues: [],
+    issueComments: {},
+    maxLimit: 50,
     requests: [],
     close: () => new Promise((r) => server.close(() => r())),
   };
   const page = (res: ServerResponse, u: URL, all: unknown[]) => {
-    const limit = Math.min(Number(u.searchParams.get('limit') ?? 30), 50);
+    const limit = Math.min(Number(u.searchParams.get('limit') ?? 30), m.maxLimit);
     const n = Number(u.searchParams.get('page') ?? 1);
     json(res, 200, all.slice((n - 1) * limit, n * limit), { 'x-total-count': String(all.length) });
   };
@@ -81,6 +89,29 @@ export async function startMockGitea(token: string, project = 'acme/app'): Promi
       const rest = u.pathname.slice(prefix.length);
       for (const p of m.pulls) if (p.state === 'open') p.head.sha = headSha(m.shaOf, p.head.ref, p.head.sha);
       let g: RegExpExecArray | null;
+      if (rest === '/issues' && req.method === 'GET') {
+        const want = (u.searchParams.get('labels') ?? '').split(',').filter(Boolean);
+        const state = u.searchParams.get('state') ?? 'open';
+        const found = m.issues
+          .filter((i) => i.state === state && want.every((w) => i.labels.includes(w)))
+          .map((i) => ({
+            ...i,
+            labels: i.labels.map((name, id) => ({ id, name })),
+            html_url: `https://gitea.example/${project}/issues/${i.number}`,
+          }));
+        return page(res, u, found);
+      }
+      if ((g = /^\/issues\/(\d+)\/comments$/.exec(rest)) && req.method === 'POST') {
+        const n = Number(g[1]);
+        m.issueComments[n] = [...(m.issueComments[n] ?? []), String(b.body)];
+        return json(res, 201, { id: m.issueComments[n].length, body: b.body });
+      }
+      if ((g = /^\/issues\/(\d+)$/.exec(rest)) && req.method === 'PATCH') {
+        const issue = m.issues.find((i) => i.number === Number(g![1]));
+        if (!issue) return json(res, 404, { message: 'not found' });
+        if (b.state === 'closed' || b.state === 'open') issue.state = b.state;
+        return json(res, 201, issue);
+      }
       if (rest === '/pulls' && req.method === 'GET')
         return page(
           res,

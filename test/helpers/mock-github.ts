@@ -30,6 +30,17 @@ export interface MockPull {
   reviewDecision: 'APPROVED' | 'CHANGES_REQUESTED' | 'REVIEW_REQUIRED' | null;
 }
 
+/** An issue (not a pull request) on the mock; numbers should not clash with pulls'. */
+export interface MockIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  state_reason?: string | null;
+  labels: { name: string }[];
+  html_url: string;
+}
+
 export interface Recorded {
   method: string;
   path: string;
@@ -46,6 +57,10 @@ export interface MockGitHub {
   issueComments: Record<number, unknown[]>;
   reviews: Record<number, unknown[]>;
   reviewComments: Record<number, unknown[]>;
+  /** Issues for auto-intake; a merged pull request closes those its body says `Closes #N` of. */
+  issues: MockIssue[];
+  /** The largest page the mock answers (GitHub's is 100): lower it to make a test page. */
+  maxPerPage: number;
   requests: Recorded[];
   /** Answer every request with this status from now on (null: normal). */
   failWith: number | null;
@@ -65,6 +80,8 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
     issueComments: {},
     reviews: {},
     reviewComments: {},
+    issues: [],
+    maxPerPage: 100,
     requests: [],
     failWith: null,
     mergeRefusal: null,
@@ -73,7 +90,7 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
   };
   /** One page of a list, with GitHub's Link header pointing at the next. */
   const page = (res: ServerResponse, u: URL, all: unknown[], wrap?: (items: unknown[]) => unknown) => {
-    const per = Math.min(Number(u.searchParams.get('per_page') ?? 30), 100);
+    const per = Math.min(Number(u.searchParams.get('per_page') ?? 30), m.maxPerPage);
     const n = Number(u.searchParams.get('page') ?? 1);
     const items = all.slice((n - 1) * per, n * per);
     const headers: Record<string, string> = {};
@@ -194,6 +211,10 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
           merge_commit_sha: mergeShaOf(p.number),
         });
         p.merge_method = String(b.merge_method ?? 'merge');
+        for (const [, n] of p.body.matchAll(/\bCloses #(\d+)/g)) {
+          const issue = m.issues.find((i) => i.number === Number(n));
+          if (issue) Object.assign(issue, { state: 'closed', state_reason: 'completed' });
+        }
         return json(res, 200, {
           merged: true,
           sha: p.merge_commit_sha,
@@ -217,6 +238,32 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
         }));
       if ((g = /^\/commits\/([^/]+)\/statuses$/.exec(route)))
         return page(res, u, m.statuses[g[1] ?? ''] ?? []);
+      if (route === '/issues' && req.method === 'GET') {
+        const want = (u.searchParams.get('labels') ?? '').split(',').filter(Boolean);
+        const state = u.searchParams.get('state') ?? 'open';
+        // GitHub lists pull requests among issues, marked with `pull_request`.
+        const all = [
+          ...m.issues,
+          ...m.pulls.map((p) => ({ ...rest(p), pull_request: { url: p.html_url } })),
+        ].filter(
+          (i) =>
+            (state === 'all' || i.state === state) && want.every((w) => i.labels.some((l) => l.name === w)),
+        );
+        return page(res, u, all);
+      }
+      if ((g = /^\/issues\/(\d+)$/.exec(route)) && req.method === 'PATCH') {
+        const issue = m.issues.find((i) => i.number === Number(g![1]));
+        if (!issue) return json(res, 404, { message: 'Not Found' });
+        if (b.state === 'open' || b.state === 'closed') issue.state = b.state;
+        if (typeof b.state_reason === 'string') issue.state_reason = b.state_reason;
+        return json(res, 200, issue);
+      }
+      if ((g = /^\/issues\/(\d+)\/comments$/.exec(route)) && req.method === 'POST') {
+        const n = Number(g[1]);
+        const comment = { id: 9000 + (m.issueComments[n]?.length ?? 0), body: String(b.body ?? '') };
+        m.issueComments[n] = [...(m.issueComments[n] ?? []), comment];
+        return json(res, 201, comment);
+      }
       if ((g = /^\/issues\/(\d+)\/comments$/.exec(route)))
         return page(res, u, m.issueComments[Number(g[1])] ?? []);
       if ((g = /^\/pulls\/(\d+)\/reviews$/.exec(route))) return page(res, u, m.reviews[Number(g[1])] ?? []);

@@ -48,6 +48,11 @@ export interface MockGitLab {
   mergeRefusal: string | null;
   /** A branch's head sha (e.g. its tip on a bare origin); open ones follow it. Null: `sha-<branch>`. */
   shaOf: ((branch: string) => string) | null;
+  /** Issues for auto-intake, with the notes and closes they get. */
+  issues: { iid: number; title: string; description: string; state: 'opened' | 'closed'; labels: string[] }[];
+  issueNotes: Record<number, string[]>;
+  /** The largest page the mock answers (GitLab's is 100). */
+  maxPerPage: number;
   requests: {
     method: string;
     path: string;
@@ -68,11 +73,14 @@ export async function startMockGitLab(token: string, project = 'group/app'): Pro
     notes: {},
     mergeRefusal: null,
     shaOf: null,
+    issues: [],
+    issueNotes: {},
+    maxPerPage: 100,
     requests: [],
     close: () => new Promise((r) => server.close(() => r())),
   };
   const page = (res: ServerResponse, u: URL, all: unknown[]) => {
-    const per = Math.min(Number(u.searchParams.get('per_page') ?? 20), 100);
+    const per = Math.min(Number(u.searchParams.get('per_page') ?? 20), m.maxPerPage);
     const n = Number(u.searchParams.get('page') ?? 1);
     const headers: Record<string, string> = { 'x-total': String(all.length), 'x-page': String(n) };
     if (n * per < all.length) {
@@ -105,6 +113,25 @@ export async function startMockGitLab(token: string, project = 'group/app'): Pro
       const rest = path.slice(prefix.length);
       for (const x of m.mrs) if (x.state === 'opened') x.sha = headSha(m.shaOf, x.source_branch, x.sha);
       let g: RegExpExecArray | null;
+      if (rest === '/issues' && req.method === 'GET') {
+        const want = (u.searchParams.get('labels') ?? '').split(',').filter(Boolean);
+        const state = u.searchParams.get('state');
+        const found = m.issues
+          .filter((i) => (!state || i.state === state) && want.every((w) => i.labels.includes(w)))
+          .map((i) => ({ ...i, web_url: `https://gitlab.example/${project}/-/issues/${i.iid}` }));
+        return page(res, u, found);
+      }
+      if ((g = /^\/issues\/(\d+)\/notes$/.exec(rest)) && req.method === 'POST') {
+        const n = Number(g[1]);
+        m.issueNotes[n] = [...(m.issueNotes[n] ?? []), String(b.body)];
+        return json(res, 201, { id: m.issueNotes[n].length, body: b.body });
+      }
+      if ((g = /^\/issues\/(\d+)$/.exec(rest)) && req.method === 'PUT') {
+        const issue = m.issues.find((i) => i.iid === Number(g![1]));
+        if (!issue) return json(res, 404, { message: '404 Not found' });
+        if (b.state_event === 'close') issue.state = 'closed';
+        return json(res, 200, issue);
+      }
       if (rest === '/merge_requests' && req.method === 'GET') {
         const state = u.searchParams.get('state');
         const source = u.searchParams.get('source_branch');

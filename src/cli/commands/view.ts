@@ -14,12 +14,18 @@ import { itemFor } from './view-target.js';
 import { registerViewWatch } from './view-watch.js';
 
 /** `beads shop-1 (P2, closed)`: the issue, its priority when known, and what became of it once settled. */
-function issueLine(x: { tracker: string; id: string; priority: number | null; closing: string }): string {
+function issueLine(x: {
+  tracker: string;
+  id: string;
+  priority: number | null;
+  closing: string;
+  url?: string | null;
+}): string {
   const notes = [
     ...(x.priority === null ? [] : [`P${x.priority}`]),
     ...(x.closing === 'open' ? [] : [x.closing.replace('_', ' ')]),
   ];
-  return `${x.tracker} ${x.id}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+  return `${x.tracker} ${x.id}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}${x.url ? ` ${x.url}` : ''}`;
 }
 
 export function registerView(program: Command): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readMrMeta } from './mr-meta.js';
+import { closingLines, readMrMeta, withClosingLines } from './mr-meta.js';
 
 describe('the merge request metadata document', () => {
   it('takes the first heading as the title and the rest as the description', () => {
@@ -15,5 +15,32 @@ describe('the merge request metadata document', () => {
     });
     expect(readMrMeta('  \n', 'Item title')).toEqual({ title: 'Item title', body: '' });
     expect(readMrMeta(null, 'Item title')).toEqual({ title: 'Item title', body: '' });
+  });
+});
+
+describe('closing lines', () => {
+  const forge = { forge: 'github', project: 'acme/app' };
+  it('closes issues of its own project, fixes Linear, names Jira, leaves beads and other projects', () => {
+    expect(
+      closingLines(
+        [
+          { tracker: 'github', id: 'acme/app#12' },
+          { tracker: 'github', id: 'acme/other#3' },
+          { tracker: 'gitlab', id: 'acme/app#4' },
+          { tracker: 'linear', id: 'ENG-42' },
+          { tracker: 'jira', id: 'SHOP-7' },
+          { tracker: 'beads', id: 'shop-a1' },
+        ],
+        forge,
+      ),
+    ).toEqual(['Closes #12', 'Fixes ENG-42', 'Jira: SHOP-7']);
+  });
+
+  it('adds only the lines the description lacks, after a blank line', () => {
+    expect(withClosingLines('Body.\n', ['Closes #12', 'Fixes ENG-42'])).toBe(
+      'Body.\n\nCloses #12\nFixes ENG-42',
+    );
+    expect(withClosingLines('Body. Closes #12', ['Closes #12'])).toBe('Body. Closes #12');
+    expect(withClosingLines('', ['Closes #12'])).toBe('Closes #12');
   });
 });

@@ -25,3 +25,31 @@ export function readMrMeta(text: string | null, fallbackTitle: string): { title:
       .trim(),
   };
 }
+
+/**
+ * The lines a merge request's description carries for the issues its item implements: `Closes #12`
+ * for an issue of the merge request's own project (the forge closes it as the merge lands),
+ * `Fixes ENG-42` for Linear (its forge integration does the same), the key for Jira (linked in its
+ * development panel). Beads and other projects' issues get none.
+ */
+export function closingLines(
+  issues: readonly { tracker: string; id: string }[],
+  forge: { forge: string; project: string },
+): string[] {
+  return issues.flatMap((i) => {
+    if (i.tracker === forge.forge) {
+      const m = /^(.+)#(\d+)$/.exec(i.id);
+      return m && m[1] === forge.project ? [`Closes #${m[2]}`] : [];
+    }
+    if (i.tracker === 'linear') return [`Fixes ${i.id}`];
+    if (i.tracker === 'jira') return [`Jira: ${i.id}`];
+    return [];
+  });
+}
+
+/** The description with the closing lines it does not already carry, after a blank line. */
+export function withClosingLines(body: string, lines: readonly string[]): string {
+  const missing = lines.filter((l) => !body.includes(l));
+  if (missing.length === 0) return body;
+  return [body.trimEnd(), missing.join('\n')].filter(Boolean).join('\n\n');
+}

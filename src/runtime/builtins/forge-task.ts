@@ -19,7 +19,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ForgeKind } from '../../contract/config/repos.js';
 import type { ForgeLocation } from '../../core/forge/locate.js';
-import { readMrMeta } from '../../core/forge/mr-meta.js';
+import { readMrMeta, withClosingLines } from '../../core/forge/mr-meta.js';
 import { forgeClient } from '../forge/client.js';
 import { ForgeError, type MergeRequest } from '../forge/types.js';
 
@@ -85,7 +85,9 @@ function push(head: string): string {
 function meta(): { title: string; body: string } {
   const path = process.env.JIG_MR_META;
   const text = path && existsSync(path) ? readFileSync(path, 'utf8') : null;
-  return readMrMeta(text, process.env.JIG_MR_TITLE?.trim() || 'Jig work item');
+  const m = readMrMeta(text, process.env.JIG_MR_TITLE?.trim() || 'Jig work item');
+  const closes = (process.env.JIG_MR_CLOSES ?? '').split('\n').filter((l) => l.trim() !== '');
+  return { title: m.title, body: withClosingLines(m.body, closes) };
 }
 
 async function main(): Promise<void> {

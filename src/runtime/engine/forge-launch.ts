@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { ForgeMergeRequest } from '../../contract/merge-requests.js';
 import type { ModelTask } from '../../core/chain/model.js';
+import { closingLines } from '../../core/forge/mr-meta.js';
+import { issuesOf } from '../../store/item-issues.js';
 import { getMergeRequest, saveMergeRequest } from '../../store/merge-requests.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
@@ -50,6 +52,8 @@ export async function launchForge(
     return { refuse: { stop: 'config', reason: `${task.path}: the item has no branch to push` } };
   const known = await getMergeRequest(r.store.db, rec.id, repo.path);
   const meta = rec.walk?.artifacts?.mr_meta;
+  // The root's merge request closes the item's issues on its forge; a member's is its own project's.
+  const closes = member ? [] : closingLines(await issuesOf(r.store.db, rec.id), loc);
   const env: Record<string, string> = {
     JIG_FORGE: JSON.stringify(loc),
     JIG_FORGE_TOKEN: forge.token,
@@ -58,6 +62,7 @@ export async function launchForge(
     JIG_MR_BASE: base,
     JIG_MR_TITLE: rec.title,
     ...(known ? { JIG_MR_NUMBER: String(known.number) } : {}),
+    ...(closes.length > 0 ? { JIG_MR_CLOSES: closes.join('\n') } : {}),
     ...(typeof meta === 'string'
       ? { JIG_MR_META: isAbsolute(meta) ? meta : join(rec.worktree_path ?? worktree, meta) }
       : {}),

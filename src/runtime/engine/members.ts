@@ -30,9 +30,19 @@ export function memberRuns(rec: ItemRecord, find: (path: string) => RepoEntry | 
   return out;
 }
 
-/** Whether a worktree's branch has commits past the commit it was cut from. */
+/** How many commits `head` has past `baseRef` in a repository or worktree; null when git cannot say. */
+export async function commitsPast(dir: string, baseRef: string, head = 'HEAD'): Promise<number | null> {
+  const r = await git(dir, ['rev-list', '--count', `${baseRef}..${head}`]);
+  const n = Number(r.stdout.trim());
+  return r.code === 0 && Number.isInteger(n) ? n : null;
+}
+
+/**
+ * Whether a worktree's branch has commits past the commit it was cut from; when git cannot say it
+ * counts as changed, so a step that checks changes runs rather than being skipped.
+ */
 export async function changedSince(worktree: string, baseRef: string | null): Promise<boolean> {
   if (baseRef === null) return true;
-  const r = await git(worktree, ['rev-list', '--count', `${baseRef}..HEAD`]);
-  return r.code !== 0 || Number(r.stdout.trim()) > 0;
+  const n = await commitsPast(worktree, baseRef);
+  return n === null || n > 0;
 }

@@ -56,7 +56,7 @@ function statusState(s: string): CheckState {
 }
 
 export class GiteaClient implements ForgeClient {
-  private readonly repoPath: string;
+  protected readonly repoPath: string;
 
   constructor(
     readonly location: ForgeLocation,
@@ -66,7 +66,7 @@ export class GiteaClient implements ForgeClient {
     this.repoPath = `/repos/${location.project}`;
   }
 
-  private async request<T>(
+  protected async request<T>(
     what: string,
     method: string,
     path: string,
@@ -109,8 +109,8 @@ export class GiteaClient implements ForgeClient {
     };
   }
 
-  /** Every page of a list: until a short page, or as many as `x-total-count` says. */
-  private async all<T>(what: string, path: string): Promise<T[]> {
+  /** Every page of a list: as many as `x-total-count` says, else until a short page. */
+  protected async all<T>(what: string, path: string): Promise<T[]> {
     const out: T[] = [];
     for (let page = 1; ; page++) {
       const sep = path.includes('?') ? '&' : '?';
@@ -120,7 +120,9 @@ export class GiteaClient implements ForgeClient {
         `${path}${sep}page=${page}&limit=${LIMIT}`,
       );
       out.push(...(data ?? []));
-      if (!data || data.length < LIMIT || (total !== null && out.length >= total)) return out;
+      // A server whose MAX_RESPONSE_ITEMS is below LIMIT answers short pages: its total decides.
+      if (!data || data.length === 0) return out;
+      if (total !== null ? out.length >= total : data.length < LIMIT) return out;
     }
   }
 

@@ -91,9 +91,9 @@ function timedFetch(timeoutMs: number): typeof fetch {
  * comments, every list paginated to its end; GraphQL for "ready for review", which REST lacks.
  */
 export class GitHubClient implements ForgeClient {
-  private readonly kit: Octokit;
-  private readonly owner: string;
-  private readonly repo: string;
+  protected readonly kit: Octokit;
+  protected readonly owner: string;
+  protected readonly repo: string;
 
   constructor(
     readonly location: ForgeLocation,
@@ -112,7 +112,7 @@ export class GitHubClient implements ForgeClient {
   }
 
   /** Octokit's errors as ForgeError; its messages carry no token (headers are redacted). */
-  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  protected async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
@@ -150,7 +150,7 @@ export class GitHubClient implements ForgeClient {
     }
   }
 
-  private get at() {
+  protected get at() {
     return { owner: this.owner, repo: this.repo };
   }
 

@@ -82,8 +82,8 @@ const TRACE_MARKUP = /section_(?:start|end):\d+:[^\r\n\x1b]*\r?\x1b\[0K|\x1b\[[0
  * pipeline of a commit, and notes; every list read to its last page (offset pagination).
  */
 export class GitLabClient implements ForgeClient {
-  private readonly api: InstanceType<typeof Gitlab>;
-  private readonly project: string;
+  protected readonly api: InstanceType<typeof Gitlab>;
+  protected readonly project: string;
 
   constructor(
     readonly location: ForgeLocation,
@@ -98,7 +98,7 @@ export class GitLabClient implements ForgeClient {
     });
   }
 
-  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  protected async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {

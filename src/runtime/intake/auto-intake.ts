@@ -4,7 +4,6 @@ import type { RepoEntry } from '../../contract/config/repos.js';
 import type { Store } from '../../store/database.js';
 import { recordIntakeCheck } from '../../store/intake-checks.js';
 import { filedIssues } from '../../store/item-issues.js';
-import { spentSince } from '../../store/sessions.js';
 import { activeCount } from '../../store/slots.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { ConfigState } from '../config/config-state.js';
@@ -12,7 +11,9 @@ import type { ChainCatalog } from '../items/chain-catalog.js';
 import type { ItemsService } from '../items/items-service.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
-import { readyBeads, type ReadyBead } from './beads.js';
+import { todaySpend } from '../workers/item-spend.js';
+import { issueName, IssueTracker } from '../../contract/item-issues.js';
+import { readSources, type IntakeIssue } from './sources.js';
 import type { PollerLog } from './schedule-poller.js';
 
 export interface AutoIntakeDeps {
@@ -29,19 +30,23 @@ export interface AutoIntakeDeps {
   env?: NodeJS.ProcessEnv;
 }
 
-/** One ready bead of one repository, as the rules see it. */
-interface Candidate {
-  repo: RepoEntry;
-  bead: ReadyBead;
-}
+const TRACKER_NAMES: Record<IssueTracker, string> = {
+  beads: 'Bead',
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  gitea: 'Gitea',
+  linear: 'Linear',
+  jira: 'Jira',
+};
 
 const isPriority = (p: unknown): p is number => typeof p === 'number' && Number.isInteger(p);
 
 /**
  * Auto-intake (docs/intake.md): while `intake.yaml` says `enabled`, every `interval_s` it reads the
- * ready beads of each enabled repository (or those `repos` lists) and files and starts an item for
- * each one the rules let through, recording every poll in the checks log. Polls run one at a time;
- * a reload rearms the timer with the new settings.
+ * ready issues of each enabled repository (or those `repos` lists) — beads, and its forge's issues
+ * carrying the label — and of Linear and Jira when configured, and files and starts an item for each
+ * one the rules let through, recording every poll in the checks log. Polls run one at a time; a
+ * reload rearms the timer with the new settings.
  */
 export class AutoIntake {
   private timer: TimerHandle | null = null;
@@ -117,25 +122,23 @@ export class AutoIntake {
     const skipped: IntakeSkip[] = [];
     let ready = 0;
     const repos = this.reposToPoll();
-    if (repos === null) {
+    const intake = this.d.config.intake;
+    if (repos === null || !intake) {
       skipped.push({ bead: null, reason: 'invalid_config' });
     } else {
-      const candidates: Candidate[] = [];
-      for (const repo of repos) {
-        const r = await readyBeads(repo.path, this.d.env);
-        if (!r.ok) {
-          // A repository without beads is normal: said at debug level only when it simply has none.
-          if (r.skip !== 'no_beads')
-            this.d.log.warn(
-              { repo: repo.path, reason: r.reason },
-              `auto-intake: ${repo.path} skipped: ${r.reason}`,
-            );
-          continue;
-        }
-        ready += r.beads.length;
-        for (const bead of r.beads) candidates.push({ repo, bead });
-      }
-      await this.apply(candidates, started, skipped);
+      const read = await readSources(intake, repos, {
+        env: this.d.env ?? process.env,
+        timeoutMs: (this.d.config.policy?.forge_cli_timeout_s ?? 120) * 1000,
+      });
+      // A repository without beads or a forge is normal: not worth a line at every poll.
+      for (const p of read.problems)
+        if (!p.quiet)
+          this.d.log.warn(
+            { source: p.source, reason: p.reason },
+            `auto-intake: ${p.source} skipped: ${p.reason}`,
+          );
+      ready = read.issues.length;
+      await this.apply(read.issues, started, skipped);
     }
     const check = { at, ready, started, skipped };
     const id = await recordIntakeCheck(this.d.store.db, check);
@@ -176,54 +179,59 @@ export class AutoIntake {
     return enabled.filter((r) => listed.includes(r.path));
   }
 
-  /** The rules, in order, for every ready bead; files and starts the ones they let through. */
-  private async apply(candidates: Candidate[], started: string[], skipped: IntakeSkip[]): Promise<void> {
+  /** The issues of any tracker some item (any, ever) already implements, by name. */
+  private async known(issues: readonly IntakeIssue[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const tracker of IssueTracker.options) {
+      const ids = issues.filter((i) => i.tracker === tracker).map((i) => i.id);
+      for (const id of await filedIssues(this.d.store.db, tracker, ids)) out.add(issueName({ tracker, id }));
+    }
+    return out;
+  }
+
+  /** The rules, in order, for every ready issue; files and starts the ones they let through. */
+  private async apply(issues: IntakeIssue[], started: string[], skipped: IntakeSkip[]): Promise<void> {
     const db = this.d.store.db;
     const ceiling = this.d.config.intake?.priority_ceiling ?? 2;
     const policy = this.d.config.policy;
-    const known = await filedIssues(
-      db,
-      'beads',
-      candidates.map((c) => c.bead.id),
-    );
+    const known = await this.known(issues);
     // The most urgent the ceiling allows go first, so a slot goes to a P2 before a P4.
-    const order = [...candidates].sort(
-      (a, b) =>
-        (isPriority(a.bead.priority) ? a.bead.priority : 99) -
-        (isPriority(b.bead.priority) ? b.bead.priority : 99),
+    const order = [...issues].sort(
+      (a, b) => (isPriority(a.priority) ? a.priority : 99) - (isPriority(b.priority) ? b.priority : 99),
     );
     let free = (policy?.max_concurrent ?? 3) - (await activeCount(db));
     const daily = policy?.budget?.daily_usd ?? null;
-    const midnight = new Date(this.d.clock.now());
-    midnight.setHours(0, 0, 0, 0);
-    const spend = daily === null ? null : await spentSince(db, midnight.toISOString());
+    const spend = daily === null ? null : await todaySpend(this.d.store, this.d.clock);
     const overBudget = spend !== null && daily !== null && (spend.usd >= daily || spend.unpriced > 0);
-    for (const { repo, bead } of order) {
-      const skip = (reason: IntakeSkip['reason']) => skipped.push({ bead: bead.id, reason });
-      if (known.has(bead.id)) skip('already_item');
-      else if (bead.issue_type === 'epic') skip('epic');
-      else if (!isPriority(bead.priority) || bead.priority < ceiling) skip('above_priority_ceiling');
+    for (const issue of order) {
+      const name = issueName(issue);
+      const skip = (reason: IntakeSkip['reason']) => skipped.push({ bead: name, reason });
+      if (known.has(name)) skip('already_item');
+      else if (issue.epic) skip('epic');
+      else if (!isPriority(issue.priority) || issue.priority < ceiling) skip('above_priority_ceiling');
       else if (free <= 0) skip('max_concurrent');
       else if (overBudget) skip('daily_budget');
       else {
-        const id = await this.file(repo, bead, bead.priority);
+        const id = await this.file(issue, issue.priority);
         if (id === null) skip('invalid_config');
         else {
           started.push(id);
-          known.add(bead.id);
+          known.add(name);
           free -= 1;
         }
       }
     }
   }
 
-  /** Files and starts one bead's item; null (logged) when the chain or intake refuses it. */
-  private async file(repo: RepoEntry, bead: ReadyBead, priority: number): Promise<string | null> {
+  /** Files and starts one issue's item; null (logged) when the chain or intake refuses it. */
+  private async file(issue: IntakeIssue, priority: number): Promise<string | null> {
+    const repo = issue.repo;
+    const name = issueName(issue);
     const chain = repo.default_chain ?? repo.default_chain_template ?? 'default';
     const refuse = (reason: string): null => {
       this.d.log.warn(
-        { bead: bead.id, repo: repo.path, chain, reason },
-        `auto-intake: bead ${bead.id} not filed: ${reason}`,
+        { issue: name, repo: repo.path, chain, reason },
+        `auto-intake: ${name} not filed: ${reason}`,
       );
       return null;
     };
@@ -232,13 +240,12 @@ export class AutoIntake {
     // Unattended work must reach a person before it lands: a chain without a gate never would.
     if (!found.chain.nodes.some((n) => n.kind === 'gate'))
       return refuse(`chain ${chain} has no gate; auto-intake starts only chains a person decides in`);
-    const title = bead.title.trim() || bead.id;
-    const description = [
-      bead.description?.trim() ?? '',
-      `Bead ${bead.id} (P${priority}), filed by auto-intake.`,
-    ]
-      .filter(Boolean)
-      .join('\n\n');
+    const title = issue.title.trim() || issue.id;
+    const from =
+      issue.tracker === 'beads'
+        ? `Bead ${issue.id} (P${priority}), filed by auto-intake.`
+        : `${TRACKER_NAMES[issue.tracker]} issue ${issue.id} (P${priority}), filed by auto-intake${issue.url ? `: ${issue.url}` : '.'}`;
+    const description = [issue.description.trim(), from].filter(Boolean).join('\n\n');
     let rec: ItemRecord;
     try {
       rec = await this.d.items.create(
@@ -248,7 +255,7 @@ export class AutoIntake {
           repo: repo.path,
           chain,
           auto_gate: false,
-          issue: { tracker: 'beads', id: bead.id, priority },
+          issue: { tracker: issue.tracker, id: issue.id, priority, url: issue.url },
         },
         'auto_intake',
         'jig',

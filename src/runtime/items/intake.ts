@@ -43,7 +43,7 @@ export interface IntakeInput {
   /** Beads the item implements, linked by hand (`--implements`). */
   implements?: string[];
   /** The tracker issue auto-intake files the item for. */
-  issue?: { tracker: IssueTracker; id: string; priority: number | null };
+  issue?: { tracker: IssueTracker; id: string; priority: number | null; url: string | null };
 }
 
 /** The issues an item is filed with: auto-intake's first, then the beads linked by hand. */
@@ -51,7 +51,14 @@ function issuesOf(input: IntakeInput): ItemIssue[] {
   const auto: ItemIssue[] = input.issue ? [{ ...input.issue, how: 'auto_intake', closing: 'open' }] : [];
   const byHand = (input.implements ?? [])
     .filter((id) => !(input.issue?.tracker === 'beads' && input.issue.id === id))
-    .map((id): ItemIssue => ({ tracker: 'beads', id, priority: null, how: 'implements', closing: 'open' }));
+    .map((id): ItemIssue => ({
+      tracker: 'beads',
+      id,
+      priority: null,
+      how: 'implements',
+      closing: 'open',
+      url: null,
+    }));
   return [...auto, ...byHand];
 }
 

@@ -12,11 +12,16 @@ export function policyOf(rec: ItemRecord, config: Pick<ConfigState, 'policy'>): 
   return rec.policy_snapshot ?? config.policy;
 }
 
-/** Spend of every item since local midnight (the daily cap's measure). */
-export async function dailySpent(store: Store, clock: Clock): Promise<number> {
+/** Spend of every item since local midnight, and how many of today's sessions have no price. */
+export async function todaySpend(store: Store, clock: Clock): Promise<{ usd: number; unpriced: number }> {
   const midnight = new Date(clock.now());
   midnight.setHours(0, 0, 0, 0);
-  return (await spentSince(store.db, midnight.toISOString())).usd;
+  return spentSince(store.db, midnight.toISOString());
+}
+
+/** The daily cap's measure: dollars spent today. */
+export async function dailySpent(store: Store, clock: Clock): Promise<number> {
+  return (await todaySpend(store, clock)).usd;
 }
 
 /**

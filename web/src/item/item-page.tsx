@@ -146,6 +146,21 @@ export function ItemPage() {
               ({mr.draft && mr.state === 'open' ? 'draft' : mr.state})
             </span>
           ))}
+          {(it.issues ?? []).map((issue) => (
+            <span key={`${issue.tracker}:${issue.id}`} className="item-issue">
+              {' · '}
+              {issue.url ? (
+                <a href={issue.url} target="_blank" rel="noreferrer noopener">
+                  {issue.tracker} {issue.id}
+                </a>
+              ) : (
+                <>
+                  {issue.tracker} <code>{issue.id}</code>
+                </>
+              )}
+              {issue.closing !== 'open' && ` (${issue.closing.replace('_', ' ')})`}
+            </span>
+          ))}
         </div>
         <Brief item={it} />
         <div className="item-actions">

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import type { LinearIntake } from '../../../contract/config/intake.js';
+import { TrackerError, trackerRequest } from './http.js';
+
+/*
+ * Linear through its GraphQL API (`LINEAR_API_KEY`): a team's issues carrying a label and not yet
+ * started, read page by page (cursor pagination); a comment; a close that moves the issue to the
+ * team's first "completed" workflow state.
+ */
+
+/** One Linear issue as auto-intake reads it. */
+export interface LinearIssue {
+  uuid: string;
+  /** The team key and number: ENG-42. */
+  identifier: string;
+  title: string;
+  description: string;
+  /** Linear's: 0 none, 1 urgent, 2 high, 3 medium, 4 low. */
+  linearPriority: number;
+  url: string;
+  /** It has sub-issues: the epic of Linear's model. */
+  parent: boolean;
+}
+
+const PAGE = 50;
+
+const ISSUES = `query JigIntake($team: String!, $label: String!, $after: String) {
+  issues(first: ${PAGE}, after: $after, filter: {
+    team: { key: { eq: $team } },
+    labels: { some: { name: { eq: $label } } },
+    state: { type: { in: ["backlog", "unstarted"] } }
+  }) {
+    nodes { id identifier title description priority url children(first: 1) { nodes { id } } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+const IssuesAnswer = z.object({
+  issues: z.object({
+    nodes: z.array(
+      z.object({
+        id: z.string(),
+        identifier: z.string(),
+        title: z.string(),
+        description: z.string().nullish(),
+        priority: z.number(),
+        url: z.string(),
+        children: z.object({ nodes: z.array(z.object({ id: z.string() })) }).nullish(),
+      }),
+    ),
+    pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullish() }),
+  }),
+});
+
+const ISSUE_ID = `query JigIssue($id: String!) { issue(id: $id) { id team { key } } }`;
+const IssueAnswer = z.object({ issue: z.object({ id: z.string(), team: z.object({ key: z.string() }) }) });
+
+const DONE_STATES = `query JigDone($team: String!) {
+  workflowStates(filter: { team: { key: { eq: $team } }, type: { eq: "completed" } }) { nodes { id position } }
+}`;
+const DoneStates = z.object({
+  workflowStates: z.object({ nodes: z.array(z.object({ id: z.string(), position: z.number() })) }),
+});
+
+const COMMENT = `mutation JigComment($input: CommentCreateInput!) { commentCreate(input: $input) { success } }`;
+const UPDATE = `mutation JigClose($id: String!, $stateId: String!) { issueUpdate(id: $id, input: { stateId: $stateId }) { success } }`;
+const Success = (key: string) => z.object({ [key]: z.object({ success: z.boolean() }) });
+
+const GraphQlAnswer = z.object({
+  data: z.unknown().optional(),
+  errors: z
+    .array(
+      z.object({
+        message: z.string(),
+        extensions: z.object({ type: z.string().optional() }).passthrough().optional(),
+      }),
+    )
+    .optional(),
+});
+
+export class LinearClient {
+  constructor(
+    private readonly config: Pick<LinearIntake, 'api_url' | 'team' | 'label'>,
+    private readonly key: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  private async query<T>(what: string, schema: z.ZodType<T>, query: string, variables: object): Promise<T> {
+    const where = `linear ${this.config.team}: ${what}`;
+    const raw = await trackerRequest(
+      this.config.api_url,
+      { method: 'POST', headers: { authorization: this.key }, body: { query, variables } },
+      { where, tokenVar: 'LINEAR_API_KEY', timeoutMs: this.timeoutMs },
+    );
+    const answer = GraphQlAnswer.safeParse(raw);
+    if (!answer.success) throw new TrackerError('refused', `${where}: the answer is not GraphQL`);
+    const first = answer.data.errors?.[0];
+    if (first) {
+      const type = first.extensions?.type ?? '';
+      const auth = /authenticat|forbidden/i.test(`${type} ${first.message}`);
+      throw new TrackerError(
+        auth ? 'auth' : 'refused',
+        auth ? `${where}: LINEAR_API_KEY was refused (${first.message})` : `${where}: ${first.message}`,
+      );
+    }
+    const data = schema.safeParse(answer.data.data);
+    if (!data.success)
+      throw new TrackerError(
+        'refused',
+        `${where}: unexpected answer at ${data.error.issues[0]?.path.join('.') ?? ''}`,
+      );
+    return data.data;
+  }
+
+  /** Every issue of the team carrying the label, not started, every page. */
+  async labelled(): Promise<LinearIssue[]> {
+    const out: LinearIssue[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: z.infer<typeof IssuesAnswer> = await this.query('list issues', IssuesAnswer, ISSUES, {
+        team: this.config.team,
+        label: this.config.label,
+        after,
+      });
+      for (const n of page.issues.nodes)
+        out.push({
+          uuid: n.id,
+          identifier: n.identifier,
+          title: n.title,
+          description: n.description ?? '',
+          linearPriority: n.priority,
+          url: n.url,
+          parent: (n.children?.nodes.length ?? 0) > 0,
+        });
+      const next = page.issues.pageInfo;
+      if (!next.hasNextPage || !next.endCursor) return out;
+      after = next.endCursor;
+    }
+  }
+
+  async comment(identifier: string, body: string): Promise<void> {
+    const { issue } = await this.query(`find ${identifier}`, IssueAnswer, ISSUE_ID, { id: identifier });
+    await this.query(`comment on ${identifier}`, Success('commentCreate'), COMMENT, {
+      input: { issueId: issue.id, body },
+    });
+  }
+
+  /** Moves the issue to its team's first completed state. */
+  async close(identifier: string): Promise<void> {
+    const { issue } = await this.query(`find ${identifier}`, IssueAnswer, ISSUE_ID, { id: identifier });
+    const states = await this.query('list completed states', DoneStates, DONE_STATES, {
+      team: issue.team.key,
+    });
+    const done = [...states.workflowStates.nodes].sort((a, b) => a.position - b.position)[0];
+    if (!done) throw new TrackerError('refused', `linear ${issue.team.key}: the team has no completed state`);
+    await this.query(`close ${identifier}`, Success('issueUpdate'), UPDATE, {
+      id: issue.id,
+      stateId: done.id,
+    });
+  }
+}
+
+/**
+ * Linear's priority on auto-intake's scale (0 most urgent): urgent 0, high 1, medium 2, low 3;
+ * "no priority" (0) takes the configured default.
+ */
+export function linearPriority(p: number, fallback: number | null): number | null {
+  if (p >= 1 && p <= 4 && Number.isInteger(p)) return p - 1;
+  return fallback;
+}
