@@ -58,8 +58,8 @@ const DOC = [
   '<a href="https://example.com/">a link</a>',
 ].join('\n');
 
-async function file(title: string, start: boolean, chain = 'gated'): Promise<any> {
-  const r = await api('POST', '/api/work-items', { title, repo, chain, start });
+async function file(title: string, start: boolean, chain = 'gated', more: object = {}): Promise<any> {
+  const r = await api('POST', '/api/work-items', { title, repo, chain, start, ...more });
   expect(r.status, r.text).toBe(201);
   return r.json;
 }
@@ -202,7 +202,7 @@ describe.skipIf(noChromium !== null)(
     });
 
     it('approves a gate on the item page and the item completes', async () => {
-      const item = await file('Approve me', true);
+      const item = await file('Approve me', true, 'gated', { implements: ['shop-a1'] });
       await until(jig, item.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
       const { page } = s;
       await page.goto(`${jig.url}/work-items/${item.id}`);
@@ -242,6 +242,8 @@ describe.skipIf(noChromium !== null)(
       );
       // What the gate's decision covers: the change size in the header, the changed files.
       expect(await page.locator('.item-meta .change-size').innerText()).toBe('+1 −0 in 1 file');
+      // The issue it implements is named in the header (a bead has no page to link).
+      expect(await page.locator('.item-meta .item-issue').innerText()).toBe(' · beads shop-a1');
       const files = page.getByRole('list', { name: 'changed files' });
       expect(await files.innerText()).toMatch(/^out\.txt \+1 −0 added$/);
       await shot(page, 'item-gate');

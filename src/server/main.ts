@@ -26,6 +26,7 @@ import { intakeCronRule, policyTriggerRule } from '../runtime/intake/cron-rules.
 import { AutoIntake } from '../runtime/intake/auto-intake.js';
 import { IssueCloser } from '../runtime/intake/issue-closer.js';
 import { IssueFeedback } from '../runtime/intake/issue-feedback.js';
+import { TrackerQueue } from '../runtime/intake/tracker-queue.js';
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';
 import { buildApp, type RouteRecord } from './app.js';
@@ -183,7 +184,9 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       clock,
       env,
     });
-    const trackers = { store, events, log, repos, config, env };
+    const said = log;
+    const queue = new TrackerQueue((err, what) => said.error({ err }, `${what} failed`));
+    const trackers = { store, events, log, repos, config, env, queue };
     const beads = new IssueCloser(trackers);
     const feedback = new IssueFeedback(trackers);
     const asks = new PermissionAsks({ store, events, clock, record: (id) => items.record(id) });
@@ -270,9 +273,11 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
 
     await schedules.start();
     // Beads of items that ended while no server ran are settled before new polls file more.
-    beads.start();
+    // The comment on an ended item is queued before its close: feedback subscribes first.
     feedback.start();
-    await beads.sweep();
+    beads.start();
+    // Not awaited: an unreachable tracker must not hold the start up; the shared queue orders it.
+    void beads.sweep();
     intake.start();
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> =>

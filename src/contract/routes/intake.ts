@@ -33,7 +33,7 @@ export const pollIntake = defineRoute({
   path: '/api/intake/poll',
   summary: 'Run one auto-intake poll now and answer the check it recorded',
   description:
-    'The poll the timer runs every `interval_s`, now: ready beads filed and started by the rules, ' +
+    'The poll the timer runs every `interval_s`, now: ready issues filed and started by the rules, ' +
     'the rest skipped with why. 409 `intake_disabled` while intake.yaml says `enabled: false`.',
   tags: ['intake'],
   responses: { 200: IntakeCheck, 409: ErrorBodySchema },

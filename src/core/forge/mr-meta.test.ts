@@ -40,7 +40,10 @@ describe('closing lines', () => {
     expect(withClosingLines('Body.\n', ['Closes #12', 'Fixes ENG-42'])).toBe(
       'Body.\n\nCloses #12\nFixes ENG-42',
     );
-    expect(withClosingLines('Body. Closes #12', ['Closes #12'])).toBe('Body. Closes #12');
+    expect(withClosingLines('Body.\nCloses #12\n', ['Closes #12'])).toBe('Body.\nCloses #12\n');
+    expect(withClosingLines('Closes #123\nFixes ENG-420', ['Closes #12', 'Fixes ENG-42'])).toBe(
+      'Closes #123\nFixes ENG-420\n\nCloses #12\nFixes ENG-42',
+    );
     expect(withClosingLines('', ['Closes #12'])).toBe('Closes #12');
   });
 });

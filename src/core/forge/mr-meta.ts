@@ -49,7 +49,9 @@ export function closingLines(
 
 /** The description with the closing lines it does not already carry, after a blank line. */
 export function withClosingLines(body: string, lines: readonly string[]): string {
-  const missing = lines.filter((l) => !body.includes(l));
+  // Whole lines: `Closes #123` in the description is not `Closes #12`.
+  const have = new Set(body.split('\n').map((l) => l.trim()));
+  const missing = lines.filter((l) => !have.has(l));
   if (missing.length === 0) return body;
   return [body.trimEnd(), missing.join('\n')].filter(Boolean).join('\n\n');
 }

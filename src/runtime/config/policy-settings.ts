@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { Document, isMap, isScalar, parseDocument, type Node, YAMLMap } from 'yaml';
+import { Document, isMap, parseDocument, YAMLMap } from 'yaml';
 import { JigError } from '../../contract/errors.js';
 import type { PolicyGetAnswer, PolicyPutBody } from '../../contract/policy-route.js';
 import { formatProblem } from '../../contract/problems.js';
@@ -9,6 +9,7 @@ import { runningCount } from '../../store/slots.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { readConfigText } from './config-dir.js';
 import type { ConfigState } from './config-state.js';
+import { assign } from './yaml-edit.js';
 
 type Obj = Record<string, unknown>;
 const FILE = 'policy.yaml';
@@ -17,7 +18,6 @@ const DEFAULT_LOOP = { attempts: 3, wall_clock_s: 3600 };
 const DEFAULT_MAX_CONCURRENT = 3;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** A strong entity tag of the file's text (a missing file is the empty text). */
 export function etagOf(text: string | null): string {
@@ -39,30 +39,6 @@ function readDoc(text: string | null): Document | null {
   if (doc.errors.length > 0) return null;
   if (doc.contents !== null && !isMap(doc.contents)) return null;
   return doc;
-}
-
-function keysOf(map: YAMLMap): string[] {
-  return map.items.map((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)));
-}
-
-/**
- * Writes `value` at `key` of `map`, touching only what differs so that a comment on anything that
- * survives stays: mappings are updated key by key (keys the new value lacks are removed), a scalar
- * keeps its node (and its trailing comment), anything else is replaced.
- */
-function assign(doc: Document, map: YAMLMap, key: string, value: unknown): void {
-  const current = map.get(key, true) as Node | undefined;
-  if (current !== undefined && same((current as { toJSON(): unknown }).toJSON(), value)) return;
-  if (isObj(value) && isMap(current) && !(current.flow && current.items.length === 0)) {
-    for (const k of keysOf(current)) if (!(k in value)) current.delete(k);
-    for (const [k, v] of Object.entries(value)) assign(doc, current, k, v);
-    return;
-  }
-  if (isScalar(current) && !isObj(value) && !Array.isArray(value)) {
-    current.value = value;
-    return;
-  }
-  map.set(key, doc.createNode(value));
 }
 
 /**

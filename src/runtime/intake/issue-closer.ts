@@ -8,13 +8,23 @@ import { commitsPast } from '../engine/members.js';
 import type { EventLog } from '../events/event-log.js';
 import { closeBeads } from './beads.js';
 import type { PollerLog } from './schedule-poller.js';
+import { ForgeError } from '../forge/types.js';
 import { issueHandle, type HandleDeps } from './tracker-handles.js';
+import type { TrackerQueue } from './tracker-queue.js';
+import { TrackerError } from './trackers/http.js';
 
 export interface IssueCloserDeps extends HandleDeps {
   store: Store;
   events: EventLog;
   log: PollerLog;
+  /** Shared with IssueFeedback: comments on an item's issues go before their close. */
+  queue: TrackerQueue;
 }
+
+/** A failure that may pass (a timeout, a forge or tracker out of reach): tried again at the next start. */
+const transient = (err: unknown): boolean =>
+  (err instanceof ForgeError || err instanceof TrackerError) &&
+  (err.kind === 'timeout' || err.kind === 'unreachable');
 
 /**
  * Whether the item's branch (or a member's) has commits past the base it was cut from; when git
@@ -49,7 +59,6 @@ const message = (err: unknown): string => (err instanceof Error ? err.message : 
  * so an end cut off by a restart is finished at the next start (`sweep`).
  */
 export class IssueCloser {
-  private queue: Promise<unknown> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly d: IssueCloserDeps) {}
@@ -63,7 +72,7 @@ export class IssueCloser {
   async stop(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    await this.queue;
+    await this.d.queue.drain();
   }
 
   /** Items that ended while no server ran their close: settled now. */
@@ -75,11 +84,7 @@ export class IssueCloser {
 
   /** One item's issues, after any in progress (one tracker call at a time, in the order items ended). */
   settle(id: string): Promise<void> {
-    const run = this.queue.then(() => this.run(id));
-    this.queue = run.catch((err: unknown) =>
-      this.d.log.error({ err, work_item_id: id }, 'closing issues failed'),
-    );
-    return this.queue.then(() => undefined);
+    return this.d.queue.run(`closing the issues of ${id}`, () => this.run(id));
   }
 
   private async run(id: string): Promise<void> {
@@ -134,16 +139,22 @@ export class IssueCloser {
           });
           continue;
         }
-        const handle = await issueHandle(issue, rec.repo, this.d);
-        if (typeof handle === 'string') {
-          left.push({ id: issue.id, why: handle });
-          continue;
-        }
         try {
+          const handle = await issueHandle(issue, rec.repo, this.d);
+          if (typeof handle === 'string') {
+            left.push({ id: issue.id, why: handle });
+            continue;
+          }
           await handle.close();
           closed.push(issue.id);
         } catch (err) {
-          left.push({ id: issue.id, why: message(err) });
+          if (!transient(err)) left.push({ id: issue.id, why: message(err) });
+          // Still `open`: the sweep at the next start tries again.
+          else
+            this.d.log.warn(
+              { work_item_id: rec.id, issue: issue.id, reason: message(err) },
+              `closing ${tracker} ${issue.id} failed for now: ${message(err)}`,
+            );
         }
       }
     }

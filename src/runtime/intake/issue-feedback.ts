@@ -7,11 +7,14 @@ import { getItem } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
 import type { PollerLog } from './schedule-poller.js';
 import { issueHandle, type HandleDeps } from './tracker-handles.js';
+import type { TrackerQueue } from './tracker-queue.js';
 
 export interface IssueFeedbackDeps extends HandleDeps {
   store: Store;
   events: EventLog;
   log: PollerLog;
+  /** Shared with IssueCloser: a comment due goes before the close. */
+  queue: TrackerQueue;
 }
 
 /** What a comment is about, and its sentence after "Jig work item X (title)". */
@@ -49,7 +52,6 @@ function aboutOf(e: KnownEventRecord): About | null {
  * that cannot be posted is an event, never a stop: the item's work does not hang on the tracker.
  */
 export class IssueFeedback {
-  private queue: Promise<unknown> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly d: IssueFeedbackDeps) {}
@@ -67,16 +69,12 @@ export class IssueFeedback {
   async stop(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    await this.queue;
+    await this.d.queue.drain();
   }
 
   /** One comment on each of the item's tracker issues, after any in progress. */
   tell(id: string, about: About): Promise<void> {
-    const run = this.queue.then(() => this.run(id, about));
-    this.queue = run.catch((err: unknown) =>
-      this.d.log.error({ err, work_item_id: id }, 'commenting on issues failed'),
-    );
-    return this.queue.then(() => undefined);
+    return this.d.queue.run(`commenting on the issues of ${id}`, () => this.run(id, about));
   }
 
   private async run(id: string, about: About): Promise<void> {
@@ -95,14 +93,13 @@ export class IssueFeedback {
   }
 
   private async post(id: string, repo: string, issue: ItemIssue, about: string, body: string): Promise<void> {
-    const handle = await issueHandle(issue, repo, this.d);
-    let reason: string | null = typeof handle === 'string' ? handle : null;
-    if (typeof handle !== 'string') {
-      try {
-        await handle.comment(body);
-      } catch (err) {
-        reason = err instanceof Error ? err.message : String(err);
-      }
+    let reason: string | null = null;
+    try {
+      const handle = await issueHandle(issue, repo, this.d);
+      if (typeof handle === 'string') reason = handle;
+      else await handle.comment(body);
+    } catch (err) {
+      reason = err instanceof Error ? err.message : String(err);
     }
     const at = { tracker: issue.tracker, issue: issue.id, about };
     await this.d.events.transact(async (uow) => {

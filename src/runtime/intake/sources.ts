@@ -101,7 +101,10 @@ async function forgeIssuesOf(
     return;
   }
   const epic = config.epic_label.toLowerCase();
-  for (const i of list)
+  const label = config.label.toLowerCase();
+  // Gitea drops a label filter naming a label the repository lacks and answers every open issue:
+  // only an issue that carries the label is taken, whatever the forge did with the filter.
+  for (const i of list.filter((x) => x.labels.some((l) => l.toLowerCase() === label)))
     out.issues.push({
       tracker: forge.location.forge,
       id: `${forge.location.project}#${i.number}`,

@@ -65,6 +65,8 @@ export async function trackerRequest(
   const text = await res.text();
   const said = res.ok ? '' : errorText(text);
   // Linear answers a refused key 400 with a GraphQL authentication error, not 401.
+  if (res.status === 403 && !/authenticat/i.test(said))
+    throw new TrackerError('refused', `${o.where}: not permitted (403${said ? `: ${said}` : ''})`, 403);
   if (res.status === 401 || res.status === 403 || /not authenticated|authentication/i.test(said))
     throw new TrackerError(
       'auth',

@@ -97,7 +97,7 @@ export class LinearClient {
     const first = answer.data.errors?.[0];
     if (first) {
       const type = first.extensions?.type ?? '';
-      const auth = /authenticat|forbidden/i.test(`${type} ${first.message}`);
+      const auth = /authenticat/i.test(`${type} ${first.message}`);
       throw new TrackerError(
         auth ? 'auth' : 'refused',
         auth ? `${where}: LINEAR_API_KEY was refused (${first.message})` : `${where}: ${first.message}`,
