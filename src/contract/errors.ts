@@ -57,6 +57,11 @@ export const errorCatalogue = {
     template: 'repo {path} names steering the library does not define: {names}',
   },
   repos_file_invalid: { status: 422, template: 'repos.yaml does not load: {reason}' },
+  notify_invalid: { status: 422, template: 'notify.yaml would not load: {reason}' },
+  notify_not_configured: {
+    status: 409,
+    template: 'no notification URL is set: set url in notify.yaml (or PUT /api/notify) first',
+  },
   intake_disabled: {
     status: 409,
     template: 'auto-intake is off: set enabled: true in intake.yaml (or Settings › Auto-intake) first',

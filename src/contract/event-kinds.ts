@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bool, kind, nullableStr, num, str } from './event-kind-parts.js';
 import { forgeEventKinds } from './event-kinds-forge.js';
 import { intakeEventKinds, IssueRef } from './event-kinds-intake.js';
+import { notifyEventKinds } from './event-kinds-notify.js';
 import { ScheduleSource } from './intake-route.js';
 import { itemStatuses } from './item-status.js';
 import { judgeVerdicts } from './verdicts.js';
@@ -420,6 +421,7 @@ export const eventCatalogue = {
   ),
   ...forgeEventKinds,
   ...intakeEventKinds,
+  ...notifyEventKinds,
 } as const;
 
 export type EventKind = keyof typeof eventCatalogue;

@@ -18,6 +18,8 @@ import type { ThreadsService } from './review/threads-service.js';
 import type { PermissionAsks } from './asks/permission-asks.js';
 import type { PermissionGate } from './asks/permission-gate.js';
 import type { MergeRequestsService } from './forge/merge-requests-service.js';
+import type { Notifier } from './notify/notifier.js';
+import type { NotifySettings } from './notify/notify-settings.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -47,6 +49,8 @@ export interface Instance {
   schedules: SchedulePoller;
   /** Auto-intake: polls the trackers and files what the rules let through (docs/intake.md). */
   intake: AutoIntake;
+  notifySettings: NotifySettings;
+  notifier: Notifier;
   /** Runs items through their chains (ADR 0003). */
   engine: Engine;
   /** Diffs, compares and viewed marks of an item's changes (issue 21). */

@@ -27,6 +27,8 @@ import { AutoIntake } from '../runtime/intake/auto-intake.js';
 import { IssueCloser } from '../runtime/intake/issue-closer.js';
 import { IssueFeedback } from '../runtime/intake/issue-feedback.js';
 import { TrackerQueue } from '../runtime/intake/tracker-queue.js';
+import { Notifier } from '../runtime/notify/notifier.js';
+import { NotifySettings } from '../runtime/notify/notify-settings.js';
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';
 import { buildApp, type RouteRecord } from './app.js';
@@ -189,6 +191,14 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     const trackers = { store, events, log, repos, config, env, queue };
     const beads = new IssueCloser(trackers);
     const feedback = new IssueFeedback(trackers);
+    const notifySettings = new NotifySettings(paths.configDir);
+    if (notifySettings.problem)
+      log.warn({ reason: notifySettings.problem }, 'notify.yaml does not load; no notifications');
+    config.onReload(() => {
+      const now = notifySettings.reload();
+      if (now.problem) said.warn({ reason: now.problem }, 'notify.yaml does not load; no notifications');
+    });
+    const notifier = new Notifier({ settings: notifySettings, store, events, clock, log });
     const asks = new PermissionAsks({ store, events, clock, record: (id) => items.record(id) });
     const inst: Instance = {
       paths,
@@ -208,6 +218,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       repos,
       schedules,
       intake,
+      notifySettings,
+      notifier,
       engine,
       review,
       threads,
@@ -276,6 +288,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     // The comment on an ended item is queued before its close: feedback subscribes first.
     feedback.start();
     beads.start();
+    notifier.start();
     // Not awaited: an unreachable tracker must not hold the start up; the shared queue orders it.
     void beads.sweep();
     intake.start();
@@ -287,6 +300,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         await intake.stop();
         await beads.stop();
         await feedback.stop();
+        await notifier.stop();
         // The engine stops walking; the task processes themselves keep running, to be adopted.
         engine.close();
         // Long polls on permission asks answer now rather than hold the close.

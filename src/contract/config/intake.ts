@@ -28,6 +28,8 @@ const ApiUrl = z
   .string()
   .url()
   .refine((u) => {
+    // `.url()` does not stop the refinement from running on what it refused.
+    if (!URL.canParse(u)) return false;
     const url = new URL(u);
     return (
       url.protocol === 'https:' ||

@@ -4,6 +4,7 @@ import { ChainFile } from './chain.js';
 import { HarnessesFile } from './harnesses.js';
 import { IntakeFile } from './intake.js';
 import { LibraryFile } from './library.js';
+import { NotifyFile } from './notify.js';
 import { PolicyFile } from './policy.js';
 import { ReposFile } from './repos.js';
 import { ThemeFile } from './theme.js';
@@ -18,6 +19,7 @@ export const CONFIG_FILE_SCHEMAS: Record<string, { schema: z.ZodType; title: str
   intake: { schema: IntakeFile, title: 'Jig intake.yaml' },
   access: { schema: AccessFile, title: 'Jig access.yaml' },
   theme: { schema: ThemeFile, title: 'Jig theme.yaml' },
+  notify: { schema: NotifyFile, title: 'Jig notify.yaml' },
 };
 
 /**

@@ -1,0 +1,61 @@
+import type { NotifyFile } from '../../contract/config/notify.js';
+
+/** What a notification says of one event: the facts every format is built from. */
+export interface NotifyFacts {
+  work_item_id: string;
+  title: string;
+  /** The event kind, or `test` for `POST /api/notify/test`. */
+  type: string;
+  gate: string | null;
+  /** Why the item needs a person (a stop's reason, a permission ask's tool), else null. */
+  reason: string | null;
+  repo: string;
+  /** The item's page on the board, when `base_url` is set. */
+  url: string | null;
+  at: string;
+}
+
+const HEADLINES: Record<string, string> = {
+  gate_requested: 'waits for your approval',
+  work_item_needs_human: 'needs a person',
+  permission_asked: 'asks for a permission',
+  work_item_completed: 'completed',
+  work_item_cancelled: 'was cancelled',
+  work_item_abandoned: 'was abandoned',
+  test: 'is a test notification from Jig',
+};
+
+/** The item's page on the board, from `base_url` (a trailing slash or not). */
+export function itemUrl(baseUrl: string | null, id: string): string | null {
+  return baseUrl === null ? null : `${baseUrl.replace(/\/+$/, '')}/work-items/${id}`;
+}
+
+/** One short text a person reads on a phone: what, which item, why, where. */
+export function notifyText(f: NotifyFacts): string {
+  const what = HEADLINES[f.type] ?? f.type;
+  const at = f.gate ? ` at gate ${f.gate}` : '';
+  return [
+    `Jig: ${f.title} ${what}${at}`,
+    ...(f.reason ? [f.reason] : []),
+    f.url ?? `jig view show ${f.work_item_id}`,
+  ].join('\n');
+}
+
+/**
+ * The request body for the configured format: Jig's JSON (the facts), or the message shape a
+ * Slack (`text`), Discord (`content`) or Telegram (`chat_id`, `text`) webhook takes.
+ */
+export function notifyBody(f: NotifyFacts, file: Pick<NotifyFile, 'format' | 'chat_id'>): unknown {
+  const text = notifyText(f);
+  switch (file.format) {
+    case 'slack':
+      return { text };
+    case 'discord':
+      // Discord refuses content over 2000 characters.
+      return { content: text.slice(0, 2000) };
+    case 'telegram':
+      return { chat_id: file.chat_id, text: text.slice(0, 4096), disable_web_page_preview: true };
+    case 'json':
+      return { ...f, text };
+  }
+}
