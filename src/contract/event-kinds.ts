@@ -102,10 +102,11 @@ export const eventCatalogue = {
   work_item_restored: kind('Back under Done.', Move),
   work_item_paused: kind('A running or queued item was paused.', Move),
   worktree_reclaimed: kind(
-    'After an archive or an abandon: the worktree was removed (and for an abandon the branch deleted).',
+    'After an archive, an abandon or the storage clean-up (`cleanup`): the worktree was removed (and for an abandon the branch deleted).',
     z.strictObject({
       worktree_removed: bool,
       branch_deleted: bool.optional(),
+      cleanup: bool.optional(),
       members: z
         .array(z.strictObject({ member: str, worktree_removed: bool, branch_deleted: bool.optional() }))
         .optional(),

@@ -20,6 +20,7 @@ import type { PermissionGate } from './asks/permission-gate.js';
 import type { MergeRequestsService } from './forge/merge-requests-service.js';
 import type { Notifier } from './notify/notifier.js';
 import type { NotifySettings } from './notify/notify-settings.js';
+import type { StorageService } from './storage/storage-service.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -51,6 +52,7 @@ export interface Instance {
   intake: AutoIntake;
   notifySettings: NotifySettings;
   notifier: Notifier;
+  storage: StorageService;
   /** Runs items through their chains (ADR 0003). */
   engine: Engine;
   /** Diffs, compares and viewed marks of an item's changes (issue 21). */

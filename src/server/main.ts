@@ -29,6 +29,7 @@ import { IssueFeedback } from '../runtime/intake/issue-feedback.js';
 import { TrackerQueue } from '../runtime/intake/tracker-queue.js';
 import { Notifier } from '../runtime/notify/notifier.js';
 import { NotifySettings } from '../runtime/notify/notify-settings.js';
+import { StorageService } from '../runtime/storage/storage-service.js';
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';
 import { buildApp, type RouteRecord } from './app.js';
@@ -220,6 +221,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       intake,
       notifySettings,
       notifier,
+      storage: new StorageService({ paths, store, events, clock }),
       engine,
       review,
       threads,

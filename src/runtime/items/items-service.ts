@@ -26,7 +26,8 @@ import {
 } from './intake.js';
 import { budgetCap, toDto, type PolicyBudget } from './item-dto.js';
 import { fileTrigger, type TriggerFiled } from './trigger-intake.js';
-import { branchExists, deleteBranch, removeWorktree } from './worktree-cleanup.js';
+import { branchExists } from './worktree-cleanup.js';
+import { reclaimWorktree } from './reclaim.js';
 
 const moveEvents = {
   cancel: 'work_item_cancelled',
@@ -335,32 +336,8 @@ export class ItemsService {
     return claimed.after;
   }
 
-  /**
-   * Archive reclaims the disk a worktree takes; abandon also deletes the branch (cancel keeps both).
-   * Recorded once done; a server stopped halfway finishes it at its next start (`reclaimPending`).
-   */
-  private async reclaim(rec: ItemRecord): Promise<ItemRecord> {
-    const abandoned = rec.status === 'abandoned';
-    // A workspace item's members are reclaimed the same way, each in its own repository.
-    const members = [];
-    for (const m of rec.workspace?.members ?? []) {
-      members.push({
-        member: m.name,
-        worktree_removed: await removeWorktree(m.repo_path, m.worktree_path),
-        ...(abandoned ? { branch_deleted: await deleteBranch(m.repo_path, rec.branch) } : {}),
-      });
-    }
-    // In this order: the worktree goes before its branch can be deleted.
-    const payload = {
-      worktree_removed: await removeWorktree(rec.repo, rec.worktree_path),
-      ...(abandoned ? { branch_deleted: await deleteBranch(rec.repo, rec.branch) } : {}),
-      ...(rec.workspace ? { members } : {}),
-    };
-    await this.deps.events.transact(async (uow) => {
-      await updateItem(uow.db, rec.id, { worktree_path: null });
-      await uow.emit({ work_item_id: rec.id, type: 'worktree_reclaimed', by: 'jig', payload });
-    });
-    return { ...rec, worktree_path: null };
+  private reclaim(rec: ItemRecord): Promise<ItemRecord> {
+    return reclaimWorktree(this.deps.events, rec);
   }
 
   /** Archived or abandoned items whose cleanup a stop interrupted: finished at start. */
