@@ -10,6 +10,7 @@ const all = [
   'fanout',
   'board',
   'review',
+  'search',
 ];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length > 0 ? wanted : all) {

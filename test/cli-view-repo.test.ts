@@ -311,20 +311,6 @@ describe('view documents', () => {
       stderr: `jig: item ${item.id} has no pending gate with a document\n`,
     });
   });
-
-  it('verbs whose routes come later exist with help and fail with exit 1', async () => {
-    const verbs: [string, string][] = [['search', 'the search index']];
-    for (const [verb, feature] of verbs) {
-      const args = verb === 'search' ? ['view', verb, 'q'] : ['view', verb, done.id];
-      const r = await cli(...args);
-      expect(r.code).toBe(1);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(
-        new RegExp(`^jig: view ${verb} is not available in this build \\(it comes with ${feature}`),
-      );
-      expect((await cli('view', verb, '--help')).code).toBe(0);
-    }
-  });
 });
 
 describe('repo path and open', () => {

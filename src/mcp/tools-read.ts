@@ -3,12 +3,9 @@ import { readGateArtifact } from '../client/item-acts.js';
 import { getItem, listItems } from '../client/items.js';
 import { displayStatuses } from '../contract/items.js';
 import { itemCompare } from '../contract/routes/work-items/review.js';
+import { searchIndex } from '../client/search.js';
 import { listThreadsOf } from '../client/threads.js';
-import { defineTool, NOT_AVAILABLE, type ToolSpec } from './tool.js';
-
-export function unavailable(): Promise<never> {
-  return Promise.reject(new Error(NOT_AVAILABLE));
-}
+import { defineTool, type ToolSpec } from './tool.js';
 
 /** Read tools: they change nothing, so a worker may read its own item. */
 export const readTools: ToolSpec[] = [
@@ -59,15 +56,17 @@ export const readTools: ToolSpec[] = [
   }),
   defineTool({
     name: 'search',
-    title: 'Search work items',
-    description: 'Full-text search over work items, their documents and events.',
+    title: 'Search',
+    description:
+      'Full-text search over work items, their events, review threads, documents and attachments, tracker ' +
+      'issues seen by auto-intake, chains and library components; best first, each with its best passage ' +
+      '(matched words between « and »). Every word must match; the last also as a prefix.',
     kind: 'none',
-    unavailable: true,
     input: {
       q: z.string().min(1).describe('what to look for'),
       limit: z.number().int().min(1).max(100).optional(),
     },
-    run: unavailable,
+    run: (ctx, a) => searchIndex(ctx.client, a.q, a.limit ?? 20),
   }),
   defineTool({
     name: 'list_threads',

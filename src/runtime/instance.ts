@@ -21,6 +21,7 @@ import type { MergeRequestsService } from './forge/merge-requests-service.js';
 import type { Notifier } from './notify/notifier.js';
 import type { NotifySettings } from './notify/notify-settings.js';
 import type { StorageService } from './storage/storage-service.js';
+import type { SearchService } from './search/search-service.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -53,6 +54,7 @@ export interface Instance {
   notifySettings: NotifySettings;
   notifier: Notifier;
   storage: StorageService;
+  search: SearchService;
   /** Runs items through their chains (ADR 0003). */
   engine: Engine;
   /** Diffs, compares and viewed marks of an item's changes (issue 21). */

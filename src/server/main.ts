@@ -30,6 +30,9 @@ import { TrackerQueue } from '../runtime/intake/tracker-queue.js';
 import { Notifier } from '../runtime/notify/notifier.js';
 import { NotifySettings } from '../runtime/notify/notify-settings.js';
 import { StorageService } from '../runtime/storage/storage-service.js';
+import { SearchService } from '../runtime/search/search-service.js';
+import { indexEvents } from '../runtime/search/entries.js';
+import { needsFirstScan } from '../store/search.js';
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';
 import { buildApp, type RouteRecord } from './app.js';
@@ -200,6 +203,13 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       if (now.problem) said.warn({ reason: now.problem }, 'notify.yaml does not load; no notifications');
     });
     const notifier = new Notifier({ settings: notifySettings, store, events, clock, log });
+    const search = new SearchService({ store, events, paths, clock, log });
+    events.setIndexer(indexEvents);
+    config.onReload(() => {
+      search
+        .indexTemplates()
+        .catch((err: unknown) => said.warn({ err }, 'indexing chains and library failed'));
+    });
     const asks = new PermissionAsks({ store, events, clock, record: (id) => items.record(id) });
     const inst: Instance = {
       paths,
@@ -222,6 +232,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       notifySettings,
       notifier,
       storage: new StorageService({ paths, store, events, clock }),
+      search,
       engine,
       review,
       threads,
@@ -291,6 +302,10 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     feedback.start();
     beads.start();
     notifier.start();
+    search.start();
+    await search.indexTemplates();
+    // A home older than the index (or one whose index was lost) is scanned once, in the background.
+    if (await needsFirstScan(store.db)) search.reindex(null);
     // Not awaited: an unreachable tracker must not hold the start up; the shared queue orders it.
     void beads.sweep();
     intake.start();
@@ -303,6 +318,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         await beads.stop();
         await feedback.stop();
         await notifier.stop();
+        await search.stop();
         // The engine stops walking; the task processes themselves keep running, to be adopted.
         engine.close();
         // Long polls on permission asks answer now rather than hold the close.

@@ -20,6 +20,7 @@ import { mergeSha } from './migrations/0018-merge-sha.js';
 import { workspaceItems } from './migrations/0019-workspace-items.js';
 import { itemIssues } from './migrations/0020-item-issues.js';
 import { issueUrls } from './migrations/0021-issue-urls.js';
+import { searchIndex } from './migrations/0022-search-index.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -62,4 +63,5 @@ export const migrations: Migration[] = [
   workspaceItems,
   itemIssues,
   issueUrls,
+  searchIndex,
 ];

@@ -189,6 +189,18 @@ export interface ItemIssuesTable {
   url: string | null;
 }
 
+/** The search index's entries (migration 22); `search_fts` is FTS5 over their title and body. */
+export interface SearchEntriesTable {
+  id: Generated<number>;
+  kind: string;
+  ref: string;
+  work_item_id: string | null;
+  repo: string | null;
+  title: string;
+  body: string;
+  updated_at: string;
+}
+
 /** Review (migration 14): the commit each node run ended at, and viewed marks per person. */
 export interface ItemAttemptsTable {
   item_id: string;
@@ -302,4 +314,5 @@ export interface Database {
   reviews: ReviewsTable;
   permission_asks: PermissionAsksTable;
   merge_requests: MergeRequestsTable;
+  search_entries: SearchEntriesTable;
 }

@@ -1,20 +1,36 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { runVerb } from '../output.js';
-import { unavailable } from './view-target.js';
+import { JigClient } from '../../client/http.js';
+import { reindexProgress, startReindex } from '../../client/search.js';
+import type { ReindexState } from '../../contract/search.js';
+import { EXIT_FAIL, EXIT_OK, printJson, runVerb } from '../output.js';
 
-/*
- * Admin verbs whose server side comes with a later feature: they exist with their help (so scripts
- * and docs can name them) and fail with exit 1 saying what brings them, never a fake success.
- * `--json` is taken for the same shape as every other read/act verb; there is nothing to print yet.
- */
-
+/** `jig admin reindex`: rebuilds the search index and follows the rescan to its end. */
 export function registerAdminLater(admin: Command): void {
   admin
     .command('reindex')
-    .description(
-      'rebuild the search index of the connected repositories (not available in this build: exit 1)',
-    )
-    .option('--repo <path>', 'reindex this connected repository only (default: every one)')
-    .option('--json', 'print the API answer')
-    .action(() => runVerb(async () => unavailable('admin reindex', 'search')));
+    .description('rebuild the search index (every item, or one repository’s) and wait for it to finish')
+    .option('--repo <path>', 'rescan the items of this connected repository only (default: every one)')
+    .option('--json', 'print the final state as the API answers it')
+    .action((opts: { repo?: string; json?: boolean }) =>
+      runVerb(async () => {
+        const client = new JigClient();
+        let s: ReindexState = await startReindex(client, opts.repo ? resolve(opts.repo) : undefined);
+        let shown = -1;
+        while (s.state === 'running') {
+          if (!opts.json && process.stderr.isTTY && s.items_done !== shown) {
+            process.stderr.write(`\rreindexing: ${s.items_done} of ${s.items_total} items`);
+            shown = s.items_done;
+          }
+          await new Promise((r) => setTimeout(r, 200));
+          s = await reindexProgress(client);
+        }
+        if (shown >= 0) process.stderr.write('\n');
+        if (opts.json) printJson(s);
+        else if (s.state === 'done')
+          process.stdout.write(`reindexed ${s.items_done} item(s)${s.repo ? ` of ${s.repo}` : ''}\n`);
+        else process.stderr.write(`jig: the rescan failed: ${s.error ?? 'unknown error'}\n`);
+        return s.state === 'done' ? EXIT_OK : EXIT_FAIL;
+      }),
+    );
 }

@@ -68,6 +68,9 @@ export class EventLog {
   private drained: Promise<void> = Promise.resolve();
   private closed = false;
   private latest = 0;
+  /** Runs at the end of each unit, in its transaction, over the events it recorded (the search index). */
+  private indexer: ((db: Transaction<Database>, events: readonly EventRecord[]) => Promise<void>) | null =
+    null;
 
   constructor(
     private readonly store: Store,
@@ -124,6 +127,24 @@ export class EventLog {
   async close(): Promise<void> {
     this.closed = true;
     while (this.draining) await this.drained;
+  }
+
+  /**
+   * Keeps something in step with the events in the same transaction (the search index): run after
+   * each unit's work, before it commits. Its failure is told to `onListenerError` and never undoes
+   * the unit: an index a little behind is better than a change refused.
+   */
+  setIndexer(fn: (db: Transaction<Database>, events: readonly EventRecord[]) => Promise<void>): void {
+    this.indexer = fn;
+  }
+
+  private async index(db: Transaction<Database>, events: readonly EventRecord[]): Promise<void> {
+    if (!this.indexer || events.length === 0) return;
+    try {
+      await this.indexer(db, events);
+    } catch (err) {
+      this.onListenerError(err);
+    }
   }
 
   subscribe(listener: Listener): () => void {
@@ -187,7 +208,9 @@ export class EventLog {
     };
     if (alone) {
       try {
-        return { unit, ok: true, value: await unit.fn(uow), events };
+        const value = await unit.fn(uow);
+        await this.index(db, events);
+        return { unit, ok: true, value, events };
       } catch (err) {
         return { unit, ok: false, value: err, events: [] };
       }
@@ -195,6 +218,7 @@ export class EventLog {
     await db.executeQuery(SAVEPOINT);
     try {
       const value = await unit.fn(uow);
+      await this.index(db, events);
       await db.executeQuery(RELEASE);
       return { unit, ok: true, value, events };
     } catch (err) {

@@ -3,6 +3,7 @@ import type { IntakeCheck, IntakeSkip } from '../../contract/intake-checks.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import type { Store } from '../../store/database.js';
 import { recordIntakeCheck } from '../../store/intake-checks.js';
+import { upsertEntry } from '../../store/search.js';
 import { filedIssues } from '../../store/item-issues.js';
 import { activeCount } from '../../store/slots.js';
 import type { Clock, TimerHandle } from '../clock.js';
@@ -138,6 +139,16 @@ export class AutoIntake {
             `auto-intake: ${p.source} skipped: ${p.reason}`,
           );
       ready = read.issues.length;
+      // Issues seen are searchable (docs/search.md), filed or not.
+      for (const i of read.issues)
+        await upsertEntry(this.d.store.db, {
+          kind: 'issue',
+          ref: issueName(i),
+          work_item_id: null,
+          repo: i.repo.path,
+          title: `${i.tracker} ${i.id}: ${i.title}`,
+          body: [i.description, i.url ?? ''].filter(Boolean).join('\n'),
+        });
       await this.apply(read.issues, started, skipped);
     }
     const check = { at, ready, started, skipped };

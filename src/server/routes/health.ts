@@ -4,7 +4,7 @@ import type { Instance } from '../../runtime/instance.js';
 import { installedVersion } from '../../runtime/package-root.js';
 import { routeFile } from '../route-file.js';
 
-export function healthAnswer(inst: Instance): HealthAnswer {
+export async function healthAnswer(inst: Instance): Promise<HealthAnswer> {
   const c = inst.config;
   return {
     status: c.degraded ? 'degraded' : 'ok',
@@ -20,8 +20,7 @@ export function healthAnswer(inst: Instance): HealthAnswer {
     version: inst.version,
     installed: installedVersion(),
     reattach_summary: inst.reattach,
-    // The search index arrives with its own issue; until then it has scanned nothing.
-    index: { last_scan_at: null, repos_scanned: 0, documents: 0, embeddings: 'off' },
+    index: await inst.search.health(),
     session_expiry_days: inst.access.session_expiry_days,
   };
 }

@@ -1,0 +1,193 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { Kysely, Transaction } from 'kysely';
+import { parse, stringify } from 'yaml';
+import { z } from 'zod';
+import type { EventRecord } from '../../contract/events.js';
+import type { Database } from '../../store/schema.js';
+import { deleteEntries, upsertEntry } from '../../store/search.js';
+import { commentsOf, getThread } from '../../store/threads.js';
+import { getItem } from '../../store/work-items.js';
+
+/*
+ * What goes into the search index, one entry per thing (docs/search.md). Text Jig holds (items,
+ * events, threads) is written in the transaction that changes it; text in files (documents,
+ * attachments, chains, library) when the files are written or at a rescan.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** library.yaml read loosely: sections of named components (the config model checks the rest). */
+const Sections = z.record(z.string(), z.unknown()).transform((o) =>
+  Object.fromEntries(
+    Object.entries(o).flatMap(([k, v]) => {
+      const m = z.record(z.string(), z.unknown()).safeParse(v);
+      return m.success ? [[k, m.data]] : [];
+    }),
+  ),
+);
+
+/** The payload keys whose text a person would search for. */
+const TEXT_KEYS = ['reason', 'message', 'summary', 'concerns', 'note', 'body', 'detail', 'text', 'question'];
+/** Files larger than this are indexed by name only (the start is not worth the memory). */
+const MAX_FILE = 1024 * 1024;
+
+/** An event's text, or null when it carries none worth finding. */
+export function eventText(e: Pick<EventRecord, 'payload'>): string | null {
+  const parts = TEXT_KEYS.flatMap((k) => {
+    const v = e.payload[k];
+    return typeof v === 'string' && v.trim() !== '' ? [v] : [];
+  });
+  return parts.length > 0 ? parts.join('\n') : null;
+}
+
+export async function indexItem(db: Db, id: string): Promise<void> {
+  const rec = await getItem(db, id);
+  if (!rec) return;
+  await upsertEntry(db, {
+    kind: 'item',
+    ref: id,
+    work_item_id: id,
+    repo: rec.repo,
+    title: rec.title,
+    // Not the branch: it is named from the title at filing and keeps that name after a rename.
+    body: [rec.description, `chain ${rec.chain}`].join('\n'),
+  });
+}
+
+export async function indexEvent(db: Db, e: EventRecord, repo: string | null): Promise<void> {
+  const text = eventText(e);
+  if (text === null) return;
+  await upsertEntry(db, {
+    kind: 'event',
+    ref: String(e.seq),
+    work_item_id: e.work_item_id,
+    repo,
+    title: `${e.type}${e.node ? ` at ${e.node}` : ''}`,
+    body: text,
+  });
+}
+
+export async function indexThread(db: Db, threadId: string, repo: string | null): Promise<void> {
+  const t = await getThread(db, threadId);
+  if (!t) return;
+  const comments = await commentsOf(db, [threadId]);
+  const where = t.file_path ? `${t.file_path}${t.start_line ? `:${t.start_line}` : ''}` : 'the change';
+  await upsertEntry(db, {
+    kind: 'thread',
+    ref: threadId,
+    work_item_id: t.item_id,
+    repo,
+    title: `${t.label ?? 'comment'} on ${where} (${t.state})`,
+    body: [...comments.map((c) => c.body), t.suggestion ?? ''].filter(Boolean).join('\n\n'),
+  });
+}
+
+/** A text file's content, or null (missing, too large, binary). */
+function textOf(path: string): string | null {
+  try {
+    const st = statSync(path);
+    if (!st.isFile() || st.size > MAX_FILE) return null;
+    const buf = readFileSync(path);
+    return buf.includes(0) ? null : buf.toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The item's documents (the artifacts its tasks produced) and attachments, from their files. */
+export async function indexItemFiles(db: Db, id: string, attachmentsDir: string): Promise<number> {
+  const rec = await getItem(db, id);
+  if (!rec) return 0;
+  let n = 0;
+  await deleteEntries(db, 'document', id);
+  await deleteEntries(db, 'attachment', id);
+  for (const [name, rel] of Object.entries(rec.walk?.artifacts ?? {})) {
+    const path = isAbsolute(rel) ? rel : rec.worktree_path ? join(rec.worktree_path, rel) : null;
+    const text = path ? textOf(path) : null;
+    if (text === null) continue;
+    await upsertEntry(db, {
+      kind: 'document',
+      ref: `${id}:${name}`,
+      work_item_id: id,
+      repo: rec.repo,
+      title: `${name} (${rel})`,
+      body: text,
+    });
+    n++;
+  }
+  const dir = join(attachmentsDir, id);
+  if (existsSync(dir))
+    for (const f of readdirSync(dir)) {
+      const text = textOf(join(dir, f));
+      if (text === null) continue;
+      await upsertEntry(db, {
+        kind: 'attachment',
+        ref: `${id}:${f}`,
+        work_item_id: id,
+        repo: rec.repo,
+        title: `attachment ${f}`,
+        body: text,
+      });
+      n++;
+    }
+  return n;
+}
+
+/** Chains (their files' text) and library components, replacing what was indexed of them. */
+export async function indexTemplates(db: Db, configDir: string): Promise<void> {
+  await deleteEntries(db, 'chain');
+  await deleteEntries(db, 'library');
+  const chains = join(configDir, 'chains');
+  if (existsSync(chains))
+    for (const f of readdirSync(chains).filter((x) => x.endsWith('.yaml'))) {
+      const text = textOf(join(chains, f));
+      if (text === null) continue;
+      const id = f.slice(0, -'.yaml'.length);
+      await upsertEntry(db, {
+        kind: 'chain',
+        ref: id,
+        work_item_id: null,
+        repo: null,
+        title: `chain ${id}`,
+        body: text,
+      });
+    }
+  const lib = textOf(join(configDir, 'library.yaml'));
+  let plain: unknown = null;
+  try {
+    plain = lib === null ? null : parse(lib);
+  } catch {
+    return;
+  }
+  const sections = Sections.safeParse(plain);
+  if (!sections.success) return;
+  for (const [section, entries] of Object.entries(sections.data)) {
+    for (const [name, component] of Object.entries(entries))
+      await upsertEntry(db, {
+        kind: 'library',
+        ref: `${section}:${name}`,
+        work_item_id: null,
+        repo: null,
+        title: `${section} ${name}`,
+        body: stringify(component),
+      });
+  }
+}
+
+/** In the writer's transaction: the entries its events change (the item, event text, a thread). */
+export async function indexEvents(db: Transaction<Database>, events: readonly EventRecord[]): Promise<void> {
+  const repos = new Map<string, string | null>();
+  const repoOf = async (id: string) => {
+    if (!repos.has(id)) repos.set(id, (await getItem(db, id))?.repo ?? null);
+    return repos.get(id) ?? null;
+  };
+  for (const e of events) {
+    if (!e.work_item_id) continue;
+    if (e.type === 'work_item_created' || e.type === 'title_changed' || e.type === 'description_changed')
+      await indexItem(db, e.work_item_id);
+    if (e.type === 'thread_updated' && typeof e.payload.thread === 'string')
+      await indexThread(db, e.payload.thread, await repoOf(e.work_item_id));
+    await indexEvent(db, e, await repoOf(e.work_item_id));
+  }
+}

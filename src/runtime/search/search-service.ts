@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import type { EventRecord } from '../../contract/events.js';
+import { JigError } from '../../contract/errors.js';
+import type { IndexState } from '../../contract/health.js';
+import type { ReindexState, SearchAnswer, SearchKind } from '../../contract/search.js';
+import { ftsQuery } from '../../core/search/fts-query.js';
+import type { Store } from '../../store/database.js';
+import { readEvents } from '../../store/events.js';
+import { deleteEntries, entryCount, searchEntries } from '../../store/search.js';
+import { listThreads } from '../../store/threads.js';
+import { stamp, type Clock } from '../clock.js';
+import type { EventLog } from '../events/event-log.js';
+import type { HomePaths } from '../home/paths.js';
+import type { PollerLog } from '../intake/schedule-poller.js';
+import { indexEvent, indexItem, indexItemFiles, indexTemplates, indexThread } from './entries.js';
+
+export interface SearchDeps {
+  store: Store;
+  events: EventLog;
+  paths: HomePaths;
+  clock: Clock;
+  log: PollerLog;
+}
+
+const META_SCAN = 'search:last_scan';
+/** What the last full or partial rescan stored in jig_meta. */
+const LastScan = z.object({ at: z.string(), repos: z.number().int() });
+
+/** Events after which an item's files (documents, attachments) are read again. */
+const FILES_CHANGED = new Set([
+  'node_completed',
+  'attachments_changed',
+  'work_item_created',
+  'gate_requested',
+]);
+
+/**
+ * Search (docs/search.md): FTS5 over items, their events' text, review threads, documents,
+ * attachments, tracker issues, chains and library components. Text Jig holds is indexed in the
+ * transaction that writes it (the event log's indexer); files after the events that change them;
+ * a rescan rebuilds everything in the background, item by item, with its progress.
+ */
+export class SearchService {
+  private job: ReindexState = {
+    state: 'idle',
+    repo: null,
+    started_at: null,
+    finished_at: null,
+    items_done: 0,
+    items_total: 0,
+    error: null,
+  };
+  private running: Promise<void> | null = null;
+  private files: Promise<unknown> = Promise.resolve();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly d: SearchDeps) {}
+
+  start(): void {
+    this.unsubscribe = this.d.events.subscribe((events: readonly EventRecord[]) => {
+      const ids = new Set(events.filter((e) => FILES_CHANGED.has(e.type)).map((e) => e.work_item_id));
+      for (const id of ids) this.queueFiles(id);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    await this.files;
+    await this.running;
+  }
+
+  private queueFiles(id: string): void {
+    this.files = this.files
+      .then(() => indexItemFiles(this.d.store.db, id, this.d.paths.attachmentsDir))
+      .catch((err: unknown) =>
+        this.d.log.warn({ err, work_item_id: id }, 'indexing the item’s files failed'),
+      );
+  }
+
+  async search(q: string, limit: number, kind?: SearchKind): Promise<SearchAnswer> {
+    const match = ftsQuery(q);
+    if (match === null)
+      throw new JigError(
+        'validation_failed',
+        { reason: 'query.q: no word to look for' },
+        { issues: [{ field: 'query.q', message: 'no word to look for' }] },
+      );
+    return { results: await searchEntries(this.d.store.db, match, limit, kind) };
+  }
+
+  /** Chains and library components again (at start and after a reload). */
+  async indexTemplates(): Promise<void> {
+    await indexTemplates(this.d.store.db, this.d.paths.configDir);
+  }
+
+  get state(): ReindexState {
+    return { ...this.job };
+  }
+
+  /** Health's `index`. */
+  async health(): Promise<IndexState> {
+    const row = await this.d.store.db
+      .selectFrom('jig_meta')
+      .select('value')
+      .where('key', '=', META_SCAN)
+      .executeTakeFirst();
+    let last: z.infer<typeof LastScan> | null = null;
+    try {
+      const parsed = LastScan.safeParse(row ? JSON.parse(row.value) : null);
+      last = parsed.success ? parsed.data : null;
+    } catch {
+      last = null;
+    }
+    return {
+      last_scan_at: last?.at ?? null,
+      repos_scanned: last?.repos ?? 0,
+      documents: await entryCount(this.d.store.db),
+      embeddings: 'off',
+    };
+  }
+
+  /** Starts a rescan in the background (one at a time: asking while one runs answers its state). */
+  reindex(repo: string | null): ReindexState {
+    if (this.job.state === 'running') return this.state;
+    this.job = {
+      state: 'running',
+      repo,
+      started_at: stamp(this.d.clock),
+      finished_at: null,
+      items_done: 0,
+      items_total: 0,
+      error: null,
+    };
+    this.running = this.rescan(repo).then(
+      () => {
+        this.job = { ...this.job, state: 'done', finished_at: stamp(this.d.clock) };
+      },
+      (err: unknown) => {
+        this.d.log.error({ err }, 'search rescan failed');
+        this.job = {
+          ...this.job,
+          state: 'failed',
+          finished_at: stamp(this.d.clock),
+          error: err instanceof Error ? err.message : String(err),
+        };
+      },
+    );
+    return this.state;
+  }
+
+  /** Waits for a rescan in progress (tests, stop). */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+
+  private async rescan(repo: string | null): Promise<void> {
+    const db = this.d.store.db;
+    let q = db.selectFrom('work_items').select(['id', 'repo']);
+    if (repo !== null) q = q.where('repo', '=', repo);
+    const items = await q.orderBy('created_at').execute();
+    this.job.items_total = items.length;
+    for (const it of items) {
+      await db.transaction().execute(async (tx) => {
+        for (const kind of ['item', 'event', 'thread'] as const) await deleteEntries(tx, kind, it.id);
+        await indexItem(tx, it.id);
+        for (let after = 0; ;) {
+          const page = await readEvents(tx, { workItemId: it.id, after, limit: 1000 });
+          for (const e of page) await indexEvent(tx, e, it.repo);
+          if (page.length < 1000) break;
+          after = page[page.length - 1]!.seq;
+        }
+        for (const t of await listThreads(tx, it.id)) await indexThread(tx, t.id, it.repo);
+      });
+      await indexItemFiles(db, it.id, this.d.paths.attachmentsDir);
+      this.job.items_done++;
+    }
+    if (repo === null) await this.indexTemplates();
+    const repos = new Set(items.map((i) => i.repo)).size;
+    const value = JSON.stringify({ at: stamp(this.d.clock), repos });
+    await db
+      .insertInto('jig_meta')
+      .values({ key: META_SCAN, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
+  }
+}

@@ -1,0 +1,90 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { SearchKind, type SearchHit } from '../contract/search.js';
+import type { Database } from './schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface SearchEntry {
+  kind: SearchKind;
+  ref: string;
+  work_item_id: string | null;
+  repo: string | null;
+  title: string;
+  body: string;
+}
+
+/** The most of a body the index keeps: the start of a long document is what identifies it. */
+const MAX_BODY = 200_000;
+
+/** Writes an entry (the FTS table follows by trigger). */
+export async function upsertEntry(db: Db, e: SearchEntry, at = new Date().toISOString()): Promise<void> {
+  const row = { ...e, body: e.body.slice(0, MAX_BODY), updated_at: at };
+  await db
+    .insertInto('search_entries')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['kind', 'ref']).doUpdateSet({
+        work_item_id: row.work_item_id,
+        repo: row.repo,
+        title: row.title,
+        body: row.body,
+        updated_at: at,
+      }),
+    )
+    .execute();
+}
+
+/** Removes the entries of a kind (all, or those of one item). */
+export async function deleteEntries(db: Db, kind: SearchKind, workItemId?: string): Promise<void> {
+  let q = db.deleteFrom('search_entries').where('kind', '=', kind);
+  if (workItemId !== undefined) q = q.where('work_item_id', '=', workItemId);
+  await q.execute();
+}
+
+export async function entryCount(db: Db): Promise<number> {
+  const r = await db
+    .selectFrom('search_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
+/** The best hits of an FTS5 query (ftsQuery's), title weighted ten times the body. */
+export async function searchEntries(
+  db: Db,
+  match: string,
+  limit: number,
+  kind?: SearchKind,
+): Promise<SearchHit[]> {
+  const { rows } = await sql<{
+    kind: string;
+    ref: string;
+    work_item_id: string | null;
+    repo: string | null;
+    title: string;
+    snippet: string;
+    score: number;
+  }>`SELECT e.kind, e.ref, e.work_item_id, e.repo, e.title,
+        snippet(search_fts, -1, '«', '»', '…', 16) AS snippet,
+        bm25(search_fts, 10.0, 1.0) AS score
+      FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid
+      WHERE search_fts MATCH ${match} ${kind ? sql`AND e.kind = ${kind}` : sql``}
+      ORDER BY score LIMIT ${limit}`.execute(db);
+  return rows.flatMap((r) => {
+    const k = SearchKind.safeParse(r.kind);
+    return k.success ? [{ ...r, kind: k.data, score: Math.round(-Number(r.score) * 1000) / 1000 }] : [];
+  });
+}
+
+/** Items exist but none is indexed: a home from before the index, to scan once. */
+export async function needsFirstScan(db: Db): Promise<boolean> {
+  const indexed = await db
+    .selectFrom('search_entries')
+    .select('id')
+    .where('kind', '=', 'item')
+    .limit(1)
+    .executeTakeFirst();
+  if (indexed) return false;
+  const item = await db.selectFrom('work_items').select('id').limit(1).executeTakeFirst();
+  return item !== undefined;
+}
