@@ -5,6 +5,7 @@ import { NavLink } from 'react-router';
 import type { ApplyAnswer } from '../../../src/contract/apply.js';
 import { get, type Health } from '../api.js';
 import { useLive, type LiveState } from '../live.js';
+import { BrowserNotify } from './browser-notify.js';
 
 /*
  * The frame around every screen: the sidebar (search, board, and the screens of the next board
@@ -85,6 +86,7 @@ export function Shell({
         ))}
         <div className="sidebar-foot">
           <ApplyChip />
+          <BrowserNotify />
           <div className={`live live-${live}`} role="status" aria-live="polite">
             <span className="dot" aria-hidden /> {LIVE_LABEL[live]}
           </div>
