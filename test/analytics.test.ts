@@ -129,6 +129,11 @@ describe('analytics', () => {
     const bad = await http(`${jig.url}/api/analytics?from=2026-02-01&to=2026-01-01`);
     expect(bad.status).toBe(422);
     expect(bad.json).toMatchObject({ code: 'validation_failed', detail: 'query.from: must be before to' });
+    const far = await http(`${jig.url}/api/analytics?to=-271821-04-20T00:00:00Z`);
+    expect(far.status).toBe(422);
+    expect(far.json.detail).toBe('query.from: out of range');
+    const local = await http(`${jig.url}/api/analytics?from=2026-11-01T10:00:00`);
+    expect(local.status).toBe(422);
     const junk = await http(`${jig.url}/api/analytics?from=yesterday`);
     expect(junk.status).toBe(422);
     expect(junk.json.detail).toContain('from');

@@ -53,7 +53,7 @@ afterAll(cleanupAll);
 
 describe('GET /api/apply', () => {
   it('answers each file with the sha256 running and on disk, and nothing to apply', async () => {
-    const row = (file: string, applies_by: 'reload' | 'next_read') => {
+    const row = (file: string, applies_by: 'reload' | 'next_read' | 'restart') => {
       const h = sha(readFileSync(cfg(file), 'utf8'));
       return { file, applies_by, running_sha256: h, disk_sha256: h, changed: false };
     };
@@ -64,6 +64,8 @@ describe('GET /api/apply', () => {
         ...ALL_LOADED.slice(0, 7).map((f) => row(f, 'reload')),
         row('harnesses.yaml', 'next_read'),
         row('repos.yaml', 'next_read'),
+        // Its address and port wait for a restart; the rest is read live.
+        row('access.yaml', 'restart'),
       ],
       reload_needed: false,
       restart_needed: false,

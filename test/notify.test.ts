@@ -179,6 +179,9 @@ describe('notifications', () => {
       code: 'notify_invalid',
       detail: 'notify.yaml would not load: chat_id: format telegram needs the chat_id to write to',
     });
+    const creds = await http(url, { method: 'PUT', body: { url: 'https://user:pass@hooks.example/x' } });
+    expect(creds.status).toBe(422);
+    expect(creds.json.detail).toBe('notify.yaml would not load: url: no user or password in the URL');
     const unknown = await http(url, { method: 'PUT', body: { events: ['nope'] } });
     expect(unknown.status).toBe(422);
     expect(readFileSync(file, 'utf8')).toBe(text);

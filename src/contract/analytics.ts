@@ -16,7 +16,7 @@ const When = z
     (s) =>
       /^\d{4}-\d{2}-\d{2}$/.test(s)
         ? !Number.isNaN(Date.parse(`${s}T00:00:00Z`))
-        : /T/.test(s) && !Number.isNaN(Date.parse(s)),
+        : /T.*(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
     'a date (YYYY-MM-DD) or an ISO 8601 time with its offset',
   );
 

@@ -3,8 +3,10 @@ import { z } from 'zod';
 export const ApplyFile = z.object({
   file: z.string().describe('file name in the config directory (`library.yaml`, `chains/default.yaml`)'),
   applies_by: z
-    .enum(['reload', 'next_read'])
-    .describe('`reload`: runs once reloaded; `next_read`: read when needed (harnesses.yaml, repos.yaml)'),
+    .enum(['reload', 'next_read', 'restart'])
+    .describe(
+      '`reload`: runs once reloaded; `next_read`: read when needed (harnesses.yaml, repos.yaml); `restart`: access.yaml, whose address and port are read at start',
+    ),
   running_sha256: z
     .string()
     .nullable()
@@ -12,7 +14,11 @@ export const ApplyFile = z.object({
       'sha256 of the text running (for `next_read` files: as the last reload checked it); null for none',
     ),
   disk_sha256: z.string().nullable().describe('sha256 of the file on disk now; null when it does not exist'),
-  changed: z.boolean().describe('the file on disk differs from the one running (or last checked)'),
+  changed: z
+    .boolean()
+    .describe(
+      'the file on disk differs from the one running (or last checked); for access.yaml, its address or port does',
+    ),
 });
 export type ApplyFile = z.infer<typeof ApplyFile>;
 
@@ -22,7 +28,9 @@ export const ApplyAnswer = z.object({
   reload_needed: z.boolean().describe('a `reload` file changed: POST /api/apply/reload runs it'),
   restart_needed: z
     .boolean()
-    .describe('the version installed on disk differs from the one running: a restart runs it'),
+    .describe(
+      'the version installed on disk differs from the one running, or access.yaml names another address or port: a restart runs it',
+    ),
   version: z.string().describe('version running'),
   installed: z.string().describe('version installed on disk'),
   supervised: z

@@ -58,6 +58,7 @@ export const errorCatalogue = {
   },
   repos_file_invalid: { status: 422, template: 'repos.yaml does not load: {reason}' },
   notify_invalid: { status: 422, template: 'notify.yaml would not load: {reason}' },
+  settings_invalid: { status: 422, template: '{file} would not load: {reason}' },
   notify_not_configured: {
     status: 409,
     template: 'no notification URL is set: set url in notify.yaml (or PUT /api/notify) first',

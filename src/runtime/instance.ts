@@ -22,6 +22,7 @@ import type { Notifier } from './notify/notifier.js';
 import type { NotifySettings } from './notify/notify-settings.js';
 import type { StorageService } from './storage/storage-service.js';
 import type { SearchService } from './search/search-service.js';
+import type { AccessSettings } from './config/access-settings.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -55,6 +56,7 @@ export interface Instance {
   notifier: Notifier;
   storage: StorageService;
   search: SearchService;
+  accessSettings: AccessSettings;
   /** Runs items through their chains (ADR 0003). */
   engine: Engine;
   /** Diffs, compares and viewed marks of an item's changes (issue 21). */

@@ -31,6 +31,7 @@ import { Notifier } from '../runtime/notify/notifier.js';
 import { NotifySettings } from '../runtime/notify/notify-settings.js';
 import { StorageService } from '../runtime/storage/storage-service.js';
 import { SearchService } from '../runtime/search/search-service.js';
+import { AccessSettings } from '../runtime/config/access-settings.js';
 import { indexEvents } from '../runtime/search/entries.js';
 import { needsFirstScan } from '../store/search.js';
 import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
@@ -231,8 +232,12 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       intake,
       notifySettings,
       notifier,
-      storage: new StorageService({ paths, store, events, clock }),
+      storage: new StorageService({ paths, store, events, clock, log }),
       search,
+      accessSettings: new AccessSettings(paths.configDir, () => ({ bind, port: inst.port }), {
+        bind: access.bind,
+        port: access.port,
+      }),
       engine,
       review,
       threads,

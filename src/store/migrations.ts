@@ -21,6 +21,7 @@ import { workspaceItems } from './migrations/0019-workspace-items.js';
 import { itemIssues } from './migrations/0020-item-issues.js';
 import { issueUrls } from './migrations/0021-issue-urls.js';
 import { searchIndex } from './migrations/0022-search-index.js';
+import { rangeIndexes } from './migrations/0023-range-indexes.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
   itemIssues,
   issueUrls,
   searchIndex,
+  rangeIndexes,
 ];

@@ -16,6 +16,10 @@ export type NotifyEvent = z.infer<typeof NotifyEvent>;
 export const NotifyFormat = z.enum(['json', 'slack', 'discord', 'telegram']);
 export type NotifyFormat = z.infer<typeof NotifyFormat>;
 
+/**
+ * An http(s) URL without a user or password in it: fetch refuses those, with an error that quotes
+ * the whole URL, and a URL's credentials belong in its token path or the secret anyway.
+ */
 const WebUrl = z
   .string()
   .url()
@@ -23,6 +27,10 @@ const WebUrl = z
   .refine(
     (u) => URL.canParse(u) && ['https:', 'http:'].includes(new URL(u).protocol),
     'an http:// or https:// URL',
+  )
+  .refine(
+    (u) => !URL.canParse(u) || (new URL(u).username === '' && new URL(u).password === ''),
+    'no user or password in the URL',
   );
 
 /** `notify.yaml`: where Jig tells a person that an item needs them (docs/notifications.md). */

@@ -94,7 +94,9 @@ export function aggregate(
   const by = new Map<string, SessionFacts[]>();
   for (const s of sessions) {
     const k = keyOf(s, group);
-    by.set(k, [...(by.get(k) ?? []), s]);
+    const list = by.get(k);
+    if (list) list.push(s);
+    else by.set(k, [s]);
   }
   const rows = [...by].map(([key, list]) => ({ key, ...figures(list) }));
   const chronological = group === 'week' || group === 'day';

@@ -49,10 +49,11 @@ export function notifyBody(f: NotifyFacts, file: Pick<NotifyFile, 'format' | 'ch
   const text = notifyText(f);
   switch (file.format) {
     case 'slack':
-      return { text };
+      // Slack reads `<!channel>` and `<@U…>` as mentions: a title is text, not a ping.
+      return { text: text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') };
     case 'discord':
-      // Discord refuses content over 2000 characters.
-      return { content: text.slice(0, 2000) };
+      // Discord refuses content over 2000 characters; no `@everyone` in a title pings anyone.
+      return { content: text.slice(0, 2000), allowed_mentions: { parse: [] } };
     case 'telegram':
       return { chat_id: file.chat_id, text: text.slice(0, 4096), disable_web_page_preview: true };
     case 'json':

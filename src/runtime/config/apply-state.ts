@@ -22,8 +22,12 @@ export function applyState(
   configDir: string,
   config: ConfigState,
   versions: { version: string; installed: string; supervised: boolean },
+  access: { running_sha256: string | null; listen_changed: boolean } = {
+    running_sha256: null,
+    listen_changed: false,
+  },
 ): ApplyAnswer {
-  const disk = hashesOnDisk(configDir, [...RELOADED_FILES, ...READ_WHEN_NEEDED_FILES]);
+  const disk = hashesOnDisk(configDir, [...RELOADED_FILES, ...READ_WHEN_NEEDED_FILES, 'access.yaml']);
   const running = config.runningHashes;
   const reloaded = new Set<string>([
     ...RELOADED_FILES,
@@ -41,10 +45,18 @@ export function applyState(
     const d = disk.get(file) ?? null;
     files.push({ file, applies_by: 'next_read', running_sha256: r, disk_sha256: d, changed: r !== d });
   }
+  // Only the address and port wait for a restart: the rest of access.yaml is read live.
+  files.push({
+    file: 'access.yaml',
+    applies_by: 'restart',
+    running_sha256: access.running_sha256,
+    disk_sha256: disk.get('access.yaml') ?? null,
+    changed: access.listen_changed,
+  });
   return {
     files,
     reload_needed: files.some((f) => f.applies_by === 'reload' && f.changed),
-    restart_needed: versions.installed !== versions.version,
+    restart_needed: versions.installed !== versions.version || access.listen_changed,
     ...versions,
   };
 }

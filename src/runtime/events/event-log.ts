@@ -43,6 +43,9 @@ export const MAX_GROUP = 64;
 const SAVEPOINT = CompiledQuery.raw('SAVEPOINT jig_unit');
 const RELEASE = CompiledQuery.raw('RELEASE SAVEPOINT jig_unit');
 const ROLLBACK_TO = CompiledQuery.raw('ROLLBACK TO SAVEPOINT jig_unit');
+const INDEX_SAVEPOINT = CompiledQuery.raw('SAVEPOINT jig_index');
+const INDEX_RELEASE = CompiledQuery.raw('RELEASE SAVEPOINT jig_index');
+const INDEX_ROLLBACK = CompiledQuery.raw('ROLLBACK TO SAVEPOINT jig_index');
 
 /**
  * Every state change and its events commit together, and listeners (the WebSocket, later the engine
@@ -138,11 +141,16 @@ export class EventLog {
     this.indexer = fn;
   }
 
+  /** The indexer in a savepoint of its own: a failure halfway takes back its writes, not the unit's. */
   private async index(db: Transaction<Database>, events: readonly EventRecord[]): Promise<void> {
     if (!this.indexer || events.length === 0) return;
+    await db.executeQuery(INDEX_SAVEPOINT);
     try {
       await this.indexer(db, events);
+      await db.executeQuery(INDEX_RELEASE);
     } catch (err) {
+      await db.executeQuery(INDEX_ROLLBACK);
+      await db.executeQuery(INDEX_RELEASE);
       this.onListenerError(err);
     }
   }

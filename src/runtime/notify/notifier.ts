@@ -129,6 +129,9 @@ export class Notifier {
   /** Sends now, or holds the latest message of the item until its window ends. */
   private schedule(facts: NotifyFacts): void {
     if (this.stopped) return;
+    // Windows that have passed say nothing any more: the map holds only the last 10 s.
+    const now = this.d.clock.now();
+    for (const [id, at] of this.lastSent) if (now - at >= WINDOW_MS) this.lastSent.delete(id);
     const id = facts.work_item_id;
     const held = this.pending.get(id);
     if (held) {
@@ -202,9 +205,11 @@ export class Notifier {
           error: res.ok ? null : `the webhook answered ${res.status}`,
         };
       } catch (err) {
-        const e = err as { name?: unknown; message?: unknown };
+        // Never the error's own message: fetch's quote the URL, which may carry a token.
+        const e = err as { name?: unknown; cause?: { code?: unknown } };
+        const code = typeof e.cause?.code === 'string' ? e.cause.code : null;
         const what =
-          e.name === 'TimeoutError' ? `no answer in ${TIMEOUT_MS / 1000} s` : String(e.message ?? err);
+          e.name === 'TimeoutError' ? `no answer in ${TIMEOUT_MS / 1000} s` : (code ?? 'the request failed');
         last = {
           sent: false,
           status: null,

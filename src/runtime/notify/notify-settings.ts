@@ -1,36 +1,15 @@
-import { join } from 'node:path';
-import { Document, isMap, parseDocument, YAMLMap } from 'yaml';
 import { NotifyFile } from '../../contract/config/notify.js';
 import { JigError } from '../../contract/errors.js';
 import type { NotifyAnswer, NotifyPutBody } from '../../contract/notify-route.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
 import { readConfigText } from '../config/config-dir.js';
-import { assign } from '../config/yaml-edit.js';
+import { parseSettings, saveSettings } from '../config/settings-file.js';
 
 const FILE = 'notify.yaml';
-const DEFAULTS = NotifyFile.parse({});
 
-export type NotifyLoad = { file: NotifyFile; problem: string | null };
-
-/** The first problem of a parse, as `field: message`. */
-function firstProblem(err: { issues: { path: PropertyKey[]; message: string }[] }): {
-  field: string;
-  message: string;
-} {
-  const i = err.issues[0];
-  return { field: i?.path.map(String).join('.') || FILE, message: i?.message ?? 'invalid' };
-}
+export type NotifyLoad = { value: NotifyFile; problem: string | null };
 
 /** notify.yaml's text as the model; a missing file is the defaults (off), one that does not load too. */
-export function parseNotify(text: string | null): NotifyLoad {
-  if (text === null) return { file: DEFAULTS, problem: null };
-  const doc = parseDocument(text, { uniqueKeys: true });
-  if (doc.errors.length > 0) return { file: DEFAULTS, problem: `${FILE}: ${doc.errors[0]?.message ?? ''}` };
-  const parsed = NotifyFile.safeParse(doc.toJS() ?? {});
-  if (parsed.success) return { file: parsed.data, problem: null };
-  const p = firstProblem(parsed.error);
-  return { file: DEFAULTS, problem: `${FILE}: ${p.field}: ${p.message}` };
-}
+export const parseNotify = (text: string | null): NotifyLoad => parseSettings(FILE, NotifyFile, text);
 
 /**
  * `GET`/`PUT /api/notify`: notify.yaml as a settings form. The URL and the secret are never shown
@@ -56,7 +35,7 @@ export class NotifySettings {
   }
 
   get file(): NotifyFile {
-    return this.current.file;
+    return this.current.value;
   }
 
   get problem(): string | null {
@@ -64,7 +43,7 @@ export class NotifySettings {
   }
 
   view(): NotifyAnswer {
-    const f = this.current.file;
+    const f = this.current.value;
     return {
       enabled: f.enabled,
       url_set: f.url !== null,
@@ -78,25 +57,15 @@ export class NotifySettings {
   }
 
   save(body: NotifyPutBody): NotifyAnswer {
-    const text = readConfigText(this.configDir, FILE);
-    const doc = text === null ? new Document({}) : parseDocument(text, { uniqueKeys: true });
-    if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents)))
-      throw new JigError('notify_invalid', {
-        reason: `the file on disk is not a YAML mapping (${doc.errors[0]?.message ?? 'not a mapping'}); fix it by hand first`,
-      });
-    if (doc.contents === null) doc.contents = new YAMLMap();
-    const map = doc.contents as YAMLMap;
-    for (const [key, value] of Object.entries(body)) if (value !== undefined) assign(doc, map, key, value);
-    const next = NotifyFile.safeParse(doc.toJS() ?? {});
-    if (!next.success) {
-      const p = firstProblem(next.error);
-      throw new JigError(
-        'notify_invalid',
-        { reason: `${p.field}: ${p.message}` },
-        { issues: [{ field: `body.${p.field}`, message: p.message }] },
-      );
-    }
-    writeFileAtomic(join(this.configDir, FILE), doc.toString(), 0o600);
+    saveSettings({
+      configDir: this.configDir,
+      file: FILE,
+      schema: NotifyFile,
+      patch: body,
+      mode: 0o600,
+      refuse: (reason, field, message) =>
+        new JigError('notify_invalid', { reason }, { issues: [{ field, message }] }),
+    });
     this.reload();
     return this.view();
   }

@@ -1,11 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import type { EventRecord } from '../../contract/events.js';
 import type { Database } from '../../store/schema.js';
-import { deleteEntries, upsertEntry } from '../../store/search.js';
+import { deleteEntries, upsertEntry, type SearchEntry } from '../../store/search.js';
+import { readInside } from '../fs/safe-read.js';
+import { readDocument } from '../fs/worktree-document.js';
 import { commentsOf, getThread } from '../../store/threads.js';
 import { getItem } from '../../store/work-items.js';
 
@@ -83,88 +85,106 @@ export async function indexThread(db: Db, threadId: string, repo: string | null)
   });
 }
 
-/** A text file's content, or null (missing, too large, binary). */
-function textOf(path: string): string | null {
+/** Text, or null when it is binary (a NUL byte). */
+const asText = (buf: Buffer): string | null => (buf.includes(0) ? null : buf.toString('utf8'));
+
+/** A config file's text (Jig's own folder), or null (missing, too large, binary). */
+function configText(path: string): string | null {
   try {
     const st = statSync(path);
     if (!st.isFile() || st.size > MAX_FILE) return null;
-    const buf = readFileSync(path);
-    return buf.includes(0) ? null : buf.toString('utf8');
+    return asText(readFileSync(path));
   } catch {
     return null;
   }
 }
 
-/** The item's documents (the artifacts its tasks produced) and attachments, from their files. */
-export async function indexItemFiles(db: Db, id: string, attachmentsDir: string): Promise<number> {
+/**
+ * The item's documents (the artifacts its tasks produced) and attachments, from their files, in one
+ * transaction. The worktree is an agent's: a document is read by the same rules as a gate reads it
+ * (inside the worktree, no links out, no hard links, no FIFOs), an attachment only inside the
+ * attachments folder. An item whose worktree is gone (archived, cleaned up) keeps what was indexed.
+ */
+export async function indexItemFiles(
+  db: Kysely<Database>,
+  id: string,
+  attachmentsDir: string,
+): Promise<number> {
   const rec = await getItem(db, id);
-  if (!rec) return 0;
-  let n = 0;
-  await deleteEntries(db, 'document', id);
-  await deleteEntries(db, 'attachment', id);
+  if (!rec || rec.worktree_path === null) return 0;
+  const worktree = rec.worktree_path;
+  const entries: SearchEntry[] = [];
   for (const [name, rel] of Object.entries(rec.walk?.artifacts ?? {})) {
-    const path = isAbsolute(rel) ? rel : rec.worktree_path ? join(rec.worktree_path, rel) : null;
-    const text = path ? textOf(path) : null;
-    if (text === null) continue;
-    await upsertEntry(db, {
-      kind: 'document',
-      ref: `${id}:${name}`,
-      work_item_id: id,
-      repo: rec.repo,
-      title: `${name} (${rel})`,
-      body: text,
-    });
-    n++;
+    const read = readDocument(worktree, rel);
+    const text = read.ok && read.bytes.length <= MAX_FILE ? asText(read.bytes) : null;
+    if (text !== null)
+      entries.push({
+        kind: 'document',
+        ref: `${id}:${name}`,
+        work_item_id: id,
+        repo: rec.repo,
+        title: `${name} (${rel})`,
+        body: text,
+      });
   }
   const dir = join(attachmentsDir, id);
   if (existsSync(dir))
     for (const f of readdirSync(dir)) {
-      const text = textOf(join(dir, f));
-      if (text === null) continue;
-      await upsertEntry(db, {
-        kind: 'attachment',
-        ref: `${id}:${f}`,
-        work_item_id: id,
-        repo: rec.repo,
-        title: `attachment ${f}`,
-        body: text,
+      const read = readInside(attachmentsDir, `${id}/${f}`, {
+        maxBytes: MAX_FILE,
+        rootName: 'attachments folder',
       });
-      n++;
+      const text = read.ok ? asText(read.bytes) : null;
+      if (text !== null)
+        entries.push({
+          kind: 'attachment',
+          ref: `${id}:${f}`,
+          work_item_id: id,
+          repo: rec.repo,
+          title: `attachment ${f}`,
+          body: text,
+        });
     }
-  return n;
+  await db.transaction().execute(async (tx) => {
+    await deleteEntries(tx, 'document', id);
+    await deleteEntries(tx, 'attachment', id);
+    for (const e of entries) await upsertEntry(tx, e);
+  });
+  return entries.length;
 }
 
-/** Chains (their files' text) and library components, replacing what was indexed of them. */
-export async function indexTemplates(db: Db, configDir: string): Promise<void> {
-  await deleteEntries(db, 'chain');
-  await deleteEntries(db, 'library');
+/** Chains (their files' text) and library components, replacing what was indexed of them at once. */
+export async function indexTemplates(db: Kysely<Database>, configDir: string): Promise<void> {
+  const entries = templateEntries(configDir);
+  await db.transaction().execute(async (tx) => {
+    await deleteEntries(tx, 'chain');
+    await deleteEntries(tx, 'library');
+    for (const e of entries) await upsertEntry(tx, e);
+  });
+}
+
+function templateEntries(configDir: string): SearchEntry[] {
+  const out: SearchEntry[] = [];
   const chains = join(configDir, 'chains');
   if (existsSync(chains))
     for (const f of readdirSync(chains).filter((x) => x.endsWith('.yaml'))) {
-      const text = textOf(join(chains, f));
+      const text = configText(join(chains, f));
       if (text === null) continue;
       const id = f.slice(0, -'.yaml'.length);
-      await upsertEntry(db, {
-        kind: 'chain',
-        ref: id,
-        work_item_id: null,
-        repo: null,
-        title: `chain ${id}`,
-        body: text,
-      });
+      out.push({ kind: 'chain', ref: id, work_item_id: null, repo: null, title: `chain ${id}`, body: text });
     }
-  const lib = textOf(join(configDir, 'library.yaml'));
+  const lib = configText(join(configDir, 'library.yaml'));
   let plain: unknown = null;
   try {
     plain = lib === null ? null : parse(lib);
   } catch {
-    return;
+    return out;
   }
   const sections = Sections.safeParse(plain);
-  if (!sections.success) return;
-  for (const [section, entries] of Object.entries(sections.data)) {
+  if (!sections.success) return out;
+  for (const [section, entries] of Object.entries(sections.data))
     for (const [name, component] of Object.entries(entries))
-      await upsertEntry(db, {
+      out.push({
         kind: 'library',
         ref: `${section}:${name}`,
         work_item_id: null,
@@ -172,7 +192,7 @@ export async function indexTemplates(db: Db, configDir: string): Promise<void> {
         title: `${section} ${name}`,
         body: stringify(component),
       });
-  }
+  return out;
 }
 
 /** In the writer's transaction: the entries its events change (the item, event text, a thread). */

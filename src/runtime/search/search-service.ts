@@ -53,6 +53,7 @@ export class SearchService {
   private running: Promise<void> | null = null;
   private files: Promise<unknown> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
+  private stopping = false;
 
   constructor(private readonly d: SearchDeps) {}
 
@@ -64,6 +65,8 @@ export class SearchService {
   }
 
   async stop(): Promise<void> {
+    // A rescan in progress stops after the item it is at; the next start finds the index as it was left.
+    this.stopping = true;
     this.unsubscribe?.();
     await this.files;
     await this.running;
@@ -132,8 +135,8 @@ export class SearchService {
       error: null,
     };
     this.running = this.rescan(repo).then(
-      () => {
-        this.job = { ...this.job, state: 'done', finished_at: stamp(this.d.clock) };
+      (at) => {
+        this.job = { ...this.job, state: 'done', finished_at: at };
       },
       (err: unknown) => {
         this.d.log.error({ err }, 'search rescan failed');
@@ -153,13 +156,15 @@ export class SearchService {
     await this.running;
   }
 
-  private async rescan(repo: string | null): Promise<void> {
+  /** Rebuilds the entries; answers when it finished, as health's `last_scan_at` has it. */
+  private async rescan(repo: string | null): Promise<string> {
     const db = this.d.store.db;
     let q = db.selectFrom('work_items').select(['id', 'repo']);
     if (repo !== null) q = q.where('repo', '=', repo);
     const items = await q.orderBy('created_at').execute();
     this.job.items_total = items.length;
     for (const it of items) {
+      if (this.stopping) throw new Error('the server is stopping');
       await db.transaction().execute(async (tx) => {
         for (const kind of ['item', 'event', 'thread'] as const) await deleteEntries(tx, kind, it.id);
         await indexItem(tx, it.id);
@@ -176,11 +181,13 @@ export class SearchService {
     }
     if (repo === null) await this.indexTemplates();
     const repos = new Set(items.map((i) => i.repo)).size;
-    const value = JSON.stringify({ at: stamp(this.d.clock), repos });
+    const at = stamp(this.d.clock);
+    const value = JSON.stringify({ at, repos });
     await db
       .insertInto('jig_meta')
       .values({ key: META_SCAN, value })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
       .execute();
+    return at;
   }
 }

@@ -7,6 +7,7 @@ import type { EventLog } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
 import { reclaimWorktree } from '../items/reclaim.js';
 import { diskUse } from './disk-use.js';
+import type { PollerLog } from '../intake/schedule-poller.js';
 
 const DAY_MS = 86_400_000;
 /** Statuses whose worktree nothing will use again (abandoned ones are reclaimed when abandoned). */
@@ -28,7 +29,9 @@ export class StorageService {
   /** Clean-ups run one at a time, so two never reclaim the same worktree. */
   private line: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly d: { paths: HomePaths; store: Store; events: EventLog; clock: Clock }) {}
+  constructor(
+    private readonly d: { paths: HomePaths; store: Store; events: EventLog; clock: Clock; log: PollerLog },
+  ) {}
 
   async report(): Promise<StorageAnswer> {
     const p = this.d.paths;
@@ -116,10 +119,17 @@ export class StorageService {
     for (const rec of await this.candidates(olderThanDays)) {
       const bytes = await worktreeBytes(rec);
       if (!dryRun) {
-        // Read again right before: a move since the listing (an archive) may have reclaimed it.
+        // Read again right before: an archive since the listing reclaims it itself.
         const now = await getItem(this.d.store.db, rec.id);
-        if (!now || now.worktree_path === null || !ENDED.has(now.status)) continue;
-        await reclaimWorktree(this.d.events, now, true);
+        if (!now || now.worktree_path === null || now.archived_at !== null || !ENDED.has(now.status))
+          continue;
+        try {
+          await reclaimWorktree(this.d.events, now, true);
+        } catch (err) {
+          // One worktree git cannot remove does not stop the others; it stays listed as reclaimable.
+          this.d.log.warn({ err, work_item_id: rec.id }, 'clean-up: reclaiming the worktree failed');
+          continue;
+        }
       }
       items.push({
         id: rec.id,

@@ -18,6 +18,17 @@ export const analyticsRoutes = routeFile(import.meta.url, (r, inst: Instance) =>
   r.serve(getAnalytics, async ({ query }) => {
     const to = query.to === undefined ? inst.clock.now() : instant(query.to, true);
     const from = query.from === undefined ? to - 30 * DAY_MS : instant(query.from, false);
+    // Dates a JavaScript Date cannot hold (year 275 760 and beyond) are refused, not thrown.
+    for (const [field, at] of [
+      ['to', to],
+      ['from', from],
+    ] as const)
+      if (!Number.isFinite(at) || Math.abs(at) > 8.64e15)
+        throw new JigError(
+          'validation_failed',
+          { reason: `query.${field}: out of range` },
+          { issues: [{ field: `query.${field}`, message: 'out of range' }] },
+        );
     if (from >= to)
       throw new JigError(
         'validation_failed',

@@ -12,11 +12,12 @@ export const applyRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
   r.serve(applyReload, reloadHandler(inst));
 
   r.serve(getApply, async () =>
-    applyState(inst.paths.configDir, inst.config, {
-      version: inst.version,
-      installed: installedVersion(),
-      supervised: inst.supervised,
-    }),
+    applyState(
+      inst.paths.configDir,
+      inst.config,
+      { version: inst.version, installed: installedVersion(), supervised: inst.supervised },
+      { running_sha256: inst.accessSettings.startSha, listen_changed: inst.accessSettings.restartNeeded() },
+    ),
   );
 
   r.serve(

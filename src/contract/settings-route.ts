@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ThemeFile } from './config/theme.js';
+
+/* `GET`/`PUT /api/theme` and `/api/access` (docs/settings.md). */
+
+export const ThemeAnswer = ThemeFile.extend({
+  problem: z.string().nullable().describe('why theme.yaml does not load (the defaults are shown), else null'),
+});
+export type ThemeAnswer = z.infer<typeof ThemeAnswer>;
+
+/** The keys to change; `board` is merged key by key into the file's. */
+export const ThemePutBody = z
+  .object({
+    mode: z.string(),
+    surface: z.string(),
+    accent: z.string(),
+    colour_amount: z.number(),
+    density: z.string(),
+    board: z.object({ group_by: z.string(), show_done: z.number(), open_in: z.string() }).partial().strict(),
+  })
+  .partial()
+  .strict();
+export type ThemePutBody = z.infer<typeof ThemePutBody>;
+
+export const AccessAnswer = z.object({
+  bind: z.string().describe('as saved in access.yaml'),
+  port: z.number().int(),
+  allowed_hosts: z.array(z.string()),
+  session_expiry_days: z.number(),
+  password_set: z.boolean().describe('the hash is never answered'),
+  running: z
+    .object({ bind: z.string(), port: z.number().int() })
+    .describe('where this server listens now (--host/--port and JIG_HOST/JIG_PORT come before the file)'),
+  restart_needed: z
+    .boolean()
+    .describe('the saved address or port differs from the running one: a restart applies it'),
+  problem: z
+    .string()
+    .nullable()
+    .describe('why access.yaml does not load (loopback defaults are in force), else null'),
+});
+export type AccessAnswer = z.infer<typeof AccessAnswer>;
+
+/** What Settings › Access changes; the password has its own verb (`jig admin password`). */
+export const AccessPutBody = z
+  .object({
+    bind: z.string(),
+    port: z.number(),
+    allowed_hosts: z.array(z.string()),
+    session_expiry_days: z.number(),
+  })
+  .partial()
+  .strict();
+export type AccessPutBody = z.infer<typeof AccessPutBody>;

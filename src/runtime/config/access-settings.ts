@@ -1,0 +1,65 @@
+import { AccessFile } from '../../contract/config/access.js';
+import { JigError } from '../../contract/errors.js';
+import type { AccessAnswer, AccessPutBody } from '../../contract/settings-route.js';
+import { readAccess } from './access.js';
+import { readConfigText, sha256Text } from './config-dir.js';
+import { saveSettings } from './settings-file.js';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
+
+/**
+ * `GET`/`PUT /api/access`: access.yaml as a settings form. `allowed_hosts` and
+ * `session_expiry_days` are live (the perimeter rereads the file when it changes); the address and
+ * port are read at start, so a saved change waits for a restart, which this says. The password
+ * hash is neither answered nor written here.
+ */
+export class AccessSettings {
+  /** sha256 of access.yaml as the server started on it. */
+  readonly startSha: string | null;
+
+  constructor(
+    private readonly configDir: string,
+    /** Where the server listens, and what access.yaml said of it when the server started. */
+    private readonly running: () => { bind: string; port: number },
+    private readonly fileAtStart: { bind: string; port: number },
+  ) {
+    this.startSha = sha256Text(readConfigText(configDir, 'access.yaml'));
+  }
+
+  view(): AccessAnswer {
+    const { access, error } = readAccess(this.configDir);
+    return {
+      bind: access.bind,
+      port: access.port,
+      allowed_hosts: access.allowed_hosts,
+      session_expiry_days: access.session_expiry_days,
+      password_set: access.password_hash !== null,
+      running: this.running(),
+      restart_needed: this.restartNeeded(access),
+      problem: error,
+    };
+  }
+
+  /** The file's address or port changed since the start: the next start listens elsewhere. */
+  restartNeeded(access = readAccess(this.configDir).access): boolean {
+    return access.bind !== this.fileAtStart.bind || access.port !== this.fileAtStart.port;
+  }
+
+  save(body: AccessPutBody): AccessAnswer {
+    const { access } = readAccess(this.configDir);
+    // Off loopback, only a password keeps strangers out: refused before anything is written.
+    if (body.bind !== undefined && !LOOPBACK.has(body.bind) && access.password_hash === null)
+      throw new JigError('remote_needs_password', {});
+    saveSettings({
+      configDir: this.configDir,
+      file: 'access.yaml',
+      schema: AccessFile,
+      patch: body,
+      // It holds the password hash.
+      mode: 0o600,
+      refuse: (reason, field, message) =>
+        new JigError('settings_invalid', { file: 'access.yaml', reason }, { issues: [{ field, message }] }),
+    });
+    return this.view();
+  }
+}
