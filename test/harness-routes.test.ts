@@ -101,3 +101,22 @@ describe('GET /api/harnesses and /api/harnesses/providers', () => {
     expect(none).toMatchObject({ code: 1, stderr: 'jig: no harness nope in harnesses.yaml\n' });
   });
 });
+
+describe('single provider and profile views', () => {
+  it('answers one provider and one profile as the lists do, 404 naming an unknown one', async () => {
+    const jig = await startJig();
+    const all = (await http(`${jig.url}/api/harnesses/providers`)).json.providers;
+    const claude = await http(`${jig.url}/api/harnesses/providers/claude`);
+    expect(claude.status).toBe(200);
+    expect(claude.json).toEqual(all.find((p: any) => p.id === 'claude'));
+    const profiles = (await http(`${jig.url}/api/harnesses/profiles`)).json.profiles;
+    expect(profiles.length).toBeGreaterThan(0);
+    const first = profiles[0];
+    const one = await http(`${jig.url}/api/harnesses/profiles/${first.name}`);
+    expect(one.json).toEqual(first);
+    const none = await http(`${jig.url}/api/harnesses/providers/nope`);
+    expect(none.status).toBe(404);
+    expect(none.json).toMatchObject({ code: 'not_found', detail: 'provider nope not found' });
+    expect((await http(`${jig.url}/api/harnesses/profiles/nope`)).json.detail).toBe('profile nope not found');
+  });
+});

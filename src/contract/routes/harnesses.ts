@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { ErrorBodySchema } from '../error-body.js';
 import { HarnessesAnswer, ProvidersAnswer } from '../harnesses-route.js';
 import { defineRoute } from '../route.js';
 import { ProfilesAnswer } from '../templates.js';
@@ -25,4 +27,22 @@ export const listProviders = defineRoute({
   summary: 'Each provider (agent CLI) Jig knows and what it can take: system prompt, model, tools, resume',
   tags: ['harnesses'],
   responses: { 200: ProvidersAnswer },
+});
+
+export const getProvider = defineRoute({
+  method: 'GET',
+  path: '/api/harnesses/providers/:id',
+  summary: 'One provider (agent CLI) Jig knows, as the list answers it',
+  tags: ['harnesses'],
+  params: z.object({ id: z.string().min(1).max(100) }),
+  responses: { 200: ProvidersAnswer.shape.providers.element, 404: ErrorBodySchema },
+});
+
+export const getProfile = defineRoute({
+  method: 'GET',
+  path: '/api/harnesses/profiles/:name',
+  summary: 'One agent profile of harnesses.yaml, with its model and effort per provider',
+  tags: ['harnesses'],
+  params: z.object({ name: z.string().min(1).max(100) }),
+  responses: { 200: ProfilesAnswer.shape.profiles.element, 404: ErrorBodySchema },
 });

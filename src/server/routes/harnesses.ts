@@ -1,4 +1,11 @@
-import { harnessProfiles, listHarnesses, listProviders } from '../../contract/routes/harnesses.js';
+import { JigError } from '../../contract/errors.js';
+import {
+  getProfile,
+  getProvider,
+  harnessProfiles,
+  listHarnesses,
+  listProviders,
+} from '../../contract/routes/harnesses.js';
 import { TemplatesService } from '../../runtime/config/templates-service.js';
 import type { Instance } from '../../runtime/instance.js';
 import { readConfigText } from '../../runtime/config/config-dir.js';
@@ -39,7 +46,7 @@ export const harnessRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
     return { harnesses, problems: load.problems };
   });
 
-  r.serve(listProviders, async () => {
+  const providers = () => {
     const load = catalog.providers();
     return {
       providers: Object.values(load.providers)
@@ -67,5 +74,20 @@ export const harnessRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
         })),
       problems: load.problems,
     };
+  };
+
+  r.serve(listProviders, async () => providers());
+
+  r.serve(getProvider, async ({ params }) => {
+    const found = providers().providers.find((p) => p.id === params.id);
+    if (!found) throw new JigError('not_found', { what: `provider ${params.id}` });
+    return found;
+  });
+
+  r.serve(getProfile, async ({ params }) => {
+    const all = svc.profiles();
+    const found = all.profiles.find((p) => p.name === params.name);
+    if (!found) throw new JigError('not_found', { what: `profile ${params.name}` });
+    return found;
   });
 });
