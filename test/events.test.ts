@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo } from './helpers/git.js';
 import { handshake } from './helpers/perimeter.js';
-import { cleanupAll, http, runJig, startJig, type JigProcess } from './helpers/server.js';
+import { cleanupAll, http, jigBin, startJig, type JigProcess } from './helpers/server.js';
 
 let jig: JigProcess;
 let repo: string;
@@ -172,14 +173,25 @@ describe('WS /api/ws/events', () => {
 
   it('the CLI follows an item with events -f --json, one object per line', async () => {
     const item = (await api('POST', '/api/triggers', { title: 'followed', repo })).json;
-    const run = runJig(['view', 'events', item.id, '-f', '--json'], { JIG_HOME: jig.home });
-    await new Promise((r) => setTimeout(r, 800));
+    const cli = spawn(process.execPath, [jigBin, 'view', 'events', item.id, '-f', '--json'], {
+      env: { ...process.env, JIG_HOME: jig.home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    cli.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const exited = new Promise((r) => cli.once('exit', r));
+    // Following from the first line it printed (the stored history), by count, not by time.
+    const printed = async (n: number) => {
+      for (let i = 0; i < 300 && stdout.split('\n').filter(Boolean).length < n; i++)
+        await new Promise((r) => setTimeout(r, 50));
+    };
+    await printed(1);
     await api('PATCH', `/api/work-items/${item.id}`, { description: 'changed' });
     await api('POST', `/api/work-items/${item.id}/cancel`, { reason: 'done watching' });
-    await new Promise((r) => setTimeout(r, 500));
+    await printed(3);
     await jig.stop();
-    const out = await run;
-    const lines = out.stdout
+    await exited;
+    const lines = stdout
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
