@@ -59,6 +59,11 @@ export const errorCatalogue = {
   repos_file_invalid: { status: 422, template: 'repos.yaml does not load: {reason}' },
   notify_invalid: { status: 422, template: 'notify.yaml would not load: {reason}' },
   settings_invalid: { status: 422, template: '{file} would not load: {reason}' },
+  template_invalid: { status: 422, template: '{file} was not saved: {reason}' },
+  template_changed: {
+    status: 409,
+    template: '{file} changed since it was read (If-Match {sent}); read it again and reapply your change',
+  },
   notify_not_configured: {
     status: 409,
     template: 'no notification URL is set: set url in notify.yaml (or PUT /api/notify) first',

@@ -13,6 +13,8 @@ import {
   SteeringPreviewQuery,
 } from '../templates.js';
 import { reloadParts } from './apply.js';
+import { Identifier } from '../config/ids.js';
+import { TemplateFileAnswer, TemplateFileBody, TemplateSaved } from '../template-files.js';
 
 // A chain that does not resolve answers its problems; a params refusal (an empty id) is a plain 422,
 // which the schema must let through too, or serialising it fails into a 500.
@@ -65,4 +67,64 @@ export const steeringPreview = defineRoute({
   tags: ['templates'],
   query: SteeringPreviewQuery,
   responses: { 200: SteeringPreviewAnswer, 404: ErrorBodySchema, 422: ErrorBodySchema },
+});
+
+const FileHeaders = z.object({
+  'if-match': z
+    .string()
+    .optional()
+    .describe('the ETag the file was read with; a changed file answers 409 `template_changed`'),
+});
+
+/** A chain id as a file name: an identifier, so it can only name a file of the chains folder. */
+const ChainFileParams = z.object({ id: Identifier.describe('chain id (file stem)') });
+
+const FileSaveErrors = {
+  409: ErrorBodySchema,
+  422: z.union([ErrorBodySchema.extend({ problems: z.array(ProblemSchema) }), ErrorBodySchema]),
+};
+
+export const getLibraryFile = defineRoute({
+  method: 'GET',
+  path: '/api/templates/library/file',
+  summary: 'library.yaml as text, with its ETag',
+  tags: ['templates'],
+  responses: { 200: TemplateFileAnswer },
+});
+
+export const putLibrary = defineRoute({
+  method: 'PUT',
+  path: '/api/templates/library',
+  summary: 'Save library.yaml whole: checked against every chain and repo, written, reloaded',
+  description:
+    'Refused (422 `template_invalid` with `problems`) when the library does not load or when it would ' +
+    'bring a problem to a chain; 409 `template_changed` when `If-Match` names an older text. Comments ' +
+    'are the text’s own. Answers what the reload loaded, with the new ETag.',
+  tags: ['templates'],
+  headers: FileHeaders,
+  body: TemplateFileBody,
+  responses: { 200: TemplateSaved, ...FileSaveErrors },
+});
+
+export const getChainFile = defineRoute({
+  method: 'GET',
+  path: '/api/templates/chains/:id/file',
+  summary: 'A chain file as text, with its ETag (404 unknown)',
+  tags: ['templates'],
+  params: ChainFileParams,
+  responses: { 200: TemplateFileAnswer, 404: ErrorBodySchema, 422: ErrorBodySchema },
+});
+
+export const putChainFile = defineRoute({
+  method: 'PUT',
+  path: '/api/templates/chains/:id/file',
+  summary: 'Save (or create) a chain file whole: checked as a reload would, written, reloaded',
+  description:
+    'Refused (422 `template_invalid` with `problems`) when the chain does not load or resolve, or ' +
+    'when it would bring a problem elsewhere; 409 `template_changed` when `If-Match` names an older text.',
+  tags: ['templates'],
+  params: ChainFileParams,
+  headers: FileHeaders,
+  body: TemplateFileBody,
+  responses: { 200: TemplateSaved, ...FileSaveErrors },
 });

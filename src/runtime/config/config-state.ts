@@ -118,6 +118,23 @@ export class ConfigState implements ChainCatalog {
     return { problems: v.problems, warnings: v.warnings, breaks: chainBreaks(before, after) };
   }
 
+  /**
+   * What a reload would say of this library.yaml or chain text (`chain` null: the library), checked
+   * against the other files on disk: the file's own problems, and the problems it would bring to
+   * the library and the chains that were not there before.
+   */
+  checkTemplateText(chain: string | null, text: string): { problems: Problem[]; breaks: Problem[] } {
+    const read = readConfigDir(this.configDir);
+    const before = validateConfigSet(read.texts);
+    const texts =
+      chain === null
+        ? { ...read.texts, library: text }
+        : { ...read.texts, chains: { ...read.texts.chains, [chain]: text } };
+    const after = validateConfigSet(texts);
+    const own = chain === null ? after.library.problems : (after.chains[chain]?.problems ?? []);
+    return { problems: own, breaks: chainBreaks(before, after) };
+  }
+
   /** A library steering entry of the running library, as agent launches read it. */
   steering(name: string): { instructions: string } | undefined {
     const node = this.library?.index.lookup('steering', name);
