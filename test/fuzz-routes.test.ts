@@ -23,8 +23,8 @@ const CONCURRENCY = 4;
 const seed = Number(process.env.JIG_FUZZ_SEED ?? SEED);
 const shapedRuns = Number(process.env.JIG_FUZZ_RUNS ?? SHAPED_RUNS);
 
-// Config files a valid request may rewrite: PUT /api/policy, POST/PATCH/DELETE /api/repos, PUT /api/notify.
-const WRITABLE = new Set(['policy.yaml', 'repos.yaml', 'notify.yaml']);
+// Config files a valid request may rewrite: PUT /api/policy, POST/PATCH/DELETE /api/repos, PUT /api/notify, /api/theme, /api/access.
+const WRITABLE = new Set(['policy.yaml', 'repos.yaml', 'notify.yaml', 'theme.yaml', 'access.yaml']);
 
 let world: World;
 let configBefore: Record<string, string>;

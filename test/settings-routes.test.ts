@@ -99,3 +99,39 @@ describe('access settings', () => {
     expect(JSON.stringify((await http(`${jig.url}/api/access`)).json)).not.toContain('password_hash');
   });
 });
+
+describe('password and tokens', () => {
+  it('sets the password (checked, hashed), asks for the current one to change it, and clears it', async () => {
+    const url = '/api/access/password';
+    const short = await put(url, { password: 'short' });
+    expect(short.status).toBe(422);
+    expect(short.json.detail).toMatch(/^body\.password: the password needs at least/);
+    const set = await put(url, { password: 'a long enough passphrase' });
+    expect(set.status, set.text).toBe(200);
+    expect(set.json.password_set).toBe(true);
+    expect(readFileSync(file('access.yaml'), 'utf8')).toMatch(/password_hash: \$scrypt\$/);
+    expect(set.text).not.toContain('scrypt');
+    expect((await put(url, { password: null })).status).toBe(401);
+    expect((await put(url, { password: null, current: 'not it at all' })).json.code).toBe('wrong_password');
+    const cleared = await put(url, { password: null, current: 'a long enough passphrase' });
+    expect(cleared.status).toBe(200);
+    expect(cleared.json.password_set).toBe(false);
+    expect(readFileSync(file('access.yaml'), 'utf8')).toContain('password_hash: null');
+  });
+
+  it('rotates the tokens into new 0600 files, answering which', async () => {
+    const mcp = join(jig.home, 'run', 'mcp-token');
+    const before = readFileSync(mcp, 'utf8');
+    const r = await http(`${jig.url}/api/access/rotate-tokens`, {
+      method: 'POST',
+      body: { tokens: ['mcp'] },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json).toEqual({ rotated: ['mcp'] });
+    const after = readFileSync(mcp, 'utf8');
+    expect(after).not.toBe(before);
+    expect(after.trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(statSync(mcp).mode & 0o777).toBe(0o600);
+    expect(r.text).not.toContain(after.trim());
+  });
+});

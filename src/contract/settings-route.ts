@@ -52,3 +52,29 @@ export const AccessPutBody = z
   .partial()
   .strict();
 export type AccessPutBody = z.infer<typeof AccessPutBody>;
+
+/** `PUT /api/access/password`: a new password, or null to clear it; the current one when one is set. */
+export const PasswordBody = z
+  .object({
+    password: z.string().max(1024).nullable(),
+    current: z.string().max(1024).optional().describe('the password now set; required when one is'),
+  })
+  .strict();
+
+export const TokenName = z.enum(['mcp', 'trigger']);
+
+export const RotateTokensBody = z
+  .object({
+    tokens: z
+      .array(TokenName)
+      .min(1)
+      .default(['mcp', 'trigger'])
+      .describe('which tokens to replace: the MCP/CLI token, the trigger token'),
+  })
+  .strict();
+
+export const RotateTokensAnswer = z.object({
+  rotated: z
+    .array(TokenName)
+    .describe('replaced now: callers holding the old value are refused from their next request'),
+});

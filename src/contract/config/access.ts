@@ -10,7 +10,12 @@ export const AccessFile = z
       .nullable()
       .default(null)
       .describe('scrypt hash with its parameters; set with `jig admin password`'),
-    session_expiry_days: z.number().positive().default(7).describe('how long a browser login lasts'),
+    session_expiry_days: z
+      .number()
+      .positive()
+      .max(3650)
+      .default(7)
+      .describe('how long a browser login lasts, up to ten years'),
     allowed_hosts: z
       .array(z.string().min(1))
       .default([])

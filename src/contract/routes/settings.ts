@@ -1,6 +1,14 @@
 import { ErrorBodySchema } from '../error-body.js';
 import { defineRoute } from '../route.js';
-import { AccessAnswer, AccessPutBody, ThemeAnswer, ThemePutBody } from '../settings-route.js';
+import {
+  AccessAnswer,
+  AccessPutBody,
+  PasswordBody,
+  RotateTokensAnswer,
+  RotateTokensBody,
+  ThemeAnswer,
+  ThemePutBody,
+} from '../settings-route.js';
 
 export const getTheme = defineRoute({
   method: 'GET',
@@ -41,4 +49,29 @@ export const putAccess = defineRoute({
   tags: ['settings'],
   body: AccessPutBody,
   responses: { 200: AccessAnswer, 403: ErrorBodySchema, 422: ErrorBodySchema },
+});
+
+export const putAccessPassword = defineRoute({
+  method: 'PUT',
+  path: '/api/access/password',
+  summary: 'Set or clear the login password (the current one must be given when one is set)',
+  description:
+    'Hashed with scrypt and written to access.yaml (mode 0600); browser sessions made before end. ' +
+    '401 `wrong_password` when `current` is missing or wrong; 422 names `body.password` when it is ' +
+    'too short or too long. Use TLS in front when this crosses a network.',
+  tags: ['settings'],
+  body: PasswordBody,
+  responses: { 200: AccessAnswer, 401: ErrorBodySchema, 422: ErrorBodySchema },
+});
+
+export const rotateTokens = defineRoute({
+  method: 'POST',
+  path: '/api/access/rotate-tokens',
+  summary: 'Replace the MCP/CLI and trigger tokens with new random ones (0600 files in run/)',
+  description:
+    'Callers with the old value are refused from their next request. The new values are not answered: ' +
+    'they are read from the files on the server’s machine, as the CLI does.',
+  tags: ['settings'],
+  body: RotateTokensBody,
+  responses: { 200: RotateTokensAnswer },
 });

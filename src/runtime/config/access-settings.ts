@@ -1,6 +1,8 @@
 import { AccessFile } from '../../contract/config/access.js';
 import { JigError } from '../../contract/errors.js';
 import type { AccessAnswer, AccessPutBody } from '../../contract/settings-route.js';
+import { passwordProblem } from '../../core/perimeter/password-format.js';
+import { hashPasswordHere, verifyPassword } from '../auth/password.js';
 import { readAccess } from './access.js';
 import { readConfigText, sha256Text } from './config-dir.js';
 import { saveSettings } from './settings-file.js';
@@ -43,6 +45,40 @@ export class AccessSettings {
   /** The file's address or port changed since the start: the next start listens elsewhere. */
   restartNeeded(access = readAccess(this.configDir).access): boolean {
     return access.bind !== this.fileAtStart.bind || access.port !== this.fileAtStart.port;
+  }
+
+  /**
+   * Sets (or, with null, clears) the login password. When one is set, the current one must be given:
+   * a session left open on a shared screen does not hand over the instance. Sessions made before end
+   * at their next request (the perimeter rereads the file).
+   */
+  async setPassword(password: string | null, current: string | undefined): Promise<AccessAnswer> {
+    const { access } = readAccess(this.configDir);
+    if (
+      access.password_hash !== null &&
+      !(current !== undefined && (await verifyPassword(access.password_hash, current)))
+    )
+      throw new JigError('wrong_password', {});
+    if (password !== null) {
+      const problem = passwordProblem(password);
+      if (problem)
+        throw new JigError(
+          'validation_failed',
+          { reason: `body.password: ${problem}` },
+          { issues: [{ field: 'body.password', message: problem }] },
+        );
+    }
+    const hash = password === null ? null : await hashPasswordHere(password);
+    saveSettings({
+      configDir: this.configDir,
+      file: 'access.yaml',
+      schema: AccessFile,
+      patch: { password_hash: hash },
+      mode: 0o600,
+      refuse: (reason, field, message) =>
+        new JigError('settings_invalid', { file: 'access.yaml', reason }, { issues: [{ field, message }] }),
+    });
+    return this.view();
   }
 
   save(body: AccessPutBody): AccessAnswer {

@@ -1,6 +1,15 @@
 import { ThemeFile } from '../../contract/config/theme.js';
 import { JigError } from '../../contract/errors.js';
-import { getAccess, getTheme, putAccess, putTheme } from '../../contract/routes/settings.js';
+import {
+  getAccess,
+  getTheme,
+  putAccess,
+  putAccessPassword,
+  putTheme,
+  rotateTokens,
+} from '../../contract/routes/settings.js';
+import { writeFileAtomic } from '../../runtime/home/atomic-write.js';
+import { newToken } from '../../runtime/home/tokens.js';
 import { readConfigText } from '../../runtime/config/config-dir.js';
 import { parseSettings, saveSettings } from '../../runtime/config/settings-file.js';
 import type { Instance } from '../../runtime/instance.js';
@@ -26,4 +35,17 @@ export const settingsRoutes = routeFile(import.meta.url, (r, inst: Instance) => 
   });
   r.serve(getAccess, async () => inst.accessSettings.view());
   r.serve(putAccess, async ({ body }) => inst.accessSettings.save(body));
+  r.serve(putAccessPassword, async (req) => {
+    const answer = await inst.accessSettings.setPassword(req.body.password, req.body.current);
+    req.log.warn({ password_set: answer.password_set }, 'the login password was changed from Settings');
+    return answer;
+  });
+  r.serve(rotateTokens, async (req) => {
+    const paths = { mcp: inst.paths.mcpTokenPath, trigger: inst.paths.triggerTokenPath };
+    const rotated = [...new Set(req.body.tokens)];
+    // The token files are reread when they change: the old value is refused from the next request.
+    for (const name of rotated) writeFileAtomic(paths[name], `${newToken()}\n`, 0o600);
+    req.log.warn({ rotated }, 'tokens rotated from Settings');
+    return { rotated };
+  });
 });
