@@ -531,36 +531,6 @@ describe.skipIf(noChromium !== null)(
       await phone.close();
     });
 
-    it('notifies in this browser, once turned on, when an item waits at a gate', async () => {
-      const page = await s.context.newPage();
-      // The browser's Notification, recorded: headless Chromium shows none.
-      await page.addInitScript({
-        content: `
-          window.__notes = [];
-          class Recorded {
-            static permission = 'default';
-            static requestPermission() { Recorded.permission = 'granted'; return Promise.resolve('granted'); }
-            constructor(title, o) { this.onclick = null; window.__notes.push({ title, body: o.body, tag: o.tag }); }
-          }
-          Object.defineProperty(window, 'Notification', { value: Recorded });`,
-      });
-      await page.goto(`${jig.url}/`);
-      await page.getByRole('button', { name: 'Notify me in this browser' }).click();
-      await page.getByRole('button', { name: 'Notifications on in this browser' }).waitFor();
-      const waiting = await file('Ping this browser', true);
-      await until(jig, waiting.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
-      await expect
-        .poll(() => page.evaluate<unknown[]>('window.__notes'))
-        .toEqual([
-          { title: 'Ping this browser waits for your approval', body: 'Look at out.txt', tag: waiting.id },
-        ]);
-      await shot(page, 'notify-on');
-      // Turned off, it stays quiet.
-      await page.getByRole('button', { name: 'Notifications on in this browser' }).click();
-      await page.getByRole('button', { name: 'Notify me in this browser' }).waitFor();
-      await page.close();
-    });
-
     it('logged no console errors and asked no other host for anything', () => {
       expect(s.problems).toEqual([]);
       expect(s.foreign).toEqual([]);
