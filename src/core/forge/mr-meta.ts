@@ -26,6 +26,12 @@ export function readMrMeta(text: string | null, fallbackTitle: string): { title:
   };
 }
 
+/** A forge issue id, `group/project#12`, as its project and number. */
+export function forgeIssueRef(id: string): { project: string; number: number } | null {
+  const m = /^(.+)#(\d+)$/.exec(id);
+  return m?.[1] && m[2] ? { project: m[1], number: Number(m[2]) } : null;
+}
+
 /**
  * The lines a merge request's description carries for the issues its item implements: `Closes #12`
  * for an issue of the merge request's own project (the forge closes it as the merge lands),
@@ -38,8 +44,8 @@ export function closingLines(
 ): string[] {
   return issues.flatMap((i) => {
     if (i.tracker === forge.forge) {
-      const m = /^(.+)#(\d+)$/.exec(i.id);
-      return m && m[1] === forge.project ? [`Closes #${m[2]}`] : [];
+      const ref = forgeIssueRef(i.id);
+      return ref && ref.project === forge.project ? [`Closes #${ref.number}`] : [];
     }
     if (i.tracker === 'linear') return [`Fixes ${i.id}`];
     if (i.tracker === 'jira') return [`Jira: ${i.id}`];

@@ -5,7 +5,7 @@ import { passwordProblem } from '../../core/perimeter/password-format.js';
 import { hashPasswordHere, verifyPassword } from '../auth/password.js';
 import { readAccess } from './access.js';
 import { readConfigText, sha256Text } from './config-dir.js';
-import { saveSettings } from './settings-file.js';
+import { saveSettings, settingsRefusal } from './settings-file.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
 
@@ -68,16 +68,7 @@ export class AccessSettings {
           { issues: [{ field: 'body.password', message: problem }] },
         );
     }
-    const hash = password === null ? null : await hashPasswordHere(password);
-    saveSettings({
-      configDir: this.configDir,
-      file: 'access.yaml',
-      schema: AccessFile,
-      patch: { password_hash: hash },
-      mode: 0o600,
-      refuse: (reason, field, message) =>
-        new JigError('settings_invalid', { file: 'access.yaml', reason }, { issues: [{ field, message }] }),
-    });
+    this.write({ password_hash: password === null ? null : await hashPasswordHere(password) });
     return this.view();
   }
 
@@ -86,16 +77,19 @@ export class AccessSettings {
     // Off loopback, only a password keeps strangers out: refused before anything is written.
     if (body.bind !== undefined && !LOOPBACK.has(body.bind) && access.password_hash === null)
       throw new JigError('remote_needs_password', {});
+    this.write(body);
+    return this.view();
+  }
+
+  private write(patch: Record<string, unknown>): void {
     saveSettings({
       configDir: this.configDir,
       file: 'access.yaml',
       schema: AccessFile,
-      patch: body,
+      patch,
       // It holds the password hash.
       mode: 0o600,
-      refuse: (reason, field, message) =>
-        new JigError('settings_invalid', { file: 'access.yaml', reason }, { issues: [{ field, message }] }),
+      refuse: settingsRefusal('access.yaml'),
     });
-    return this.view();
   }
 }

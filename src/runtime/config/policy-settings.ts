@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Document, isMap, parseDocument, YAMLMap } from 'yaml';
 import { JigError } from '../../contract/errors.js';
@@ -10,6 +9,7 @@ import { writeFileAtomic } from '../home/atomic-write.js';
 import { readConfigText } from './config-dir.js';
 import type { ConfigState } from './config-state.js';
 import { assign } from './yaml-edit.js';
+import { etagOf, ifMatches } from './etag.js';
 
 type Obj = Record<string, unknown>;
 const FILE = 'policy.yaml';
@@ -18,19 +18,6 @@ const DEFAULT_LOOP = { attempts: 3, wall_clock_s: 3600 };
 const DEFAULT_MAX_CONCURRENT = 3;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A strong entity tag of the file's text (a missing file is the empty text). */
-export function etagOf(text: string | null): string {
-  return `"${createHash('sha256')
-    .update(text ?? '')
-    .digest('hex')}"`;
-}
-
-/** `If-Match`: `*`, or a list of entity tags; a weak tag never matches (RFC 9110, 13.1.1). */
-function matches(header: string, etag: string): boolean {
-  const tags = header.split(',').map((t) => t.trim());
-  return tags.includes('*') || tags.includes(etag);
-}
 
 /** The file as a YAML document, or null when it is missing, does not parse, or is not a mapping. */
 function readDoc(text: string | null): Document | null {
@@ -88,7 +75,7 @@ export class PolicySettings {
    */
   put(body: PolicyPutBody, ifMatch?: string): { saved: Obj; etag: string } {
     const current = readConfigText(this.configDir, FILE);
-    if (ifMatch !== undefined && !matches(ifMatch, etagOf(current))) {
+    if (ifMatch !== undefined && !ifMatches(ifMatch, etagOf(current))) {
       throw new JigError('policy_changed', { sent: ifMatch.trim() }, { etag: etagOf(current) });
     }
     const doc = readDoc(current) ?? new Document({});

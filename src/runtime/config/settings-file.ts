@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Document, isMap, parseDocument, YAMLMap } from 'yaml';
 import type { z } from 'zod';
-import type { JigError } from '../../contract/errors.js';
+import { JigError } from '../../contract/errors.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { readConfigText } from './config-dir.js';
 import { assign } from './yaml-edit.js';
@@ -69,3 +69,9 @@ export function saveSettings<T>(o: {
   writeFileAtomic(join(o.configDir, o.file), doc.toString(), o.mode ?? 0o644);
   return next.data;
 }
+
+/** The 422 a settings file's save answers (`settings_invalid`), naming the file and the field. */
+export const settingsRefusal =
+  (file: string) =>
+  (reason: string, field: string, message: string): JigError =>
+    new JigError('settings_invalid', { file, reason }, { issues: [{ field, message }] });

@@ -5,14 +5,7 @@ import type { TemplateFileAnswer, TemplateSaved } from '../../contract/template-
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { readConfigText } from './config-dir.js';
 import type { ConfigState } from './config-state.js';
-import { etagOf } from './policy-settings.js';
-
-/** `If-Match`: `*`, or a list of entity tags; a weak tag never matches (RFC 9110, 13.1.1). */
-const matches = (header: string, etag: string): boolean =>
-  header
-    .split(',')
-    .map((t) => t.trim())
-    .some((t) => t === '*' || t === etag);
+import { etagOf, ifMatches } from './etag.js';
 
 /**
  * library.yaml and chain files read and saved whole (docs/templates.md): a save is checked as a
@@ -39,7 +32,7 @@ export class TemplateFiles {
   save(chain: string | null, text: string, ifMatch: string | undefined): TemplateSaved & { etag: string } {
     const file = TemplateFiles.file(chain);
     const now = readConfigText(this.configDir, file);
-    if (ifMatch !== undefined && !matches(ifMatch, etagOf(now)))
+    if (ifMatch !== undefined && !ifMatches(ifMatch, etagOf(now)))
       throw new JigError('template_changed', { file, sent: ifMatch });
     const check = this.config.checkTemplateText(chain, text);
     const refused = check.problems.length > 0 ? check.problems : check.breaks;

@@ -35,3 +35,11 @@ export function tokensEqual(given: string, expected: string): boolean {
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b) && given.length === expected.length;
 }
+
+/**
+ * Replaces token files (0600) with new random tokens. The server rereads a token file when it
+ * changes, so a caller with the old value is refused from its next request.
+ */
+export function rotateTokenFiles(paths: readonly string[]): void {
+  for (const path of paths) writeFileAtomic(path, `${newToken()}\n`, 0o600);
+}

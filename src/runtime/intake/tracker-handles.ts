@@ -1,6 +1,7 @@
 import type { IntakeFile } from '../../contract/config/intake.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { FORGE_TRACKERS, type ItemIssue } from '../../contract/item-issues.js';
+import { forgeIssueRef } from '../../core/forge/mr-meta.js';
 import { repoForge } from '../forge/for-repo.js';
 import { forgeIssues } from '../forge/issues-clients.js';
 import { JiraClient } from './trackers/jira.js';
@@ -16,12 +17,6 @@ export interface HandleDeps {
   repos: { find(path: string): RepoEntry | null };
   config: { readonly intake: IntakeFile | null; readonly policy: { forge_cli_timeout_s?: number } | null };
   env: NodeJS.ProcessEnv;
-}
-
-/** A forge issue id, `group/project#12`, as its project and number. */
-export function forgeIssueRef(id: string): { project: string; number: number } | null {
-  const m = /^(.+)#(\d+)$/.exec(id);
-  return m?.[1] && m[2] ? { project: m[1], number: Number(m[2]) } : null;
 }
 
 /**

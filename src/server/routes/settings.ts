@@ -1,5 +1,3 @@
-import { ThemeFile } from '../../contract/config/theme.js';
-import { JigError } from '../../contract/errors.js';
 import {
   getAccess,
   getTheme,
@@ -8,31 +6,16 @@ import {
   putTheme,
   rotateTokens,
 } from '../../contract/routes/settings.js';
-import { writeFileAtomic } from '../../runtime/home/atomic-write.js';
-import { newToken } from '../../runtime/home/tokens.js';
-import { readConfigText } from '../../runtime/config/config-dir.js';
-import { parseSettings, saveSettings } from '../../runtime/config/settings-file.js';
+import { ThemeSettings } from '../../runtime/config/theme-settings.js';
+import { rotateTokenFiles } from '../../runtime/home/tokens.js';
 import type { Instance } from '../../runtime/instance.js';
 import { routeFile } from '../route-file.js';
 
-/** Appearance (theme.yaml) and access (access.yaml) settings. */
+/** Appearance (theme.yaml) and access (access.yaml, the password, the tokens) settings. */
 export const settingsRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
-  const theme = () => {
-    const t = parseSettings('theme.yaml', ThemeFile, readConfigText(inst.paths.configDir, 'theme.yaml'));
-    return { ...t.value, problem: t.problem };
-  };
-  r.serve(getTheme, async () => theme());
-  r.serve(putTheme, async ({ body }) => {
-    saveSettings({
-      configDir: inst.paths.configDir,
-      file: 'theme.yaml',
-      schema: ThemeFile,
-      patch: body,
-      refuse: (reason, field, message) =>
-        new JigError('settings_invalid', { file: 'theme.yaml', reason }, { issues: [{ field, message }] }),
-    });
-    return theme();
-  });
+  const theme = new ThemeSettings(inst.paths.configDir);
+  r.serve(getTheme, async () => theme.view());
+  r.serve(putTheme, async ({ body }) => theme.save(body));
   r.serve(getAccess, async () => inst.accessSettings.view());
   r.serve(putAccess, async ({ body }) => inst.accessSettings.save(body));
   r.serve(putAccessPassword, async (req) => {
@@ -43,8 +26,7 @@ export const settingsRoutes = routeFile(import.meta.url, (r, inst: Instance) => 
   r.serve(rotateTokens, async (req) => {
     const paths = { mcp: inst.paths.mcpTokenPath, trigger: inst.paths.triggerTokenPath };
     const rotated = [...new Set(req.body.tokens)];
-    // The token files are reread when they change: the old value is refused from the next request.
-    for (const name of rotated) writeFileAtomic(paths[name], `${newToken()}\n`, 0o600);
+    rotateTokenFiles(rotated.map((name) => paths[name]));
     req.log.warn({ rotated }, 'tokens rotated from Settings');
     return { rotated };
   });
