@@ -1,10 +1,20 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Route, Routes, useNavigate } from 'react-router';
 import { Board } from './board/board.js';
 import { Composer } from './composer/composer.js';
 import { Palette } from './palette/palette.js';
 import { ItemPage } from './item/item-page.js';
 import { Coming, More, Shell } from './shell/shell.js';
+
+// The screens a person opens now and then load with their page, not with the board.
+const Analytics = lazy(() => import('./analytics/analytics.js'));
+const Templates = lazy(() => import('./templates/templates.js'));
+const Settings = lazy(() => import('./settings/settings.js'));
+const ReviewPage = lazy(() => import('./review/review-page.js'));
+
+const later = (screen: ReactNode) => (
+  <Suspense fallback={<p className="page muted">Loading…</p>}>{screen}</Suspense>
+);
 
 /** Keys that work on every screen: Ctrl/⌘+K searches, `/` filters the board, `c` composes. */
 function useGlobalKeys(search: () => void, compose: () => void) {
@@ -49,9 +59,10 @@ export function App() {
         <Route path="/archived" element={<Board archived />} />
         <Route path="/work-items/:id" element={<ItemPage />} />
         <Route path="/work-items/:id/nodes/:node" element={<ItemPage />} />
-        <Route path="/analytics" element={<Coming title="Analytics" />} />
-        <Route path="/templates/*" element={<Coming title="Templates" />} />
-        <Route path="/settings/*" element={<Coming title="Settings" />} />
+        <Route path="/work-items/:id/review" element={later(<ReviewPage />)} />
+        <Route path="/analytics" element={later(<Analytics />)} />
+        <Route path="/templates/*" element={later(<Templates />)} />
+        <Route path="/settings/*" element={later(<Settings />)} />
         <Route path="/more" element={<More />} />
         <Route path="*" element={<Coming title="Not found" />} />
       </Routes>

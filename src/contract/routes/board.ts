@@ -13,12 +13,14 @@ export const boardPages = [
   page('/archived', 'The board: archived items'),
   page('/work-items/:id', "The board: an item's page"),
   page('/work-items/:id/nodes/:node', "The board: a node of an item's chain"),
+  page('/work-items/:id/review', "The board: an item's review (its diff, threads and verdict)"),
   page('/analytics', 'The board: analytics'),
   page('/templates', 'The board: templates'),
   page('/templates/:area', 'The board: a template editor'),
   page('/templates/:area/:name', 'The board: one template'),
   page('/settings', 'The board: settings'),
   page('/settings/:screen', 'The board: a settings screen'),
+  page('/settings/:screen/:name', 'The board: one entry of a settings screen'),
   page('/more', 'The board: the screens a phone reaches from its More tab'),
 ];
 

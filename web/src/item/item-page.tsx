@@ -7,6 +7,7 @@ import { ApiError, get, post, type Item } from '../api.js';
 import { reasonOf } from '../board/groups.js';
 import { Brief } from './brief.js';
 import { ChangeSize } from './changes.js';
+import { DraftPanel } from './draft/draft-panel.js';
 import { GatePanel } from './gate-panel.js';
 import { Inspector } from './inspector.js';
 import { ItemMenu } from './item-menu.js';
@@ -169,6 +170,11 @@ export function ItemPage() {
               {m.label}
             </button>
           ))}
+          {it.started_at !== null && (
+            <Link className="button" to={`/work-items/${it.id}/review`}>
+              Review changes
+            </Link>
+          )}
           <ItemMenu item={it} />
         </div>
         {error && <p role="alert">{error}</p>}
@@ -218,6 +224,7 @@ export function ItemPage() {
           })()}
         </div>
       )}
+      <DraftPanel item={it} />
       {chain.isError && <p role="alert">The chain could not load: {chain.error.message}</p>}
       <h2>Activity</h2>
       <ol className="activity">
