@@ -66,7 +66,9 @@ describe('set-chain', () => {
       usage('--chain and --template name different chains; pass one'),
     );
     expect(await cli('item', 'set-chain', item.id, '--chain', 'nope')).toEqual(
-      usage('chain nope names no chain in the library (HTTP 422, chain_unknown)'),
+      usage(
+        'chain nope names no chain in the library (chains: default, manual, merge-request, quick-task) (HTTP 422, chain_unknown)',
+      ),
     );
     expect(await cli('item', 'set-chain', 'zzzzzzzz', '--chain', 'quick-task')).toEqual(
       usage('no work item zzzzzzzz (HTTP 404, item_not_found)'),

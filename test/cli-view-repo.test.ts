@@ -439,4 +439,42 @@ describe('repo connect and list', () => {
       JSON.parse((await cli('repo', 'list', '--json')).stdout).repos.length,
     );
   });
+
+  it('connect --chain refuses a chain that does not exist, naming those that do; PATCH too', async () => {
+    const r = makeRepo({ 'README.md': '# r\n' });
+    const yaml = join(jig.home, 'config', 'repos.yaml');
+    const before = readFileSync(yaml, 'utf8');
+    const bad = await cli('repo', 'connect', r, '-y', '--chain', 'defualt');
+    expect(bad).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'jig: chain defualt names no chain in the library (chains: default, manual, merge-request, quick-task, slow, talk, two); did you mean `default`? (HTTP 422, chain_unknown)\n',
+    });
+    expect(readFileSync(yaml, 'utf8')).toBe(before);
+    const patched = await api('PATCH', `/api/repos?path=${encodeURIComponent(repo)}`, {
+      default_chain: 'nosuch',
+    });
+    expect(patched.status).toBe(422);
+    expect(patched.json).toEqual({
+      code: 'chain_unknown',
+      detail:
+        'chain nosuch names no chain in the library (chains: default, manual, merge-request, quick-task, slow, talk, two)',
+      chains: ['default', 'manual', 'merge-request', 'quick-task', 'slow', 'talk', 'two'],
+    });
+    expect(readFileSync(yaml, 'utf8')).toBe(before);
+  });
+
+  it("repo list proposes the checkout it runs in when that is not connected, never the server's", async () => {
+    const loose = makeRepo({ 'README.md': '# loose\n' });
+    const there = await cliIn(loose, ['repo', 'list']);
+    expect(there.code).toBe(0);
+    expect(there.stdout).toContain(`not connected: ${loose} (jig repo connect)\n`);
+    // In a connected checkout, or outside any, nothing is proposed (the server runs in Jig's clone).
+    for (const cwd of [repo, tmpdir()]) {
+      const r = await cliIn(cwd, ['repo', 'list']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain('not connected');
+    }
+  });
 });

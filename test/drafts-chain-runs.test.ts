@@ -63,7 +63,9 @@ describe('a chain drafted with ops and published', () => {
     expect(early.status).toBe(422);
     expect(early.json).toEqual({
       code: 'chain_unknown',
-      detail: 'chain built names no chain in the library',
+      detail:
+        'chain built names no chain in the library (chains: default, manual, merge-request, quick-task)',
+      chains: ['default', 'manual', 'merge-request', 'quick-task'],
     });
 
     const published = await http(`${jig.url}/api/drafts/chains/built/publish`, { method: 'POST' });

@@ -153,7 +153,11 @@ describe('POST /api/triggers', () => {
   it('refuses a chain that names nothing, and chain and chain_template that disagree (naming both)', async () => {
     let res = await trigger({ title: 'x', repo, chain: 'nope' });
     expect(res.status).toBe(422);
-    expect(res.json).toEqual({ detail: 'chain nope names no chain in the library', code: 'chain_unknown' });
+    expect(res.json).toEqual({
+      detail: 'chain nope names no chain in the library (chains: default, manual, merge-request, quick-task)',
+      code: 'chain_unknown',
+      chains: ['default', 'manual', 'merge-request', 'quick-task'],
+    });
     res = await trigger({ title: 'x', repo, chain: 'default', chain_template: 'quick-task' });
     expect(res.status).toBe(422);
     expect(res.json).toEqual({

@@ -153,7 +153,13 @@ describe('GET /api/intake and jig admin schedules', () => {
         expect.objectContaining({
           index: 3,
           next_fire_at: null,
-          problems: [{ field: 'chain', message: 'chain nope names no chain in the library' }],
+          problems: [
+            {
+              field: 'chain',
+              message:
+                'chain nope names no chain in the library (chains: default, manual, merge-request, quick-task)',
+            },
+          ],
         }),
         {
           index: 0,

@@ -249,7 +249,7 @@ describe('skips', () => {
         'repo_not_connected',
       ],
       [
-        'schedule skipped: intake.yaml schedules.1: chain no-such-chain names no chain in the library',
+        'schedule skipped: intake.yaml schedules.1: chain no-such-chain names no chain in the library (chains: default, manual, merge-request, quick-task)',
         'chain_unknown',
       ],
       ['schedule skipped: intake.yaml schedules.2: its title and description are both blank', 'blank_title'],

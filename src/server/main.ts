@@ -129,7 +129,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
 
     const events = new EventLog(store, (err) => log?.error({ err }, 'an event listener failed'));
     await events.init();
-    const repos = new ReposService(paths.configDir, store);
+    const repos = new ReposService(paths.configDir, store, process.cwd(), config);
     const items = new ItemsService({
       log,
       store,

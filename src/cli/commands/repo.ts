@@ -51,7 +51,11 @@ export function registerRepo(program: Command): void {
         const hidden = r.repos.length - repos.length;
         if (hidden > 0)
           process.stdout.write(paint(style, 'dim', `(${hidden} found by Jig not shown; --all)\n`));
-        if (r.suggested) process.stdout.write(`not connected: ${r.suggested.path} (jig repo connect)\n`);
+        // The checkout this command runs in, not the server's: the server's working folder is often
+        // Jig's own clone, which nobody means to connect.
+        const here = repoOfCwd();
+        if (here && !r.repos.some((x) => resolve(x.path) === resolve(here)))
+          process.stdout.write(`not connected: ${here} (jig repo connect)\n`);
         if (r.workspaces.length > 0) {
           const ws = r.workspaces.map((w) => [
             w.name,

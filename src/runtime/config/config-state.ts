@@ -232,7 +232,7 @@ export class ConfigState implements ChainCatalog {
     const load = this.chains.get(id);
     if (!load?.resolved) {
       const exists = existsSync(join(this.configDir, 'chains', `${id}.yaml`));
-      if (!exists) return { ok: false, reason: 'unknown' };
+      if (!exists) return { ok: false, reason: 'unknown', known: [...this.chains.keys()] };
       return {
         ok: false,
         reason: 'unresolved',

@@ -5,7 +5,7 @@ import { JigError } from '../../contract/errors.js';
 import type { IntakeAnswer, ScheduleProblem, ScheduleView } from '../../contract/intake-route.js';
 import { nextFireAfter } from '../../core/cron/index.js';
 import { cleanScheduleTitle } from '../../core/schedule/title.js';
-import type { ChainCatalog } from '../items/chain-catalog.js';
+import { unknownChain, type ChainCatalog } from '../items/chain-catalog.js';
 import type { ReposService } from '../repos/repos-service.js';
 import type { RunningSchedule } from './schedule-entries.js';
 
@@ -54,7 +54,7 @@ export function intakeAnswer(deps: IntakeViewDeps): IntakeAnswer {
           field: 'chain',
           message:
             found.reason === 'unknown'
-              ? new JigError('chain_unknown', { chain }).message
+              ? unknownChain(chain, found.known).message
               : new JigError('chain_unresolved', { chain, reason: found.detail }).message,
         });
     }

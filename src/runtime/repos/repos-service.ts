@@ -10,6 +10,7 @@ import { hasCommit, repoTopLevel } from '../git/git.js';
 import { probeRepo } from './probe.js';
 import { readRepos, writeRepoEntry } from './repos-file.js';
 import { selectMembers, type Selection } from '../../core/workspaces/select.js';
+import { requireKnownChain, type ChainCatalog } from '../items/chain-catalog.js';
 
 function isDir(p: string): boolean {
   try {
@@ -48,6 +49,8 @@ export class ReposService {
     private readonly configDir: string,
     private readonly store: Store,
     private readonly startCwd: string = process.cwd(),
+    /** Checks a default chain named in a request (a hand-edited repos.yaml is checked at reload). */
+    private readonly chains: ChainCatalog | null = null,
   ) {}
 
   private load() {
@@ -130,7 +133,10 @@ export class ReposService {
     };
     const entry: RepoEntry = { ...base, managed: true };
     const chain = body.default_chain ?? body.default_chain_template;
-    if (chain !== undefined) entry.default_chain = chain;
+    if (chain !== undefined) {
+      if (this.chains) requireKnownChain(this.chains, chain);
+      entry.default_chain = chain;
+    }
     if (body.name !== undefined) entry.name = body.name;
     const wasUndecided = undecided(base).length > 0;
     if (body.test_command !== undefined) entry.test_command = body.test_command;
@@ -168,6 +174,7 @@ export class ReposService {
           reason: "body.path: a repo's path cannot change; connect the new path instead",
         });
       const key = k === 'default_chain_template' ? 'default_chain' : k;
+      if (key === 'default_chain' && typeof v === 'string' && this.chains) requireKnownChain(this.chains, v);
       if (v === null) delete next[key];
       else next[key] = v;
     }
