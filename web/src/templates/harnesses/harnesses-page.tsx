@@ -204,7 +204,7 @@ export function HarnessesPage() {
           <section className="tpl-section" aria-labelledby="h-title">
             <h2 id="h-title">Agent CLIs</h2>
             <div className="scroll-x">
-              <table className="tpl-table">
+              <table className="tpl-table" aria-labelledby="h-title">
                 <thead>
                   <tr>
                     <th>Harness</th>
