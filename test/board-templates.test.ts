@@ -139,7 +139,32 @@ describe.skipIf(noChromium !== null)(
         antigravity: ['available', true],
       });
       expect(await page.getByRole('combobox', { name: 'Access of gemini' }).inputValue()).toBe('never');
-      expect(await page.getByRole('region', { name: 'Draft' }).count()).toBe(0);
+      await expect.poll(() => page.getByRole('region', { name: 'Draft' }).count()).toBe(0);
+    });
+
+    it("shows a refused op with the server's message and discards a draft", async () => {
+      const { page } = s;
+      const policyBefore = config('policy.yaml');
+      const refused = await http(`${jig.url}/api/drafts/harnesses/harnesses/ops?preview=1`, {
+        method: 'POST',
+        body: { ops: [{ op: 'remove_profile', name: 'strong' }] },
+      });
+      expect(refused.status).toBe(422);
+      await page.goto(`${jig.url}/templates/harnesses`);
+      await page.getByRole('button', { name: 'Remove strong' }).click();
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.innerText()).toBe(refused.json.detail);
+      expect((await http(`${jig.url}/api/drafts/harnesses/harnesses`)).json.draft).toBe(false);
+
+      await page.getByRole('combobox', { name: 'Access of codex' }).selectOption('override');
+      await page.getByRole('region', { name: 'Draft' }).waitFor();
+      expect((await http(`${jig.url}/api/drafts/harnesses/harnesses`)).json.draft).toBe(true);
+      await page.getByRole('button', { name: 'Discard draft' }).click();
+      await expect.poll(() => page.getByRole('region', { name: 'Draft' }).count()).toBe(0);
+      expect(await page.getByRole('combobox', { name: 'Access of codex' }).inputValue()).toBe('available');
+      expect((await http(`${jig.url}/api/drafts/harnesses/harnesses`)).json.draft).toBe(false);
+      expect(config('policy.yaml')).toBe(policyBefore);
     });
 
     it('connects a repository from the Repos tab and then disables it', async () => {
@@ -184,16 +209,27 @@ describe.skipIf(noChromium !== null)(
       await shot(page, 'templates-repos');
       await enabled.click();
       await expect.poll(async () => (await one())?.enabled).toBe(false);
-      expect(await enabled.isChecked()).toBe(false);
+      await expect.poll(() => enabled.isChecked()).toBe(false);
       expect(parse(config('repos.yaml')).repos.find((e: { path: string }) => e.path === dir).enabled).toBe(
         false,
       );
+
+      // Removed, it is gone from repos.yaml; the other repository stays.
+      await page.getByRole('button', { name: 'Remove widget' }).click();
+      await page.getByRole('button', { name: 'Remove for good' }).click();
+      await expect.poll(() => page.getByRole('checkbox', { name: 'widget enabled' }).count()).toBe(0);
+      expect(await one()).toBeUndefined();
+      const left = await http(`${jig.url}/api/repos`);
+      expect(left.json.repos.map((r: { name: string }) => r.name)).toEqual(['repo']);
     });
 
     it('logged no console errors and asked no other host for anything', () => {
-      // The one refusal the library test asked for on purpose: Chromium logs every 4xx it fetched.
+      // The two refusals the tests asked for on purpose: Chromium logs every 4xx it fetched.
+      const refused = (path: string) =>
+        `console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity) (${jig.url}${path})`;
       expect(s.problems).toEqual([
-        `console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity) (${jig.url}/api/templates/library)`,
+        refused('/api/templates/library'),
+        refused('/api/drafts/harnesses/harnesses/ops'),
       ]);
       expect(s.foreign).toEqual([]);
     });

@@ -34,7 +34,7 @@ export function DraftBar({ d, what }: { d: ReturnType<typeof useDraft>; what: st
         </div>
       )}
       {d.published && (
-        <p role="status" className="banner">
+        <p role="status" className="tpl-ok">
           Published {d.published.published.join(', ')}.{' '}
           <button type="button" className="link" onClick={d.clearPublished}>
             Dismiss

@@ -123,7 +123,7 @@ export function ReposPage() {
       {repos.error && <p role="alert">{repos.error.message}</p>}
       {error && <p role="alert">{error}</p>}
       {connected && (
-        <p role="status" className="banner">
+        <p role="status" className="tpl-ok">
           Connected {connected}.
         </p>
       )}
