@@ -74,11 +74,25 @@ describe.skipIf(noChromium !== null)(
       await page.goto(`${jig.url}/templates/library/yaml`);
       const text = page.getByRole('textbox', { name: 'library.yaml text' });
       await expect.poll(() => text.inputValue()).toBe(before);
-      await text.fill(before.replace(/^ {2}implementer:$/m, '  implementor:'));
+      const broken = before.replace(/^ {2}implementer:$/m, '  implementor:');
+      // What the server says of this text (a refused save writes nothing), to compare with the screen.
+      const refusal = await http(`${jig.url}/api/templates/library`, {
+        method: 'PUT',
+        body: { text: broken },
+      });
+      expect(refusal.status).toBe(422);
+      expect(refusal.json.code).toBe('template_invalid');
+      const [p] = refusal.json.problems;
+      expect(p).toMatchObject({ file: 'library.yaml', field: 'extends' });
+      await text.fill(broken);
       await page.getByRole('button', { name: 'Save library.yaml' }).click();
       const alert = page.getByRole('alert');
       await alert.waitFor();
-      expect(await alert.innerText()).toMatch(/implementer/);
+      const shown = await alert.innerText();
+      expect(shown).toContain(refusal.json.detail);
+      expect(shown).toContain(`library.yaml:${p.line}:${p.col} extends ${p.message}`);
+      // The line the problem is at, from the text as typed.
+      expect(shown).toContain(`${p.line} | ${broken.split('\n')[p.line - 1]}`);
       expect(config('library.yaml')).toBe(before);
       // Back to the text as read, a save goes through and the file keeps it.
       await page.getByRole('button', { name: 'Revert' }).click();

@@ -14,12 +14,22 @@ type Problem = z.infer<typeof ProblemSchema>;
 
 function problemsOf(e: ApiError): Problem[] {
   const body = e.body;
-  if (typeof body !== 'object' || body === null || !('problems' in body) || !Array.isArray(body.problems))
-    return [];
-  return body.problems.filter(
-    (p): p is Problem =>
-      typeof p === 'object' && p !== null && 'message' in p && typeof p.message === 'string',
-  );
+  if (typeof body !== 'object' || body === null || !('problems' in body)) return [];
+  const list: unknown = body.problems;
+  if (!Array.isArray(list)) return [];
+  const out: Problem[] = [];
+  const items: unknown[] = list;
+  for (const p of items)
+    if (typeof p === 'object' && p !== null && 'message' in p && typeof p.message === 'string')
+      out.push({
+        path: 'path' in p && typeof p.path === 'string' ? p.path : '',
+        field: 'field' in p && typeof p.field === 'string' ? p.field : null,
+        message: p.message,
+        file: 'file' in p && typeof p.file === 'string' ? p.file : '',
+        line: 'line' in p && typeof p.line === 'number' ? p.line : null,
+        col: 'col' in p && typeof p.col === 'number' ? p.col : null,
+      });
+  return out;
 }
 
 export function LibraryFile() {

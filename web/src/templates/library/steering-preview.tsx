@@ -4,24 +4,12 @@ import type { z } from 'zod';
 import type { ReposAnswer } from '../../../../src/contract/repos.js';
 import type { ResolvedChainAnswer, SteeringPreviewAnswer } from '../../../../src/contract/templates.js';
 import { get } from '../../api.js';
+import { agentTasks } from './chain-tasks.js';
 
 /*
  * What one agent task of a chain reads at launch (Jig's contract, the repo's steering, the task's),
  * from `GET /api/templates/steering/preview`, for the chains that use the component shown.
  */
-
-/** Canonical paths of the agent tasks of a resolved chain, in walk order. */
-export function agentTasks(v: unknown, out: string[] = []): string[] {
-  if (Array.isArray(v)) {
-    for (const x of v) agentTasks(x, out);
-    return out;
-  }
-  if (typeof v !== 'object' || v === null) return out;
-  const rec: Record<string, unknown> = { ...v };
-  if (rec.kind === 'agent' && typeof rec.path === 'string') out.push(rec.path);
-  for (const x of Object.values(rec)) if (typeof x === 'object') agentTasks(x, out);
-  return out;
-}
 
 export function SteeringPreview({ chains }: { chains: readonly string[] }) {
   const [chain, setChain] = useState(chains[0] ?? '');
