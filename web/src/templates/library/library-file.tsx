@@ -73,27 +73,24 @@ export function LibraryFile() {
         Saved whole: checked as a reload checks it against every chain and repo, written, then reloaded.
         Comments are kept as typed.
       </p>
-      <textarea
-        className="yaml-edit"
-        aria-label="library.yaml text"
-        value={shown}
-        spellCheck={false}
-        rows={Math.min(40, Math.max(12, lines.length + 1))}
-        onChange={(e) => {
-          setText(e.target.value);
-          setSaved(false);
-        }}
-      />
       {refusal && (
         <div role="alert" className="problems">
           <p>{refusal.message}</p>
           {refusal.code === 'template_changed' && (
             <p>
-              Someone saved library.yaml since you opened it.{' '}
-              <button type="button" className="link" onClick={() => void file.refetch()}>
-                Read it again
+              Someone saved library.yaml since you opened it: copy your change, then{' '}
+              <button
+                type="button"
+                className="link"
+                onClick={() => {
+                  setText(null);
+                  setRefusal(null);
+                  void file.refetch();
+                }}
+              >
+                load their version
               </button>{' '}
-              (your text stays here to copy).
+              and make it again.
             </p>
           )}
           <ul>
@@ -121,6 +118,17 @@ export function LibraryFile() {
         </button>
         {saved && <span role="status">Saved and reloaded.</span>}
       </div>
+      <textarea
+        className="yaml-edit"
+        aria-label="library.yaml text"
+        value={shown}
+        spellCheck={false}
+        rows={Math.min(40, Math.max(12, lines.length + 1))}
+        onChange={(e) => {
+          setText(e.target.value);
+          setSaved(false);
+        }}
+      />
     </section>
   );
 }
