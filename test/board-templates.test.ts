@@ -114,18 +114,38 @@ describe.skipIf(noChromium !== null)(
       // The box shows what the draft holds, so it turns once the server has answered.
       await page.getByRole('checkbox', { name: 'amp enabled' }).click();
       await expect.poll(() => page.getByRole('checkbox', { name: 'amp enabled' }).isChecked()).toBe(false);
+      // A profile's model for one provider, saved as one op.
+      await page.getByRole('textbox', { name: 'strong model for codex' }).fill('gpt-5');
+      await page.getByRole('button', { name: 'Save strong' }).click();
+      await expect
+        .poll(
+          async () =>
+            (await http(`${jig.url}/api/drafts/harnesses/harnesses`)).json.result.resolved.profiles.strong
+              .providers.codex,
+        )
+        .toEqual({ model: 'gpt-5', effort: 'medium' });
       // Nothing reaches the files before the publish.
       expect(parse(config('harnesses.yaml')).harnesses.amp.enabled).toBe(true);
       await page.getByRole('button', { name: 'Review & publish' }).click();
       const changes = page.getByRole('list', { name: 'Changes' });
-      await expect
-        .poll(() => changes.getByRole('listitem').allInnerTexts())
-        .toContain('access.gemini available -> never (policy.yaml)');
+      await changes.waitFor();
+      // Every row the draft answers, each with its file when the path is not the file.
+      const rows = (await http(`${jig.url}/api/drafts/harnesses/harnesses`)).json.result.changes.map(
+        (c: { path: string; summary: string; file?: string }) =>
+          `${c.path} ${c.summary}${c.file && c.file !== c.path ? ` (${c.file})` : ''}`,
+      );
+      expect(rows).toContain('access.gemini available -> never (policy.yaml)');
+      expect(rows).toContain('profiles.strong changed: providers (harnesses.yaml)');
+      expect(await changes.getByRole('listitem').allInnerTexts()).toEqual(rows);
       await shot(page, 'templates-harnesses');
       await page.getByRole('button', { name: 'Publish', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Published' }).waitFor();
 
       expect(parse(config('harnesses.yaml')).harnesses.amp.enabled).toBe(false);
+      expect(parse(config('harnesses.yaml')).profiles.strong.providers.codex).toEqual({
+        model: 'gpt-5',
+        effort: 'medium',
+      });
       const policy = parse(config('policy.yaml'));
       expect(policy.maxima.allowed_harnesses).toEqual([
         'claude',
