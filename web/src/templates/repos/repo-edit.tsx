@@ -1,0 +1,74 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { RepoView } from '../../../../src/contract/repos.js';
+import type { ChainListAnswer } from '../../../../src/contract/templates.js';
+import { get, patch } from '../../api.js';
+
+/** A connected repo's commands and default chain, saved with `PATCH /api/repos` (null clears a key). */
+export function RepoEdit({ r, onDone }: { r: RepoView; onDone: () => void }) {
+  const client = useQueryClient();
+  const chains = useQuery({
+    queryKey: ['chains'],
+    queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
+  });
+  const [tests, setTests] = useState(r.test_command ?? '');
+  const [setup, setSetup] = useState(r.setup_command ?? '');
+  const [noSetup, setNoSetup] = useState(r.setup_command === '' || r.setup_command === null);
+  const [chain, setChain] = useState(r.default_chain);
+  const [error, setError] = useState<string | null>(null);
+  const save = async () => {
+    setError(null);
+    try {
+      await patch(`/api/repos?path=${encodeURIComponent(r.path)}`, {
+        test_command: tests,
+        setup_command: noSetup ? '' : setup,
+        default_chain: chain,
+      });
+      await client.invalidateQueries({ queryKey: ['repos'] });
+      onDone();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  return (
+    <form
+      className="row-form"
+      aria-label={`Edit ${r.name}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <label>
+        Test command (empty: no tests)
+        <input value={tests} onChange={(e) => setTests(e.target.value)} />
+      </label>
+      <label>
+        Setup command
+        <input value={noSetup ? '' : setup} disabled={noSetup} onChange={(e) => setSetup(e.target.value)} />
+      </label>
+      <label>
+        <span>
+          <input type="checkbox" checked={noSetup} onChange={(e) => setNoSetup(e.target.checked)} /> No setup
+          needed
+        </span>
+      </label>
+      <label>
+        Default chain
+        <select value={chain} onChange={(e) => setChain(e.target.value)}>
+          {!(chains.data?.chains ?? []).some((c) => c.id === chain) && <option>{chain}</option>}
+          {(chains.data?.chains ?? []).map((c) => (
+            <option key={c.id}>{c.id}</option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="primary">
+        Save {r.name}
+      </button>
+      <button type="button" onClick={onDone}>
+        Cancel
+      </button>
+      {error && <p role="alert">{error}</p>}
+    </form>
+  );
+}
