@@ -38,6 +38,8 @@ import { SchedulePoller } from '../runtime/intake/schedule-poller.js';
 import { noticeOnce } from '../store/meta.js';
 import { buildApp, type RouteRecord } from './app.js';
 import { serverLimits } from './limits.js';
+import { exposureOf, type Exposure } from './exposure.js';
+import { logStream } from './log-format.js';
 
 export interface ServeOptions {
   host?: string;
@@ -58,6 +60,8 @@ export interface RunningServer {
   /** Every route registered, for checks such as the OpenAPI completeness test. */
   routes: RouteRecord[];
   close(): Promise<void>;
+  /** Who can reach the port, and what to fix when other machines can (the start line says it). */
+  exposure: Exposure;
 }
 
 const DEFAULT_BIND = '127.0.0.1';
@@ -67,7 +71,7 @@ function makeLogger(paths: HomePaths, toStderr: boolean): Logger {
   mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 });
   const file = pino.destination({ dest: paths.serverLogPath, mkdir: true, sync: true, mode: 0o600 });
   const streams: pino.StreamEntry[] = [{ stream: file }];
-  if (toStderr) streams.push({ stream: process.stderr });
+  if (toStderr) streams.push({ stream: logStream(process.stderr, process.env.JIG_LOG_FORMAT) });
   return pino(
     {
       level: process.env.JIG_LOG_LEVEL ?? 'info',
@@ -290,12 +294,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       log.info(inst.reattach, 'reattached');
     const host = bind.includes(':') ? `[${bind}]` : bind;
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${inst.port}`;
-    if (bind !== '127.0.0.1' && bind !== '::1' && bind !== 'localhost' && access.allowed_hosts.length === 0) {
-      log.warn(
-        { bind },
-        'bound off loopback with an empty allowed_hosts: browsers can only reach Jig by a loopback name',
-      );
-    }
+    const exposure = exposureOf(bind, access);
+    for (const warning of exposure.warnings) log.warn({ bind }, `bound off loopback: ${warning}`);
     log.info(
       { bind, port: inst.port, pid: process.pid, home: paths.home, version: inst.version },
       'jig listening',
@@ -336,7 +336,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         log?.info('jig stopped');
         log?.flush();
       })());
-    return { inst, app, url, routes, close };
+    return { inst, app, url, routes, close, exposure };
   } catch (err) {
     if (store) await store.close();
     lock.release();
