@@ -18,8 +18,9 @@ index 1111111..2222222 100644
 
 describe('parsePatch', () => {
   it('numbers each line on its side and skips the headers and the no-newline note', () => {
-    const [h, ...rest] = parsePatch(PATCH);
-    expect(rest).toEqual([]);
+    const hunks = parsePatch(PATCH);
+    expect(hunks).toHaveLength(1);
+    const h = hunks[0]!;
     expect(h.header).toBe('@@ -1,4 +1,5 @@ intro');
     expect(h.lines).toEqual([
       { kind: 'context', text: 'one', old: 1, new: 1 },
@@ -47,7 +48,7 @@ describe('parsePatch', () => {
   });
 
   it('keeps an empty context line (a lone space)', () => {
-    expect(parsePatch('@@ -1,2 +1,2 @@\n \n-a\n+b\n')[0].lines[0]).toEqual({
+    expect(parsePatch('@@ -1,2 +1,2 @@\n \n-a\n+b\n')[0]?.lines[0]).toEqual({
       kind: 'context',
       text: '',
       old: 1,
@@ -57,8 +58,16 @@ describe('parsePatch', () => {
 });
 
 describe('splitRows', () => {
+  it('starts a new pair run at a deletion after additions', () => {
+    const rows = splitRows(parsePatch('@@ -1,2 +1,2 @@\n-a\n+b\n-c\n+d\n')[0]!.lines);
+    expect(rows.map((r) => [r.left?.text ?? null, r.right?.text ?? null])).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+  });
+
   it('pairs a run of deletions with the additions after it, in order', () => {
-    const rows = splitRows(parsePatch(PATCH)[0].lines);
+    const rows = splitRows(parsePatch(PATCH)[0]!.lines);
     expect(rows.map((r) => [r.left?.text ?? null, r.right?.text ?? null])).toEqual([
       ['one', 'one'],
       ['two', 'TWO'],
@@ -81,12 +90,18 @@ describe('word diff', () => {
   });
 
   it('pairs changed lines with their counterpart; unpaired and context lines have none', () => {
-    const lines = parsePatch(PATCH)[0].lines;
+    const lines = parsePatch(PATCH)[0]!.lines;
     const p = pairs(lines);
-    expect(p.get(lines[1])).toBe('TWO');
-    expect(p.get(lines[3])).toBe('two');
-    expect(p.has(lines[5])).toBe(false);
-    expect(p.has(lines[0])).toBe(false);
+    // one, two, three, TWO, three and more, four, five
+    expect(lines.map((l) => p.get(l) ?? null)).toEqual([
+      null,
+      'TWO',
+      'three and more',
+      'two',
+      'three',
+      null,
+      null,
+    ]);
   });
 });
 

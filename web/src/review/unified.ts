@@ -60,21 +60,25 @@ export interface SplitRow {
 /** Context lines on both sides; a run of deletions then additions paired line by line. */
 export function splitRows(lines: DiffLine[]): SplitRow[] {
   const rows: SplitRow[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i];
-    if (line.kind === 'context') {
-      rows.push({ left: line, right: line });
-      i++;
-      continue;
-    }
-    const dels: DiffLine[] = [];
-    const adds: DiffLine[] = [];
-    while (i < lines.length && lines[i].kind === 'del') dels.push(lines[i++]);
-    while (i < lines.length && lines[i].kind === 'add') adds.push(lines[i++]);
+  let dels: DiffLine[] = [];
+  let adds: DiffLine[] = [];
+  const flush = () => {
     for (let k = 0; k < Math.max(dels.length, adds.length); k++)
       rows.push({ left: dels[k] ?? null, right: adds[k] ?? null });
+    dels = [];
+    adds = [];
+  };
+  for (const line of lines) {
+    if (line.kind === 'context') {
+      flush();
+      rows.push({ left: line, right: line });
+    } else if (line.kind === 'del') {
+      // A deletion after additions starts a new run.
+      if (adds.length > 0) flush();
+      dels.push(line);
+    } else adds.push(line);
   }
+  flush();
   return rows;
 }
 
