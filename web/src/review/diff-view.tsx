@@ -34,7 +34,14 @@ export function DiffView({
   const diff = useCompare(item.id, { from, to, ignoreWhitespace }, true);
   const pages = diff.data?.pages ?? [];
   const first = pages[0];
-  const files = pages.flatMap((p) => p.files);
+  // A box just ticked shows ticked while the server takes the mark and the diff is read again.
+  const [marks, setMarks] = useState<ReadonlyMap<string, boolean>>(new Map());
+  const files = pages
+    .flatMap((p) => p.files)
+    .map((f) => {
+      const m = marks.get(f.path);
+      return m === undefined ? f : { ...f, viewed: m };
+    });
   const attempts = first?.attempts ?? [];
   const targets = [
     { value: 'base', label: 'base (where the branch started)' },
@@ -44,6 +51,7 @@ export function DiffView({
   ];
   const mark = async (path: string, viewed: boolean) => {
     setBusy((b) => new Set(b).add(path));
+    setMarks((m) => new Map(m).set(path, viewed));
     setError(null);
     try {
       await setViewed(item.id, path, viewed);
@@ -53,6 +61,11 @@ export function DiffView({
     } finally {
       setBusy((b) => {
         const n = new Set(b);
+        n.delete(path);
+        return n;
+      });
+      setMarks((m) => {
+        const n = new Map(m);
         n.delete(path);
         return n;
       });

@@ -219,6 +219,23 @@ export function FileDiff(p: FileDiffProps) {
           </p>
         ) : (
           <table className={`rv-lines${p.split ? ' rv-split' : ''}`}>
+            {/* Fixed layout takes its widths from here: the first row is a hunk's, one wide cell. */}
+            <colgroup>
+              {p.split ? (
+                <>
+                  <col className="rv-num-col" />
+                  <col />
+                  <col className="rv-num-col" />
+                  <col />
+                </>
+              ) : (
+                <>
+                  <col className="rv-num-col" />
+                  <col className="rv-num-col" />
+                  <col />
+                </>
+              )}
+            </colgroup>
             <tbody>
               {hunks.map((h, hi) => (
                 <Fragment key={hi}>
