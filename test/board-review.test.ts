@@ -115,6 +115,7 @@ describe.skipIf(noChromium !== null)(
       await form.getByRole('button', { name: 'Add to your review' }).click();
       const pendingNote = notes.getByRole('article', { name: 'pending comment on notes.txt, line 2' });
       await pendingNote.getByText('must-fix').waitFor();
+      await expect.poll(() => pendingNote.locator('strong').textContent()).toBe('why');
       const bar = page.getByRole('region', { name: 'Your review' });
       await bar.getByText('1 pending comment · 0 open threads · 1 must-fix').waitFor();
       await shot(page, 'review-comment');
@@ -192,6 +193,70 @@ describe.skipIf(noChromium !== null)(
       const since = await http(api('/compare?from=last_review&to=latest&format=name_only'));
       expect(since.status).toBe(200);
       expect(since.json.totals.files).toBe(0);
+      await page.close();
+    });
+
+    it('side by side: a range comment with a suggestion, sent as a comment; an attempt compared', async () => {
+      const id: string = (await fileItem(jig, repo, 'reviewed')).id;
+      const api = (p: string) => `${jig.url}/api/work-items/${id}${p}`;
+      await until(jig, id, atGate);
+      const page = await s.context.newPage();
+      await page.goto(`${jig.url}/work-items/${id}/review`);
+      await page.getByRole('button', { name: 'Side by side' }).click();
+      // The changed line's two sides on one row, each with its own word marked.
+      const app = page.getByRole('region', { name: 'diff of src/app.ts' });
+      await expect
+        .poll(() => app.locator('tr:has(mark) td').allTextContents())
+        .toEqual(['2', '−const b = 2;', '2', '+const b = 3;']);
+
+      // Lines 1 to 2 of notes.txt: click one, shift-click the other; suggest their replacement.
+      const notes = page.getByRole('region', { name: 'diff of notes.txt' });
+      await notes.getByRole('button', { name: 'Comment on new line 1' }).click();
+      await notes.getByRole('button', { name: 'Comment on new line 2' }).click({ modifiers: ['Shift'] });
+      const form = notes.getByRole('form', { name: 'Comment on notes.txt, new lines 1–2' });
+      await form.getByRole('textbox', { name: 'Comment' }).fill('Shorter, please.');
+      await form.getByLabel('Label').selectOption('nit');
+      await form.getByRole('checkbox', { name: 'Suggest a change' }).check();
+      const suggested = form.getByRole('textbox', { name: 'Suggested lines' });
+      expect(await suggested.inputValue()).toBe('one\ntwo');
+      await suggested.fill('one and two');
+      await form.getByRole('button', { name: 'Add to your review' }).click();
+      await notes
+        .getByRole('article', { name: 'pending comment on notes.txt, lines 1–2' })
+        .getByText('one and two')
+        .waitFor();
+
+      // Finish review as a comment: the thread is posted, nothing moves.
+      const bar = page.getByRole('region', { name: 'Your review' });
+      await bar.getByRole('button', { name: 'Finish review' }).click();
+      const finish = bar.getByRole('dialog', { name: 'Finish review' });
+      expect(await finish.getByRole('radio', { name: /^Comment/ }).isChecked()).toBe(true);
+      await finish.getByRole('button', { name: 'Submit review' }).click();
+      await page.getByRole('status').filter({ hasText: 'Comment recorded.' }).waitFor();
+      const threads = (await http(api('/threads'))).json.threads;
+      expect(threads).toHaveLength(1);
+      expect(threads[0]).toMatchObject({
+        file_path: 'notes.txt',
+        start_line: 1,
+        end_line: 2,
+        side: 'new',
+        label: 'nit',
+        suggestion: 'one and two',
+        state: 'open',
+        lines_now: { start: 1, end: 2 },
+        comments: [{ by: 'human', body: 'Shorter, please.' }],
+      });
+      expect(atGate((await http(api(''))).json)).toBe(true);
+      const thread = notes.getByRole('article', { name: 'thread on notes.txt, lines 1–2' });
+      await thread.getByText('Suggested change').waitFor();
+      await shot(page, 'review-side-by-side');
+
+      // Base against the first attempt: the same files, read only (comments go on the worktree now).
+      await page.getByRole('combobox', { name: 'Compare with' }).selectOption('attempt:1');
+      await page.getByText('base', { exact: false }).filter({ hasText: '→ attempt:1' }).waitFor();
+      expect(await notes.getByRole('button', { name: /^Comment on/ }).count()).toBe(0);
+      const attempt = await http(api('/compare?from=base&to=attempt:1&format=stat'));
+      expect(attempt.json.files.map((f: any) => f.path)).toEqual(['notes.txt', 'src/app.ts']);
       await page.close();
     });
 

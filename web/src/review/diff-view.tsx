@@ -71,10 +71,10 @@ export function DiffView({
       });
     }
   };
-  const picker = (label: string, value: string, set: (v: string) => void) => (
+  const picker = (label: string, name: string, value: string, set: (v: string) => void) => (
     <label>
       {label}{' '}
-      <select value={value} onChange={(e) => set(e.target.value)}>
+      <select aria-label={name} value={value} onChange={(e) => set(e.target.value)}>
         {targets.map((t) => (
           <option key={t.value} value={t.value}>
             {t.label}
@@ -86,8 +86,8 @@ export function DiffView({
   return (
     <section className="rv-changes" aria-label="changes">
       <div className="rv-toolbar" role="toolbar" aria-label="diff options">
-        {picker('Compare', from, setFrom)}
-        {picker('with', to, setTo)}
+        {picker('Compare', 'Compare from', from, setFrom)}
+        {picker('with', 'Compare with', to, setTo)}
         <span className="rv-seg" role="group" aria-label="layout">
           <button type="button" aria-pressed={!split} onClick={() => setSplit(false)}>
             Inline
@@ -115,7 +115,9 @@ export function DiffView({
           {first.totals.files === 1 ? 'file' : 'files'},{' '}
           <span className="plus">+{first.totals.additions}</span>{' '}
           <span className="minus">−{first.totals.deletions}</span>
-          {to !== 'latest' && ' · comments go on the worktree now: compare with "now" to add one'}
+          {to === 'latest'
+            ? ' · click a line number to comment; shift-click another for a range'
+            : ' · comments go on the worktree now: compare with "now" to add one'}
         </p>
       )}
       {diff.isError && <p role="alert">{diff.error.message}</p>}

@@ -148,7 +148,10 @@ export default function ReviewPage() {
       )}
       {done && (
         <p className="banner rv-done-banner" role="status">
-          {done}
+          {done}{' '}
+          <button type="button" className="link" onClick={() => setDone(null)}>
+            Dismiss
+          </button>
         </p>
       )}
       {general.length > 0 && (
@@ -171,7 +174,6 @@ export default function ReviewPage() {
         />
       )}
       {threads.isError && <p role="alert">The threads could not load: {threads.error.message}</p>}
-      <div className="rv-bar-space" />
       <div className="rv-bar" role="region" aria-label="Your review">
         {finishing && (
           <FinishReview
