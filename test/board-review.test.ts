@@ -178,12 +178,21 @@ describe.skipIf(noChromium !== null)(
       });
       expect([stale.status, stale.json.code]).toEqual([409, 'document_changed']);
       expect(atGate((await http(api(''))).json)).toBe(true);
+      const notApprove = await http(api('/review'), {
+        method: 'POST',
+        body: { outcome: 'comment', summary: 'x', digest: '0'.repeat(64) },
+      });
+      expect([notApprove.status, notApprove.json.code]).toEqual([422, 'validation_failed']);
+      const artifact = (await http(api('/artifact'))).json;
 
       await bar.getByRole('button', { name: 'Finish review' }).click();
       await finish.getByRole('radio', { name: /^Approve/ }).check();
       await finish.getByText('passes the gate review').waitFor();
       await shot(page, 'review-approve');
+      const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/${id}/review`));
       await finish.getByRole('button', { name: 'Submit review' }).click();
+      // Sent with the digest of the document on the page.
+      expect((await sent).postDataJSON()).toEqual({ outcome: 'approve', digest: artifact.digest });
       await page.getByRole('status').filter({ hasText: 'Approved: review passed.' }).waitFor();
       const done = await until(jig, id, (i) => i.status === 'completed');
       expect(done.status).toBe('completed');
