@@ -23,8 +23,8 @@ nodes:
         kind: subprocess
         run: >-
           if [ -f notes.txt ]; then echo three >> notes.txt;
-          else sed -i 's/const b = 2;/const b = 3;/' src/app.ts && printf 'one\\ntwo\\n' > notes.txt; fi &&
-          git add src/app.ts notes.txt && git commit -qm build
+          else sed -i 's/const b = 2;/const b = 3;/' src/app.ts && printf 'one\\ntwo\\n' > notes.txt && seq 1 1000 > big.txt; fi &&
+          git add src/app.ts notes.txt big.txt && git commit -qm build
       - id: plan
         kind: agent
         harness: claude
@@ -89,6 +89,7 @@ describe.skipIf(noChromium !== null)(
       // The changed line, word diff on: only "2"/"3" marked.
       await expect.poll(() => app.locator('mark').allTextContents()).toEqual(['2', '3']);
       await shot(page, 'review-gate');
+      await page.getByRole('button', { name: 'Fold big.txt' }).click();
 
       // Mark src/app.ts viewed: the server keeps the mark, the file folds.
       await tree.getByRole('checkbox', { name: 'Viewed src/app.ts' }).check();
@@ -98,6 +99,7 @@ describe.skipIf(noChromium !== null)(
       const viewedNow = async () =>
         (await http(api('/diff?format=stat'))).json.files.map((f: any) => [f.path, f.viewed]);
       await expect.poll(viewedNow).toEqual([
+        ['big.txt', false],
         ['notes.txt', false],
         ['src/app.ts', true],
       ]);
@@ -260,12 +262,20 @@ describe.skipIf(noChromium !== null)(
       await thread.getByText('Suggested change').waitFor();
       await shot(page, 'review-side-by-side');
 
+      // A thousand added lines: 400 drawn, the rest on asking.
+      const big = page.getByRole('region', { name: 'diff of big.txt' });
+      await big.getByText('600 of 1000 not drawn yet').waitFor();
+      expect(await big.locator('td.rv-code').count()).toBe(2 * 400);
+      await big.getByRole('button', { name: 'Show 600 more lines' }).click();
+      await expect.poll(() => big.locator('td.rv-code').count()).toBe(2 * 1000);
+      expect(await big.getByText('not drawn yet').count()).toBe(0);
+
       // Base against the first attempt: the same files, read only (comments go on the worktree now).
       await page.getByRole('combobox', { name: 'Compare with' }).selectOption('attempt:1');
       await page.getByText('base', { exact: false }).filter({ hasText: '→ attempt:1' }).waitFor();
       expect(await notes.getByRole('button', { name: /^Comment on/ }).count()).toBe(0);
       const attempt = await http(api('/compare?from=base&to=attempt:1&format=stat'));
-      expect(attempt.json.files.map((f: any) => f.path)).toEqual(['notes.txt', 'src/app.ts']);
+      expect(attempt.json.files.map((f: any) => f.path)).toEqual(['big.txt', 'notes.txt', 'src/app.ts']);
       await page.close();
     });
 

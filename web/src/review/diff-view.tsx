@@ -5,6 +5,7 @@ import type { Item } from '../api.js';
 import { FileDiff } from './file-diff.js';
 import { FileTree } from './file-tree.js';
 import { setViewed, useCompare, type Pending } from './review-data.js';
+import { ThreadView } from './thread-view.js';
 
 /**
  * The changes: what to compare (base, an attempt, your last review, now), how to show it (inline
@@ -43,6 +44,10 @@ export function DiffView({
       return m === undefined ? f : { ...f, viewed: m };
     });
   const attempts = first?.attempts ?? [];
+  // Once every page is here, a thread on a file none of them has would be seen nowhere else.
+  const paths = new Set(files.map((f) => f.path));
+  const elsewhere =
+    diff.hasNextPage || diff.isPending ? [] : threads.filter((t) => !paths.has(t.file_path ?? ''));
   const targets = [
     { value: 'base', label: 'base (where the branch started)' },
     ...attempts.map((a) => ({ value: `attempt:${a.n}`, label: `attempt ${a.n}: ${a.node} run ${a.run}` })),
@@ -146,6 +151,14 @@ export function DiffView({
                 viewedBusy={busy.has(f.path)}
               />
             ))}
+            {elsewhere.length > 0 && (
+              <section className="rv-elsewhere" aria-label="threads on files not in this compare">
+                <h2>On files not in this compare</h2>
+                {elsewhere.map((t) => (
+                  <ThreadView key={t.id} itemId={item.id} thread={t} />
+                ))}
+              </section>
+            )}
             {diff.hasNextPage && (
               <button
                 type="button"

@@ -5,6 +5,7 @@ import { CommentForm, type Draft } from './comment-form.js';
 import { threadLine, type Pending } from './review-data.js';
 import { PendingView, ThreadView } from './thread-view.js';
 import {
+  firstLines,
   lineCount,
   newText,
   pairs,
@@ -15,8 +16,8 @@ import {
   type Segment,
 } from './unified.js';
 
-/** A file with more lines than this is folded until the person asks for it. */
-const FOLD_LINES = 400;
+/** Lines drawn at first, and then per "Show more": a long file never reaches the page whole. */
+const CHUNK = 400;
 
 type Side = 'old' | 'new';
 interface Selection {
@@ -52,21 +53,23 @@ export function FileDiff(p: FileDiffProps) {
   const { file } = p;
   const hunks = useMemo(() => (file.patch ? parsePatch(file.patch) : []), [file.patch]);
   const pairOf = useMemo(() => pairs(hunks.flatMap((h) => h.lines)), [hunks]);
-  const big = lineCount(hunks) > FOLD_LINES;
+  const total = lineCount(hunks);
+  const [limit, setLimit] = useState(CHUNK);
+  const drawn = useMemo(() => firstLines(hunks, limit), [hunks, limit]);
   const [open, setOpen] = useState<boolean | null>(null);
-  const shown = open ?? (!file.viewed && !big);
+  const shown = open ?? !file.viewed;
   const [sel, setSel] = useState<Selection | null>(null);
 
   // Threads and pending comments under the line they end on; the rest above the file's lines.
   const shownLines = useMemo(() => {
     const s = new Set<string>();
-    for (const h of hunks)
+    for (const h of drawn)
       for (const l of h.lines) {
         if (l.old !== null) s.add(`old:${l.old}`);
         if (l.new !== null) s.add(`new:${l.new}`);
       }
     return s;
-  }, [hunks]);
+  }, [drawn]);
   const at = new Map<string, ReactNode[]>();
   const loose: ReactNode[] = [];
   const put = (key: string | null, node: ReactNode) => {
@@ -237,7 +240,7 @@ export function FileDiff(p: FileDiffProps) {
               )}
             </colgroup>
             <tbody>
-              {hunks.map((h, hi) => (
+              {drawn.map((h, hi) => (
                 <Fragment key={hi}>
                   <tr className="rv-hunk">
                     <td colSpan={span}>{h.header}</td>
@@ -269,6 +272,16 @@ export function FileDiff(p: FileDiffProps) {
             </tbody>
           </table>
         ))}
+      {shown && total > limit && (
+        <div className="rv-more">
+          <button type="button" onClick={() => setLimit((n) => n + CHUNK * 5)}>
+            Show {Math.min(CHUNK * 5, total - limit)} more lines
+          </button>{' '}
+          <span className="muted small">
+            {total - limit} of {total} not drawn yet
+          </span>
+        </div>
+      )}
     </section>
   );
 }

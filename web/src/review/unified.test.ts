@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newText, pairs, parsePatch, splitRows, wordDiff } from './unified.js';
+import { firstLines, lineCount, newText, pairs, parsePatch, splitRows, wordDiff } from './unified.js';
 
 const PATCH = `diff --git a/a.txt b/a.txt
 index 1111111..2222222 100644
@@ -108,5 +108,17 @@ describe('word diff', () => {
 describe('newText', () => {
   it('gives the new-side text of a range, the start of a suggestion', () => {
     expect(newText(parsePatch(PATCH), 2, 3)).toBe('TWO\nthree and more');
+  });
+});
+
+describe('firstLines', () => {
+  it('cuts the hunks after n lines in all, keeping whole hunks before the cut', () => {
+    const hunks = parsePatch('@@ -0,0 +1,2 @@\n+a\n+b\n@@ -10 +11,2 @@\n-x\n+y\n+z\n');
+    expect(lineCount(hunks)).toBe(5);
+    const cut = firstLines(hunks, 3);
+    expect(cut.map((h) => h.lines.map((l) => l.text))).toEqual([['a', 'b'], ['x']]);
+    expect(cut[0]).toBe(hunks[0]);
+    expect(firstLines(hunks, 2)).toEqual([hunks[0]]);
+    expect(firstLines(hunks, 99)).toEqual(hunks);
   });
 });

@@ -124,5 +124,20 @@ export function newText(hunks: Hunk[], start: number, end: number): string {
   return lines.join('\n');
 }
 
-/** How many lines a file's hunks show: a big file is folded until asked for. */
+/**
+ * The hunks cut after `n` lines in all: a long file is drawn a part at a time, so ten thousand
+ * lines never reach the page at once.
+ */
+export function firstLines(hunks: Hunk[], n: number): Hunk[] {
+  const out: Hunk[] = [];
+  let left = n;
+  for (const h of hunks) {
+    if (left <= 0) break;
+    out.push(h.lines.length <= left ? h : { header: h.header, lines: h.lines.slice(0, left) });
+    left -= h.lines.length;
+  }
+  return out;
+}
+
+/** How many lines a file's hunks show. */
 export const lineCount = (hunks: Hunk[]): number => hunks.reduce((n, h) => n + h.lines.length, 0);
