@@ -261,6 +261,10 @@ describe.skipIf(noChromium !== null)(
       const thread = notes.getByRole('article', { name: 'thread on notes.txt, lines 1–2' });
       await thread.getByText('Suggested change').waitFor();
       await shot(page, 'review-side-by-side');
+      // The same in the dark scheme, for a person to look at.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await shot(page, 'review-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
 
       // A thousand added lines: 400 drawn, the rest on asking.
       const big = page.getByRole('region', { name: 'diff of big.txt' });
