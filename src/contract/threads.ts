@@ -76,6 +76,12 @@ export const ReviewBody = z
       .max(64)
       .optional()
       .describe('request_changes: rerun this node instead of the fix target'),
+    digest: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe("approve at a gate: the sha256 of the gate's document as read (409 document_changed when it differs)"),
   })
   .strict();
 

@@ -98,7 +98,12 @@ export class ReviewsService {
 
   async submit(
     id: string,
-    b: { outcome: ReviewOutcome; summary?: string | undefined; node?: string | undefined },
+    b: {
+      outcome: ReviewOutcome;
+      summary?: string | undefined;
+      node?: string | undefined;
+      digest?: string | undefined;
+    },
     gate: string | undefined,
     worker: string | undefined,
   ): Promise<{ review: Review; rec: ItemRecord }> {
@@ -110,6 +115,8 @@ export class ReviewsService {
     const atGate = gate ?? pending;
     if (b.node !== undefined && b.outcome !== 'request_changes')
       throw new JigError('validation_failed', { reason: 'body.node: only request_changes reruns a node' });
+    if (b.digest !== undefined && b.outcome !== 'approve')
+      throw new JigError('validation_failed', { reason: "body.digest: only approve checks the gate's document" });
     const sha = await snapshotIfPresent(rec.worktree_path);
     const open = await this.d.threads.open(id);
     let node: string | null = null;
@@ -117,7 +124,7 @@ export class ReviewsService {
     if (b.outcome === 'approve') {
       const refused = await this.mustFixRefusal(id);
       if (refused) throw refused;
-      if (atGate) rec = await this.d.engine.approve(id, atGate, 'human');
+      if (atGate) rec = await this.d.engine.approve(id, atGate, 'human', b.digest);
     } else if (b.outcome === 'request_changes') {
       const target = await this.fixTarget(id, b.node);
       if (target.node === null)
