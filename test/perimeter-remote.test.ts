@@ -60,6 +60,21 @@ describe.skipIf(!available)('a remote peer (network namespace)', () => {
     await cleanupAll();
   });
 
+  it('says at start that other machines can reach it, and what is missing: a password, allowed_hosts', () => {
+    const lines = jig.output().split('\n');
+    expect(lines.filter((l) => l.startsWith('jig'))).toEqual([
+      expect.stringMatching(/^jig listening on http:\/\/127\.0\.0\.1:8765 \(pid \d+, home /),
+      'jig: bound to 0.0.0.0: other machines can reach this port',
+      'jig: warning: no password is set, so every caller from another machine is refused (403); set one with `jig admin password`',
+      'jig: warning: allowed_hosts in access.yaml is empty, so browsers reach the board only by a loopback name; list the name they use (for example `allowed_hosts: [jig.example.com]`)',
+    ]);
+    // Not a terminal: the log on stderr is JSON lines, the same warnings among them.
+    const logged = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string });
+    expect(logged.map((l) => l.msg)).toContain(
+      'bound off loopback: no password is set, so every caller from another machine is refused (403); set one with `jig admin password`',
+    );
+  });
+
   it('is seen as remote: health reports the bind and answers', async () => {
     const res = await send(jig.remote, { path: '/api/health' });
     expect(res.status).toBe(200);

@@ -5,10 +5,7 @@ import pretty from 'pino-pretty';
  * that reads them (a service manager, a pipe, a file). `JIG_LOG_FORMAT=json|pretty` decides
  * instead. The file log (run/logs/server.log) is always JSON.
  */
-export function logStream(
-  stderr: NodeJS.WriteStream,
-  format: string | undefined,
-): NodeJS.WritableStream {
+export function logStream(stderr: NodeJS.WriteStream, format: string | undefined): NodeJS.WritableStream {
   const wanted = format === 'json' || format === 'pretty' ? format : stderr.isTTY ? 'pretty' : 'json';
   if (wanted === 'json') return stderr;
   // sync: a line logged just before an exit is not lost in a buffer.

@@ -170,6 +170,8 @@ export interface NetnsJig {
   remote: Target;
   /** Requests through here reach it from 127.0.0.1 inside the namespace: a loopback peer. */
   local: Target;
+  /** What the server wrote to stdout and stderr so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -221,5 +223,11 @@ export async function startJigInNetns(home: string): Promise<NetnsJig> {
     await stop();
     throw err;
   }
-  return { home, remote: { socketPath: remoteSock }, local: { socketPath: localSock }, stop };
+  return {
+    home,
+    remote: { socketPath: remoteSock },
+    local: { socketPath: localSock },
+    output: () => out,
+    stop,
+  };
 }

@@ -74,7 +74,8 @@ export const patch = <T>(path: string, body: unknown, headers?: Headers) =>
   request<T>('PATCH', path, body, headers);
 export const put = <T>(path: string, body: unknown, headers?: Headers) =>
   request<T>('PUT', path, body, headers);
-export const del = <T>(path: string, headers?: Headers) => request<T>('DELETE', path, undefined, headers);
+export const del = <T>(path: string, headers?: Headers, body?: unknown) =>
+  request<T>('DELETE', path, body, headers);
 
 /** Every item not archived, page by page (the list route answers at most 500 at a time). */
 export async function allItems(archived: 'false' | 'true' = 'false'): Promise<Item[]> {

@@ -65,6 +65,10 @@ export async function serveForeground(opts: { host?: string; port?: number }): P
   process.stdout.write(
     `jig listening on ${server.url} (pid ${process.pid}, home ${server.inst.paths.home})\n`,
   );
+  if (server.exposure.offLoopback) {
+    process.stdout.write(`jig: bound to ${server.inst.bind}: other machines can reach this port\n`);
+    for (const w of server.exposure.warnings) process.stderr.write(`jig: warning: ${w}\n`);
+  }
   if (pending) {
     const p: { signal: string; code: number } = pending;
     stop(p.signal, p.code);

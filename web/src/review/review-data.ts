@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ItemDiff } from '../../../src/contract/review.js';
 import type { FixTarget, ReviewThread, ThreadLabel } from '../../../src/contract/threads.js';
-import { ApiError, get } from '../api.js';
+import { ApiError, del, get, put } from '../api.js';
 
 /*
  * What the review page reads, keyed under ['item', id] so the live stream's refresh of the item
@@ -96,29 +96,9 @@ export function threadLine(t: ReviewThread): number | null {
   return t.lines_now ? t.lines_now.end : null;
 }
 
-/**
- * Mark or clear a file's viewed mark. The DELETE carries a body, which api.ts's `del` does not
- * send, so this one request is made here, refusing as the API client does.
- */
+/** Mark or clear a file's viewed mark (the DELETE names the file in its body). */
 export async function setViewed(id: string, path: string, viewed: boolean): Promise<void> {
-  const res = await fetch(`/api/work-items/${id}/viewed`, {
-    method: viewed ? 'PUT' : 'DELETE',
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ path }),
-  });
-  if (res.ok) return;
-  const text = await res.text();
-  let e: { detail?: unknown; code?: unknown } = {};
-  try {
-    e = text === '' ? {} : (JSON.parse(text) as typeof e);
-  } catch {
-    // A proxy's page: the status says enough.
-  }
-  throw new ApiError(
-    res.status,
-    typeof e.code === 'string' ? e.code : 'http_error',
-    typeof e.detail === 'string' ? e.detail : `HTTP ${res.status}`,
-    e,
-  );
+  const url = `/api/work-items/${id}/viewed`;
+  if (viewed) await put(url, { path });
+  else await del(url, undefined, { path });
 }
