@@ -61,10 +61,8 @@ const usd = (n: number) => (n === 0 ? '$0.00' : Math.abs(n) < 1 ? `$${n.toFixed(
 
 /** The rows of a table as the user reads them: each cell's text. */
 async function cells(page: Session['page'], table: string): Promise<string[][]> {
-  const rows = page.getByRole('table', { name: table }).locator('tbody tr');
-  return rows.evaluateAll((trs) =>
-    trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())),
-  );
+  const rows = await page.getByRole('table', { name: table }).locator('tbody tr').all();
+  return Promise.all(rows.map(async (r) => (await r.locator('th, td').allInnerTexts()).map((t) => t.trim())));
 }
 
 describe.skipIf(noChromium !== null)(
