@@ -100,6 +100,7 @@ describe.skipIf(noChromium !== null)(
         added: [{ op: 0, node: 'extra', harnesses: [], estimate_usd: null, estimate_runs: null }],
       });
       expect(stored.nodes.map((n: { id: string }) => n.id)).toEqual(['hold', 'extra', 'finish']);
+      await page.locator('.react-flow__node[data-id="finish"]').waitFor();
       await shot(page, 'item-draft');
 
       // Resuming asks first while the draft is not applied; keeping on editing changes nothing.
@@ -166,6 +167,41 @@ describe.skipIf(noChromium !== null)(
       const tasks = ev.filter((e) => e.type === 'worker_session_started').map((e) => e.payload.task);
       expect(tasks).toEqual(['hold.main.wait', 'hold.main.wait']);
       expect(ev.filter((e) => e.type === 'chain_revised')).toEqual([]);
+    });
+
+    it('the peek and a board row ask first too; "Resume without it" resumes and keeps the draft', async () => {
+      const item = await api('/api/work-items', {
+        method: 'POST',
+        body: { title: 'Asked from the board', repo, chain: 'work', start: true },
+      });
+      await until(jig, item.id, (i) => i.status === 'running' && i.current_node === 'hold');
+      await api(`/api/work-items/${item.id}/pause`, { method: 'POST' });
+      await until(jig, item.id, (i) => i.status === 'paused');
+      const ops = [{ op: 'skip', path: 'finish.main.last' }];
+      await api(`/api/work-items/${item.id}/draft`, { method: 'PUT', body: { ops } });
+
+      const page = s.page;
+      await page.goto(`${jig.url}/`);
+      await page.locator(`[data-item="${item.id}"] .row-title`).click();
+      const peek = page.getByRole('complementary', { name: 'Peek' });
+      await peek.getByRole('button', { name: 'Resume', exact: true }).click();
+      const ask = page.getByRole('dialog', { name: 'Apply the draft first?' });
+      await ask.getByText('Skip finish.main.last').waitFor();
+      await ask.getByRole('button', { name: 'Keep editing' }).click();
+      await ask.waitFor({ state: 'hidden' });
+      expect((await api(`/api/work-items/${item.id}`)).status).toBe('paused');
+
+      await page.getByRole('button', { name: 'Resume Asked from the board' }).click();
+      await ask.getByRole('button', { name: 'Resume without it' }).click();
+      await until(jig, item.id, (i) => i.status === 'running' || i.status === 'queued');
+      expect((await api(`/api/work-items/${item.id}/draft`)).ops).toEqual([{ ...ops[0], passed: false }]);
+      writeFileSync(join(holds, item.id), '');
+      const done = await until(jig, item.id, (i) => i.status !== 'running' && i.status !== 'queued');
+      expect(done.status, JSON.stringify(done)).toBe('completed');
+      const ev = await events(jig, item.id);
+      expect(ev.filter((e) => e.type === 'scope_skipped')).toEqual([]);
+      const tasks = ev.filter((e) => e.type === 'worker_session_started').map((e) => e.payload.task);
+      expect(tasks).toEqual(['hold.main.wait', 'hold.main.wait', 'finish.main.last']);
     });
 
     it('logged no console errors and asked no other host for anything', () => {

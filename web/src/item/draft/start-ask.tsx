@@ -77,7 +77,7 @@ export function useStartAsk(item: Item): { ask: (go: () => unknown) => Promise<v
                 go();
               }}
             >
-              {verb} without them
+              {verb} without {pending.draft.ops.length === 1 ? 'it' : 'them'}
             </button>
             <button type="button" onClick={() => setPending(null)}>
               Keep editing
