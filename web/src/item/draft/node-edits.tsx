@@ -2,9 +2,21 @@ import { useState } from 'react';
 import type { ModelNode } from '../../../../src/contract/config/chain-model.js';
 import type { ItemDraftOp } from '../../../../src/contract/items/draft.js';
 
+/** What an override may set: a retry's agent settings, and caps (drafts.md "Ops"). */
+const TASK_KEYS = ['model', 'effort', 'harness'] as const;
+const POLICY_KEYS = [
+  'budget_usd',
+  'token_budget',
+  'time_cap_minutes',
+  'max_attempts',
+  'timeout_minutes',
+] as const;
+const NUMERIC = new Set<string>(POLICY_KEYS);
+const EMPTY: Record<string, string> = {};
+
 /**
  * One node of the drafted chain: what it runs, and — when the item has not reached it — Remove,
- * Skip for its steps and tasks, and Override for the model, effort or harness of its agents.
+ * Skip for its steps and tasks, and Override for the model, effort or harness of its agents and its caps.
  */
 export function NodeEdits({
   node,
@@ -16,12 +28,26 @@ export function NodeEdits({
   onOp: (op: ItemDraftOp) => Promise<boolean>;
 }) {
   const [overriding, setOverriding] = useState(false);
-  const [fields, setFields] = useState({ model: '', effort: '', harness: '' });
+  const [fields, setFields] = useState(EMPTY);
   const override = async () => {
-    const task_config = Object.fromEntries(Object.entries(fields).filter(([, v]) => v.trim() !== ''));
-    if (await onOp({ op: 'override', path: node.path, task_config })) {
+    const filled = (keys: readonly string[]) =>
+      Object.fromEntries(
+        keys.flatMap((k) => {
+          const v = fields[k]?.trim() ?? '';
+          return v === '' ? [] : [[k, NUMERIC.has(k) ? Number(v) : v]];
+        }),
+      );
+    const task_config = filled(TASK_KEYS);
+    const policy = filled(POLICY_KEYS);
+    const op: ItemDraftOp = {
+      op: 'override',
+      path: node.path,
+      ...(Object.keys(task_config).length > 0 ? { task_config } : {}),
+      ...(Object.keys(policy).length > 0 ? { policy } : {}),
+    };
+    if (await onOp(op)) {
       setOverriding(false);
-      setFields({ model: '', effort: '', harness: '' });
+      setFields(EMPTY);
     }
   };
   return (
@@ -91,9 +117,16 @@ export function NodeEdits({
             void override();
           }}
         >
-          {(['model', 'effort', 'harness'] as const).map((k) => (
+          {[...TASK_KEYS, ...POLICY_KEYS].map((k) => (
             <label key={k}>
-              {k} <input value={fields[k]} onChange={(e) => setFields({ ...fields, [k]: e.target.value })} />
+              {k}{' '}
+              <input
+                type={NUMERIC.has(k) ? 'number' : 'text'}
+                min={0}
+                step="any"
+                value={fields[k] ?? ''}
+                onChange={(e) => setFields({ ...fields, [k]: e.target.value })}
+              />
             </label>
           ))}
           <button type="submit">Add override</button>
