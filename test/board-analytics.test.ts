@@ -118,6 +118,11 @@ describe.skipIf(noChromium !== null)(
         byModel.rows.map((r: any) => [r.key, usd(r.cost_usd)]),
       );
       await shot(page, 'analytics-model');
+      // On a phone the charts stack and the wide table scrolls inside its own box.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot(page, 'analytics-phone');
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // A range with nothing in it says so; a range the server refuses shows its reason.
       await page.getByLabel('From').fill('2020-01-01');

@@ -162,47 +162,49 @@ export default function Analytics() {
 function FiguresTable({ label, rows }: { label: string; rows: AnalyticsRow[] }) {
   if (rows.length === 0) return <p className="muted">No session started in this range.</p>;
   return (
-    <table className="analytics-table" aria-label={`Spend by ${label.toLowerCase()}`}>
-      <thead>
-        <tr>
-          <th scope="col">{label}</th>
-          <th scope="col">Cost</th>
-          <th scope="col">Reported</th>
-          <th scope="col">Estimated</th>
-          <th scope="col">Tokens in</th>
-          <th scope="col">Tokens out</th>
-          <th scope="col">Cache read / write</th>
-          <th scope="col">Sessions</th>
-          <th scope="col">Items</th>
-          <th scope="col">Run time</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.key}>
-            <th scope="row">{r.key}</th>
-            <td>
-              {usd(r.cost_usd)}
-              {r.unpriced_sessions > 0 && (
-                <span className="muted small" title="agent sessions of unknown cost">
-                  {' '}
-                  +{r.unpriced_sessions} unpriced
-                </span>
-              )}
-            </td>
-            <td>{usd(r.cost_reported_usd)}</td>
-            <td>{usd(r.cost_estimated_usd)}</td>
-            <td>{count(r.tokens.input)}</td>
-            <td>{count(r.tokens.output)}</td>
-            <td>
-              {count(r.tokens.cache_read)} / {count(r.tokens.cache_write)}
-            </td>
-            <td>{r.sessions}</td>
-            <td>{r.items}</td>
-            <td>{duration(r.run_time_s)}</td>
+    <div className="analytics-scroll">
+      <table className="analytics-table" aria-label={`Spend by ${label.toLowerCase()}`}>
+        <thead>
+          <tr>
+            <th scope="col">{label}</th>
+            <th scope="col">Cost</th>
+            <th scope="col">Reported</th>
+            <th scope="col">Estimated</th>
+            <th scope="col">Tokens in</th>
+            <th scope="col">Tokens out</th>
+            <th scope="col">Cache read / write</th>
+            <th scope="col">Sessions</th>
+            <th scope="col">Items</th>
+            <th scope="col">Run time</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key}>
+              <th scope="row">{r.key}</th>
+              <td>
+                {usd(r.cost_usd)}
+                {r.unpriced_sessions > 0 && (
+                  <span className="muted small" title="agent sessions of unknown cost">
+                    {' '}
+                    +{r.unpriced_sessions} unpriced
+                  </span>
+                )}
+              </td>
+              <td>{usd(r.cost_reported_usd)}</td>
+              <td>{usd(r.cost_estimated_usd)}</td>
+              <td>{count(r.tokens.input)}</td>
+              <td>{count(r.tokens.output)}</td>
+              <td>
+                {count(r.tokens.cache_read)} / {count(r.tokens.cache_write)}
+              </td>
+              <td>{r.sessions}</td>
+              <td>{r.items}</td>
+              <td>{duration(r.run_time_s)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

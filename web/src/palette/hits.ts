@@ -7,7 +7,7 @@ export const KIND_HEADING: Record<SearchKind, string> = {
   event: 'Events',
   thread: 'Review threads',
   attachment: 'Attachments',
-  issue: 'Issues',
+  issue: 'Issues and beads',
   chain: 'Chains',
   library: 'Library',
 };
