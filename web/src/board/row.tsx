@@ -1,5 +1,6 @@
 import type { KeyboardEvent, MouseEvent } from 'react';
 import type { Item } from '../api.js';
+import { StartButton } from '../item/draft/start-ask.js';
 import { Ticks } from './ticks.js';
 import { ACTION_LABEL, actionOf, age, reasonOf, type RowAction } from './groups.js';
 
@@ -78,14 +79,25 @@ export function Row({ item, now, active, selected, onOpen, onAction, onToggle, n
           Approve
         </button>
       )}
-      <button
-        type="button"
-        className={`action action-${action}`}
-        onClick={() => onAction(item, action)}
-        aria-label={`${ACTION_LABEL[action]} ${item.title}`}
-      >
-        {ACTION_LABEL[action]}
-      </button>
+      {action === 'resume' ? (
+        <StartButton
+          item={item}
+          className={`action action-${action}`}
+          go={() => onAction(item, action)}
+          aria-label={`${ACTION_LABEL[action]} ${item.title}`}
+        >
+          {ACTION_LABEL[action]}
+        </StartButton>
+      ) : (
+        <button
+          type="button"
+          className={`action action-${action}`}
+          onClick={() => onAction(item, action)}
+          aria-label={`${ACTION_LABEL[action]} ${item.title}`}
+        >
+          {ACTION_LABEL[action]}
+        </button>
+      )}
     </div>
   );
 }

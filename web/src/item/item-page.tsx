@@ -8,6 +8,7 @@ import { reasonOf } from '../board/groups.js';
 import { Brief } from './brief.js';
 import { ChangeSize } from './changes.js';
 import { DraftPanel } from './draft/draft-panel.js';
+import { StartButton } from './draft/start-ask.js';
 import { GatePanel } from './gate-panel.js';
 import { Inspector } from './inspector.js';
 import { ItemMenu } from './item-menu.js';
@@ -42,7 +43,11 @@ function describe(e: EventsPage['events'][number]): string {
 const NEWEST = Number.MAX_SAFE_INTEGER;
 
 const MOVES: { move: string; label: string; when: (i: Item) => boolean }[] = [
-  { move: 'resume', label: 'Resume', when: (i) => i.status === 'paused' },
+  {
+    move: 'resume',
+    label: 'Resume',
+    when: (i) => i.status === 'paused',
+  },
   {
     move: 'pause',
     label: 'Pause',
@@ -165,11 +170,18 @@ export function ItemPage() {
         </div>
         <Brief item={it} />
         <div className="item-actions">
-          {MOVES.filter((m) => m.when(it)).map((m) => (
-            <button key={m.move} type="button" onClick={() => void move(m.move)}>
-              {m.label}
-            </button>
-          ))}
+          {MOVES.filter((m) => m.when(it)).map((m) =>
+            m.move === 'resume' ? (
+              // Starting would run the chain without a draft not applied: asks first.
+              <StartButton key={m.move} item={it} go={() => move(m.move)}>
+                {it.started_at === null ? 'Start' : m.label}
+              </StartButton>
+            ) : (
+              <button key={m.move} type="button" onClick={() => void move(m.move)}>
+                {m.label}
+              </button>
+            ),
+          )}
           {it.started_at !== null && (
             <Link className="button" to={`/work-items/${it.id}/review`}>
               Review changes

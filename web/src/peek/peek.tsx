@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import type { EventsPage } from '../../../src/contract/events.js';
 import { get, post, type Item } from '../api.js';
 import { age, reasonOf } from '../board/groups.js';
+import { StartButton } from '../item/draft/start-ask.js';
 
 type Tab = 'overview' | 'activity' | 'config';
 
@@ -127,11 +128,16 @@ export function Peek({ id, onClose }: { id: string; onClose: () => void }) {
       {it && (
         <>
           <div className="peek-actions">
-            {main && (
-              <button type="button" className="primary" onClick={() => void move(main.move)}>
-                {main.label}
-              </button>
-            )}
+            {main &&
+              (main.move === 'resume' ? (
+                <StartButton item={it} className="primary" go={() => move(main.move)}>
+                  {main.label}
+                </StartButton>
+              ) : (
+                <button type="button" className="primary" onClick={() => void move(main.move)}>
+                  {main.label}
+                </button>
+              ))}
             {it.status === 'stopped' && it.stop?.kind === 'gate' && (
               <Link className="button primary" to={`/work-items/${it.id}`}>
                 Review
