@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { ChainListAnswer } from '../../../../src/contract/templates.js';
@@ -13,6 +13,7 @@ import { draftPath, useDraftList } from './draft-api.js';
 
 function NewChain({ from, onCancel }: { from: string | null; onCancel?: () => void }) {
   const navigate = useNavigate();
+  const client = useQueryClient();
   const [id, setId] = useState(from ? `${from}-copy` : '');
   const [error, setError] = useState<string | null>(null);
   const label = from ? `Id of the copy of ${from}` : 'Id of the new chain';
@@ -23,6 +24,7 @@ function NewChain({ from, onCancel }: { from: string | null; onCancel?: () => vo
         e.preventDefault();
         setError(null);
         post(`${draftPath(id.trim())}/ops`, { ops: [from ? { op: 'new_chain', from } : { op: 'new_chain' }] })
+          .then(() => client.invalidateQueries({ queryKey: ['drafts'], exact: true }))
           .then(() => navigate(`/templates/chains/${encodeURIComponent(id.trim())}`))
           .catch((err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
       }}

@@ -8,9 +8,10 @@ import {
   type Edge,
   type Node,
   type NodeProps,
+  useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { NodePart } from './shape.js';
 
 /*
@@ -76,6 +77,15 @@ function GateNode({ data }: NodeProps<EditNode>) {
 
 const nodeTypes = { exec: ExecNode, gate: GateNode };
 
+/** Fits the view again when nodes come or go, so a node added at the end is in sight. */
+function Refit({ ids }: { ids: string }) {
+  const flow = useReactFlow();
+  useEffect(() => {
+    void flow.fitView({ padding: 0.2, maxZoom: 1 });
+  }, [flow, ids]);
+  return null;
+}
+
 export interface EditGraphProps {
   nodes: readonly NodePart[];
   problems: Map<string, number>;
@@ -140,6 +150,7 @@ export default function EditGraph({ nodes, problems, selected, onSelect }: EditG
       >
         <Background gap={16} size={1} />
         <Controls showInteractive={false} />
+        <Refit ids={nodes.map((n) => n.id).join(' ')} />
       </ReactFlow>
     </div>
   );

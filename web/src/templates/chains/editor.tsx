@@ -18,6 +18,8 @@ import { YamlView } from './yaml-view.js';
 
 type View = 'graph' | 'yaml' | 'publish';
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export function ChainEditor() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -89,7 +91,7 @@ export function ChainEditor() {
         </h2>
         <span className={d.draft ? 'chip chip-warn' : 'chip'}>
           {d.draft
-            ? `draft · ${d.result.changes.length} changes · ${problems.length} problems`
+            ? `draft · ${plural(d.result.changes.length, 'change')} · ${plural(problems.length, 'problem')}`
             : 'published, no draft'}
         </span>
         <nav className="tabs" aria-label="Editor view">

@@ -160,7 +160,10 @@ export function Publish({ draft, publish, rebase, putFile, discard, onDone, onBa
       )}
       {stale && (
         <div className="ce-stale" role="group" aria-label="Published since this draft began">
-          <p>Someone published this chain since your draft began. Their change against your draft:</p>
+          <p>
+            The chain was published since your draft began. What publishing your draft as it is would do to
+            the file on disk now:
+          </p>
           {Object.entries(stale.files).map(([f, v]) => (
             <Diff key={f} text={v.diff} />
           ))}
