@@ -205,7 +205,6 @@ export function ChainEditor() {
           <div className="chain-area ce-area">
             {parts.length ? (
               <EditGraph
-                key={parts.map((p) => p.id).join(' ')}
                 nodes={parts}
                 problems={counts}
                 selected={selected}
