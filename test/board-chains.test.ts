@@ -173,6 +173,8 @@ describe.skipIf(noChromium !== null)(
       await page.goto(`${jig.url}/templates/chains/steps`);
       await page.getByLabel('node build').click();
       const build = page.getByRole('complementary', { name: 'Node build' });
+      await build.getByRole('region', { name: 'Task build.main.touch' }).waitFor();
+      await shot(page, 'chains-inspector');
       await build.getByLabel('Field name').first().fill('description');
       await build.getByLabel('Field value').first().fill('Builds it.');
       await build.getByRole('button', { name: 'Set field' }).first().click();
@@ -223,6 +225,39 @@ describe.skipIf(noChromium !== null)(
       expect(s.problems.splice(mark)).toEqual([
         `console: Failed to load resource: the server responded with a status of 409 (Conflict) (${jig.url}/api/drafts/chains/steps/publish)`,
       ]);
+    });
+
+    it("shows where each value comes from, and resets one set here to the library's", async () => {
+      const { page } = s;
+      await page.goto(`${jig.url}/templates/chains/quick-task`);
+      await page.getByLabel('node verify').click();
+      const task = page.getByRole('region', { name: 'Task verify.main.verify' });
+      const scope = task.locator('.ce-field').filter({ has: page.getByLabel('scope', { exact: true }) });
+      await expect.poll(() => task.getByLabel('scope', { exact: true }).inputValue()).toBe('each_repository');
+      await expect
+        .poll(() => scope.locator('.ce-src').innerText())
+        .toBe('from library tasks.verify_changed_scopes');
+      expect(await scope.getByRole('button', { name: 'Reset scope' }).count()).toBe(0);
+
+      await task.getByLabel('scope', { exact: true }).fill('once');
+      await task.getByLabel('scope', { exact: true }).press('Enter');
+      await expect.poll(() => scope.locator('.ce-src').innerText()).toBe('set here');
+      let draft = (await api('GET', '/api/drafts/chains/quick-task')).json;
+      expect(draft.result.sources['verify.main.verify'].scope).toEqual({ value: 'once', source: 'chain' });
+      await shot(page, 'chains-sources');
+
+      await scope.getByRole('button', { name: 'Reset scope' }).click();
+      await expect
+        .poll(() => scope.locator('.ce-src').innerText())
+        .toBe('from library tasks.verify_changed_scopes');
+      draft = (await api('GET', '/api/drafts/chains/quick-task')).json;
+      expect(draft.result.sources['verify.main.verify'].scope).toEqual({
+        value: 'each_repository',
+        source: 'library:tasks.verify_changed_scopes',
+      });
+      await page.getByRole('button', { name: 'Discard draft' }).click();
+      await page.getByRole('status').filter({ hasText: 'Draft discarded.' }).waitFor();
+      expect((await api('GET', '/api/drafts/chains/quick-task')).json.draft).toBe(false);
     });
 
     it('starts a new chain and a duplicate from the list', async () => {

@@ -112,7 +112,7 @@ export function ChainEditor() {
             YAML
           </button>
         </nav>
-        <button type="button" disabled={!d.draft} onClick={() => act.undo().catch(fail)}>
+        <button type="button" disabled={!d.draft} onClick={() => void act.undo().catch(fail)}>
           Undo
         </button>
         <button
@@ -120,7 +120,7 @@ export function ChainEditor() {
           className="danger"
           disabled={!d.draft}
           onClick={() =>
-            act
+            void act
               .discard()
               .then(() => published(null))
               .catch(fail)
@@ -128,7 +128,16 @@ export function ChainEditor() {
         >
           Discard draft
         </button>
-        <button type="button" className="primary" disabled={!d.draft} onClick={() => setView('publish')}>
+        <button
+          type="button"
+          className="primary"
+          disabled={!d.draft}
+          onClick={() => {
+            setView('publish');
+            // What is on disk may have moved since the draft was read: the diff is against it.
+            void draft.refetch();
+          }}
+        >
           Review &amp; publish
         </button>
       </header>
@@ -141,10 +150,10 @@ export function ChainEditor() {
       {view === 'publish' && (
         <Publish
           draft={d}
-          publish={act.publish}
-          rebase={act.rebase}
-          putFile={act.putFile}
-          discard={act.discard}
+          publish={() => act.publish()}
+          rebase={() => act.rebase()}
+          putFile={(f, t) => act.putFile(f, t)}
+          discard={() => act.discard()}
           onDone={published}
           onBack={() => setView('graph')}
         />
@@ -204,12 +213,7 @@ export function ChainEditor() {
           </form>
           <div className="chain-area ce-area">
             {parts.length ? (
-              <EditGraph
-                nodes={parts}
-                problems={counts}
-                selected={selected}
-                onSelect={setSelected}
-              />
+              <EditGraph nodes={parts} problems={counts} selected={selected} onSelect={setSelected} />
             ) : (
               <p className="muted ce-empty">No nodes yet: add the first one above.</p>
             )}
@@ -234,7 +238,7 @@ export function ChainEditor() {
         </>
       )}
       <p className="muted ce-foot">
-        <button type="button" className="link" onClick={() => navigate('/templates/chains')}>
+        <button type="button" className="link" onClick={() => void navigate('/templates/chains')}>
           Back to all chains
         </button>
       </p>

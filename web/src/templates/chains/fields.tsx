@@ -75,7 +75,7 @@ function Value({
     return <code className="ce-json">{JSON.stringify(v)}</code>;
   }
   const save = () => {
-    if (draft === (v === null || v === undefined ? '' : String(v))) return;
+    if (draft === (typeof v === 'string' || typeof v === 'number' ? String(v) : '')) return;
     void onSet(
       typeof v === 'number' && draft.trim() !== '' && !Number.isNaN(Number(draft)) ? Number(draft) : draft,
     );
@@ -136,7 +136,15 @@ export function Fields({
             key={`${k}:${JSON.stringify(f.value)}`}
             className={`ce-field${mine.length ? ' ce-field-bad' : ''}`}
           >
-            <span className="ce-name">{k}</span>
+            <span className="ce-name">
+              {k.split('.').map((part, i) => (
+                // A dotted key breaks after its dots, not inside a word.
+                <span key={i}>
+                  {i > 0 && <wbr />}
+                  {i > 0 ? `.${part}` : part}
+                </span>
+              ))}
+            </span>
             <Value name={k} field={f} choices={choices} onSet={(v) => edits.set(k, v)} />
             <span className={`chip ce-src ce-src-${f.source.split(':')[0]}`}>{sourceLabel(f.source)}</span>
             {inherits && f.source === 'chain' && k !== 'id' ? (

@@ -38,9 +38,11 @@ function problemsOf(e: ApiError): Problem[] {
 }
 
 export function Diff({ text }: { text: string }) {
+  // The patch's `Index:` and `====` banner lines say nothing the file headers do not.
+  const lines = text.split('\n').filter((l) => !l.startsWith('Index: ') && !/^=+$/.test(l));
   return (
     <pre className="ce-diff">
-      {text.split('\n').map((l, i) => (
+      {lines.map((l, i) => (
         <span
           key={i}
           className={
@@ -103,49 +105,6 @@ export function Publish({ draft, publish, rebase, putFile, discard, onDone, onBa
   return (
     <section className="ce-publish" aria-label="Review and publish">
       <h2>Review &amp; publish</h2>
-      <h3>Changes</h3>
-      {changes.length === 0 ? (
-        <p className="muted">No change against the published chain.</p>
-      ) : (
-        <ul className="ce-changes">
-          {changes.map((c, i) => (
-            <li key={i}>
-              <span className={`chip ce-kind-${c.kind}`}>{c.kind}</span> <code>{c.path || '(chain)'}</code>{' '}
-              {c.summary}
-              {c.fields?.length ? <span className="muted"> ({c.fields.join(', ')})</span> : null}
-            </li>
-          ))}
-        </ul>
-      )}
-      <h3>Impact</h3>
-      {impact && 'running' in impact && typeof impact.running === 'number' && 'repos' in impact ? (
-        <p>
-          {impact.running} item{impact.running === 1 ? '' : 's'} on this chain not ended (they keep the chain
-          they started with); default chain of {impact.repos.length ? impact.repos.join(', ') : 'no repo'}.
-        </p>
-      ) : (
-        <p className="muted">Nothing reached.</p>
-      )}
-      {warnings.map((w, i) => (
-        <p key={i} className="banner">
-          {w.file}: {w.message}
-        </p>
-      ))}
-      <h3>Diff</h3>
-      {Object.entries(draft.files).map(([f, text]) => (
-        <Diff
-          key={f}
-          text={createTwoFilesPatch(
-            `published ${f}`,
-            `draft ${f}`,
-            draft.published[f] ?? '',
-            text ?? '',
-            '',
-            '',
-            { context: 3 },
-          )}
-        />
-      ))}
       {error && (
         <div className="banner" role="alert">
           <p>{error}</p>
@@ -218,6 +177,49 @@ export function Publish({ draft, publish, rebase, putFile, discard, onDone, onBa
           </div>
         </div>
       )}
+      <h3>Changes</h3>
+      {changes.length === 0 ? (
+        <p className="muted">No change against the published chain.</p>
+      ) : (
+        <ul className="ce-changes">
+          {changes.map((c, i) => (
+            <li key={i}>
+              <span className={`chip ce-kind-${c.kind}`}>{c.kind}</span> <code>{c.path || '(chain)'}</code>{' '}
+              {c.summary}
+              {c.fields?.length ? <span className="muted"> ({c.fields.join(', ')})</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3>Impact</h3>
+      {impact && 'running' in impact && typeof impact.running === 'number' && 'repos' in impact ? (
+        <p>
+          {impact.running} item{impact.running === 1 ? '' : 's'} on this chain not ended (they keep the chain
+          they started with); default chain of {impact.repos.length ? impact.repos.join(', ') : 'no repo'}.
+        </p>
+      ) : (
+        <p className="muted">Nothing reached.</p>
+      )}
+      {warnings.map((w, i) => (
+        <p key={i} className="banner">
+          {w.file}: {w.message}
+        </p>
+      ))}
+      <h3>Diff</h3>
+      {Object.entries(draft.files).map(([f, text]) => (
+        <Diff
+          key={f}
+          text={createTwoFilesPatch(
+            `published ${f}`,
+            `draft ${f}`,
+            draft.published[f] ?? '',
+            text ?? '',
+            '',
+            '',
+            { context: 3 },
+          )}
+        />
+      ))}
       {note && <p role="status">{note}</p>}
       <div className="ce-actions">
         <button

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { ApiError } from '../../api.js';
-import type { Draft, Problem } from './draft-api.js';
+import type { Draft } from './draft-api.js';
 
 /*
  * The chain file as text: saved whole with the draft's PUT, comments kept. A text that does not
@@ -23,8 +23,7 @@ export function YamlView({
   const gutter = useRef<HTMLDivElement>(null);
   const yamlError = draft.result.yaml_error?.file === file ? draft.result.yaml_error : null;
   const marks = new Map<number, string>();
-  for (const p of draft.result.problems as Problem[])
-    if (p.file === file && p.line) marks.set(p.line, p.message);
+  for (const p of draft.result.problems) if (p.file === file && p.line) marks.set(p.line, p.message);
   if (yamlError?.line) marks.set(yamlError.line, yamlError.message);
   const lines = text.split('\n').length;
   return (
