@@ -146,17 +146,19 @@ export function Fields({
               ))}
             </span>
             <Value name={k} field={f} choices={choices} onSet={(v) => edits.set(k, v)} />
-            <span className={`chip ce-src ce-src-${f.source.split(':')[0]}`}>{sourceLabel(f.source)}</span>
-            {inherits && f.source === 'chain' && k !== 'id' ? (
-              <button
-                type="button"
-                className="link"
-                aria-label={`Reset ${k}`}
-                onClick={() => void edits.reset(k)}
-              >
-                reset
-              </button>
-            ) : null}
+            <span className="ce-meta">
+              <span className={`chip ce-src ce-src-${f.source.split(':')[0]}`}>{sourceLabel(f.source)}</span>
+              {inherits && f.source === 'chain' && k !== 'id' ? (
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Reset ${k}`}
+                  onClick={() => void edits.reset(k)}
+                >
+                  reset
+                </button>
+              ) : null}
+            </span>
             {mine.map((p, i) => (
               <p key={i} className="ce-problem" role="alert">
                 {p.message}
