@@ -287,6 +287,24 @@ describe.skipIf(noChromium !== null)(
       await page.getByRole('button', { name: 'Create chain' }).click();
       await page.waitForURL(/\/templates\/chains\/fresh$/);
       await page.getByText('No nodes yet').waitFor();
+      // An empty chain takes its first node at the end, the next after the selected one; then move and remove.
+      const ids = async () =>
+        (
+          (await api('GET', '/api/drafts/chains/fresh')).json.result.model['chains/fresh.yaml'].nodes ?? []
+        ).map((n: any) => n.id);
+      await page.getByLabel('New node id').fill('first');
+      await page.getByRole('button', { name: 'Add node at the end' }).click();
+      await page.getByRole('complementary', { name: 'Node first' }).waitFor();
+      await page.getByLabel('New node id').fill('second');
+      await page.getByRole('button', { name: 'Add node after first' }).click();
+      await page.getByRole('complementary', { name: 'Node second' }).waitFor();
+      expect(await ids()).toEqual(['first', 'second']);
+      await page.getByRole('button', { name: 'Move node second up' }).click();
+      await expect.poll(ids).toEqual(['second', 'first']);
+      await page.getByLabel('node first').click();
+      await page.getByRole('button', { name: 'Remove node first' }).click();
+      await expect.poll(ids).toEqual(['second']);
+      await page.getByLabel('node first').waitFor({ state: 'detached' });
       await page.getByRole('link', { name: 'Chains', exact: true }).first().click();
       await page.getByRole('row', { name: /fresh/ }).getByText('not published yet').waitFor();
       await page
