@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSetup } from './helpers/agents.js';
 import { noChromium, openBrowser, shot, type Session } from './helpers/browser.js';
@@ -34,6 +35,8 @@ async function api(method: string, path: string, body?: unknown, headers?: Recor
     ...(headers ? { headers } : {}),
   });
 }
+/** A node of the chain graph (React Flow names it by its id). */
+const graphNode = (page: Page, id: string) => page.getByTestId(`rf__node-${id}`);
 const onDisk = () => readFileSync(join(home, 'config', 'chains', 'steps.yaml'), 'utf8');
 
 beforeAll(async () => {
@@ -61,7 +64,7 @@ describe.skipIf(noChromium !== null)(
       await row.getByRole('link', { name: 'steps' }).click();
       await page.waitForURL(/\/templates\/chains\/steps$/);
       await page.getByText('published, no draft').waitFor();
-      await page.getByLabel('node build').click();
+      await graphNode(page, 'build').click();
       const inspector = page.getByRole('complementary', { name: 'Node build' });
       await expect
         .poll(() => inspector.getByLabel('run').inputValue())
@@ -70,7 +73,7 @@ describe.skipIf(noChromium !== null)(
       // A node with no step is a problem, shown on the graph and in the inspector.
       await page.getByLabel('New node id').fill('lint');
       await page.getByRole('button', { name: 'Add node after build' }).click();
-      await page.getByLabel('node lint: 1 problem').waitFor();
+      await page.getByRole('group', { name: 'node lint: 1 problem' }).waitFor();
       const lint = page.getByRole('complementary', { name: 'Node lint' });
       await expect
         .poll(() => lint.getByRole('alert').allInnerTexts())
@@ -96,7 +99,7 @@ describe.skipIf(noChromium !== null)(
       await task.getByRole('button', { name: 'Set field' }).click();
       await page.getByText('draft · 2 changes · 0 problems').waitFor();
       await expect.poll(() => task.getByLabel('run').inputValue()).toBe('echo linted >> lint.txt');
-      await expect(page.getByLabel('node lint: 1 problem').count()).resolves.toBe(0);
+      await expect(page.getByRole('group', { name: 'node lint: 1 problem' }).count()).resolves.toBe(0);
 
       // Rename in place, then undo it.
       await lint.getByRole('button', { name: 'Rename lint', exact: true }).click();
@@ -107,7 +110,7 @@ describe.skipIf(noChromium !== null)(
         (await api('GET', '/api/drafts/chains/steps')).json.result.model['chains/steps.yaml'].nodes[1].id,
       ).toBe('check');
       await page.getByRole('button', { name: 'Undo' }).click();
-      await page.getByLabel('node lint').waitFor();
+      await graphNode(page, 'lint').waitFor();
       await shot(page, 'chains-editor');
 
       // The YAML view: text that does not parse is kept and its error shown at its line; undo takes it back.
@@ -171,7 +174,7 @@ describe.skipIf(noChromium !== null)(
       const { page } = s;
       const mark = s.problems.length;
       await page.goto(`${jig.url}/templates/chains/steps`);
-      await page.getByLabel('node build').click();
+      await graphNode(page, 'build').click();
       const build = page.getByRole('complementary', { name: 'Node build' });
       await build.getByRole('region', { name: 'Task build.main.touch' }).waitFor();
       await shot(page, 'chains-inspector');
@@ -230,7 +233,7 @@ describe.skipIf(noChromium !== null)(
     it("shows where each value comes from, and resets one set here to the library's", async () => {
       const { page } = s;
       await page.goto(`${jig.url}/templates/chains/quick-task`);
-      await page.getByLabel('node verify').click();
+      await graphNode(page, 'verify').click();
       const task = page.getByRole('region', { name: 'Task verify.main.verify' });
       const scope = task.locator('.ce-field').filter({ has: page.getByLabel('scope', { exact: true }) });
       await expect.poll(() => task.getByLabel('scope', { exact: true }).inputValue()).toBe('each_repository');
@@ -267,7 +270,7 @@ describe.skipIf(noChromium !== null)(
       await page.getByLabel('Id of the copy of steps').fill('steps-two');
       await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
       await page.waitForURL(/\/templates\/chains\/steps-two$/);
-      await page.getByLabel('node lint').waitFor();
+      await graphNode(page, 'lint').waitFor();
       const copy = (await api('GET', '/api/drafts/chains/steps-two')).json;
       expect(copy.draft).toBe(true);
       // A duplicate copies the chain's draft when it has one, else its file: here the file.
@@ -301,10 +304,18 @@ describe.skipIf(noChromium !== null)(
       expect(await ids()).toEqual(['first', 'second']);
       await page.getByRole('button', { name: 'Move node second up' }).click();
       await expect.poll(ids).toEqual(['second', 'first']);
-      await page.getByLabel('node first').click();
+      // Dragging a node left of another moves it there too.
+      const box = async (id: string) => (await graphNode(page, id).boundingBox())!;
+      const [from, to] = [await box('first'), await box('second')];
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(to.x - 30, from.y + from.height / 2, { steps: 8 });
+      await page.mouse.up();
+      await expect.poll(ids).toEqual(['first', 'second']);
+      await graphNode(page, 'first').click();
       await page.getByRole('button', { name: 'Remove node first' }).click();
       await expect.poll(ids).toEqual(['second']);
-      await page.getByLabel('node first').waitFor({ state: 'detached' });
+      await graphNode(page, 'first').waitFor({ state: 'detached' });
       await page.getByRole('link', { name: 'Chains', exact: true }).first().click();
       await page.getByRole('row', { name: /fresh/ }).getByText('not published yet').waitFor();
       await page

@@ -8,10 +8,11 @@ import {
   type Edge,
   type Node,
   type NodeProps,
+  applyNodeChanges,
   useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { NodePart } from './shape.js';
 
 /*
@@ -91,9 +92,16 @@ export interface EditGraphProps {
   problems: Map<string, number>;
   selected: string | null;
   onSelect: (id: string) => void;
+  /** A node dropped among the others: its new position in the walk. */
+  onMove: (id: string, to: number) => void;
 }
 
-export default function EditGraph({ nodes, problems, selected, onSelect }: EditGraphProps) {
+/** Where a node dropped at `x` lands: after every other node whose box starts left of it. */
+export function dropIndex(xs: readonly { id: string; x: number }[], id: string, x: number): number {
+  return xs.filter((n) => n.id !== id && n.x < x).length;
+}
+
+export default function EditGraph({ nodes, problems, selected, onSelect, onMove }: EditGraphProps) {
   const flow = useMemo(() => {
     const graphNodes: EditNode[] = nodes.map((n, i) => {
       const rejectTo = n.fields.reject_to?.value;
@@ -135,15 +143,28 @@ export default function EditGraph({ nodes, problems, selected, onSelect }: EditG
     }
     return { graphNodes, edges };
   }, [nodes, problems, selected]);
+  // Dragging moves a node on screen only; the drop sends the move and the answer redraws the chain.
+  const [shown, setShown] = useState(flow.graphNodes);
+  useEffect(() => setShown(flow.graphNodes), [flow.graphNodes]);
   return (
     <div className="chain-graph ce-graph" aria-label="Chain graph">
       <ReactFlow
-        nodes={flow.graphNodes}
+        nodes={shown}
         edges={flow.edges}
         nodeTypes={nodeTypes}
         fitView
         fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
-        nodesDraggable={false}
+        nodesDraggable
+        onNodesChange={(changes) => setShown((ns) => applyNodeChanges(changes, ns))}
+        onNodeDragStop={(_e, n) => {
+          const to = dropIndex(
+            flow.graphNodes.map((g) => ({ id: g.id, x: g.position.x })),
+            n.id,
+            n.position.x,
+          );
+          if (to === nodes.findIndex((p) => p.id === n.id)) setShown(flow.graphNodes);
+          else onMove(n.id, to);
+        }}
         nodesConnectable={false}
         minZoom={0.2}
         onNodeClick={(_e, n) => onSelect(n.id)}

@@ -213,7 +213,13 @@ export function ChainEditor() {
           </form>
           <div className="chain-area ce-area">
             {parts.length ? (
-              <EditGraph nodes={parts} problems={counts} selected={selected} onSelect={setSelected} />
+              <EditGraph
+                nodes={parts}
+                problems={counts}
+                selected={selected}
+                onSelect={setSelected}
+                onMove={(id, to) => void run([{ op: 'move', path: id, to }])}
+              />
             ) : (
               <p className="muted ce-empty">No nodes yet: add the first one above.</p>
             )}
