@@ -233,6 +233,27 @@ describe.skipIf(noChromium !== null)(
     it("shows where each value comes from, and resets one set here to the library's", async () => {
       const { page } = s;
       await page.goto(`${jig.url}/templates/chains/quick-task`);
+      // With no node selected, the chain's own keys.
+      const chain = page.getByRole('complementary', { name: 'Chain quick-task itself' });
+      await expect
+        .poll(() => chain.getByLabel('description', { exact: true }).inputValue())
+        .toBe("Smoke-test chain. Implement and run the changed scopes' tests, with no gate.");
+      await chain.getByLabel('description', { exact: true }).fill('Quick.');
+      // A long text is a text area: it saves when the field is left.
+      await chain.getByLabel('description', { exact: true }).blur();
+      await expect
+        .poll(
+          async () =>
+            (await api('GET', '/api/drafts/chains/quick-task')).json.result.model['chains/quick-task.yaml']
+              .description,
+        )
+        .toBe('Quick.');
+      // A task a library node brings is marked: the file does not hold it.
+      await graphNode(page, 'implementation').click();
+      await page
+        .getByRole('region', { name: 'Task implementation.main.implement' })
+        .getByText('inherited from nodes.implementation')
+        .waitFor();
       await graphNode(page, 'verify').click();
       const task = page.getByRole('region', { name: 'Task verify.main.verify' });
       const scope = task.locator('.ce-field').filter({ has: page.getByLabel('scope', { exact: true }) });

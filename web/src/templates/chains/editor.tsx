@@ -7,7 +7,8 @@ import { chainFile, useDraft, useDraftActions, type ChainOp, type Published } fr
 import EditGraph from './edit-graph.js';
 import { Inspector } from './inspector.js';
 import { Publish } from './publish.js';
-import { chainParts, problemsIn } from './shape.js';
+import { Fields } from './fields.js';
+import { chainFields, chainParts, problemsIn } from './shape.js';
 import { YamlView } from './yaml-view.js';
 
 /*
@@ -236,8 +237,24 @@ export function ChainEditor() {
                 run={run}
               />
             ) : (
-              <aside className="inspector ce-inspector">
-                <p className="muted">Select a node in the graph to edit it.</p>
+              <aside className="inspector ce-inspector" aria-label={`Chain ${id} itself`}>
+                <h2 className="ce-head">Chain {id}</h2>
+                <p className="muted">Select a node in the graph to edit it. The chain&apos;s own keys:</p>
+                <Fields
+                  key={d.updated_at ?? ''}
+                  fields={chainFields(d.result, file)}
+                  problems={problems.filter((p) => p.path === '')}
+                  choices={d.result.choices}
+                  inherits={false}
+                  edits={{
+                    set: async (field, value) => {
+                      await run([{ op: 'set_field', path: '', field, value }]);
+                    },
+                    reset: async (field) => {
+                      await run([{ op: 'reset_field', path: '', field }]);
+                    },
+                  }}
+                />
               </aside>
             )}
           </div>

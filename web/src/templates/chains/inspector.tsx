@@ -12,6 +12,18 @@ export type Run = (ops: ChainOp[]) => Promise<boolean>;
 
 const TASK_KINDS = ['subprocess', 'agent', 'builtin', 'forge'];
 
+/** A part a library node brings: the file does not hold it, so it is changed in the library. */
+function Inherited({ from }: { from: string }) {
+  return (
+    <span
+      className="chip ce-src"
+      title="Not written in this chain: change it in the library, or write the node out in the YAML view"
+    >
+      inherited from {from}
+    </span>
+  );
+}
+
 function Rename({ part, run }: { part: Part; run: Run }) {
   const [editing, setEditing] = useState(false);
   const [id, setId] = useState(part.id);
@@ -232,6 +244,7 @@ export function Inspector({ node, at, count, problems, choices, libNodes, libTas
             <section key={s.path} className="ce-step" aria-label={`Step ${s.path}`}>
               <h4 className="ce-head">
                 <Rename key={s.path} part={s} run={run} />
+                {s.origin && <Inherited from={s.origin} />}
                 <span className="ce-actions">
                   <Order path={s.path} at={si} count={node.steps.length} run={run} label={`step ${s.path}`} />
                 </span>
@@ -249,6 +262,7 @@ export function Inspector({ node, at, count, problems, choices, libNodes, libTas
                   <h5 className="ce-head">
                     <Rename key={t.path} part={t} run={run} />
                     <span className="muted">{t.extends ? `library ${t.extends}` : (t.kind ?? '')}</span>
+                    {t.origin && <Inherited from={t.origin} />}
                     <span className="ce-actions">
                       <Order
                         path={t.path}

@@ -16,6 +16,8 @@ export interface Part {
   level: 'node' | 'step' | 'task';
   extends: string | null;
   fields: Record<string, Field>;
+  /** Brought by a library node (`nodes.x`), not written in the file: ops on it are refused. */
+  origin?: string | null;
 }
 export interface TaskPart extends Part {
   level: 'task';
@@ -100,6 +102,7 @@ export function chainParts(result: Result, file: string): NodePart[] {
         id: sid,
         level: 'step',
         extends: text(s.extends),
+        origin: originOf(sources, spath),
         fields: fieldsAt(sources, spath, s),
         tasks: list(s.tasks).map((t): TaskPart => {
           const tid = text(t.id) ?? '?';
@@ -109,6 +112,7 @@ export function chainParts(result: Result, file: string): NodePart[] {
             id: tid,
             level: 'task',
             extends: text(t.extends),
+            origin: originOf(sources, tpath),
             kind: text(t.kind),
             fields: fieldsAt(sources, tpath, t),
           };
@@ -126,6 +130,20 @@ export function chainParts(result: Result, file: string): NodePart[] {
       handlers: handlersOf(n),
     };
   });
+}
+
+/** The chain's own keys as written (description, policy, …): it has no `sources` row of its own. */
+export function chainFields(result: Result, file: string): Record<string, Field> {
+  const model = result.model[file];
+  if (!isObj(model)) return {};
+  const { nodes: _nodes, ...own } = model;
+  return written(own);
+}
+
+/** The library component that brought a step or task, when the file does not hold it itself. */
+function originOf(sources: Result['sources'], path: string): string | null {
+  const source = sources?.[path]?.id?.source;
+  return source?.startsWith('library:') ? source.slice('library:'.length) : null;
 }
 
 /** The problems at a path exactly (`field` null for the component itself). */
