@@ -1,6 +1,14 @@
-import { Coming } from '../../shell/shell.js';
+import { Route, Routes } from 'react-router';
+import { ChainsList } from './chains-list.js';
+import { ChainEditor } from './editor.js';
+import './chains.css';
 
-/** Chains: built by the board's part 2. */
+/** Templates › Chains: the list at `/templates/chains`, one chain's editor at `/templates/chains/:id`. */
 export function ChainsPage() {
-  return <Coming title="Chains" />;
+  return (
+    <Routes>
+      <Route index element={<ChainsList />} />
+      <Route path=":id" element={<ChainEditor />} />
+    </Routes>
+  );
 }

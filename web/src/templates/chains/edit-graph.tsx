@@ -1,0 +1,178 @@
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  type Edge,
+  type Node,
+  type NodeProps,
+  applyNodeChanges,
+  useReactFlow,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useEffect, useMemo, useState } from 'react';
+import type { NodePart } from './shape.js';
+
+/*
+ * The chain being edited, drawn as the item page draws a running one (web/src/item/chain-graph.tsx):
+ * exec nodes as boxes, gates as diamonds, left to right in walk order, a gate's reject arc under
+ * the row. Instead of run states each node shows its base and its problems.
+ */
+
+type Data = { node: NodePart; problems: number; selected: boolean; rejectTo: string | null };
+type EditNode = Node<Data, 'exec' | 'gate'>;
+
+const GAP = 200;
+const DIAMOND_MID = 29;
+
+function Label({ data }: { data: Data }) {
+  const { node, problems } = data;
+  return (
+    <>
+      <span className="gn-id">{node.id}</span>
+      <span className="gn-state">
+        {node.extends
+          ? `extends ${node.extends}`
+          : node.kind === 'gate'
+            ? 'gate'
+            : `${node.steps.length} step${node.steps.length === 1 ? '' : 's'}`}
+      </span>
+      {problems > 0 && (
+        <span className="chip chip-warn ce-badge">
+          {problems} problem{problems === 1 ? '' : 's'}
+        </span>
+      )}
+    </>
+  );
+}
+
+const cls = (d: Data, kind: string) =>
+  `gn gn-${kind}${d.problems ? ' gn-stopped' : ''}${d.selected ? ' gn-selected' : ''}`;
+
+function ExecNode({ data }: NodeProps<EditNode>) {
+  return (
+    <div className={cls(data, 'exec')}>
+      <Handle type="target" position={Position.Left} />
+      <Handle type="target" id="back" position={Position.Bottom} />
+      <Label data={data} />
+      <Handle type="source" position={Position.Right} />
+    </div>
+  );
+}
+
+function GateNode({ data }: NodeProps<EditNode>) {
+  return (
+    <div className={cls(data, 'gate')}>
+      <div className="gn-diamond" aria-hidden />
+      <Handle type="target" position={Position.Left} style={{ top: DIAMOND_MID }} />
+      <div className="gn-gate-label">
+        <Label data={data} />
+      </div>
+      <Handle type="source" position={Position.Right} style={{ top: DIAMOND_MID }} />
+      <Handle type="source" id="reject" position={Position.Bottom} />
+    </div>
+  );
+}
+
+const nodeTypes = { exec: ExecNode, gate: GateNode };
+
+/** Fits the view again when nodes come or go, so a node added at the end is in sight. */
+function Refit({ ids }: { ids: string }) {
+  const flow = useReactFlow();
+  useEffect(() => {
+    void flow.fitView({ padding: 0.2, maxZoom: 1 });
+  }, [flow, ids]);
+  return null;
+}
+
+export interface EditGraphProps {
+  nodes: readonly NodePart[];
+  problems: Map<string, number>;
+  selected: string | null;
+  onSelect: (id: string) => void;
+  /** A node dropped among the others: its new position in the walk. */
+  onMove: (id: string, to: number) => void;
+}
+
+/** Where a node dropped at `x` lands: after every other node whose box starts left of it. */
+export function dropIndex(xs: readonly { id: string; x: number }[], id: string, x: number): number {
+  return xs.filter((n) => n.id !== id && n.x < x).length;
+}
+
+export default function EditGraph({ nodes, problems, selected, onSelect, onMove }: EditGraphProps) {
+  const flow = useMemo(() => {
+    const graphNodes: EditNode[] = nodes.map((n, i) => {
+      const rejectTo = n.fields.reject_to?.value;
+      const count = problems.get(n.id) ?? 0;
+      return {
+        id: n.id,
+        type: n.kind,
+        position: { x: i * GAP, y: n.kind === 'gate' ? 27 - DIAMOND_MID : 0 },
+        data: {
+          node: n,
+          problems: count,
+          selected: n.id === selected,
+          rejectTo: typeof rejectTo === 'string' ? rejectTo : null,
+        },
+        ariaLabel: `${n.kind === 'gate' ? 'gate' : 'node'} ${n.id}${count ? `: ${count} problem${count === 1 ? '' : 's'}` : ''}`,
+      };
+    });
+    const edges: Edge[] = nodes.slice(1).map((n, i) => ({
+      id: `${nodes[i]!.id}->${n.id}`,
+      source: nodes[i]!.id,
+      target: n.id,
+      markerEnd: { type: MarkerType.ArrowClosed },
+    }));
+    const ids = new Set(nodes.map((n) => n.id));
+    for (const g of graphNodes) {
+      const to = g.data.rejectTo;
+      if (g.type !== 'gate' || !to || !ids.has(to)) continue;
+      edges.push({
+        id: `${g.id}~>${to}`,
+        source: g.id,
+        sourceHandle: 'reject',
+        target: to,
+        targetHandle: 'back',
+        type: 'smoothstep',
+        className: 'reject-arc',
+        label: 'reject',
+        markerEnd: { type: MarkerType.ArrowClosed },
+      });
+    }
+    return { graphNodes, edges };
+  }, [nodes, problems, selected]);
+  // Dragging moves a node on screen only; the drop sends the move and the answer redraws the chain.
+  const [shown, setShown] = useState(flow.graphNodes);
+  useEffect(() => setShown(flow.graphNodes), [flow.graphNodes]);
+  return (
+    <div className="chain-graph ce-graph" aria-label="Chain graph">
+      <ReactFlow
+        nodes={shown}
+        edges={flow.edges}
+        nodeTypes={nodeTypes}
+        fitView
+        fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+        nodesDraggable
+        onNodesChange={(changes) => setShown((ns) => applyNodeChanges(changes, ns))}
+        onNodeDragStop={(_e, n) => {
+          const to = dropIndex(
+            flow.graphNodes.map((g) => ({ id: g.id, x: g.position.x })),
+            n.id,
+            n.position.x,
+          );
+          if (to === nodes.findIndex((p) => p.id === n.id)) setShown(flow.graphNodes);
+          else onMove(n.id, to);
+        }}
+        nodesConnectable={false}
+        minZoom={0.2}
+        onNodeClick={(_e, n) => onSelect(n.id)}
+      >
+        <Background gap={16} size={1} />
+        <Controls showInteractive={false} />
+        <Refit ids={nodes.map((n) => n.id).join(' ')} />
+      </ReactFlow>
+    </div>
+  );
+}

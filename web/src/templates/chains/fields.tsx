@@ -1,0 +1,197 @@
+import { useState } from 'react';
+import type { Problem, Result } from './draft-api.js';
+import { sourceLabel, type Field } from './shape.js';
+
+/*
+ * One component's fields as the result object's `sources` gives them: each value with where it
+ * comes from, editable with `set_field`, a reset (`reset_field`) for one set here over an
+ * inherited value, the closed sets (`ref`, `target`, `inputs`, `grants`) from `choices`, and the
+ * problems of that field beside it.
+ */
+
+export interface FieldEdits {
+  set: (field: string, value: unknown) => Promise<void>;
+  reset: (field: string) => Promise<void>;
+}
+
+const HIDDEN = new Set(['kind', 'extends']);
+
+function Value({
+  name,
+  field,
+  choices,
+  onSet,
+}: {
+  name: string;
+  field: Field;
+  choices: Result['choices'];
+  onSet: (v: unknown) => Promise<void>;
+}) {
+  const v = field.value;
+  const [draft, setDraft] = useState(typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  const label = `${name}`;
+  if (name === 'ref' || name === 'target') {
+    const options = choices[name];
+    return (
+      <select
+        aria-label={label}
+        value={typeof v === 'string' ? v : ''}
+        onChange={(e) => void onSet(e.target.value)}
+      >
+        {typeof v !== 'string' && <option value="">(none)</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value} title={o.summary}>
+            {o.value}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  if (name === 'inputs' || name === 'grants') {
+    const on = Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    return (
+      <fieldset className="ce-set" aria-label={label}>
+        {choices[name].map((o) => (
+          <label key={o.value} title={o.summary}>
+            <input
+              type="checkbox"
+              checked={on.includes(o.value)}
+              onChange={(e) =>
+                void onSet(e.target.checked ? [...on, o.value] : on.filter((x) => x !== o.value))
+              }
+            />
+            {o.value}
+          </label>
+        ))}
+      </fieldset>
+    );
+  }
+  if (typeof v === 'boolean') {
+    return (
+      <input type="checkbox" aria-label={label} checked={v} onChange={(e) => void onSet(e.target.checked)} />
+    );
+  }
+  if (v !== null && typeof v === 'object') {
+    return <code className="ce-json">{JSON.stringify(v)}</code>;
+  }
+  const save = () => {
+    if (draft === (typeof v === 'string' || typeof v === 'number' ? String(v) : '')) return;
+    void onSet(
+      typeof v === 'number' && draft.trim() !== '' && !Number.isNaN(Number(draft)) ? Number(draft) : draft,
+    );
+  };
+  const long = typeof v === 'string' && (v.length > 60 || v.includes('\n'));
+  return long ? (
+    <textarea
+      aria-label={label}
+      value={draft}
+      rows={4}
+      onChange={(e) => setDraft(e.target.value)}
+      onBlur={save}
+    />
+  ) : (
+    <input
+      aria-label={label}
+      value={draft}
+      placeholder={v === null ? 'not set' : undefined}
+      onChange={(e) => setDraft(e.target.value)}
+      onBlur={save}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') save();
+      }}
+    />
+  );
+}
+
+export function Fields({
+  fields,
+  problems,
+  choices,
+  inherits,
+  edits,
+}: {
+  fields: Record<string, Field>;
+  problems: readonly Problem[];
+  choices: Result['choices'];
+  /** The component extends a library one, so a value set here can be reset to it. */
+  inherits: boolean;
+  edits: FieldEdits;
+}) {
+  const [name, setName] = useState('');
+  const [value, setValue] = useState('');
+  const shown = Object.entries(fields).filter(([k]) => !HIDDEN.has(k));
+  const loose = problems.filter((p) => !p.field || !(p.field in fields) || HIDDEN.has(p.field));
+  return (
+    <div className="ce-fields">
+      {loose.map((p, i) => (
+        <p key={i} className="ce-problem" role="alert">
+          {p.field ? `${p.field}: ` : ''}
+          {p.message}
+        </p>
+      ))}
+      {shown.map(([k, f]) => {
+        const mine = problems.filter((p) => p.field === k);
+        return (
+          <div
+            key={`${k}:${JSON.stringify(f.value)}`}
+            className={`ce-field${mine.length ? ' ce-field-bad' : ''}`}
+          >
+            <span className="ce-name">
+              {k.split('.').map((part, i) => (
+                // A dotted key breaks after its dots, not inside a word.
+                <span key={i}>
+                  {i > 0 && <wbr />}
+                  {i > 0 ? `.${part}` : part}
+                </span>
+              ))}
+            </span>
+            <Value name={k} field={f} choices={choices} onSet={(v) => edits.set(k, v)} />
+            <span className="ce-meta">
+              <span className={`chip ce-src ce-src-${f.source.split(':')[0]}`}>{sourceLabel(f.source)}</span>
+              {inherits && f.source === 'chain' && k !== 'id' ? (
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Reset ${k}`}
+                  onClick={() => void edits.reset(k)}
+                >
+                  reset
+                </button>
+              ) : null}
+            </span>
+            {mine.map((p, i) => (
+              <p key={i} className="ce-problem" role="alert">
+                {p.message}
+              </p>
+            ))}
+          </div>
+        );
+      })}
+      <form
+        className="ce-add-field"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!name.trim()) return;
+          void edits.set(name.trim(), value).then(() => {
+            setName('');
+            setValue('');
+          });
+        }}
+      >
+        <input
+          aria-label="Field name"
+          placeholder="field (run, message, …)"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <input
+          aria-label="Field value"
+          placeholder="value"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <button type="submit">Set field</button>
+      </form>
+    </div>
+  );
+}
