@@ -42,12 +42,16 @@ describe('the board served by jig serve', () => {
       expect(r.headers.get('content-security-policy')).toContain("img-src 'self' data:");
       expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     }
-    // The page loads only its own files: no other host, no inline script.
-    expect([...index.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])).toEqual([
+    // The page loads only its own files: no other host, no inline script. Code the lazily loaded
+    // screens share with the board is preloaded beside it, also from /assets/.
+    const refs = [...index.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.filter((r) => !/^\/assets\/[\w-]+\.js$/.test(r) || r === `/assets/${script}`)).toEqual([
       'data:,',
       `/assets/${script}`,
       `/assets/${style}`,
     ]);
+    for (const preload of refs.filter((r) => r.endsWith('.js') && r !== `/assets/${script}`))
+      expect(index).toContain(`<link rel="modulepreload" crossorigin href="${preload}">`);
     expect(index).not.toMatch(/<script>(?!<\/script>)/);
   });
 

@@ -77,7 +77,10 @@ export const errorCatalogue = {
     template: '{file} in {path} {reason}; Jig reads only regular files inside the repository',
   },
   invalid_title: { status: 422, template: '{message}' },
-  chain_unknown: { status: 422, template: 'chain {chain} names no chain in the library (chains: {known}){hint}' },
+  chain_unknown: {
+    status: 422,
+    template: 'chain {chain} names no chain in the library (chains: {known}){hint}',
+  },
   chain_conflict: {
     status: 422,
     template: 'chain and chain_template name different chains ({chain} and {chain_template}); send one',
