@@ -1,0 +1,313 @@
+import { DraftBar, FieldProblems, problemsAt, useAreaDraft, type AreaDraft, type Problem } from './draft.js';
+import { CheckField, NumberField } from './field.js';
+import { PolicyLoops } from './policy-loops.js';
+import { PolicyPreview } from './policy-preview.js';
+import { CAPS, CAP_LABEL, LEVELS, LEVEL_LABEL, policyResolved, type Sourced } from './policy-types.js';
+
+/*
+ * Settings › Policy: policy.yaml through the `policy` draft. Each field sends one `set_value` op
+ * (scope and dotted key as the drafts doc lists them); its problems show beside it; nothing runs
+ * differently until Review & publish.
+ */
+
+export function PolicyPage() {
+  const d = useAreaDraft('policy', [['policy']]);
+  if (d.loadError)
+    return (
+      <p className="banner error" role="alert">
+        {d.loadError.message}
+      </p>
+    );
+  if (!d.draft) return <p className="muted">Loading the policy…</p>;
+  const r = policyResolved(d.draft.result.resolved);
+  const problems = d.draft.result.problems;
+  const shown: string[] = [];
+  // Every field registers its key, so a problem no field shows is still listed at the top.
+  const at = (key: string) => {
+    shown.push(key);
+    return problemsAt(problems, key);
+  };
+  const set = (scope: string, key: string) => (value: unknown) =>
+    d.apply([{ op: 'set_value', scope, key, value }]);
+
+  const body = r ? (
+    <>
+      <section className="settings-card" aria-labelledby="caps-h">
+        <h2 id="caps-h">Caps per scope</h2>
+        <p className="muted">
+          Each level&apos;s default applies where a chain sets nothing; its maximum bounds what any chain may
+          set. Empty: no cap.
+        </p>
+        <CapsTable d={d} r={r} at={at} set={set} />
+      </section>
+      <section className="settings-card" aria-labelledby="budget-h">
+        <h2 id="budget-h">Budget and attempts</h2>
+        <div className="fields">
+          <Num
+            d={d}
+            label="Budget per work item ($)"
+            v={r.limits.work_item_usd}
+            k="budget.work_item_usd"
+            at={at}
+            set={set('limits', 'budget.work_item_usd')}
+          />
+          <Num
+            d={d}
+            label="Budget per day ($)"
+            v={r.limits.daily_usd}
+            k="budget.daily_usd"
+            at={at}
+            set={set('limits', 'budget.daily_usd')}
+          />
+          <Num
+            d={d}
+            label="Attempts per node (default)"
+            v={r.limits.max_attempts.default}
+            k="defaults.max_attempts"
+            at={at}
+            set={set('limits', 'defaults.max_attempts')}
+          />
+          <Num
+            d={d}
+            label="Attempts per node (maximum)"
+            v={r.limits.max_attempts.maximum}
+            k="maxima.max_attempts"
+            at={at}
+            set={set('limits', 'maxima.max_attempts')}
+          />
+          <Num
+            d={d}
+            label="Node timeout, min (default)"
+            v={r.limits.timeout_minutes.default}
+            k="defaults.timeout_minutes"
+            at={at}
+            set={set('limits', 'defaults.timeout_minutes')}
+          />
+          <Num
+            d={d}
+            label="Node timeout, min (maximum)"
+            v={r.limits.timeout_minutes.maximum}
+            k="maxima.timeout_minutes"
+            at={at}
+            set={set('limits', 'maxima.timeout_minutes')}
+          />
+        </div>
+        {r.limits.work_item_usd.binding && (
+          <p className="muted small">
+            An item&apos;s budget is bound by <code>{r.limits.work_item_usd.binding.key}</code> ={' '}
+            {r.limits.work_item_usd.binding.value}.
+          </p>
+        )}
+      </section>
+      <PolicyLoops d={d} r={r} at={at} />
+      <section className="settings-card" aria-labelledby="esc-h">
+        <h2 id="esc-h">Escalation and retries</h2>
+        <div className="fields">
+          <CheckField
+            label="Escalate stuck items automatically"
+            value={r.escalation.auto_escalate_stuck.value}
+            source={r.escalation.auto_escalate_stuck.source}
+            problems={at('auto_escalate_stuck')}
+            onSave={set('escalation', 'auto_escalate_stuck')}
+          />
+          <Num
+            d={d}
+            label="Automatic escalations per item"
+            v={r.escalation.auto_escalate_stuck_cap}
+            k="auto_escalate_stuck_cap"
+            at={at}
+            set={set('escalation', 'auto_escalate_stuck_cap')}
+          />
+          <Num
+            d={d}
+            label="Escalation delay (s)"
+            v={r.escalation.auto_escalate_delay_s}
+            k="auto_escalate_delay_s"
+            at={at}
+            set={set('escalation', 'auto_escalate_delay_s')}
+          />
+          <Num
+            d={d}
+            label="Automatic review attempts"
+            v={r.escalation.auto_review_attempts}
+            k="auto_review_attempts"
+            at={at}
+            set={set('escalation', 'auto_review_attempts')}
+          />
+          <Num
+            d={d}
+            label="Rate-limit retries"
+            v={r.retries.rate_limit_retries}
+            k="rate_limit_retries"
+            at={at}
+            set={set('retries', 'rate_limit_retries')}
+          />
+          <Num
+            d={d}
+            label="Forge CLI timeout (s)"
+            v={r.retries.forge_cli_timeout_s}
+            k="forge_cli_timeout_s"
+            at={at}
+            set={set('retries', 'forge_cli_timeout_s')}
+          />
+          <Num
+            d={d}
+            label="Forge poll interval (s)"
+            v={r.retries.forge_poll_s}
+            k="forge_poll_s"
+            at={at}
+            set={set('retries', 'forge_poll_s')}
+          />
+        </div>
+      </section>
+      <section className="settings-card" aria-labelledby="house-h">
+        <h2 id="house-h">Housekeeping</h2>
+        <div className="fields">
+          <Num
+            d={d}
+            label="Items running at once"
+            v={r.housekeeping.max_concurrent}
+            k="max_concurrent"
+            at={at}
+            set={set('housekeeping', 'max_concurrent')}
+          />
+          <Num
+            d={d}
+            label="Archive ended items after (days)"
+            v={r.housekeeping.archive_after_days}
+            k="archive.after_days"
+            at={at}
+            set={set('housekeeping', 'archive.after_days')}
+            unset="never"
+          />
+        </div>
+        <p className="muted small">
+          Fix loops stop on findings of severity: {r.findings.loop_severities.value.join(', ') || 'none'}.
+        </p>
+      </section>
+      <PolicyPreview updatedAt={d.draft.updated_at} />
+    </>
+  ) : (
+    <p className="banner error" role="alert">
+      The draft&apos;s policy.yaml does not load; fix the problems below (or discard the draft).
+    </p>
+  );
+  const unplaced = problems.filter((p) => !shown.some((k) => problemsAt([p], k).length > 0));
+
+  return (
+    <div className="settings-area">
+      <DraftBar area="policy" d={d} label="policy.yaml" />
+      {body}
+      {unplaced.length > 0 && (
+        <section className="settings-card" aria-labelledby="other-h">
+          <h2 id="other-h">Other problems</h2>
+          <FieldProblems problems={unplaced} />
+        </section>
+      )}
+    </div>
+  );
+}
+
+type At = (key: string) => Problem[];
+type Set = (scope: string, key: string) => (value: unknown) => Promise<boolean>;
+
+function Num({
+  d,
+  label,
+  v,
+  k,
+  at,
+  set,
+  unset,
+}: {
+  d: AreaDraft;
+  label: string;
+  v: Sourced<number | null>;
+  k: string;
+  at: At;
+  set: (value: unknown) => Promise<boolean>;
+  unset?: string;
+}) {
+  return (
+    <NumberField
+      label={label}
+      value={v.value}
+      source={v.source}
+      problems={at(k)}
+      unset={unset ?? 'not set'}
+      disabled={d.busy}
+      onSave={set}
+    />
+  );
+}
+
+function CapsTable({
+  d,
+  r,
+  at,
+  set,
+}: {
+  d: AreaDraft;
+  r: NonNullable<ReturnType<typeof policyResolved>>;
+  at: At;
+  set: Set;
+}) {
+  return (
+    <div className="caps-scroll">
+      <table className="caps">
+        <thead>
+          <tr>
+            <th scope="col">Level</th>
+            {CAPS.map((c) => (
+              <th key={c} scope="col">
+                {CAP_LABEL[c]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {LEVELS.map((level) => (
+            <tr key={level}>
+              <th scope="row">{LEVEL_LABEL[level]}</th>
+              {CAPS.map((cap) => {
+                const row = r.limits.caps[level][cap];
+                const over = row.below.filter((b) => b.exceeds);
+                return (
+                  <td key={cap}>
+                    <NumberField
+                      label={`${LEVEL_LABEL[level]} ${CAP_LABEL[cap]} default`}
+                      short="default"
+                      value={row.default.value}
+                      problems={at(`defaults.${level}.${cap}`)}
+                      unset="default"
+                      disabled={d.busy}
+                      onSave={set('limits', `defaults.${level}.${cap}`)}
+                    />
+                    <NumberField
+                      label={`${LEVEL_LABEL[level]} ${CAP_LABEL[cap]} maximum`}
+                      short="max"
+                      value={row.maximum.value}
+                      problems={at(`maxima.${level}.${cap}`)}
+                      unset="no bound"
+                      disabled={d.busy}
+                      onSave={set('limits', `maxima.${level}.${cap}`)}
+                    />
+                    {row.below.length > 0 && (
+                      <p
+                        className={`small ${over.length > 0 ? 'warn' : 'muted'}`}
+                        title={row.below.map((b) => `${b.chain}: ${b.path} = ${b.value}`).join('\n')}
+                      >
+                        {row.below.length} {row.below.length === 1 ? 'scope sets' : 'scopes set'} it
+                        {over.length > 0 ? `, ${over.length} past the maximum` : ''}
+                      </p>
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
