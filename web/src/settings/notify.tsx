@@ -32,6 +32,8 @@ const NOTIFY_EVENTS: NotifyEvent[] = [
 
 export function NotifyPage() {
   const q = useQuery({ queryKey: ['notify'], queryFn: () => get<NotifyAnswer>('/api/notify') });
+  // Outside the form, which starts again from each new answer: "Saved." outlives the save.
+  const [saved, setSaved] = useState(false);
   if (q.error)
     return (
       <p className="banner error" role="alert">
@@ -40,14 +42,21 @@ export function NotifyPage() {
     );
   if (!q.data) return <p className="muted">Loading notifications…</p>;
   // Keyed by the answer: a save starts the form again from what the server now holds.
-  return <NotifyForm key={JSON.stringify(q.data)} n={q.data} />;
+  return <NotifyForm key={JSON.stringify(q.data)} n={q.data} saved={saved} setSaved={setSaved} />;
 }
 
-function NotifyForm({ n }: { n: NotifyAnswer }) {
+function NotifyForm({
+  n,
+  saved,
+  setSaved,
+}: {
+  n: NotifyAnswer;
+  saved: boolean;
+  setSaved: (v: boolean) => void;
+}) {
   const client = useQueryClient();
   const [change, setChange] = useState<NotifyPutBody>({});
   const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
   const [test, setTest] = useState<NotifyTestAnswer | null>(null);
   const [testError, setTestError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -13,7 +13,7 @@ type Preview = z.infer<typeof PolicyPreviewAnswer>;
  * (`GET /api/drafts/policy/policy/preview?chain=`): what a cap changed above does to a real chain
  * before it is published.
  */
-export function PolicyPreview({ updatedAt }: { updatedAt: string | null }) {
+export function PolicyPreview({ updatedAt, loads }: { updatedAt: string | null; loads: boolean }) {
   const id = useId();
   const chains = useQuery({
     queryKey: ['chains'],
@@ -25,7 +25,8 @@ export function PolicyPreview({ updatedAt }: { updatedAt: string | null }) {
     // The draft's last write is in the key: an op refetches the preview.
     queryKey: ['policy-preview', chain, updatedAt],
     queryFn: () => get<Preview>(`/api/drafts/policy/policy/preview?chain=${encodeURIComponent(chain)}`),
-    enabled: chain !== '',
+    // A draft whose policy.yaml does not load has no preview (422): it is not asked for.
+    enabled: chain !== '' && loads,
   });
 
   return (
@@ -39,12 +40,13 @@ export function PolicyPreview({ updatedAt }: { updatedAt: string | null }) {
           </option>
         ))}
       </select>
+      {!loads && <p className="muted">No preview while the draft&apos;s policy.yaml does not load.</p>}
       {preview.error && (
         <p className="banner error" role="alert">
           {preview.error.message}
         </p>
       )}
-      {preview.data && (
+      {loads && preview.data && (
         <div className="caps-scroll">
           <table className="preview" aria-label={`Caps of chain ${preview.data.chain}`}>
             <thead>

@@ -2,7 +2,16 @@ import { DraftBar, FieldProblems, problemsAt, useAreaDraft, type AreaDraft, type
 import { CheckField, NumberField } from './field.js';
 import { PolicyLoops } from './policy-loops.js';
 import { PolicyPreview } from './policy-preview.js';
-import { CAPS, CAP_LABEL, LEVELS, LEVEL_LABEL, policyResolved, type Sourced } from './policy-types.js';
+import { useRef } from 'react';
+import {
+  CAPS,
+  CAP_LABEL,
+  LEVELS,
+  LEVEL_LABEL,
+  policyResolved,
+  type PolicyResolved,
+  type Sourced,
+} from './policy-types.js';
 
 /*
  * Settings › Policy: policy.yaml through the `policy` draft. Each field sends one `set_value` op
@@ -12,6 +21,11 @@ import { CAPS, CAP_LABEL, LEVELS, LEVEL_LABEL, policyResolved, type Sourced } fr
 
 export function PolicyPage() {
   const d = useAreaDraft('policy', [['policy']]);
+  // While the draft's file does not load the server resolves nothing; the fields keep the last
+  // values that did, so the one just typed stays in place with its problem beside it.
+  const last = useRef<PolicyResolved | null>(null);
+  const fresh = policyResolved(d.draft?.result.resolved);
+  if (fresh) last.current = fresh;
   if (d.loadError)
     return (
       <p className="banner error" role="alert">
@@ -19,14 +33,9 @@ export function PolicyPage() {
       </p>
     );
   if (!d.draft) return <p className="muted">Loading the policy…</p>;
-  const r = policyResolved(d.draft.result.resolved);
+  const r = fresh ?? last.current;
   const problems = d.draft.result.problems;
-  const shown: string[] = [];
-  // Every field registers its key, so a problem no field shows is still listed at the top.
-  const at = (key: string) => {
-    shown.push(key);
-    return problemsAt(problems, key);
-  };
+  const at = (key: string) => problemsAt(problems, key);
   const set = (scope: string, key: string) => (value: unknown) =>
     d.apply([{ op: 'set_value', scope, key, value }]);
 
@@ -185,18 +194,21 @@ export function PolicyPage() {
           Fix loops stop on findings of severity: {r.findings.loop_severities.value.join(', ') || 'none'}.
         </p>
       </section>
-      <PolicyPreview updatedAt={d.draft.updated_at} />
+      <PolicyPreview updatedAt={d.draft.updated_at} loads={fresh !== null} />
     </>
-  ) : (
-    <p className="banner error" role="alert">
-      The draft&apos;s policy.yaml does not load; fix the problems below (or discard the draft).
-    </p>
-  );
-  const unplaced = problems.filter((p) => !shown.some((k) => problemsAt([p], k).length > 0));
+  ) : null;
+  // A problem no field shows (the file as a whole, a legacy trigger, a harness list) is still listed.
+  const keys = r ? fieldKeys(r) : [];
+  const unplaced = problems.filter((p) => !keys.some((k) => problemsAt([p], k).length > 0));
 
   return (
     <div className="settings-area">
       <DraftBar area="policy" d={d} label="policy.yaml" />
+      {!fresh && (
+        <p className="banner error" role="alert">
+          The draft&apos;s policy.yaml does not load until its problems are fixed (or Undo).
+        </p>
+      )}
       {body}
       {unplaced.length > 0 && (
         <section className="settings-card" aria-labelledby="other-h">
@@ -241,17 +253,7 @@ function Num({
   );
 }
 
-function CapsTable({
-  d,
-  r,
-  at,
-  set,
-}: {
-  d: AreaDraft;
-  r: NonNullable<ReturnType<typeof policyResolved>>;
-  at: At;
-  set: Set;
-}) {
+function CapsTable({ d, r, at, set }: { d: AreaDraft; r: PolicyResolved; at: At; set: Set }) {
   return (
     <div className="caps-scroll">
       <table className="caps">
@@ -310,4 +312,16 @@ function CapsTable({
       </table>
     </div>
   );
+}
+
+/** Every key a field of this page shows problems for. */
+function fieldKeys(r: PolicyResolved): string[] {
+  return [
+    ...LEVELS.flatMap((l) => CAPS.flatMap((c) => [`defaults.${l}.${c}`, `maxima.${l}.${c}`])),
+    ...['budget.work_item_usd', 'budget.daily_usd', 'defaults.max_attempts', 'maxima.max_attempts'],
+    ...['defaults.timeout_minutes', 'maxima.timeout_minutes', 'default.attempts', 'default.wall_clock_s'],
+    ...r.loops.entries.map((e) => `loops.${e.key}`),
+    ...['auto_escalate_stuck', 'auto_escalate_stuck_cap', 'auto_escalate_delay_s', 'auto_review_attempts'],
+    ...['rate_limit_retries', 'forge_cli_timeout_s', 'forge_poll_s', 'max_concurrent', 'archive.after_days'],
+  ];
 }
