@@ -81,6 +81,9 @@ describe.skipIf(noChromium !== null)(
       await page.getByRole('button', { name: 'Undo' }).click();
       await page.getByRole('status').filter({ hasText: 'No unpublished changes' }).waitFor();
       expect((await api('/api/drafts/policy/policy')).draft).toBe(false);
+      await expect.poll(() => running.inputValue()).toBe('3');
+      await page.getByRole('heading', { name: 'Caps per scope' }).scrollIntoViewIfNeeded();
+      await shot(page, 'settings-policy-caps');
 
       const cap = page.getByRole('textbox', { name: 'Tasks Budget ($) maximum' });
       await cap.fill('5');
@@ -109,6 +112,7 @@ describe.skipIf(noChromium !== null)(
       });
       // Still unpublished: the running policy has no such bound.
       expect((await api('/api/policy')).maxima).toBeUndefined();
+      await preview.scrollIntoViewIfNeeded();
       await shot(page, 'settings-policy');
 
       await page.getByRole('button', { name: 'Review & publish' }).click();

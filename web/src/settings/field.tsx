@@ -1,10 +1,17 @@
-import { useEffect, useId, useState } from 'react';
+import { createContext, useContext, useEffect, useId, useState } from 'react';
 import { FieldProblems, Source, parseNumber, type Problem } from './draft.js';
 
 /*
  * One value of a settings draft: its input, where the value comes from, and the problems the
  * server finds at it. A change is sent when the field is left or Enter is pressed, as one op.
  */
+
+/**
+ * Which answer of the draft the fields show. A new one puts every field back to the draft's value
+ * (an undo, a publish); a screen keeps it fixed while its file does not load, so what was typed
+ * stays beside its problem.
+ */
+export const FieldVersion = createContext<string>('');
 
 interface Props {
   label: string;
@@ -33,8 +40,9 @@ export function NumberField({
   const shown = value === null ? '' : String(value);
   const [text, setText] = useState(shown);
   const [bad, setBad] = useState(false);
+  const version = useContext(FieldVersion);
   // The draft's answer is the truth: a publish, undo or another field's op may change this value.
-  useEffect(() => setText(shown), [shown]);
+  useEffect(() => setText(shown), [shown, version]);
 
   function commit() {
     if (text.trim() === shown) return;

@@ -5,7 +5,7 @@ import type { IntakeAnswer } from '../../../src/contract/intake-route.js';
 import type { z } from 'zod';
 import { get } from '../api.js';
 import { DraftBar, FieldProblems, problemsAt, useAreaDraft, type Problem } from './draft.js';
-import { CheckField, NumberField } from './field.js';
+import { CheckField, FieldVersion, NumberField } from './field.js';
 import { ScheduleForm } from './schedule-form.js';
 
 /*
@@ -59,7 +59,7 @@ export function IntakePage() {
         </p>
       )}
       {r ? (
-        <>
+        <FieldVersion.Provider value={d.draft.updated_at ?? 'published'}>
           <section className="settings-card" aria-labelledby="auto-h">
             <h2 id="auto-h">Auto-intake</h2>
             <p className="muted">
@@ -105,7 +105,7 @@ export function IntakePage() {
             />
             <ScheduleForm busy={d.busy} add={(s) => d.apply([{ op: 'add_schedule', ...s }])} />
           </section>
-        </>
+        </FieldVersion.Provider>
       ) : (
         <FieldProblems problems={problems} />
       )}

@@ -1,5 +1,5 @@
 import { DraftBar, FieldProblems, problemsAt, useAreaDraft, type AreaDraft, type Problem } from './draft.js';
-import { CheckField, NumberField } from './field.js';
+import { CheckField, FieldVersion, NumberField } from './field.js';
 import { PolicyLoops } from './policy-loops.js';
 import { PolicyPreview } from './policy-preview.js';
 import { useRef } from 'react';
@@ -201,6 +201,8 @@ export function PolicyPage() {
   const keys = r ? fieldKeys(r) : [];
   const unplaced = problems.filter((p) => !keys.some((k) => problemsAt([p], k).length > 0));
 
+  const version = fresh ? (d.draft.updated_at ?? 'published') : 'does not load';
+
   return (
     <div className="settings-area">
       <DraftBar area="policy" d={d} label="policy.yaml" />
@@ -209,7 +211,7 @@ export function PolicyPage() {
           The draft&apos;s policy.yaml does not load until its problems are fixed (or Undo).
         </p>
       )}
-      {body}
+      <FieldVersion.Provider value={version}>{body}</FieldVersion.Provider>
       {unplaced.length > 0 && (
         <section className="settings-card" aria-labelledby="other-h">
           <h2 id="other-h">Other problems</h2>
