@@ -176,7 +176,22 @@ export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: Are
         <div className="banner error" role="alert">
           <p>{error}</p>
           {stale && (
-            <button onClick={() => void run(() => post(`${base}/rebase`))}>Rebase on the file on disk</button>
+            <>
+              <p>
+                Rebase keeps this draft&apos;s text: publishing it then replaces what changed on disk. To keep
+                both, discard the draft and make the change again.
+              </p>
+              <button
+                onClick={() =>
+                  void run(
+                    () => post(`${base}/rebase`),
+                    () => setStale(false),
+                  )
+                }
+              >
+                Rebase on the file on disk
+              </button>
+            </>
           )}
         </div>
       )}
