@@ -192,6 +192,32 @@ describe.skipIf(noChromium !== null)(
         { cron: '30 2 * * *', repo, chain: 'gated', title: 'Nightly tidy', description: 'Tidy the repo' },
       ]);
       await shot(page, 'settings-intake');
+
+      // Edited in place, then discarded: the published schedule stays as it was.
+      await row.getByRole('button', { name: 'Edit Nightly tidy' }).click();
+      const edit = page.getByRole('form', { name: 'Edit schedule Nightly tidy' });
+      await edit.getByLabel('Cron (UTC)').fill('45 3 * * *');
+      await edit.getByRole('button', { name: 'Save schedule' }).click();
+      await page
+        .getByRole('row', { name: /Nightly tidy.*45 3/ })
+        .getByText('after publish')
+        .waitFor();
+      const edited = await api('/api/drafts/intake/intake');
+      expect(edited.result.changes).toEqual([
+        {
+          path: 'schedules.0.cron',
+          kind: 'change',
+          summary: '30 2 * * * -> 45 3 * * *',
+          file: 'intake.yaml',
+        },
+      ]);
+      await page.getByRole('button', { name: 'Discard draft' }).click();
+      await page
+        .getByRole('row', { name: /Nightly tidy.*30 2/ })
+        .locator('time')
+        .waitFor();
+      expect((await api('/api/drafts/intake/intake')).draft).toBe(false);
+      expect((await api('/api/intake')).schedules[0].cron).toBe('30 2 * * *');
     });
 
     it('saves a webhook and sends a test to it', async () => {

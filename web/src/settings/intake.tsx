@@ -4,9 +4,11 @@ import type { IntakeChecksAnswer } from '../../../src/contract/intake-checks.js'
 import type { IntakeAnswer } from '../../../src/contract/intake-route.js';
 import type { z } from 'zod';
 import { get } from '../api.js';
-import { DraftBar, FieldProblems, problemsAt, useAreaDraft, type Problem } from './draft.js';
+import { DraftBar, FieldProblems, problemsAt, useAreaDraft, type AreaDraft, type Problem } from './draft.js';
 import { CheckField, FieldVersion, NumberField } from './field.js';
-import { ScheduleForm } from './schedule-form.js';
+import { ScheduleForm, type NewSchedule } from './schedule-form.js';
+
+const SCHEDULE_FIELDS = ['cron', 'repo', 'chain', 'title', 'description'] as const;
 
 /*
  * Settings › Auto-intake: intake.yaml through the `intake` draft (toggle, interval, priority
@@ -96,13 +98,7 @@ export function IntakePage() {
           </section>
           <section className="settings-card" aria-labelledby="sched-h">
             <h2 id="sched-h">Schedules</h2>
-            <Schedules
-              r={r}
-              problems={problems}
-              running={running.data}
-              busy={d.busy}
-              remove={(index) => d.apply([{ op: 'remove_schedule', index }])}
-            />
+            <Schedules r={r} problems={problems} running={running.data} busy={d.busy} apply={d.apply} />
             <ScheduleForm busy={d.busy} add={(s) => d.apply([{ op: 'add_schedule', ...s }])} />
           </section>
         </FieldVersion.Provider>
@@ -155,14 +151,15 @@ function Schedules({
   problems,
   running,
   busy,
-  remove,
+  apply,
 }: {
   r: IntakeResolved;
   problems: Problem[];
   running: IntakeAnswer | undefined;
   busy: boolean;
-  remove: (index: number) => Promise<boolean>;
+  apply: AreaDraft['apply'];
 }) {
+  const [editing, setEditing] = useState<number | null>(null);
   if (r.schedules.length === 0) return <p className="muted">No schedules.</p>;
   return (
     <table className="schedules">
@@ -184,6 +181,36 @@ function Schedules({
           const live = running?.schedules.find((x) => x.source === 'intake' && x.index === s.index);
           const same = live && live.cron === s.cron && live.repo === s.repo && live.chain === s.chain;
           const mine = problems.filter((p) => p.index === s.index);
+          const was: NewSchedule = {
+            cron: s.cron ?? '',
+            repo: s.repo ?? '',
+            chain: s.chain ?? '',
+            title: s.title ?? '',
+            description: s.description,
+          };
+          if (editing === s.index)
+            return (
+              <tr key={s.index}>
+                <td colSpan={6}>
+                  <ScheduleForm
+                    busy={busy}
+                    initial={was}
+                    onCancel={() => setEditing(null)}
+                    add={async (next) => {
+                      // Only the keys that changed: `set_schedule` leaves the others as written.
+                      const patch = Object.fromEntries(
+                        SCHEDULE_FIELDS.filter((k) => next[k] !== was[k]).map((k) => [k, next[k]]),
+                      );
+                      const ok =
+                        Object.keys(patch).length === 0 ||
+                        (await apply([{ op: 'set_schedule', index: s.index, patch }]));
+                      if (ok) setEditing(null);
+                      return ok;
+                    }}
+                  />
+                </td>
+              </tr>
+            );
           return (
             <tr key={s.index}>
               <td>
@@ -203,7 +230,14 @@ function Schedules({
                 )}
               </td>
               <td>
-                <button className="link" disabled={busy} onClick={() => void remove(s.index)}>
+                <button className="link" disabled={busy} onClick={() => setEditing(s.index)}>
+                  Edit {s.title}
+                </button>{' '}
+                <button
+                  className="link"
+                  disabled={busy}
+                  onClick={() => void apply([{ op: 'remove_schedule', index: s.index }])}
+                >
                   Remove {s.title}
                 </button>
               </td>

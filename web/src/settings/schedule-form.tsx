@@ -15,22 +15,37 @@ export interface NewSchedule {
   description: string;
 }
 
+const EMPTY: NewSchedule = { cron: '', repo: '', chain: '', title: '', description: '' };
+
 /**
- * Add a schedule to the intake draft (`add_schedule`). Repository and chain are chosen from what
- * is connected and what the library has; a cron the server cannot read is the draft's problem,
- * shown on the schedule's row.
+ * A schedule of the intake draft, new (`add_schedule`) or changed (`set_schedule`, `initial` set).
+ * Repository and chain are chosen from what is connected and what the library has; a cron the
+ * server cannot read is the draft's problem, shown on the schedule's row.
  */
-export function ScheduleForm({ busy, add }: { busy: boolean; add: (s: NewSchedule) => Promise<boolean> }) {
+export function ScheduleForm({
+  busy,
+  add,
+  initial,
+  onCancel,
+}: {
+  busy: boolean;
+  add: (s: NewSchedule) => Promise<boolean>;
+  initial?: NewSchedule;
+  onCancel?: () => void;
+}) {
   const repos = useQuery({ queryKey: ['repos'], queryFn: () => get<Repos>('/api/repos') });
   const chains = useQuery({
     queryKey: ['chains'],
     queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
   });
-  const [s, setS] = useState<NewSchedule>({ cron: '', repo: '', chain: '', title: '', description: '' });
+  const [s, setS] = useState<NewSchedule>(initial ?? EMPTY);
   const targets = [
     ...(repos.data?.repos ?? []).map((r) => r.path),
     ...(repos.data?.workspaces ?? []).map((w) => w.name),
   ];
+  // A schedule naming a repo that is no longer connected keeps it on offer: it is what is written.
+  if (initial?.repo && !targets.includes(initial.repo)) targets.push(initial.repo);
+  const what = initial ? `Edit schedule ${initial.title}` : 'Add a schedule';
   const repo = s.repo || targets[0] || '';
   const chain = s.chain || chains.data?.chains[0]?.id || '';
   const ready = s.cron.trim() !== '' && s.title.trim() !== '' && repo !== '' && chain !== '';
@@ -38,15 +53,15 @@ export function ScheduleForm({ busy, add }: { busy: boolean; add: (s: NewSchedul
   return (
     <form
       className="schedule-form"
-      aria-label="Add a schedule"
+      aria-label={what}
       onSubmit={(e) => {
         e.preventDefault();
         void add({ ...s, repo, chain }).then((ok) => {
-          if (ok) setS({ cron: '', repo: '', chain: '', title: '', description: '' });
+          if (ok && !initial) setS(EMPTY);
         });
       }}
     >
-      <h3>Add a schedule</h3>
+      <h3>{what}</h3>
       <label>
         Title
         <input value={s.title} onChange={(e) => setS({ ...s, title: e.target.value })} />
@@ -89,8 +104,13 @@ export function ScheduleForm({ busy, add }: { busy: boolean; add: (s: NewSchedul
       </label>
       <div className="buttons">
         <button type="submit" disabled={busy || !ready}>
-          Add schedule
+          {initial ? 'Save schedule' : 'Add schedule'}
         </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
         {targets.length === 0 && <span className="muted small">Connect a repository first.</span>}
       </div>
     </form>
