@@ -128,6 +128,19 @@ describe.skipIf(noChromium !== null)(
         expect(after).toContain(line);
       expect((await api('/api/drafts/policy/policy')).draft).toBe(false);
       await expect.poll(() => cap.inputValue()).toBe('5');
+
+      // The findings that start a fix loop: ticked into the draft, then discarded.
+      // Controlled by the draft's answer, so it is ticked once the server has the op: a click, not check().
+      await page.getByRole('checkbox', { name: 'minor' }).click();
+      await page.getByRole('status').filter({ hasText: 'Draft: 1 change' }).waitFor();
+      expect((await api('/api/drafts/policy/policy')).result.resolved.findings.loop_severities).toEqual({
+        value: ['critical', 'important', 'minor'],
+        source: 'policy',
+      });
+      await page.getByRole('button', { name: 'Discard draft' }).click();
+      await page.getByRole('status').filter({ hasText: 'Draft discarded' }).waitFor();
+      await expect.poll(() => page.getByRole('checkbox', { name: 'minor' }).isChecked()).toBe(false);
+      expect((await api('/api/policy')).findings).toEqual({ loop_severities: ['critical', 'important'] });
     });
 
     it('adds a schedule in Auto-intake, publishes it and shows its next fire time', async () => {

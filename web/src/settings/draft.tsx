@@ -142,7 +142,15 @@ export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: Are
           </span>
         )}
         <span className="spacer" />
-        <button disabled={!draft.draft || busy} onClick={() => void run(() => post(`${base}/undo`))}>
+        <button
+          disabled={!draft.draft || busy}
+          onClick={() =>
+            void run(
+              () => post(`${base}/undo`),
+              () => setDone(null),
+            )
+          }
+        >
           Undo
         </button>
         <button
@@ -150,7 +158,10 @@ export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: Are
           onClick={() =>
             void run(
               () => del(base),
-              () => setReviewing(false),
+              () => {
+                setReviewing(false);
+                setDone(`Draft discarded: this is the published ${label}.`);
+              },
             )
           }
         >

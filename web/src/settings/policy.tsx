@@ -1,8 +1,16 @@
-import { DraftBar, FieldProblems, problemsAt, useAreaDraft, type AreaDraft, type Problem } from './draft.js';
+import { useRef } from 'react';
+import {
+  DraftBar,
+  FieldProblems,
+  Source,
+  problemsAt,
+  useAreaDraft,
+  type AreaDraft,
+  type Problem,
+} from './draft.js';
 import { CheckField, FieldVersion, NumberField } from './field.js';
 import { PolicyLoops } from './policy-loops.js';
 import { PolicyPreview } from './policy-preview.js';
-import { useRef } from 'react';
 import {
   CAPS,
   CAP_LABEL,
@@ -12,6 +20,9 @@ import {
   type PolicyResolved,
   type Sourced,
 } from './policy-types.js';
+
+/** The finding severities policy.yaml takes, most severe first. */
+const SEVERITIES = ['critical', 'important', 'minor'];
 
 /*
  * Settings › Policy: policy.yaml through the `policy` draft. Each field sends one `set_value` op
@@ -190,9 +201,35 @@ export function PolicyPage() {
             unset="never"
           />
         </div>
-        <p className="muted small">
-          Fix loops stop on findings of severity: {r.findings.loop_severities.value.join(', ') || 'none'}.
-        </p>
+        <fieldset className="severities">
+          <legend>
+            Findings that start a fix loop <Source source={r.findings.loop_severities.source} />
+          </legend>
+          {SEVERITIES.map((sev) => {
+            const now = r.findings.loop_severities.value;
+            return (
+              <label key={sev} className="check">
+                <input
+                  type="checkbox"
+                  checked={now.includes(sev)}
+                  disabled={d.busy}
+                  onChange={(e) =>
+                    void set(
+                      'findings',
+                      'findings.loop_severities',
+                    )(
+                      e.target.checked
+                        ? SEVERITIES.filter((x) => x === sev || now.includes(x))
+                        : now.filter((x) => x !== sev),
+                    )
+                  }
+                />
+                {sev}
+              </label>
+            );
+          })}
+          <FieldProblems problems={at('findings.loop_severities')} />
+        </fieldset>
       </section>
       <PolicyPreview updatedAt={d.draft.updated_at} loads={fresh !== null} />
     </>
@@ -325,5 +362,6 @@ function fieldKeys(r: PolicyResolved): string[] {
     ...r.loops.entries.map((e) => `loops.${e.key}`),
     ...['auto_escalate_stuck', 'auto_escalate_stuck_cap', 'auto_escalate_delay_s', 'auto_review_attempts'],
     ...['rate_limit_retries', 'forge_cli_timeout_s', 'forge_poll_s', 'max_concurrent', 'archive.after_days'],
+    'findings.loop_severities',
   ];
 }
