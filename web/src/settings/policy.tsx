@@ -320,7 +320,7 @@ function CapsTable({ d, r, at, set }: { d: AreaDraft; r: PolicyResolved; at: At;
                       short="default"
                       value={row.default.value}
                       problems={at(`defaults.${level}.${cap}`)}
-                      unset="default"
+                      unset="none"
                       disabled={d.busy}
                       onSave={set('limits', `defaults.${level}.${cap}`)}
                     />
