@@ -321,6 +321,41 @@ describe.skipIf(noChromium !== null)(
       await shot(page, 'settings-appearance');
     });
 
+    it('puts the theme and the board options in force on the board', async () => {
+      const { page } = s;
+      // Dark mode, saved above: the page's own colours follow whatever the browser prefers.
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      const filed = await http(`${jig.url}/api/work-items`, {
+        method: 'POST',
+        body: { title: 'Opens in full', repo, chain: 'gated', start: false },
+      });
+      expect(filed.status, filed.text).toBe(201);
+      const saved = await http(`${jig.url}/api/theme`, {
+        method: 'PUT',
+        body: { mode: 'light', board: { group_by: 'repo' } },
+      });
+      expect(saved.status, saved.text).toBe(200);
+      await page.goto(`${jig.url}/`);
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+      expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).not.toBe(
+        bg,
+      );
+      // Grouped by repository with no `group` in the address, as the option says.
+      await expect.poll(() => page.getByLabel('Group by').inputValue()).toBe('repo');
+      expect(new URL(page.url()).search).toBe('');
+      // "Open items in: the full page": a row's click opens the item's page, not the side panel.
+      await page.locator(`[data-item="${filed.json.id}"] .row-title`).click();
+      await page.waitForURL(`${jig.url}/work-items/${filed.json.id}`);
+      await page.getByRole('heading', { name: 'Opens in full' }).waitFor();
+      const reset = await http(`${jig.url}/api/theme`, {
+        method: 'PUT',
+        body: { mode: 'system', board: { group_by: 'status', open_in: 'peek' } },
+      });
+      expect(reset.status, reset.text).toBe(200);
+      await page.goto(`${jig.url}/settings/appearance`);
+    });
+
     it('shows disk use and previews the clean-up before removing what it listed', async () => {
       const { page } = s;
       await page.getByRole('link', { name: 'Storage' }).click();

@@ -81,7 +81,9 @@ export const ReviewBody = z
       .min(1)
       .max(128)
       .optional()
-      .describe("approve at a gate: the sha256 of the gate's document as read (409 document_changed when it differs)"),
+      .describe(
+        "approve at a gate: the sha256 of the gate's document as read (409 document_changed when it differs)",
+      ),
   })
   .strict();
 

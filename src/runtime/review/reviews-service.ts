@@ -116,7 +116,9 @@ export class ReviewsService {
     if (b.node !== undefined && b.outcome !== 'request_changes')
       throw new JigError('validation_failed', { reason: 'body.node: only request_changes reruns a node' });
     if (b.digest !== undefined && b.outcome !== 'approve')
-      throw new JigError('validation_failed', { reason: "body.digest: only approve checks the gate's document" });
+      throw new JigError('validation_failed', {
+        reason: "body.digest: only approve checks the gate's document",
+      });
     const sha = await snapshotIfPresent(rec.worktree_path);
     const open = await this.d.threads.open(id);
     let node: string | null = null;

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { ReposAnswer } from '../../../src/contract/repos.js';
 import { allItems, get, post, type Item } from '../api.js';
 import { Peek } from '../peek/peek.js';
+import { useTheme } from '../settings/apply-theme.js';
 import { Wizard } from '../wizard/wizard.js';
 import { BulkBar } from './bulk.js';
 import {
@@ -34,7 +35,7 @@ const HEADER_PX = 44;
 const ROW_PX = 58;
 
 /** Filters live in the URL (`?q=&chain=&repo=&group=&sort=&done=all`) so a view can be shared and reloaded. */
-function useFilters() {
+function useFilters(defaultGroup: GroupBy) {
   const [params, setParams] = useSearchParams();
   const set = (key: string, value: string) =>
     setParams(
@@ -49,7 +50,7 @@ function useFilters() {
     q: params.get('q') ?? '',
     chain: params.get('chain') ?? '',
     repo: params.get('repo') ?? '',
-    group: oneOf<GroupBy>(GROUP_BY, params.get('group'), 'status'),
+    group: oneOf<GroupBy>(GROUP_BY, params.get('group'), defaultGroup),
     sort: oneOf<SortBy>(SORT_BY, params.get('sort'), 'attention'),
     allDone: params.get('done') === 'all',
     peek: params.get('peek'),
@@ -60,7 +61,11 @@ function useFilters() {
 export function Board({ archived = false }: { archived?: boolean }) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const f = useFilters();
+  // Settings › Appearance's board options: the grouping with no `group` in the URL, how many of
+  // Done show before "show all", and whether a row opens in the side panel or the full page.
+  const options = useTheme()?.board;
+  const defaultGroup = options?.group_by ?? 'status';
+  const f = useFilters(defaultGroup);
   const items = useQuery({
     queryKey: ['items', archived],
     queryFn: () => allItems(archived ? 'true' : 'false'),
@@ -100,14 +105,14 @@ export function Board({ archived = false }: { archived?: boolean }) {
   const entries = useMemo<Entry[]>(() => {
     if (archived) return shown.map((item) => ({ kind: 'row', item, group: null }));
     const out: Entry[] = [];
-    for (const g of arrange(shown, f.group, f.sort, f.allDone)) {
+    for (const g of arrange(shown, f.group, f.sort, f.allDone, options?.show_done)) {
       out.push({ kind: 'header', id: g.id, title: g.title, total: g.total });
       if (g.items.length === 0) out.push({ kind: 'empty', id: g.id });
       for (const item of g.items) out.push({ kind: 'row', item, group: g.id });
       if (g.total > g.items.length) out.push({ kind: 'more', hidden: g.total - g.items.length });
     }
     return out;
-  }, [shown, f.group, f.sort, f.allDone, archived]);
+  }, [shown, f.group, f.sort, f.allDone, options?.show_done, archived]);
   const rows = useMemo(() => entries.flatMap((e, i) => (e.kind === 'row' ? [i] : [])), [entries]);
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -121,6 +126,7 @@ export function Board({ archived = false }: { archived?: boolean }) {
   // A row opens in the side panel (its id in the URL); Ctrl/⌘ opens the full page in a new tab.
   const open = (item: Item, newTab: boolean) => {
     if (newTab) window.open(`/work-items/${item.id}`, '_blank', 'noopener');
+    else if (options?.open_in === 'full') void navigate(`/work-items/${item.id}`);
     else f.set('peek', item.id);
   };
   const act = async (item: Item, action: RowAction | 'approve') => {
@@ -194,7 +200,7 @@ export function Board({ archived = false }: { archived?: boolean }) {
           <select
             aria-label="Group by"
             value={f.group}
-            onChange={(e) => f.set('group', e.target.value === 'status' ? '' : e.target.value)}
+            onChange={(e) => f.set('group', e.target.value === defaultGroup ? '' : e.target.value)}
           >
             <option value="status">Group by status</option>
             <option value="repo">Group by repo</option>

@@ -104,7 +104,11 @@ export interface Grouped {
 }
 
 /** Needs-you first by how long they waited, running and new by recency, done by when they ended. */
-export function groupItems(items: readonly Item[], showAllDone: boolean): Grouped[] {
+export function groupItems(
+  items: readonly Item[],
+  showAllDone: boolean,
+  doneShown: number = DONE_SHOWN,
+): Grouped[] {
   const by = new Map<GroupId, Item[]>(GROUPS.map((g) => [g, []]));
   for (const item of items) by.get(groupOf(item))!.push(item);
   const newest = (a: string | null, b: string | null) => (b ?? '').localeCompare(a ?? '');
@@ -113,7 +117,7 @@ export function groupItems(items: readonly Item[], showAllDone: boolean): Groupe
     if (id === 'needs') list.sort((a, b) => a.updated_at.localeCompare(b.updated_at));
     else if (id === 'done') list.sort((a, b) => newest(a.ended_at, b.ended_at));
     else list.sort((a, b) => newest(a.updated_at, b.updated_at));
-    const shown = id === 'done' && !showAllDone ? list.slice(0, DONE_SHOWN) : list;
+    const shown = id === 'done' && !showAllDone ? list.slice(0, doneShown) : list;
     return { id, title: GROUP_TITLE[id], items: shown, total: list.length };
   });
 }
@@ -151,9 +155,15 @@ const RANK: Record<GroupId, number> = { needs: 0, running: 1, not_started: 2, do
  * The board as the controls ask: by status (the four groups) or by repo or chain (one group each,
  * by name), each sorted. "Needs attention" keeps the status groups' own order inside a group.
  */
-export function arrange(items: readonly Item[], by: GroupBy, sort: SortBy, showAllDone: boolean): Grouped[] {
+export function arrange(
+  items: readonly Item[],
+  by: GroupBy,
+  sort: SortBy,
+  showAllDone: boolean,
+  doneShown: number = DONE_SHOWN,
+): Grouped[] {
   if (by === 'status') {
-    const groups = groupItems(items, showAllDone);
+    const groups = groupItems(items, showAllDone, doneShown);
     if (sort === 'attention') return groups;
     return groups.map((g) => ({ ...g, items: [...g.items].sort(SORTS[sort]) }));
   }

@@ -10,13 +10,17 @@ import './apply-theme.css';
  * by the shell; Settings › Appearance writes through the same ['theme'] query, so a change shows
  * at once. "system" leaves the colours to the browser's own preference, as styles.css does.
  */
-export function ThemeApplier() {
-  const q = useQuery({
+/** theme.yaml as the server answers it (undefined until it has): the board reads its options too. */
+export function useTheme(): ThemeAnswer | undefined {
+  return useQuery({
     queryKey: ['theme'],
     queryFn: () => get<ThemeAnswer>('/api/theme'),
     staleTime: 60_000,
-  });
-  const t = q.data;
+  }).data;
+}
+
+export function ThemeApplier() {
+  const t = useTheme();
   useEffect(() => {
     if (!t) return;
     const d = document.documentElement.dataset;

@@ -5,6 +5,7 @@ import { NavLink } from 'react-router';
 import type { ApplyAnswer } from '../../../src/contract/apply.js';
 import { get, type Health } from '../api.js';
 import { useLive, type LiveState } from '../live.js';
+import { ThemeApplier } from '../settings/apply-theme.js';
 import { BrowserNotify } from './browser-notify.js';
 
 /*
@@ -71,6 +72,7 @@ export function Shell({
   });
   return (
     <div className="shell">
+      <ThemeApplier />
       <nav className="sidebar" aria-label="Main">
         <div className="brand">Jig</div>
         <button type="button" className="nav-item" onClick={onSearch} aria-keyshortcuts="Control+K Meta+K">
