@@ -300,7 +300,7 @@ describe('POST /api/apply/reload across files', () => {
     expect(cli).toEqual({
       code: 0,
       stdout: [
-        'reloaded 9 file(s)',
+        'reloaded 9 file(s): harnesses.yaml, intake.yaml, library.yaml, policy.yaml, repos.yaml, 4 chains',
         'intake.yaml:4:12: warning: schedule 0: chain `nope` is not in the library',
         'intake.yaml:3:11: warning: schedule 0: repo `/srv/app` is not connected (not in repos.yaml)',
         '',

@@ -324,8 +324,8 @@ describe.skipIf(noChromium !== null)(
     it('puts the theme and the board options in force on the board', async () => {
       const { page } = s;
       // Dark mode, saved above: the page's own colours follow whatever the browser prefers.
-      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-      const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      expect(await page.evaluate<string>('document.documentElement.dataset.theme')).toBe('dark');
+      const bg = await page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor');
       const filed = await http(`${jig.url}/api/work-items`, {
         method: 'POST',
         body: { title: 'Opens in full', repo, chain: 'gated', start: false },
@@ -337,10 +337,10 @@ describe.skipIf(noChromium !== null)(
       });
       expect(saved.status, saved.text).toBe(200);
       await page.goto(`${jig.url}/`);
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
-      expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).not.toBe(
-        bg,
-      );
+      await expect.poll(() => page.evaluate<string>('document.documentElement.dataset.theme')).toBe('light');
+      expect(
+        await page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor'),
+      ).not.toBe(bg);
       // Grouped by repository with no `group` in the address, as the option says.
       await expect.poll(() => page.getByLabel('Group by').inputValue()).toBe('repo');
       expect(new URL(page.url()).search).toBe('');

@@ -84,7 +84,10 @@ describe('degraded configuration', () => {
     expect(h.status).toBe('ok');
     expect(h.invalid_templates).toBe(null);
     const cliOk = await runJig(['admin', 'reload'], { JIG_HOME: home });
-    expect(cliOk).toMatchObject({ code: 0, stdout: `reloaded ${ok.json.loaded.length} file(s)\n` });
+    expect(cliOk).toMatchObject({
+      code: 0,
+      stdout: `reloaded ${ok.json.loaded.length} file(s): harnesses.yaml, intake.yaml, library.yaml, policy.yaml, repos.yaml, 4 chains\n`,
+    });
   });
 
   it('turns schedules off when started on an intake.yaml that does not load, and on again after a good reload', async () => {

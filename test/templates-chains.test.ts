@@ -199,7 +199,7 @@ describe('jig admin templates', () => {
     expect(r).toEqual({
       code: 0,
       stdout: '',
-      stderr: `checked 11 files in ${dir}: 0 problem(s), 0 warning(s)\n`,
+      stderr: `checked 11 files in ${dir} (access.yaml, harnesses.yaml, intake.yaml, library.yaml, policy.yaml, repos.yaml, theme.yaml, 4 chains): 0 problem(s), 0 warning(s)\n`,
     });
   });
 
@@ -223,7 +223,9 @@ describe('jig admin templates', () => {
         '',
       ].join('\n'),
     );
-    expect(r.stderr).toBe(`checked 12 files in ${dir}: 3 problem(s), 0 warning(s)\n`);
+    expect(r.stderr).toBe(
+      `checked 12 files in ${dir} (access.yaml, harnesses.yaml, intake.yaml, library.yaml, policy.yaml, repos.yaml, theme.yaml, 5 chains): 3 problem(s), 0 warning(s)\n`,
+    );
     const json = await runJig(['admin', 'templates', 'lint', '--json', '--dir', dir]);
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout);

@@ -9,6 +9,7 @@ import { registerUpdate } from './admin-update.js';
 import { registerMcp } from './admin-mcp.js';
 import { registerAdminLater } from './admin-later.js';
 import { registerPermissionHook } from './admin-permission-hook.js';
+import { describeFiles } from '../config-files.js';
 import { EXIT_FAIL, EXIT_OK, printJson, runVerb } from '../output.js';
 import { registerSchedules } from './schedules.js';
 import { registerTemplates } from './templates.js';
@@ -52,7 +53,8 @@ export function registerAdmin(program: Command): void {
       runVerb(async () => {
         const r = await reloadConfig(new JigClient());
         if (opts.json) printJson(r);
-        else if (r.refused.length === 0) process.stdout.write(`reloaded ${r.loaded.length} file(s)\n`);
+        else if (r.refused.length === 0)
+          process.stdout.write(`reloaded ${r.loaded.length} file(s): ${describeFiles(r.loaded)}\n`);
         else {
           const out = [`refused ${r.refused.length} file(s); the running version of each is kept:`];
           for (const f of r.refused) {

@@ -10,6 +10,7 @@ import {
 } from '../../client/templates.js';
 import type { Problem } from '../../contract/problems.js';
 import { getLibrary, getLibraryComponent } from '../../contract/routes/templates.js';
+import { describeFiles } from '../config-files.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
 import { outputStyle, table } from '../table.js';
 
@@ -85,7 +86,7 @@ export function registerTemplates(admin: Command): void {
           ];
           if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
           process.stderr.write(
-            `checked ${r.files.length} files in ${dir}: ${r.problems.length} problem(s), ${r.warnings.length} warning(s)\n`,
+            `checked ${r.files.length} files in ${dir} (${describeFiles(r.files)}): ${r.problems.length} problem(s), ${r.warnings.length} warning(s)\n`,
           );
         }
         return r.problems.length === 0 ? EXIT_OK : EXIT_FAIL;
