@@ -83,9 +83,15 @@ export default function ReviewPage() {
   })();
 
   const finish = async (v: Verdict) => {
-    setBusy(true);
     setError(null);
     setDone(null);
+    // At a gate an approval carries the digest of the document read; until it has loaded (or is
+    // known not to exist) there is nothing to pin the approval to.
+    if (v.outcome === 'approve' && gate && doc.data === undefined) {
+      setError("The gate's document has not loaded yet; approve once you have read it.");
+      return;
+    }
+    setBusy(true);
     try {
       // Each pending comment becomes a thread first: a request for changes sends them to the agent.
       for (const p of pending) {

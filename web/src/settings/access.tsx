@@ -26,7 +26,11 @@ export function AccessPage() {
           access.yaml does not load, so loopback defaults are in force: {q.data.problem}
         </p>
       )}
-      <Listen key={JSON.stringify(q.data)} a={q.data} />
+      {/* Keyed on the listen fields alone: a password change must not wipe unsaved edits here. */}
+      <Listen
+        key={JSON.stringify([q.data.bind, q.data.port, q.data.allowed_hosts, q.data.session_expiry_days])}
+        a={q.data}
+      />
       <Password set={q.data.password_set} />
       <Tokens />
     </div>

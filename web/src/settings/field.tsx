@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useId, useState } from 'react';
+import { createContext, useContext, useEffect, useId, useRef, useState } from 'react';
 import { FieldProblems, Source, parseNumber, type Problem } from './draft.js';
 
 /*
@@ -41,14 +41,24 @@ export function NumberField({
   const [text, setText] = useState(shown);
   const [bad, setBad] = useState(false);
   const version = useContext(FieldVersion);
+  // The text last sent: Enter then leaving the field before the answer would send it twice (two
+  // undo steps for one change).
+  const sent = useRef<string | null>(null);
   // The draft's answer is the truth: a publish, undo or another field's op may change this value.
-  useEffect(() => setText(shown), [shown, version]);
+  useEffect(() => {
+    setText(shown);
+    sent.current = null;
+  }, [shown, version]);
 
   function commit() {
-    if (text.trim() === shown) return;
+    const t = text.trim();
+    if (t === shown || t === sent.current) return;
     const v = parseNumber(text);
     setBad(v === undefined);
-    if (v !== undefined) void onSave(v);
+    if (v !== undefined) {
+      sent.current = t;
+      void onSave(v);
+    }
   }
 
   return (

@@ -28,7 +28,7 @@ export function AddNode({
   onAdd: (after: string, node: AddedNode) => Promise<boolean>;
 }) {
   const library = useQuery({
-    queryKey: ['templates', 'library'],
+    queryKey: ['library'],
     queryFn: () => get<LibraryAnswer>('/api/templates/library'),
   });
   const [ref, setRef] = useState('');

@@ -20,6 +20,9 @@ export function DraftPanel({ item }: { item: Item }) {
   const draft = useItemDraft(item);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  // Each save sends the whole op list: a second edit made before the first one's answer would be
+  // built without it and replace it, so edits wait for the answer.
+  const [busy, setBusy] = useState(false);
   if (item.started_at === null)
     return (
       <section className="draft-panel" aria-labelledby="draft-title">
@@ -40,11 +43,14 @@ export function DraftPanel({ item }: { item: Item }) {
   const save = async (next: ItemDraftOp[]): Promise<boolean> => {
     setError(null);
     setNote(null);
+    setBusy(true);
     try {
       client.setQueryData(draftKey(item), await put<ItemDraftAnswer>(draftPath(item.id), { ops: next }));
       return true;
     } catch (e) {
       return refused(e);
+    } finally {
+      setBusy(false);
     }
   };
   const apply = async () => {
@@ -84,7 +90,7 @@ export function DraftPanel({ item }: { item: Item }) {
       {draft.isPending && <p className="muted">Loading the draft…</p>}
       {draft.isError && <p role="alert">The draft could not load: {draft.error.message}</p>}
       {d && (
-        <div className="draft-body">
+        <fieldset className="draft-body" disabled={busy} aria-busy={busy}>
           <div>
             <h3>The chain with the draft</h3>
             <ol className="draft-nodes">
@@ -170,7 +176,7 @@ export function DraftPanel({ item }: { item: Item }) {
               </button>
             </div>
           </div>
-        </div>
+        </fieldset>
       )}
       {error && <p role="alert">{error}</p>}
       {note && <p role="status">{note}</p>}

@@ -49,7 +49,7 @@ function NewChain({ from, onCancel }: { from: string | null; onCancel?: () => vo
 
 export function ChainsList() {
   const chains = useQuery({
-    queryKey: ['templates', 'chains'],
+    queryKey: ['chains'],
     queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
   });
   const drafts = useDraftList();

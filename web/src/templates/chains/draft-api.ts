@@ -53,7 +53,7 @@ export function useDraftActions(id: string) {
       await client.invalidateQueries({ queryKey: draftKey(id) });
     }
     await client.invalidateQueries({ queryKey: ['drafts'], exact: true });
-    await client.invalidateQueries({ queryKey: ['templates', 'chains'] });
+    await client.invalidateQueries({ queryKey: ['chains'] });
   };
   return {
     settle,
@@ -78,6 +78,8 @@ export function useDraftActions(id: string) {
     async publish() {
       const p = await post<Published>(`${draftPath(id)}/publish`);
       await settle(null);
+      // The library's usage counts and what each component reaches follow the chains.
+      await client.invalidateQueries({ queryKey: ['library'] });
       return p;
     },
     async discard() {

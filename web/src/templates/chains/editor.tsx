@@ -28,7 +28,7 @@ export function ChainEditor() {
   const draft = useDraft(id);
   const act = useDraftActions(id);
   const library = useQuery({
-    queryKey: ['templates', 'library'],
+    queryKey: ['library'],
     queryFn: () => get<LibraryAnswer>('/api/templates/library'),
   });
   const [selected, setSelected] = useState<string | null>(null);

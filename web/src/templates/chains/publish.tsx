@@ -139,8 +139,10 @@ export function Publish({ draft, publish, rebase, putFile, discard, onDone, onBa
               onClick={() => {
                 clear();
                 void (async () => {
-                  await rebase();
+                  // The merged text first: if saving it fails nothing was rebased and the draft
+                  // stays stale, so a publish cannot write over the other change.
                   for (const m of merged) if (m.text !== null) await putFile(m.file, m.text);
+                  await rebase();
                   setStale(null);
                   setNote('Rebased: your edits now sit on the newer file. Look again, then publish.');
                 })().catch(fail);

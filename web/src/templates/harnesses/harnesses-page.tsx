@@ -241,7 +241,7 @@ export function HarnessesPage() {
             )}
             send={send}
           />
-          <Profiles key={stamp} r={r} problems={problems} send={send} />
+          <Profiles r={r} problems={problems} send={send} />
           <Providers />
         </>
       )}

@@ -127,7 +127,10 @@ export function Profiles({
       </p>
       {names.map((n) => {
         const p = r.profiles[n];
-        return p ? <Profile key={n} name={n} p={p} problems={problems} send={send} /> : null;
+        // Keyed on its own values: another op elsewhere keeps this profile's unsaved edits.
+        return p ? (
+          <Profile key={`${n}:${JSON.stringify(p)}`} name={n} p={p} problems={problems} send={send} />
+        ) : null;
       })}
       <form
         className="row-form"

@@ -13,17 +13,22 @@ export function RepoEdit({ r, onDone }: { r: RepoView; onDone: () => void }) {
   });
   const [tests, setTests] = useState(r.test_command ?? '');
   const [setup, setSetup] = useState(r.setup_command ?? '');
-  const [noSetup, setNoSetup] = useState(r.setup_command === '' || r.setup_command === null);
+  const [noSetup, setNoSetup] = useState(r.setup_command === '');
   const [chain, setChain] = useState(r.default_chain);
+  // Only what the person changed is sent: an undecided command stays undecided (an empty field is
+  // not a decision until typed), and a default chain since deleted does not refuse other edits.
+  const [touched, setTouched] = useState({ tests: false, setup: false });
   const [error, setError] = useState<string | null>(null);
   const save = async () => {
     setError(null);
+    const body: Record<string, string> = {};
+    if (touched.tests && tests !== r.test_command) body.test_command = tests;
+    const nextSetup = noSetup ? '' : setup;
+    if (touched.setup && nextSetup !== r.setup_command) body.setup_command = nextSetup;
+    if (chain !== r.default_chain) body.default_chain = chain;
+    if (Object.keys(body).length === 0) return onDone();
     try {
-      await patch(`/api/repos?path=${encodeURIComponent(r.path)}`, {
-        test_command: tests,
-        setup_command: noSetup ? '' : setup,
-        default_chain: chain,
-      });
+      await patch(`/api/repos?path=${encodeURIComponent(r.path)}`, body);
       await client.invalidateQueries({ queryKey: ['repos'] });
       onDone();
     } catch (e) {
@@ -41,16 +46,36 @@ export function RepoEdit({ r, onDone }: { r: RepoView; onDone: () => void }) {
     >
       <label>
         Test command (empty: no tests)
-        <input value={tests} onChange={(e) => setTests(e.target.value)} />
+        <input
+          value={tests}
+          onChange={(e) => {
+            setTests(e.target.value);
+            setTouched((t) => ({ ...t, tests: true }));
+          }}
+        />
       </label>
       <label>
         Setup command
-        <input value={noSetup ? '' : setup} disabled={noSetup} onChange={(e) => setSetup(e.target.value)} />
+        <input
+          value={noSetup ? '' : setup}
+          disabled={noSetup}
+          onChange={(e) => {
+            setSetup(e.target.value);
+            setTouched((t) => ({ ...t, setup: true }));
+          }}
+        />
       </label>
       <label>
         <span>
-          <input type="checkbox" checked={noSetup} onChange={(e) => setNoSetup(e.target.checked)} /> No setup
-          needed
+          <input
+            type="checkbox"
+            checked={noSetup}
+            onChange={(e) => {
+              setNoSetup(e.target.checked);
+              setTouched((t) => ({ ...t, setup: true }));
+            }}
+          />{' '}
+          No setup needed
         </span>
       </label>
       <label>

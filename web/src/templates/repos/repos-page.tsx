@@ -142,6 +142,7 @@ export function ReposPage() {
         </div>
       ) : (
         <ConnectForm
+          key={connectPath}
           initial={connectPath}
           onDone={(r) => {
             setConnectPath(null);
