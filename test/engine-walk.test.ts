@@ -259,6 +259,12 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
     await until(jig, item.id, () => !isAlive(pid));
     expect(existsSync(join(home, 'run', 'worktrees', item.id))).toBe(true);
     expect(git(repo, 'branch', '--list', item.branch)).toContain(item.branch);
+    // The killed session says the cancel ended it, not a pause (issue 28).
+    const exited = async () => (await events(jig, item.id)).find((e) => e.type === 'worker_session_exited');
+    for (let i = 0; i < 100 && !(await exited()); i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await exited()).payload.status).toBe('cancelled');
+    const sessions = (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions;
+    expect(sessions.map((s: any) => s.status)).toEqual(['cancelled']);
   });
 
   it('max_concurrent queues the third of three items at 2, and starts it when a slot frees', async () => {
