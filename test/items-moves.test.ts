@@ -381,6 +381,13 @@ describe('the CLI', () => {
     const line = await runJig(['item', 'create', 'Second', '--repo', repo, '--chain', 'quick-task'], env);
     expect(line.code).toBe(0);
     expect(line.stdout).toMatch(/^filed [a-z2-9]{8} "Second" on quick-task, paused\n$/);
+    // A title with a line break names the flag the rest belongs in (issue 28).
+    expect(await runJig(['item', 'create', 'First line\nthe rest', '--repo', repo], env)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'jig: the title is one line; pass the first line as the title and the rest as --description TEXT\n',
+    });
     const cancel = await runJig(['item', 'cancel', item.id, '--reason', 'test'], env);
     expect(cancel).toMatchObject({ code: 0, stdout: `cancelled ${item.id}\n` });
     const noYes = await runJig(['item', 'abandon', item.id, '--reason', 'x'], env);

@@ -40,6 +40,7 @@ export const errorCatalogue = {
     template: 'too many failed logins from this address; try again in {seconds} s',
   },
   repo_not_git: { status: 422, template: '{path} is not a git repository' },
+  repo_path_missing: { status: 422, template: '{path} does not exist' },
   repo_no_commit: { status: 422, template: '{path} has no commit yet; commit something first' },
   repo_not_connected: {
     status: 422,
@@ -50,7 +51,8 @@ export const errorCatalogue = {
   repo_disabled: { status: 422, template: 'repo {path} is disabled: {why}' },
   repo_has_open_items: {
     status: 409,
-    template: '{count} work item(s) not yet done, cancelled or abandoned use {path}; end them first',
+    template:
+      '{count} work item(s) not yet done, cancelled or abandoned use {path}: {items}; end them first (jig item cancel ID)',
   },
   repo_steering_invalid: {
     status: 422,
@@ -77,7 +79,10 @@ export const errorCatalogue = {
     template: '{file} in {path} {reason}; Jig reads only regular files inside the repository',
   },
   invalid_title: { status: 422, template: '{message}' },
-  chain_unknown: { status: 422, template: 'chain {chain} names no chain in the library (chains: {known}){hint}' },
+  chain_unknown: {
+    status: 422,
+    template: 'chain {chain} names no chain in the library (chains: {known}){hint}',
+  },
   chain_conflict: {
     status: 422,
     template: 'chain and chain_template name different chains ({chain} and {chain_template}); send one',
