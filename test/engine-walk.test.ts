@@ -117,8 +117,17 @@ describe('walking a chain', () => {
       reject_to: 'build',
       count: 1,
     });
-    const wrongGate = await post(jig, `/api/work-items/${item.id}/gates/nope/approve`);
-    expect(wrongGate.status).toBe(404);
+    // A misspelt gate, or a node that is no gate, is answered with the gate that waits (issue 28).
+    const wrongGate = await post(jig, `/api/work-items/${item.id}/gates/reveiw/approve`);
+    expect([wrongGate.status, wrongGate.json]).toEqual([
+      404,
+      {
+        code: 'gate_unknown',
+        detail: "reveiw is no gate of this item's chain; the item waits at gate review",
+      },
+    ]);
+    const notAGate = await post(jig, `/api/work-items/${item.id}/gates/build/reject`, { note: 'x' });
+    expect(notAGate.json.detail).toBe("build is no gate of this item's chain; the item waits at gate review");
   });
 
   it('stops a failing step for a person, and retry reruns the node once the cause is fixed', async () => {

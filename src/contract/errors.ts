@@ -108,8 +108,9 @@ export const errorCatalogue = {
   item_at_gate: { status: 409, template: 'the item waits at gate {gate}: approve or reject it' },
   gate_not_waiting: {
     status: 409,
-    template: 'gate {gate} is not waiting for a decision (the item is {state})',
+    template: 'gate {gate} is not waiting for a decision (the item is {state}){pending}',
   },
+  gate_unknown: { status: 404, template: "{gate} is no gate of this item's chain{pending}" },
   node_not_skippable: { status: 409, template: 'node {node} is not skippable' },
   nothing_to_retry: { status: 409, template: '{reason}' },
   item_not_started: { status: 409, template: 'the item has no worktree yet; start it first' },
