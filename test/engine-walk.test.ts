@@ -117,8 +117,17 @@ describe('walking a chain', () => {
       reject_to: 'build',
       count: 1,
     });
-    const wrongGate = await post(jig, `/api/work-items/${item.id}/gates/nope/approve`);
-    expect(wrongGate.status).toBe(404);
+    // A misspelt gate, or a node that is no gate, is answered with the gate that waits (issue 28).
+    const wrongGate = await post(jig, `/api/work-items/${item.id}/gates/reveiw/approve`);
+    expect([wrongGate.status, wrongGate.json]).toEqual([
+      404,
+      {
+        code: 'gate_unknown',
+        detail: "reveiw is no gate of this item's chain; the item waits at gate review",
+      },
+    ]);
+    const notAGate = await post(jig, `/api/work-items/${item.id}/gates/build/reject`, { note: 'x' });
+    expect(notAGate.json.detail).toBe("build is no gate of this item's chain; the item waits at gate review");
   });
 
   it('stops a failing step for a person, and retry reruns the node once the cause is fixed', async () => {
@@ -259,6 +268,12 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
     await until(jig, item.id, () => !isAlive(pid));
     expect(existsSync(join(home, 'run', 'worktrees', item.id))).toBe(true);
     expect(git(repo, 'branch', '--list', item.branch)).toContain(item.branch);
+    // The killed session says the cancel ended it, not a pause (issue 28).
+    const exited = async () => (await events(jig, item.id)).find((e) => e.type === 'worker_session_exited');
+    for (let i = 0; i < 100 && !(await exited()); i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await exited()).payload.status).toBe('cancelled');
+    const sessions = (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions;
+    expect(sessions.map((s: any) => s.status)).toEqual(['cancelled']);
   });
 
   it('max_concurrent queues the third of three items at 2, and starts it when a slot frees', async () => {

@@ -294,6 +294,26 @@ describe('external waits', () => {
     await jig.stop();
   });
 
+  it('a cancel during a wait ends its session as cancelled, not paused (issue 28)', async () => {
+    const jig = await serve();
+    const item = await fileItem(jig, repo, 'waity');
+    const waiting = await until(jig, item.id, (i) => i.status === 'waiting' || i.status === 'stopped');
+    expect(waiting.status).toBe('waiting');
+    const cancelled = await post(jig, `/api/work-items/${item.id}/cancel`, {});
+    expect(cancelled.json.status).toBe('cancelled');
+    const ended = async () => types(await events(jig, item.id), 'external_wait_ended');
+    for (let i = 0; i < 100 && (await ended()).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await ended()).map((e) => [e.payload.outcome, e.payload.detail])).toEqual([
+      ['cancelled', 'the item is cancelled'],
+    ]);
+    const sessions = (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions;
+    expect(
+      sessions.filter((s: any) => s.task_path === 'feedback.ci.await').map((s: any) => s.status),
+    ).toEqual(['cancelled']);
+    await jig.stop();
+  });
+
   it('a token refused during a wait is an infra stop that names where the token came from', async () => {
     const jig = await serve();
     const item = await fileItem(jig, repo, 'waity');

@@ -316,6 +316,22 @@ describe('POST /api/work-items', () => {
     expect(res.json.detail).toContain('colour');
   });
 
+  it('a misspelt key gets the same "did you mean" as the YAML loader (issue 28)', async () => {
+    const res = await post('/api/work-items', { title: 'x', repo, chian: 'quick-task' });
+    expect([res.status, res.json]).toEqual([
+      422,
+      {
+        code: 'validation_failed',
+        detail: 'body: Unrecognized key: "chian"; did you mean `chain`?',
+        issues: [{ field: 'body', message: 'Unrecognized key: "chian"; did you mean `chain`?' }],
+      },
+    ]);
+    const two = await post('/api/work-items', { title: 'x', repo, chian: 'a', descripton: 'b', zzzzzz: 1 });
+    expect(two.json.detail).toBe(
+      'body: Unrecognized keys: "chian", "descripton", "zzzzzz"; did you mean `chain` for "chian"?; did you mean `description` for "descripton"?',
+    );
+  });
+
   it('dry_run=1 runs every check and files nothing', async () => {
     const before = (await http(`${jig.url}/api/work-items?limit=1`)).json.total;
     const res = await post('/api/work-items?dry_run=1', { title: 'Try', repo, chain: 'default' });

@@ -56,11 +56,12 @@ const table: [Setup, string, number, string, boolean][] = [
     'the item is cancelled; only an item that has not ended can be completed',
     false,
   ],
+  ['cancelled', 'abandon', 200, 'abandoned', false],
   [
-    'cancelled',
+    'completed',
     'abandon',
     409,
-    'the item is cancelled; only an item that has not ended can be abandoned',
+    'the item is completed; only an item that has not ended, or a cancelled one, can be abandoned',
     false,
   ],
   ['cancelled', 'archive', 200, 'cancelled', true],
@@ -103,7 +104,7 @@ const table: [Setup, string, number, string, boolean][] = [
 const allowedFor: Record<string, string[]> = {
   cancel: ['paused', 'queued', 'running', 'stopped', 'waiting'],
   complete: ['paused', 'queued', 'running', 'stopped', 'waiting'],
-  abandon: ['paused', 'queued', 'running', 'stopped', 'waiting'],
+  abandon: ['paused', 'queued', 'running', 'stopped', 'waiting', 'cancelled'],
   archive: ['completed', 'cancelled'],
   restore: ['completed', 'cancelled', 'abandoned'],
   pause: ['queued', 'running'],
@@ -380,11 +381,15 @@ describe('the CLI', () => {
     const line = await runJig(['item', 'create', 'Second', '--repo', repo, '--chain', 'quick-task'], env);
     expect(line.code).toBe(0);
     expect(line.stdout).toMatch(/^filed [a-z2-9]{8} "Second" on quick-task, paused\n$/);
+    // A title with a line break names the flag the rest belongs in (issue 28).
+    expect(await runJig(['item', 'create', 'First line\nthe rest', '--repo', repo], env)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'jig: the title is one line; pass the first line as the title and the rest as --description TEXT\n',
+    });
     const cancel = await runJig(['item', 'cancel', item.id, '--reason', 'test'], env);
     expect(cancel).toMatchObject({ code: 0, stdout: `cancelled ${item.id}\n` });
-    const refused = await runJig(['item', 'abandon', item.id, '--reason', 'x', '--yes'], env);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('only an item that has not ended can be abandoned');
     const noYes = await runJig(['item', 'abandon', item.id, '--reason', 'x'], env);
     expect(noYes.code).toBe(2);
     expect(noYes.stderr).toContain('--yes');

@@ -110,7 +110,10 @@ describe('POST /api/repos/probe', () => {
     expect(r.json).toMatchObject({ is_git: false, has_commit: false });
     const missing = await api('POST', '/api/repos/probe', { path: join(plain, 'nope') });
     expect(missing.status).toBe(422);
-    expect(missing.json.code).toBe('repo_not_git');
+    expect(missing.json).toEqual({
+      detail: `${join(plain, 'nope')} does not exist`,
+      code: 'repo_path_missing',
+    });
   });
 });
 
@@ -120,6 +123,15 @@ describe('connecting', () => {
     let r = await api('POST', '/api/repos', { path: plain });
     expect(r.status).toBe(422);
     expect(r.json).toEqual({ detail: `${plain} is not a git repository`, code: 'repo_not_git' });
+    // A path that does not exist says so (issue 28), from the API and from the CLI.
+    r = await api('POST', '/api/repos', { path: join(plain, 'typo') });
+    expect(r.json).toEqual({ detail: `${join(plain, 'typo')} does not exist`, code: 'repo_path_missing' });
+    const typo = await runJig(['repo', 'connect', join(plain, 'typo'), '-y'], { JIG_HOME: jig.home });
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([
+      2,
+      '',
+      `jig: ${join(plain, 'typo')} does not exist (HTTP 422, repo_path_missing)\n`,
+    ]);
     const empty = makeRepo({}, { commit: false });
     r = await api('POST', '/api/repos', { path: empty });
     expect(r.status).toBe(422);
@@ -225,7 +237,7 @@ describe('PATCH and DELETE /api/repos', () => {
     let r = await api('DELETE', `/api/repos${q(repo)}`);
     expect(r.status).toBe(409);
     expect(r.json).toEqual({
-      detail: `2 work item(s) not yet done, cancelled or abandoned use ${repo}; end them first`,
+      detail: `2 work item(s) not yet done, cancelled or abandoned use ${repo}: ${a.id} (paused), ${b.id} (paused); end them first (jig item cancel ID)`,
       code: 'repo_has_open_items',
       open_items: 2,
     });

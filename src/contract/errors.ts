@@ -40,6 +40,7 @@ export const errorCatalogue = {
     template: 'too many failed logins from this address; try again in {seconds} s',
   },
   repo_not_git: { status: 422, template: '{path} is not a git repository' },
+  repo_path_missing: { status: 422, template: '{path} does not exist' },
   repo_no_commit: { status: 422, template: '{path} has no commit yet; commit something first' },
   repo_not_connected: {
     status: 422,
@@ -50,7 +51,8 @@ export const errorCatalogue = {
   repo_disabled: { status: 422, template: 'repo {path} is disabled: {why}' },
   repo_has_open_items: {
     status: 409,
-    template: '{count} work item(s) not yet done, cancelled or abandoned use {path}; end them first',
+    template:
+      '{count} work item(s) not yet done, cancelled or abandoned use {path}: {items}; end them first (jig item cancel ID)',
   },
   repo_steering_invalid: {
     status: 422,
@@ -106,8 +108,9 @@ export const errorCatalogue = {
   item_at_gate: { status: 409, template: 'the item waits at gate {gate}: approve or reject it' },
   gate_not_waiting: {
     status: 409,
-    template: 'gate {gate} is not waiting for a decision (the item is {state})',
+    template: 'gate {gate} is not waiting for a decision (the item is {state}){pending}',
   },
+  gate_unknown: { status: 404, template: "{gate} is no gate of this item's chain{pending}" },
   node_not_skippable: { status: 409, template: 'node {node} is not skippable' },
   nothing_to_retry: { status: 409, template: '{reason}' },
   item_not_started: { status: 409, template: 'the item has no worktree yet; start it first' },

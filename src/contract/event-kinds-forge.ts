@@ -58,7 +58,7 @@ export const forgeEventKinds = {
     z.strictObject({
       task: str,
       target: str,
-      outcome: z.enum(['passed', 'failed', 'closed', 'refused', 'timed_out', 'paused']),
+      outcome: z.enum(['passed', 'failed', 'closed', 'refused', 'timed_out', 'paused', 'cancelled']),
       detail: str,
       session: str,
       findings: num,

@@ -4,6 +4,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isJigError, JigError, type ErrorBody } from '../contract/errors.js';
 import { escapeHtml, sendHtml, simplePage } from './html.js';
+import { keysAt } from '../core/config/schema-keys.js';
+import { didYouMean, suggest } from '../core/config/suggest.js';
+import { z } from 'zod';
 
 function wantsHtml(req: FastifyRequest): boolean {
   return !req.url.startsWith('/api') && (req.headers.accept ?? '').includes('text/html');
@@ -14,6 +17,34 @@ function fieldName(context: string | undefined, instancePath: string): string {
   const where = context ?? 'body';
   const path = instancePath.split('/').filter(Boolean);
   return path.length === 0 ? where : `${where}.${path.join('.')}`;
+}
+
+/**
+ * "; did you mean `chain`?" for an unknown key of a body, as the YAML loader says it (one
+ * vocabulary for a typo wherever it is made); empty when no key is close or the schema is unknown.
+ */
+function unknownKeyHint(
+  req: FastifyRequest,
+  context: string | undefined,
+  v: { keyword: string; instancePath: string; params: Record<string, unknown> },
+): string {
+  if (v.keyword !== 'unrecognized_keys' || (context ?? 'body') !== 'body') return '';
+  const schema: unknown = req.routeOptions.schema?.body;
+  const keys = v.params.keys;
+  if (!(schema instanceof z.ZodType) || !Array.isArray(keys)) return '';
+  const path = v.instancePath.split('/').filter(Boolean);
+  let known: string[];
+  try {
+    known = keysAt(schema, req.body, path);
+  } catch {
+    return '';
+  }
+  if (keys.length === 1) return didYouMean(String(keys[0]), known);
+  return keys
+    .map((k) => [String(k), suggest(String(k), known)] as const)
+    .filter(([, best]) => best !== undefined)
+    .map(([k, best]) => `; did you mean \`${best}\` for "${k}"?`)
+    .join('');
 }
 
 function send(reply: FastifyReply, err: JigError): FastifyReply {
@@ -53,7 +84,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => ({
         field: fieldName(error.validationContext, v.instancePath),
-        message: v.message,
+        message: v.message + unknownKeyHint(req, error.validationContext, v),
       }));
       const detail = issues.map((i) => `${i.field}: ${i.message}`).join('; ');
       return send(reply, new JigError('validation_failed', { reason: detail }, { issues }));

@@ -12,6 +12,8 @@ export type SessionStatus =
   | 'config_error'
   | 'capped_out'
   | 'paused'
+  /** Ended because a person cancelled or abandoned its item: it will not be resumed, unlike `paused`. */
+  | 'cancelled'
   | 'unknown'
   /** An agent whose provider limited it (429, usage limit); the launch falls back or parks. */
   | 'rate_limited'

@@ -319,6 +319,18 @@ export async function countOpenForRepo(db: Db, repo: string): Promise<number> {
   return Number(row.n);
 }
 
+/** The items not ended that use this repo, oldest first: what a refused disconnect names. */
+export async function openItemsForRepo(db: Db, repo: string): Promise<{ id: string; status: string }[]> {
+  return db
+    .selectFrom('work_items')
+    .select(['id', 'status'])
+    .where('repo', '=', repo)
+    .where('status', 'not in', endedStatuses)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 export async function openCountsByRepo(db: Db): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom('work_items')

@@ -172,6 +172,11 @@ export function registerItemCreate(item: Command): void {
           throw new BadArgument(
             '--autostart is refused inside a work item task (JIG_WORK_ITEM_ID is set): items an agent files land paused',
           );
+        // The server refuses it too ("the title is one line"); here the refusal can name the flag.
+        if (/[\n\r\u2028\u2029\u0085]/.test(title))
+          throw new BadArgument(
+            'the title is one line; pass the first line as the title and the rest as --description TEXT',
+          );
         // A --repo that is no directory here is a workspace's name (docs/workspaces.md).
         const workspace = opts.repo !== undefined && !isDirectory(opts.repo) ? opts.repo : null;
         const repo = workspace ?? (opts.repo ? resolve(opts.repo) : repoOfCwd());

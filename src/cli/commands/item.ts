@@ -32,7 +32,11 @@ export function registerItem(program: Command): void {
       about: 'archive a completed or cancelled item (reclaims its worktree)',
     },
     { move: 'restore', past: 'restored', about: 'bring an archived item back under Done' },
-    { move: 'abandon', past: 'abandoned', about: 'end an item and DELETE its worktree and branch' },
+    {
+      move: 'abandon',
+      past: 'abandoned',
+      about: 'end an item (a cancelled one too) and DELETE its worktree and branch',
+    },
   ];
   item
     .command('escalate')

@@ -87,6 +87,16 @@ export function chainKeyHint(library: boolean) {
             "`wait_timeout_minutes` is retired: a wait's timeout is its `policy.total_time_cap_minutes`",
         };
       }
+      // The names other CI and task runners use, said in ours.
+      if (key === 'type')
+        return {
+          message:
+            'unknown key `type`: a task says what it is with `kind:` (agent, subprocess, builtin, forge)',
+        };
+      if (key === 'cmd' || key === 'script')
+        return {
+          message: `unknown key \`${key}\`: a subprocess task runs \`run:\` (one shell line) or \`argv:\` (a list, no shell)`,
+        };
       const kind = typeof here?.kind === 'string' ? here.kind : undefined;
       if (kind && TASK_KEYS.has(key)) {
         const owner = Object.entries(KIND_KEYS).find(([, keys]) => keys.includes(key))?.[0];

@@ -58,7 +58,9 @@ function parseTree(text: string, file: string, source: string): ParsedYaml {
       problems: doc.errors.map((e) => ({
         path: '',
         field: null,
-        message: (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, ''),
+        message:
+          (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '') +
+          quoteHint(e.code, text, e.linePos?.[0]?.line),
         file,
         line: e.linePos?.[0]?.line ?? null,
         col: e.linePos?.[0]?.col ?? null,
@@ -95,6 +97,20 @@ function parseTree(text: string, file: string, source: string): ParsedYaml {
     };
   }
   return { tree, doc, problems: [] };
+}
+
+/**
+ * YAML's "nested mappings" error is what an unquoted `run: echo a: b` gives (the second `: ` starts
+ * a mapping); it does not say the fix, which is to quote the value. Named with the key and its value.
+ */
+function quoteHint(code: string, text: string, line: number | undefined): string {
+  if (code !== 'BLOCK_AS_IMPLICIT_KEY' || line === undefined) return '';
+  const m = /^\s*(?:-\s+)?([A-Za-z_][\w-]*):\s+(.*\S)\s*$/.exec(text.split(/\r?\n/)[line - 1] ?? '');
+  const key = m?.[1];
+  const value = m?.[2];
+  if (key === undefined || value === undefined) return '';
+  const quoted = value.includes("'") ? JSON.stringify(value) : `'${value}'`;
+  return `; the value of \`${key}:\` holds ": ", so quote it: ${key}: ${quoted}`;
 }
 
 export function emptyMap(origin: Origin, pos: Pos = START): AMap {

@@ -18,6 +18,7 @@ export type MoveResult =
   | { ok: false; state: string; rule: string; allowed: ItemStatus[] };
 
 const notEnded: ItemStatus[] = itemStatuses.filter((s) => !isEnded(s));
+const abandonable: ItemStatus[] = [...notEnded, 'cancelled'];
 
 const ended = (s: ItemState): boolean => isEnded(s.status);
 
@@ -38,14 +39,21 @@ export function decideMove(move: Move, s: ItemState): MoveResult {
   });
   switch (move) {
     case 'cancel':
-    case 'complete':
-    case 'abandon': {
-      const target: ItemStatus =
-        move === 'cancel' ? 'cancelled' : move === 'complete' ? 'completed' : 'abandoned';
+    case 'complete': {
+      const target: ItemStatus = move === 'cancel' ? 'cancelled' : 'completed';
       if (s.status === target && !s.archived) return { ok: true, to: s, changed: false };
       if (ended(s)) return refuse(`only an item that has not ended can be ${target}`, notEnded);
       return { ok: true, to: { status: target, archived: false }, changed: true };
     }
+    case 'abandon':
+      if (s.status === 'abandoned') return { ok: true, to: s, changed: false };
+      // A cancel keeps the worktree and branch; abandoning it afterwards is how they go, since
+      // nothing else in Jig deletes a branch. An archived cancelled item keeps its archive mark.
+      if (s.status === 'cancelled')
+        return { ok: true, to: { status: 'abandoned', archived: s.archived }, changed: true };
+      if (ended(s))
+        return refuse('only an item that has not ended, or a cancelled one, can be abandoned', abandonable);
+      return { ok: true, to: { status: 'abandoned', archived: false }, changed: true };
     case 'archive':
       if (s.archived) return { ok: true, to: s, changed: false };
       if (s.status !== 'completed' && s.status !== 'cancelled') {

@@ -63,8 +63,8 @@ export class Engine {
       kick: (id) => this.walker.kick(id),
       stop: (rec, kind, reason, node, session) => this.walker.stop(rec, kind, reason, node, session),
       // A wait has no process: its session ends with the item's move too.
-      endSessions: async (id) => {
-        await workers.endSessions(id);
+      endSessions: async (id, why) => {
+        await workers.endSessions(id, why);
         await this.waits.end(id);
       },
       retry: (id, by) => this.moves.retry(id, by),
@@ -162,7 +162,8 @@ export class Engine {
 
   /** After an item ends by a person's move (cancel, abandon): its processes end and its slot goes on. */
   async ended(id: string): Promise<void> {
-    await this.r.endSessions(id);
+    // Cancelled, not paused: the item is over and nothing resumes these sessions.
+    await this.r.endSessions(id, 'cancelled');
     setImmediate(() => this.r.promote());
   }
 

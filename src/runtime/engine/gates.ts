@@ -4,26 +4,30 @@ import type { EventActor } from '../../contract/events.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { documentReadable, readDocument } from '../fs/worktree-document.js';
 import { needsDocument, passGate, rejectGate, type AtGate } from './gate-moves.js';
-import { gateOpen, unchanged } from './move-guards.js';
+import { gateOpen, pendingGateNote, unchanged } from './move-guards.js';
 import type { EngineResources } from './resources.js';
 import { rejectTarget } from './walk-helpers.js';
 import { digestOf } from '../review/documents.js';
 
-/** The gate `gate` of the item's chain, or the catalogue's 404. */
+/** The gate `gate` of the item's chain, or a 404 naming the gate that waits. */
 function atGate(rec: ItemRecord, gate: string): AtGate {
   const chain = rec.chain_definition;
   const walk = rec.walk;
   const idx = chain?.nodes.findIndex((n) => n.id === gate) ?? -1;
   const node = chain?.nodes[idx];
   if (!chain || !walk || node?.kind !== 'gate') {
-    throw new JigError('not_found', { what: `gate ${gate} of this item's chain` });
+    throw new JigError('gate_unknown', { gate, pending: pendingGateNote(rec) });
   }
   return { rec, chain, walk, idx, gate: node };
 }
 
 function refuseClosed(rec: ItemRecord, gate: string): void {
   if (!gateOpen(rec, gate)) {
-    throw new JigError('gate_not_waiting', { gate, state: rec.status }, { status: rec.status, gate });
+    throw new JigError(
+      'gate_not_waiting',
+      { gate, state: rec.status, pending: pendingGateNote(rec) },
+      { status: rec.status, gate },
+    );
   }
 }
 

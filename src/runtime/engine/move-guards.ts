@@ -66,3 +66,12 @@ export function stoppedWalk(w: Walk, kind: StopKind, at: number): Walk {
   if (kind === 'gate') return w.gate_clock ? w : { ...w, gate_clock: clockAt(w, at) };
   return kind === 'rate_limit' ? w : hold(w, at);
 }
+
+/**
+ * What a refused gate move adds about the gate that does wait, so a misspelt or stale gate name
+ * is answered with the one to use: "; the item waits at gate review", or "" when none waits.
+ */
+export function pendingGateNote(rec: ItemRecord): string {
+  const g = rec.current_node;
+  return g !== null && gateOpen(rec, g) ? `; the item waits at gate ${g}` : '';
+}

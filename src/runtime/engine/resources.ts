@@ -67,8 +67,8 @@ export interface EngineResources extends EngineDeps {
     node: string | null,
     session?: string | null,
   ): Promise<void>;
-  /** Workers: ends every live session of the item. */
-  endSessions(id: string): Promise<void>;
+  /** Workers: ends every live session of the item, `cancelled` when the item's move ends it for good. */
+  endSessions(id: string, why?: 'paused' | 'cancelled'): Promise<void>;
   /** Person moves: reruns the node the item stopped on (an escalation that asks for it). */
   retry(id: string, by: EventActor): Promise<ItemRecord>;
 }

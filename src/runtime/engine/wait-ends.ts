@@ -11,7 +11,7 @@ import type { Observation } from '../forge/wait-poll.js';
 import { recordStop } from './stop-record.js';
 import type { EngineResources } from './resources.js';
 
-type Outcome = 'passed' | 'failed' | 'closed' | 'refused' | 'timed_out' | 'paused';
+type Outcome = 'passed' | 'failed' | 'closed' | 'refused' | 'timed_out' | 'paused' | 'cancelled';
 
 /** The session status a wait ends with, by how it ended. */
 const SESSION: Record<Outcome, SessionStatus> = {
@@ -21,6 +21,7 @@ const SESSION: Record<Outcome, SessionStatus> = {
   refused: 'infra_error',
   timed_out: 'capped_out',
   paused: 'paused',
+  cancelled: 'cancelled',
 };
 
 /**
@@ -153,7 +154,8 @@ export class WaitEnds {
 
   /**
    * The item left `waiting` by a move (a pause, a cancel, a wall clock): its wait session ends
-   * without an answer, `capped_out` when a clock stopped it, else `paused` (resuming waits anew).
+   * without an answer, `capped_out` when a clock stopped it, `cancelled` when the item ended (a
+   * cancel or an abandon: nothing waits anew), else `paused` (resuming waits anew).
    */
   async abandon(id: string): Promise<void> {
     await this.r.events.transact(async (uow) => {
@@ -164,7 +166,8 @@ export class WaitEnds {
         const w = { session: s.id, task: s.task_path, target: s.argv[0] ?? 'forge' };
         const capped = rec.status === 'stopped' && (rec.stop_kind === 'wait' || rec.stop_kind === 'cap');
         const detail = capped ? (rec.stop_reason ?? 'a time cap was reached') : `the item is ${rec.status}`;
-        await this.close(uow, rec, w, capped ? 'timed_out' : 'paused', detail);
+        const ended = rec.status === 'cancelled' || rec.status === 'abandoned';
+        await this.close(uow, rec, w, capped ? 'timed_out' : ended ? 'cancelled' : 'paused', detail);
       }
       if (rec.walk?.wait) await updateItem(uow.db, id, { walk: { ...rec.walk, wait: null } });
     });

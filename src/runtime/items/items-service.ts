@@ -304,7 +304,9 @@ export class ItemsService {
       if (move === 'archive') changes.archived_at = now;
       if (move === 'restore') changes.archived_at = null;
       if (move === 'pause') changes.queued_at = null;
-      if (move === 'cancel' || move === 'complete' || move === 'abandon') changes.ended_at = now;
+      // An abandon after a cancel keeps the time the item ended; its event records the second move.
+      if (move === 'cancel' || move === 'complete' || move === 'abandon')
+        changes.ended_at = rec.status === 'cancelled' ? (rec.ended_at ?? now) : now;
       if (!(await updateItemIf(uow.db, id, from, changes))) {
         const now = await getItem(uow.db, id);
         const state = now?.status ?? rec.status;

@@ -5,12 +5,20 @@ import { ForgeKind, RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
 import type { ConnectBody, ProbeAnswer, RepoView } from '../../contract/repos.js';
 import type { Store } from '../../store/database.js';
-import { countOpenForRepo, openCountsByRepo } from '../../store/work-items.js';
+import { countOpenForRepo, openCountsByRepo, openItemsForRepo } from '../../store/work-items.js';
+
+/** How many open items a refused disconnect names. */
+const SHOWN_OPEN = 10;
 import { hasCommit, repoTopLevel } from '../git/git.js';
 import { probeRepo } from './probe.js';
 import { readRepos, writeRepoEntry } from './repos-file.js';
 import { selectMembers, type Selection } from '../../core/workspaces/select.js';
 import { requireKnownChain, type ChainCatalog } from '../items/chain-catalog.js';
+
+/** A typo'd path is said to be missing, not "not a git repository" (which sends people to git init). */
+function notMissing(abs: string): void {
+  if (!existsSync(abs)) throw new JigError('repo_path_missing', { path: abs });
+}
 
 function isDir(p: string): boolean {
   try {
@@ -103,6 +111,7 @@ export class ReposService {
 
   async probe(path: string): Promise<ProbeAnswer> {
     const abs = absolute(path);
+    notMissing(abs);
     if (!isDir(abs)) throw new JigError('repo_not_git', { path: abs });
     const p = await probeRepo(abs);
     const workspace = p.workspace && {
@@ -119,6 +128,7 @@ export class ReposService {
    */
   async connect(body: ConnectBody): Promise<{ repo: RepoView; created: boolean }> {
     const abs = absolute(body.path);
+    notMissing(abs);
     const top = isDir(abs) ? await repoTopLevel(abs) : null;
     if (!top) throw new JigError('repo_not_git', { path: abs });
     if (!(await hasCommit(top))) throw new JigError('repo_no_commit', { path: top });
@@ -197,9 +207,17 @@ export class ReposService {
     const r = this.load();
     const existing = this.find(path);
     if (!existing) throw new JigError('repo_unknown', { path });
-    const open = await countOpenForRepo(this.store.db, existing.path);
-    if (open > 0)
-      throw new JigError('repo_has_open_items', { count: open, path: existing.path }, { open_items: open });
+    const open = await openItemsForRepo(this.store.db, existing.path);
+    if (open.length > 0) {
+      // Named, so a person knows which to end without searching the board; a long list is cut short.
+      const shown = open.slice(0, SHOWN_OPEN).map((o) => `${o.id} (${o.status})`);
+      const more = open.length > SHOWN_OPEN ? ` and ${open.length - SHOWN_OPEN} more` : '';
+      throw new JigError(
+        'repo_has_open_items',
+        { count: open.length, path: existing.path, items: `${shown.join(', ')}${more}` },
+        { open_items: open.length },
+      );
+    }
     writeRepoEntry(this.configDir, r.doc, existing.path, null);
   }
 }

@@ -4,7 +4,7 @@ import type { Store } from '../../store/database.js';
 import { insertReview, listReviews } from '../../store/threads.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import type { Engine } from '../engine/engine.js';
-import { gateOpen } from '../engine/move-guards.js';
+import { gateOpen, pendingGateNote } from '../engine/move-guards.js';
 import { rejectTarget } from '../engine/walk-helpers.js';
 import type { EventLog } from '../events/event-log.js';
 import { OWNER } from './review-service.js';
@@ -111,7 +111,11 @@ export class ReviewsService {
     refuseWorker(rec, worker, 'submit a review');
     const pending = this.pendingGate(rec);
     if (gate !== undefined && gate !== pending)
-      throw new JigError('gate_not_waiting', { gate, state: rec.status }, { status: rec.status, gate });
+      throw new JigError(
+        'gate_not_waiting',
+        { gate, state: rec.status, pending: pendingGateNote(rec) },
+        { status: rec.status, gate },
+      );
     const atGate = gate ?? pending;
     if (b.node !== undefined && b.outcome !== 'request_changes')
       throw new JigError('validation_failed', { reason: 'body.node: only request_changes reruns a node' });

@@ -57,7 +57,10 @@ export interface AgentHooks {
 const POLL_MS = 1000;
 
 /** Why the server itself ended a session, which decides its status over the exit code. */
-type Ending = 'capped' | 'paused' | { budget: string };
+type Ending = 'capped' | PersonEnding | { budget: string };
+
+/** How a person's move ends a session: a pause can resume it, a cancel (or abandon) ends it for good. */
+export type PersonEnding = 'paused' | 'cancelled';
 
 /**
  * Starts task processes, watches them to the end (or adopts them after a restart) and turns how
@@ -229,10 +232,13 @@ export class SessionRunner {
     else this.timers.set(s.id, this.clock.setTimer(fire, left));
   }
 
-  /** Ends a session on a person's request (pause, cancel): it stops as `paused`, not as a failure. */
-  async end(s: SessionRecord): Promise<void> {
+  /**
+   * Ends a session on a person's request: it stops as `paused` (a pause) or `cancelled` (a cancel or
+   * an abandon), not as a failure; the list of sessions then says which move ended it.
+   */
+  async end(s: SessionRecord, why: PersonEnding = 'paused'): Promise<void> {
     if (s.pid === null || !isSameProcess(s.pid, s.pid_start)) return;
-    this.endings.set(s.id, 'paused');
+    this.endings.set(s.id, why);
     await endGroup(s.pid, 10_000, this.remember(s));
   }
 
@@ -369,7 +375,7 @@ function resolveStatus(
   ending: Ending | undefined,
 ): ResultOutcome {
   if (ending === 'capped') return { status: 'capped_out', result: null, note: 'time cap reached' };
-  if (ending === 'paused') return { status: 'paused', result: null };
+  if (ending === 'paused' || ending === 'cancelled') return { status: ending, result: null };
   if (ending !== undefined) return { status: 'budget_exceeded', result: null, note: ending.budget };
   if (file !== null) return file;
   if (exitCode === null) return { status: 'unknown', result: null, note: 'no exit code and no result file' };

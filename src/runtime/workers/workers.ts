@@ -10,7 +10,7 @@ import type { HarnessCatalog } from '../harness/catalog.js';
 import type { HomePaths } from '../home/paths.js';
 import { AgentRunner, type AgentLaunchRequest, type AgentOutcome, type SkillSource } from './agent-runner.js';
 import { onUsage } from './item-spend.js';
-import { SessionRunner } from './session-runner.js';
+import { SessionRunner, type PersonEnding } from './session-runner.js';
 import { launchEnv } from './task-env.js';
 
 /** What the workers work with: a part of the engine's resources (engine/resources.ts). */
@@ -100,10 +100,13 @@ export class Workers {
     return this.agents.run(req);
   }
 
-  /** Ends every live session of an item (a pause, a move that ends it, a wall clock). */
-  async endSessions(itemId: string): Promise<void> {
+  /**
+   * Ends every live session of an item (a pause, a move that ends it, a wall clock); `cancelled`
+   * when the item's move ends it for good, so its sessions are not listed as resumable.
+   */
+  async endSessions(itemId: string, why: PersonEnding = 'paused'): Promise<void> {
     const live = await runningSessions(this.r.store.db, itemId);
-    await Promise.all(live.map((s) => this.sessions.end(s)));
+    await Promise.all(live.map((s) => this.sessions.end(s, why)));
   }
 
   /** Ends one live session (an escalation turn a person stops). */
