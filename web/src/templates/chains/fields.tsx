@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Problem, Result } from './draft-api.js';
 import { sourceLabel, type Field } from './shape.js';
+import { isScalarList, isScalarMap, JsonValue, ListValue, MapValue } from './values.js';
 
 /*
  * One component's fields as the result object's `sources` gives them: each value with where it
@@ -15,6 +16,23 @@ export interface FieldEdits {
 }
 
 const HIDDEN = new Set(['kind', 'extends']);
+
+/**
+ * A value typed for a key that holds none yet: a JSON list or mapping (`["a", "b"]`,
+ * `{"K": "v"}`) is sent as one, so a list or mapping key can be set from nothing; else the text.
+ */
+export function typedText(text: string): unknown {
+  const t = text.trim();
+  if (t.startsWith('[') || t.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(t);
+      return parsed;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
 
 function Value({
   name,
@@ -71,11 +89,15 @@ function Value({
       <input type="checkbox" aria-label={label} checked={v} onChange={(e) => void onSet(e.target.checked)} />
     );
   }
-  if (v !== null && typeof v === 'object') {
-    return <code className="ce-json">{JSON.stringify(v)}</code>;
-  }
+  if (isScalarList(v)) return <ListValue label={label} value={v} onSet={onSet} />;
+  if (isScalarMap(v)) return <MapValue label={label} value={v} onSet={onSet} />;
+  if (v !== null && typeof v === 'object') return <JsonValue label={label} value={v} onSet={onSet} />;
   const save = () => {
     if (draft === (typeof v === 'string' || typeof v === 'number' ? String(v) : '')) return;
+    if (v === null) {
+      void onSet(typedText(draft));
+      return;
+    }
     void onSet(
       typeof v === 'number' && draft.trim() !== '' && !Number.isNaN(Number(draft)) ? Number(draft) : draft,
     );
@@ -172,7 +194,7 @@ export function Fields({
         onSubmit={(e) => {
           e.preventDefault();
           if (!name.trim()) return;
-          void edits.set(name.trim(), value).then(() => {
+          void edits.set(name.trim(), typedText(value)).then(() => {
             setName('');
             setValue('');
           });
@@ -186,7 +208,7 @@ export function Fields({
         />
         <input
           aria-label="Field value"
-          placeholder="value"
+          placeholder='value (["a", "b"] for a list)'
           value={value}
           onChange={(e) => setValue(e.target.value)}
         />
