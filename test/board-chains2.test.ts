@@ -124,15 +124,27 @@ describe.skipIf(noChromium !== null)(
       await expect.poll(async () => (await model()).tasks[0].argv).toEqual(['sh', '-c', 'echo made twice']);
       await expect.poll(() => argv.inputValue()).toBe('sh\n-c\necho made twice');
 
-      // The node's own fields come first in its inspector, before its tasks'.
-      const policy = node.getByRole('group', { name: 'policy', exact: true }).first();
-      await expect.poll(() => policy.getByLabel('policy value 1').inputValue()).toBe('2');
-      await policy.getByLabel('policy value 1').fill('3');
-      await policy.getByRole('button', { name: 'Add row' }).click();
-      await policy.getByLabel('policy key 2').fill('timeout_minutes');
-      await policy.getByLabel('policy value 2').fill('30');
-      await policy.getByRole('button', { name: 'Save policy' }).click();
-      await expect.poll(async () => (await model()).policy).toEqual({ max_attempts: 3, timeout_minutes: 30 });
+      // A mapping is edited leaf by leaf (the result's sources list it so): one leaf changed, one added.
+      const own = node.locator('> .ce-fields');
+      await own.getByLabel('policy.max_attempts', { exact: true }).fill('3');
+      await own.getByLabel('policy.max_attempts', { exact: true }).press('Enter');
+      await expect.poll(async () => (await model()).policy).toEqual({ max_attempts: 3 });
+      await own.getByLabel('Field name').fill('policy.timeout_minutes');
+      await own.getByLabel('Field value').fill('30');
+      await own.getByRole('button', { name: 'Set field' }).click();
+      await expect
+        .poll(async () => (await model()).policy)
+        .toEqual({ max_attempts: 3, timeout_minutes: 30 });
+      await expect
+        .poll(() => own.getByLabel('policy.timeout_minutes', { exact: true }).inputValue())
+        .toBe('30');
+
+      // A list key set from nothing takes a JSON list; it then shows one item per line.
+      await make.getByLabel('Field name').fill('argv');
+      await make.getByLabel('Field value').fill('["sh", "-c", "echo again"]');
+      await make.getByRole('button', { name: 'Set field' }).click();
+      await expect.poll(async () => (await model()).tasks[0].argv).toEqual(['sh', '-c', 'echo again']);
+      await expect.poll(() => argv.inputValue()).toBe('sh\n-c\necho again');
       await shot(page, 'chains2-values');
     });
 
@@ -168,7 +180,7 @@ describe.skipIf(noChromium !== null)(
       expect(resolved.fix_loop.judge).toMatchObject({ id: 'judge', kind: 'subprocess', run: 'echo judged' });
       expect(resolved.policy).toEqual({ max_attempts: 3, timeout_minutes: 30 });
       expect(resolved.tasks?.[0] ?? resolved.steps[0].tasks[0]).toMatchObject({
-        argv: ['sh', '-c', 'echo made twice'],
+        argv: ['sh', '-c', 'echo again'],
       });
     });
 

@@ -18,11 +18,14 @@ export interface FieldEdits {
 const HIDDEN = new Set(['kind', 'extends']);
 
 /**
- * A value typed for a key that holds none yet: a JSON list or mapping (`["a", "b"]`,
- * `{"K": "v"}`) is sent as one, so a list or mapping key can be set from nothing; else the text.
+ * A value typed for a key that holds none yet, read as YAML would: `30` a number, `true` a
+ * boolean, and a JSON list or mapping (`["a", "b"]`, `{"K": "v"}`) one, so a list or mapping key
+ * can be set from nothing; anything else is the text.
  */
 export function typedText(text: string): unknown {
   const t = text.trim();
+  if (t === 'true' || t === 'false') return t === 'true';
+  if (t !== '' && !Number.isNaN(Number(t))) return Number(t);
   if (t.startsWith('[') || t.startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(t);
