@@ -28,6 +28,21 @@ const LOOP = `nodes:
           run: echo repaired
 `;
 
+/** A chain with a problem (a node without a step) does not resolve: the inspector shows it as written. */
+const WAITS = `nodes:
+  - id: merge
+    kind: exec
+    tasks:
+      - id: wait_pr
+        kind: forge
+        target: pr_merged
+        wait:
+          polling:
+            initial_interval: 30s
+  - id: later
+    kind: exec
+`;
+
 let jig: JigProcess;
 let home: string;
 let s: Session;
@@ -43,7 +58,7 @@ const onDisk = () => readFileSync(join(home, 'config', 'chains', 'loop.yaml'), '
 
 beforeAll(async () => {
   if (noChromium) return;
-  ({ jig, home } = await agentSetup({ loop: LOOP }));
+  ({ jig, home } = await agentSetup({ loop: LOOP, waits: WAITS }));
   s = await openBrowser();
 }, 60_000);
 afterAll(async () => {
@@ -113,7 +128,7 @@ describe.skipIf(noChromium !== null)(
       await node.getByRole('button', { name: 'Add escalation' }).waitFor();
     });
 
-    it('edits a list one item per line and a mapping as key/value rows', async () => {
+    it('edits a list one item per line, and a mapping leaf by leaf', async () => {
       const { page } = s;
       const node = page.getByRole('complementary', { name: 'Node build' });
       const make = node.getByRole('region', { name: 'Task build.main.make' });
@@ -132,9 +147,7 @@ describe.skipIf(noChromium !== null)(
       await own.getByLabel('Field name').fill('policy.timeout_minutes');
       await own.getByLabel('Field value').fill('30');
       await own.getByRole('button', { name: 'Set field' }).click();
-      await expect
-        .poll(async () => (await model()).policy)
-        .toEqual({ max_attempts: 3, timeout_minutes: 30 });
+      await expect.poll(async () => (await model()).policy).toEqual({ max_attempts: 3, timeout_minutes: 30 });
       await expect
         .poll(() => own.getByLabel('policy.timeout_minutes', { exact: true }).inputValue())
         .toBe('30');
@@ -148,8 +161,35 @@ describe.skipIf(noChromium !== null)(
       await shot(page, 'chains2-values');
     });
 
+    it('edits a mapping value as key/value rows', async () => {
+      const { page } = s;
+      await page.goto(`${jig.url}/templates/chains/waits`);
+      await graphNode(page, 'merge').click();
+      const task = page.getByRole('region', { name: 'Task merge.main.wait_pr' });
+      const polling = task.getByRole('group', { name: 'wait.polling', exact: true });
+      await expect.poll(() => polling.getByLabel('wait.polling key 1').inputValue()).toBe('initial_interval');
+      await polling.getByLabel('wait.polling value 1').fill('1m');
+      await polling.getByRole('button', { name: 'Add row' }).click();
+      await polling.getByLabel('wait.polling key 2').fill('max_interval');
+      await polling.getByLabel('wait.polling value 2').fill('5m');
+      await shot(page, 'chains2-mapping');
+      await polling.getByRole('button', { name: 'Save wait.polling' }).click();
+      const wait = async () =>
+        (await api('GET', '/api/drafts/chains/waits')).json.result.model['chains/waits.yaml'].nodes[0]
+          .tasks[0].wait;
+      await expect.poll(wait).toEqual({ polling: { initial_interval: '1m', max_interval: '5m' } });
+      await expect.poll(() => polling.getByLabel('wait.polling value 2').inputValue()).toBe('5m');
+      await polling.getByRole('button', { name: 'Remove wait.polling max_interval' }).click();
+      await polling.getByRole('button', { name: 'Save wait.polling' }).click();
+      await expect.poll(wait).toEqual({ polling: { initial_interval: '1m' } });
+      await page.getByRole('button', { name: 'Discard draft' }).click();
+      await page.getByRole('status').filter({ hasText: 'Draft discarded.' }).waitFor();
+    });
+
     it('keeps unsaved YAML across a switch to Graph and Review, then saves and publishes it', async () => {
       const { page } = s;
+      await page.goto(`${jig.url}/templates/chains/loop`);
+      await page.getByText(/^draft · /).waitFor();
       await page.getByRole('button', { name: 'YAML' }).click();
       const text = page.getByLabel('Text of chains/loop.yaml');
       const was = await text.inputValue();
