@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { Problem, Result } from './draft-api.js';
 import { sourceLabel, type Field } from './shape.js';
-import { isScalarList, isScalarMap, JsonValue, ListValue, MapValue } from './values.js';
+import { isScalarList, isScalarMap, typedText } from './typed.js';
+import { JsonValue, ListValue, MapValue } from './values.js';
 
 /*
  * One component's fields as the result object's `sources` gives them: each value with where it
@@ -16,26 +17,6 @@ export interface FieldEdits {
 }
 
 const HIDDEN = new Set(['kind', 'extends']);
-
-/**
- * A value typed for a key that holds none yet, read as YAML would: `30` a number, `true` a
- * boolean, and a JSON list or mapping (`["a", "b"]`, `{"K": "v"}`) one, so a list or mapping key
- * can be set from nothing; anything else is the text.
- */
-export function typedText(text: string): unknown {
-  const t = text.trim();
-  if (t === 'true' || t === 'false') return t === 'true';
-  if (t !== '' && !Number.isNaN(Number(t))) return Number(t);
-  if (t.startsWith('[') || t.startsWith('{')) {
-    try {
-      const parsed: unknown = JSON.parse(t);
-      return parsed;
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
 
 function Value({
   name,
@@ -60,6 +41,10 @@ function Value({
         onChange={(e) => void onSet(e.target.value)}
       >
         {typeof v !== 'string' && <option value="">(none)</option>}
+        {typeof v === 'string' && !options.some((o) => o.value === v) && (
+          // A value outside the set (a problem) is shown as written, not as the first choice.
+          <option value={v}>{v}</option>
+        )}
         {options.map((o) => (
           <option key={o.value} value={o.value} title={o.summary}>
             {o.value}

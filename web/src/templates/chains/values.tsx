@@ -1,27 +1,11 @@
 import { useState } from 'react';
+import { linesToList, typedText, type Scalar } from './typed.js';
 
 /*
  * The list and mapping values of a component (`steering`, `fallback`, `allowed_tools`, `env`, …),
  * edited as text and sent whole with the same `set_field` the scalars use. A list of texts is one
  * item per line; a mapping of scalars is key/value rows; anything deeper is JSON.
  */
-
-type Scalar = string | number | boolean;
-const isScalar = (v: unknown): v is Scalar =>
-  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-
-/** Items of a list written one per line: blank lines dropped, a number kept a number when the list held numbers. */
-export function linesToList(text: string, numbers: boolean): Scalar[] {
-  const items = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
-  return numbers ? items.map((l) => (Number.isNaN(Number(l)) ? l : Number(l))) : items;
-}
-
-export const isScalarList = (v: unknown): v is Scalar[] => Array.isArray(v) && v.every(isScalar);
-export const isScalarMap = (v: unknown): v is Record<string, Scalar> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(isScalar);
 
 export function ListValue({
   label,
@@ -62,13 +46,8 @@ export function MapValue({
   const [rows, setRows] = useState<[string, string][]>(() =>
     Object.entries(value).map(([k, v]) => [k, String(v)]),
   );
-  const typed = (k: string, v: string): Scalar => {
-    // A key that held text keeps text; any other reads as YAML would: `3` a number, `true` a boolean.
-    if (typeof value[k] === 'string') return v;
-    if (v.trim() !== '' && !Number.isNaN(Number(v))) return Number(v);
-    if (v === 'true' || v === 'false') return v === 'true';
-    return v;
-  };
+  // A key that held text keeps text; any other reads as YAML would: `3` a number, `true` a boolean.
+  const typed = (k: string, v: string): unknown => (typeof value[k] === 'string' ? v : typedText(v));
   const set = (i: number, at: 0 | 1, v: string) =>
     setRows(rows.map((r, j) => (j === i ? (at === 0 ? [v, r[1]] : [r[0], v]) : r)));
   return (
