@@ -182,6 +182,22 @@ describe.skipIf(noChromium !== null)(
       await polling.getByRole('button', { name: 'Remove wait.polling max_interval' }).click();
       await polling.getByRole('button', { name: 'Save wait.polling' }).click();
       await expect.poll(wait).toEqual({ polling: { initial_interval: '1m' } });
+
+      // A gate's slot is its auto review.
+      await page.getByLabel('New node id').fill('check');
+      await page.getByLabel('New node kind').selectOption('gate');
+      await page.getByRole('button', { name: 'Add node after merge' }).click();
+      const gate = page.getByRole('complementary', { name: 'Node check' });
+      await gate.getByRole('button', { name: 'Add auto_review' }).click();
+      await gate.getByRole('region', { name: 'Task check.auto_review' }).waitFor();
+      const nodes = (await api('GET', '/api/drafts/chains/waits')).json.result.model['chains/waits.yaml']
+        .nodes;
+      expect(nodes[1]).toEqual({
+        id: 'check',
+        kind: 'gate',
+        auto_review: { id: 'reviewer', kind: 'subprocess' },
+      });
+      expect(await gate.getByRole('button', { name: 'Add judge' }).count()).toBe(0);
       await page.getByRole('button', { name: 'Discard draft' }).click();
       await page.getByRole('status').filter({ hasText: 'Draft discarded.' }).waitFor();
     });
@@ -202,10 +218,23 @@ describe.skipIf(noChromium !== null)(
         .waitFor();
       await page.getByRole('button', { name: 'Review & publish' }).click();
       await page.getByRole('region', { name: 'Review and publish' }).waitFor();
+      // An op meanwhile changes the draft: the typed text stays, and the view says the draft moved.
+      await page.getByRole('button', { name: 'Graph' }).click();
+      await graphNode(page, 'build').click();
+      const repair = page.getByRole('region', { name: 'Task build.fix_loop.main.repair' });
+      await repair.getByLabel('run', { exact: true }).fill('echo later');
+      await repair.getByLabel('run', { exact: true }).press('Enter');
+      await expect.poll(async () => (await model()).fix_loop.tasks[0].run).toBe('echo later');
       await page.getByRole('button', { name: 'YAML (unsaved)' }).click();
       expect(await text.inputValue()).toBe(typed);
-      // Nothing reached the draft until Save YAML.
-      expect((await api('GET', '/api/drafts/chains/loop')).json.files['chains/loop.yaml']).toBe(was);
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'The draft changed since you began typing here' })
+        .waitFor();
+      // Nothing typed reached the draft until Save YAML.
+      expect((await api('GET', '/api/drafts/chains/loop')).json.files['chains/loop.yaml']).toContain(
+        'run: echo later',
+      );
       await shot(page, 'chains2-yaml-kept');
 
       await page.getByRole('button', { name: 'Save YAML' }).click();
