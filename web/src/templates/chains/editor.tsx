@@ -9,7 +9,7 @@ import { Inspector } from './inspector.js';
 import { Publish } from './publish.js';
 import { Fields } from './fields.js';
 import { chainFields, chainParts, problemsIn } from './shape.js';
-import { YamlView } from './yaml-view.js';
+import { YamlView, type YamlEdit } from './yaml-view.js';
 
 /*
  * One chain's editor on its draft: the graph with the selected node's inspector beside it, the
@@ -37,6 +37,8 @@ export function ChainEditor() {
   const [done, setDone] = useState<string | null>(null);
   const [newId, setNewId] = useState('');
   const [newKind, setNewKind] = useState<'exec' | 'gate'>('exec');
+  // Typed YAML not saved yet: kept here so switching views does not lose it.
+  const [yamlEdit, setYamlEdit] = useState<YamlEdit | null>(null);
   const d = draft.data;
   const parts = useMemo(() => (d ? chainParts(d.result, file) : []), [d, file]);
   const problems = d?.result.problems ?? [];
@@ -82,6 +84,7 @@ export function ChainEditor() {
   const insertAt = at >= 0 ? at + 1 : parts.length;
   const published = (p: Published | null) => {
     setView('graph');
+    setYamlEdit(null);
     setDone(p ? `Published ${p.published.join(', ')}: new items run this chain.` : 'Draft discarded.');
   };
   return (
@@ -110,7 +113,7 @@ export function ChainEditor() {
             aria-pressed={view === 'yaml'}
             onClick={() => setView('yaml')}
           >
-            YAML
+            YAML{yamlEdit ? ' (unsaved)' : ''}
           </button>
         </nav>
         <button type="button" disabled={!d.draft} onClick={() => void act.undo().catch(fail)}>
@@ -148,6 +151,14 @@ export function ChainEditor() {
         </p>
       )}
       {done && <p role="status">{done}</p>}
+      {yamlEdit && view !== 'yaml' && (
+        <p className="banner" role="status">
+          The YAML view holds text you have not saved: it is not in the draft.{' '}
+          <button type="button" className="link" onClick={() => setView('yaml')}>
+            Back to it
+          </button>
+        </p>
+      )}
       {view === 'publish' && (
         <Publish
           draft={d}
@@ -160,7 +171,13 @@ export function ChainEditor() {
         />
       )}
       {view === 'yaml' && (
-        <YamlView key={`${d.updated_at ?? ''}`} draft={d} file={file} save={(t) => act.putFile(file, t)} />
+        <YamlView
+          draft={d}
+          file={file}
+          save={(t) => act.putFile(file, t)}
+          edit={yamlEdit}
+          onEdit={setYamlEdit}
+        />
       )}
       {view === 'graph' && (
         <>

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { Problem, Result } from './draft-api.js';
 import { sourceLabel, type Field } from './shape.js';
+import { isScalarList, isScalarMap, typedText } from './typed.js';
+import { JsonValue, ListValue, MapValue } from './values.js';
 
 /*
  * One component's fields as the result object's `sources` gives them: each value with where it
@@ -39,6 +41,10 @@ function Value({
         onChange={(e) => void onSet(e.target.value)}
       >
         {typeof v !== 'string' && <option value="">(none)</option>}
+        {typeof v === 'string' && !options.some((o) => o.value === v) && (
+          // A value outside the set (a problem) is shown as written, not as the first choice.
+          <option value={v}>{v}</option>
+        )}
         {options.map((o) => (
           <option key={o.value} value={o.value} title={o.summary}>
             {o.value}
@@ -71,11 +77,15 @@ function Value({
       <input type="checkbox" aria-label={label} checked={v} onChange={(e) => void onSet(e.target.checked)} />
     );
   }
-  if (v !== null && typeof v === 'object') {
-    return <code className="ce-json">{JSON.stringify(v)}</code>;
-  }
+  if (isScalarList(v)) return <ListValue label={label} value={v} onSet={onSet} />;
+  if (isScalarMap(v)) return <MapValue label={label} value={v} onSet={onSet} />;
+  if (v !== null && typeof v === 'object') return <JsonValue label={label} value={v} onSet={onSet} />;
   const save = () => {
     if (draft === (typeof v === 'string' || typeof v === 'number' ? String(v) : '')) return;
+    if (v === null) {
+      void onSet(typedText(draft));
+      return;
+    }
     void onSet(
       typeof v === 'number' && draft.trim() !== '' && !Number.isNaN(Number(draft)) ? Number(draft) : draft,
     );
@@ -172,7 +182,7 @@ export function Fields({
         onSubmit={(e) => {
           e.preventDefault();
           if (!name.trim()) return;
-          void edits.set(name.trim(), value).then(() => {
+          void edits.set(name.trim(), typedText(value)).then(() => {
             setName('');
             setValue('');
           });
@@ -186,7 +196,7 @@ export function Fields({
         />
         <input
           aria-label="Field value"
-          placeholder="value"
+          placeholder='value (["a", "b"] for a list)'
           value={value}
           onChange={(e) => setValue(e.target.value)}
         />

@@ -80,6 +80,46 @@ describe('chainParts', () => {
   });
 });
 
+describe('handlers and slots', () => {
+  it("reads each handler's steps and the slot tasks at the paths the server gives them", () => {
+    const parts = chainParts(
+      result({
+        model: {
+          [FILE]: {
+            nodes: [
+              {
+                id: 'build',
+                tasks: [{ id: 'make', kind: 'subprocess' }],
+                fix_loop: { tasks: [{ id: 'repair', kind: 'agent' }], judge: { id: 'judge', kind: 'agent' } },
+                escalation: { kind: 'agent' },
+                on_base_changed: {
+                  on_conflict: { steps: [{ id: 'fix', tasks: [{ id: 'merge', kind: 'agent' }] }] },
+                },
+              },
+              { id: 'ok', kind: 'gate', auto_review: { id: 'reviewer', kind: 'agent' } },
+            ],
+          },
+        },
+      }),
+      FILE,
+    );
+    const [build, ok] = parts;
+    expect(
+      build!.handlerParts.map((h) => [h.kind, h.path, h.steps.flatMap((st) => st.tasks.map((t) => t.path))]),
+    ).toEqual([
+      ['fix_loop', 'build.fix_loop', ['build.fix_loop.main.repair']],
+      ['on_conflict', 'build.on_base_changed.on_conflict', ['build.on_base_changed.on_conflict.fix.merge']],
+    ]);
+    expect(build!.slots.map((t) => [t.slot, t.path])).toEqual([
+      ['judge', 'build.fix_loop.judge'],
+      ['escalation', 'build.escalation.escalate'],
+    ]);
+    // The judge is a slot, not a field of the node.
+    expect(Object.keys(build!.fields)).toEqual([]);
+    expect(ok!.slots.map((t) => [t.slot, t.path])).toEqual([['auto_review', 'ok.auto_review']]);
+  });
+});
+
 describe('problems and sources', () => {
   it('counts a node’s own problems and those under it, not a sibling whose id starts the same', () => {
     const p = (path: string) => ({ path, field: null, message: 'm', file: FILE, line: 1, col: 1 });

@@ -23,6 +23,18 @@ export interface TaskPart extends Part {
   level: 'task';
   kind: string | null;
 }
+/** A slot a node's task fills: a fix loop's judge, an exec node's escalation, a gate's auto review. */
+export type SlotName = 'judge' | 'escalation' | 'auto_review';
+export interface SlotPart extends TaskPart {
+  slot: SlotName;
+}
+/** A node's handler: its own steps and tasks, run only as part of it. */
+export interface HandlerPart {
+  kind: HandlerKind;
+  path: string;
+  steps: StepPart[];
+}
+export type HandlerKind = 'on_failure' | 'fix_loop' | 'on_conflict';
 export interface StepPart extends Part {
   level: 'step';
   tasks: TaskPart[];
@@ -32,6 +44,9 @@ export interface NodePart extends Part {
   kind: 'exec' | 'gate';
   steps: StepPart[];
   handlers: string[];
+  /** The contents of each handler the node has (own or inherited), in `handlers` order. */
+  handlerParts: HandlerPart[];
+  slots: SlotPart[];
 }
 
 type Obj = Record<string, unknown>;
@@ -50,6 +65,8 @@ const STRUCTURE = new Set([
   'escalation',
   'on_base_changed',
   'auto_review',
+  'judge',
+  'on_conflict',
 ]);
 
 /** A written component's own scalar keys, flattened one level (`policy.budget_usd`), all from the chain. */
@@ -94,31 +111,7 @@ export function chainParts(result: Result, file: string): NodePart[] {
   const sources = resolved ? result.sources : null;
   return nodes.map((n) => {
     const id = text(n.id) ?? '?';
-    const steps = stepsOf(n).map((s): StepPart => {
-      const sid = text(s.id) ?? '?';
-      const spath = text(s.path) ?? `${id}.${sid}`;
-      return {
-        path: spath,
-        id: sid,
-        level: 'step',
-        extends: text(s.extends),
-        origin: originOf(sources, spath),
-        fields: fieldsAt(sources, spath, s),
-        tasks: list(s.tasks).map((t): TaskPart => {
-          const tid = text(t.id) ?? '?';
-          const tpath = text(t.path) ?? `${spath}.${tid}`;
-          return {
-            path: tpath,
-            id: tid,
-            level: 'task',
-            extends: text(t.extends),
-            origin: originOf(sources, tpath),
-            kind: text(t.kind),
-            fields: fieldsAt(sources, tpath, t),
-          };
-        }),
-      };
-    });
+    const handlers = handlersOf(n);
     return {
       path: id,
       id,
@@ -126,10 +119,59 @@ export function chainParts(result: Result, file: string): NodePart[] {
       kind: n.kind === 'gate' ? 'gate' : 'exec',
       extends: text(n.extends),
       fields: fieldsAt(sources, id, n),
-      steps,
-      handlers: handlersOf(n),
+      steps: stepParts(sources, n, id),
+      handlers,
+      handlerParts: handlers.map((k): HandlerPart => {
+        const path = k === 'on_conflict' ? `${id}.on_base_changed.on_conflict` : `${id}.${k}`;
+        const holder = k === 'on_conflict' && isObj(n.on_base_changed) ? n.on_base_changed.on_conflict : n[k];
+        return { kind: k as HandlerKind, path, steps: stepParts(sources, isObj(holder) ? holder : {}, path) };
+      }),
+      slots: slotsOf(sources, n, id),
     };
   });
+}
+
+/** The steps of a node or handler (the `tasks:` shorthand is step `main`), with their tasks. */
+function stepParts(sources: Result['sources'], holder: Obj, path: string): StepPart[] {
+  return stepsOf(holder).map((s): StepPart => {
+    const sid = text(s.id) ?? '?';
+    const spath = text(s.path) ?? `${path}.${sid}`;
+    return {
+      path: spath,
+      id: sid,
+      level: 'step',
+      extends: text(s.extends),
+      origin: originOf(sources, spath),
+      fields: fieldsAt(sources, spath, s),
+      tasks: list(s.tasks).map((t) => taskPart(sources, t, text(t.path) ?? `${spath}.${text(t.id) ?? '?'}`)),
+    };
+  });
+}
+
+function taskPart(sources: Result['sources'], t: Obj, path: string): TaskPart {
+  return {
+    path,
+    id: text(t.id) ?? '?',
+    level: 'task',
+    extends: text(t.extends),
+    origin: originOf(sources, path),
+    kind: text(t.kind),
+    fields: fieldsAt(sources, path, t),
+  };
+}
+
+/** The slot tasks a node holds, at the paths the server's walk gives them. */
+function slotsOf(sources: Result['sources'], n: Obj, id: string): SlotPart[] {
+  const out: SlotPart[] = [];
+  const judge = isObj(n.fix_loop) ? n.fix_loop.judge : undefined;
+  if (isObj(judge)) out.push({ ...taskPart(sources, judge, `${id}.fix_loop.judge`), slot: 'judge' });
+  if (isObj(n.escalation)) {
+    const path = `${id}.escalation.${text(n.escalation.id) ?? 'escalate'}`;
+    out.push({ ...taskPart(sources, n.escalation, path), slot: 'escalation' });
+  }
+  if (isObj(n.auto_review))
+    out.push({ ...taskPart(sources, n.auto_review, `${id}.auto_review`), slot: 'auto_review' });
+  return out;
 }
 
 /** The chain's own keys as written (description, policy, …): it has no `sources` row of its own. */

@@ -5,20 +5,32 @@ import type { Draft } from './draft-api.js';
 /*
  * The chain file as text: saved whole with the draft's PUT, comments kept. A text that does not
  * parse is stored anyway, and the result's `yaml_error` is marked at its line in the gutter; the
- * other problems are marked at theirs too.
+ * other problems are marked at theirs too. The text being typed lives in the editor (`edit`), so it
+ * survives a switch to Graph or Review and back.
  */
+
+/** Unsaved YAML: the text typed, and the draft's text it was begun from. */
+export interface YamlEdit {
+  text: string;
+  from: string;
+}
 
 export function YamlView({
   draft,
   file,
   save,
+  edit,
+  onEdit,
 }: {
   draft: Draft;
   file: string;
   save: (text: string) => Promise<unknown>;
+  edit: YamlEdit | null;
+  onEdit: (e: YamlEdit | null) => void;
 }) {
   const stored = draft.files[file] ?? '';
-  const [text, setText] = useState(stored);
+  const text = edit?.text ?? stored;
+  const setText = (t: string) => onEdit(t === stored ? null : { text: t, from: edit?.from ?? stored });
   const [error, setError] = useState<string | null>(null);
   const gutter = useRef<HTMLDivElement>(null);
   const yamlError = draft.result.yaml_error?.file === file ? draft.result.yaml_error : null;
@@ -57,6 +69,12 @@ export function YamlView({
           {error}
         </p>
       )}
+      {edit && edit.from !== stored && (
+        <p className="banner" role="status">
+          The draft changed since you began typing here: Save YAML stores this text over it, Revert text shows
+          the draft&apos;s.
+        </p>
+      )}
       <div className="ce-actions">
         <button
           type="button"
@@ -64,12 +82,14 @@ export function YamlView({
           disabled={text === stored}
           onClick={() => {
             setError(null);
-            save(text).catch((e: unknown) => setError(e instanceof ApiError ? e.message : String(e)));
+            save(text)
+              .then(() => onEdit(null))
+              .catch((e: unknown) => setError(e instanceof ApiError ? e.message : String(e)));
           }}
         >
           Save YAML
         </button>
-        <button type="button" disabled={text === stored} onClick={() => setText(stored)}>
+        <button type="button" disabled={text === stored} onClick={() => onEdit(null)}>
           Revert text
         </button>
         {marks.size > 0 && !yamlError && (
