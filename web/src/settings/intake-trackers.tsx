@@ -31,7 +31,7 @@ function shown(v: unknown): string {
 }
 
 export function IntakeTrackers({ draft }: { draft: Draft }) {
-  const file = draft.model['intake.yaml'];
+  const file = draft.result.model['intake.yaml'];
   const top = isRecord(file) ? file : {};
   return (
     <section className="settings-card" aria-labelledby="trackers-h">
