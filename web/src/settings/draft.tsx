@@ -165,10 +165,7 @@ export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: Are
         >
           Undo
         </button>
-        <button
-          disabled={!draft.draft || busy}
-          onClick={() => void discard()}
-        >
+        <button disabled={!draft.draft || busy} onClick={() => void discard()}>
           Discard draft
         </button>
         <button

@@ -37,9 +37,9 @@ export function IntakeTrackers({ draft }: { draft: Draft }) {
     <section className="settings-card" aria-labelledby="trackers-h">
       <h2 id="trackers-h">Trackers</h2>
       <p className="muted">
-        Beads are read wherever a repository has <code>.beads/</code>. The blocks below are read-only here: the
-        intake draft has no op for them, so change them in <code>intake.yaml</code> by hand; the server rereads
-        it on the next publish or reload.
+        Beads are read wherever a repository has <code>.beads/</code>. The blocks below are read-only here:
+        the intake draft has no op for them, so change them in <code>intake.yaml</code> by hand; the server
+        rereads it on the next publish or reload.
       </p>
       <div className="trackers">
         {TRACKERS.map((t) => {
