@@ -204,7 +204,8 @@ describe.skipIf(noChromium !== null)(
       expect(await attempts.inputValue()).toBe(String(both[0]?.attempts.value));
       expect(await attempts.getAttribute('aria-invalid')).toBe('true');
       expect(await entries()).toEqual(both);
-      await attempts.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      // The refusal sits under the field, at the bottom of the view after the fill.
+      await page.mouse.wheel(0, 400);
       await shot(page, 'settings2-loop-refused');
       await page.getByRole('button', { name: 'Discard draft' }).click();
       await expect.poll(async () => (await draftOf('policy')).draft).toBe(false);

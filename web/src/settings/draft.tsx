@@ -231,7 +231,7 @@ export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: Are
             <button onClick={() => setReviewing(false)}>Keep editing</button>
             <button
               className="primary"
-              disabled={busy || result.problems.length > 0}
+              disabled={busy || stale !== null || result.problems.length > 0}
               onClick={() => void publish()}
             >
               Publish
