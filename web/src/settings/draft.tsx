@@ -7,7 +7,8 @@ import type {
   OpsAnswer,
   PublishAnswer,
 } from '../../../src/contract/drafts/answers.js';
-import { ApiError, del, get, post } from '../api.js';
+import { del, get, post } from '../api.js';
+import { StalePanel, staleOf, type Stale } from './stale.js';
 
 /*
  * The settings areas (`policy`, `intake`) edit through the drafts protocol: every change is an op
@@ -95,7 +96,7 @@ export function Source({ source }: { source: string | null }) {
 export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: AreaDraft; label: string }) {
   const [reviewing, setReviewing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [stale, setStale] = useState(false);
+  const [stale, setStale] = useState<Stale | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const draft = d.draft;
@@ -111,8 +112,9 @@ export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: Are
       after?.(v);
       await d.refresh();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      setStale(e instanceof ApiError && e.code === 'draft_stale');
+      const s = staleOf(e);
+      setStale(s);
+      setError(s ? null : e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
     }
@@ -123,8 +125,18 @@ export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: Are
       () => post<Published>(`${base}/publish`),
       () => {
         setReviewing(false);
-        setStale(false);
+        setStale(null);
         setDone(`Published ${label}.`);
+      },
+    );
+
+  const discard = () =>
+    run(
+      () => del(base),
+      () => {
+        setReviewing(false);
+        setStale(null);
+        setDone(`Draft discarded: this is the published ${label}.`);
       },
     );
 
@@ -153,18 +165,7 @@ export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: Are
         >
           Undo
         </button>
-        <button
-          disabled={!draft.draft || busy}
-          onClick={() =>
-            void run(
-              () => del(base),
-              () => {
-                setReviewing(false);
-                setDone(`Draft discarded: this is the published ${label}.`);
-              },
-            )
-          }
-        >
+        <button disabled={!draft.draft || busy} onClick={() => void discard()}>
           Discard draft
         </button>
         <button
@@ -184,27 +185,22 @@ export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: Are
         </p>
       )}
       {error && (
-        <div className="banner error" role="alert">
-          <p>{error}</p>
-          {stale && (
-            <>
-              <p>
-                Rebase keeps this draft&apos;s text: publishing it then replaces what changed on disk. To keep
-                both, discard the draft and make the change again.
-              </p>
-              <button
-                onClick={() =>
-                  void run(
-                    () => post(`${base}/rebase`),
-                    () => setStale(false),
-                  )
-                }
-              >
-                Rebase on the file on disk
-              </button>
-            </>
-          )}
-        </div>
+        <p className="banner error" role="alert">
+          {error}
+        </p>
+      )}
+      {stale && (
+        <StalePanel
+          stale={stale}
+          busy={busy}
+          onRebase={() =>
+            void run(
+              () => post(`${base}/rebase`),
+              () => setStale(null),
+            )
+          }
+          onDiscard={() => void discard()}
+        />
       )}
       {reviewing && draft.draft && (
         <section className="review-publish" aria-label="Review and publish">
@@ -235,7 +231,7 @@ export function DraftBar({ area, d, label }: { area: 'policy' | 'intake'; d: Are
             <button onClick={() => setReviewing(false)}>Keep editing</button>
             <button
               className="primary"
-              disabled={busy || result.problems.length > 0}
+              disabled={busy || stale !== null || result.problems.length > 0}
               onClick={() => void publish()}
             >
               Publish

@@ -23,6 +23,11 @@ interface Props {
   /** What to show while the value is unset ("no bound", "not set"). */
   unset?: string;
   disabled?: boolean;
+  /**
+   * Why this value cannot be cleared, when it cannot: an empty field then shows the message and
+   * the value again instead of sending anything, so it never looks empty while the value stays.
+   */
+  required?: string;
   onSave: (v: number | null) => Promise<unknown>;
 }
 
@@ -34,12 +39,14 @@ export function NumberField({
   problems = [],
   unset,
   disabled,
+  required,
   onSave,
 }: Props) {
   const id = useId();
   const shown = value === null ? '' : String(value);
   const [text, setText] = useState(shown);
   const [bad, setBad] = useState(false);
+  const [refused, setRefused] = useState(false);
   const version = useContext(FieldVersion);
   // The text last sent: Enter then leaving the field before the answer would send it twice (two
   // undo steps for one change).
@@ -52,9 +59,15 @@ export function NumberField({
 
   function commit() {
     const t = text.trim();
+    setRefused(false);
     if (t === shown || t === sent.current) return;
     const v = parseNumber(text);
     setBad(v === undefined);
+    if (v === null && required !== undefined) {
+      setRefused(true);
+      setText(shown);
+      return;
+    }
     if (v !== undefined) {
       sent.current = t;
       void onSave(v);
@@ -72,7 +85,7 @@ export function NumberField({
           value={text}
           placeholder={unset}
           disabled={disabled}
-          aria-invalid={problems.length > 0 || bad}
+          aria-invalid={problems.length > 0 || bad || refused}
           onChange={(e) => setText(e.target.value)}
           onBlur={commit}
           onKeyDown={(e) => {
@@ -84,6 +97,11 @@ export function NumberField({
       {bad && (
         <p className="field-problems" role="alert">
           Not a number.
+        </p>
+      )}
+      {refused && (
+        <p className="field-problems" role="alert">
+          {required}
         </p>
       )}
       <FieldProblems problems={problems} />

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { get } from '../api.js';
 import { DraftBar, FieldProblems, problemsAt, useAreaDraft, type AreaDraft, type Problem } from './draft.js';
 import { CheckField, FieldVersion, NumberField } from './field.js';
+import { IntakeTrackers } from './intake-trackers.js';
 import { ScheduleForm, type NewSchedule } from './schedule-form.js';
 
 const SCHEDULE_FIELDS = ['cron', 'repo', 'chain', 'title', 'description'] as const;
@@ -96,6 +97,7 @@ export function IntakePage() {
               onSave={patch('repos')}
             />
           </section>
+          <IntakeTrackers draft={d.draft} />
           <section className="settings-card" aria-labelledby="sched-h">
             <h2 id="sched-h">Schedules</h2>
             <Schedules r={r} problems={problems} running={running.data} busy={d.busy} apply={d.apply} />

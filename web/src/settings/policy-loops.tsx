@@ -23,8 +23,14 @@ export function PolicyLoops({
   const liveKeys = [...new Set(loops.live.map((l) => l.key))];
   const dead = loops.entries.filter((e) => !e.live);
   const set = (key: string) => (value: unknown) => d.apply([{ op: 'set_value', scope: 'loops', key, value }]);
+  // `set_loop` without a limit keeps the entry's value, so an empty field cannot mean "unset":
+  // it removes the entry when the entry sets no other limit, and is refused at the field otherwise.
   const setLoop = (key: string, field: 'max_attempts' | 'wall_clock_s') => (v: number | null) =>
-    d.apply([{ op: 'set_loop', key, ...(v === null ? {} : { [field]: v }) }]);
+    d.apply([v === null ? { op: 'remove_loop', key } : { op: 'set_loop', key, [field]: v }]);
+  const keepOther = (key: string, other: Sourced<number | null>) =>
+    other.source === 'policy'
+      ? `An override keeps both limits: type a number, or remove the override of ${key}.`
+      : undefined;
 
   return (
     <section className="settings-card" aria-labelledby="loops-h">
@@ -89,6 +95,7 @@ export function PolicyLoops({
                         value={e.attempts.value}
                         source={e.attempts.source}
                         disabled={d.busy}
+                        required={keepOther(key, e.wall_clock_s)}
                         onSave={setLoop(key, 'max_attempts')}
                       />
                       <NumberField
@@ -97,6 +104,7 @@ export function PolicyLoops({
                         value={e.wall_clock_s.value}
                         source={e.wall_clock_s.source}
                         disabled={d.busy}
+                        required={keepOther(key, e.attempts)}
                         onSave={setLoop(key, 'wall_clock_s')}
                       />
                       <button

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { StalePanel } from '../../settings/stale.js';
 import { plural } from '../../words.js';
 import type { useDraft } from './draft.js';
 
@@ -22,12 +23,24 @@ function impactLine(impact: unknown): string | null {
   return null;
 }
 
-/** The draft's state, and Review & publish: its changes, what they reach, its problems. */
+/**
+ * The draft's state, Undo, Discard, and Review & publish: its changes, what they reach, its
+ * problems; a stale publish shows the server's diff with Rebase or Discard.
+ */
 export function DraftBar({ d, what }: { d: ReturnType<typeof useDraft>; what: string }) {
   const [open, setOpen] = useState(false);
   const data = d.draft.data;
+  const busy = d.ops.isPending || d.undo.isPending || d.publish.isPending || d.discard.isPending;
   return (
     <>
+      {d.stale && (
+        <StalePanel
+          stale={d.stale}
+          busy={busy || d.rebase.isPending}
+          onRebase={() => d.rebase.mutate()}
+          onDiscard={() => d.discard.mutate(undefined, { onSuccess: () => setOpen(false) })}
+        />
+      )}
       {d.refusal && (
         <div role="alert" className="problems">
           {d.refusal.message}
@@ -50,7 +63,14 @@ export function DraftBar({ d, what }: { d: ReturnType<typeof useDraft>; what: st
           <button type="button" className="primary" onClick={() => setOpen(!open)} aria-expanded={open}>
             Review & publish
           </button>
-          <button type="button" onClick={() => d.discard.mutate()} disabled={d.discard.isPending}>
+          <button type="button" onClick={() => d.undo.mutate()} disabled={busy}>
+            Undo
+          </button>
+          <button
+            type="button"
+            onClick={() => d.discard.mutate(undefined, { onSuccess: () => setOpen(false) })}
+            disabled={busy}
+          >
             Discard draft
           </button>
         </div>
@@ -95,7 +115,7 @@ export function DraftBar({ d, what }: { d: ReturnType<typeof useDraft>; what: st
             <button
               type="button"
               className="primary"
-              disabled={d.publish.isPending || data.result.problems.length > 0}
+              disabled={busy || d.stale !== null || data.result.problems.length > 0}
               onClick={() => d.publish.mutate(undefined, { onSuccess: () => setOpen(false) })}
             >
               Publish

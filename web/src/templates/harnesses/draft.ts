@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import type { DraftAnswer, OpsAnswer, PublishAnswer } from '../../../../src/contract/drafts/answers.js';
 import { ApiError, del, get, post } from '../../api.js';
+import { staleOf, type Stale } from '../../settings/stale.js';
 
 /*
  * A settings draft (docs/drafts.md "Settings areas"): the server keeps it, each op answers the whole
@@ -20,8 +21,13 @@ export function useDraft(area: string) {
   const draft = useQuery({ queryKey: key, queryFn: () => get<Draft>(url) });
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [published, setPublished] = useState<Published | null>(null);
+  // A stale publish is not a refusal to read but a choice to make: rebase or discard.
+  const [stale, setStale] = useState<Stale | null>(null);
   const fail = (e: unknown) => {
-    if (e instanceof ApiError) setRefusal(e);
+    const s = staleOf(e);
+    setStale(s);
+    if (s) setRefusal(null);
+    else if (e instanceof ApiError) setRefusal(e);
     else setRefusal(new ApiError(0, 'network', e instanceof Error ? e.message : String(e)));
   };
   const ops = useMutation({
@@ -38,6 +44,7 @@ export function useDraft(area: string) {
     onMutate: () => setRefusal(null),
     onSuccess: async (answer) => {
       setPublished(answer);
+      setStale(null);
       await client.invalidateQueries({ queryKey: key });
       await client.invalidateQueries({ queryKey: ['harnesses'] });
       await client.invalidateQueries({ queryKey: ['repos'] });
@@ -47,8 +54,41 @@ export function useDraft(area: string) {
   const discard = useMutation({
     mutationFn: () => del<null>(url),
     onMutate: () => setRefusal(null),
+    onSuccess: async () => {
+      setStale(null);
+      await client.invalidateQueries({ queryKey: key });
+    },
+    onError: fail,
+  });
+  // Undo answers no draft (docs/drafts.md): the draft is read again, and may be gone.
+  const undo = useMutation({
+    mutationFn: () => post<unknown>(`${url}/undo`),
+    onMutate: () => {
+      setRefusal(null);
+      setPublished(null);
+    },
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
     onError: fail,
   });
-  return { draft, ops, publish, discard, refusal, published, clearPublished: () => setPublished(null) };
+  const rebase = useMutation({
+    mutationFn: () => post<unknown>(`${url}/rebase`),
+    onMutate: () => setRefusal(null),
+    onSuccess: async () => {
+      setStale(null);
+      await client.invalidateQueries({ queryKey: key });
+    },
+    onError: fail,
+  });
+  return {
+    draft,
+    ops,
+    publish,
+    discard,
+    undo,
+    rebase,
+    refusal,
+    stale,
+    published,
+    clearPublished: () => setPublished(null),
+  };
 }
