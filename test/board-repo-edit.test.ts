@@ -26,7 +26,10 @@ beforeAll(async () => {
   if (noChromium) return;
   ({ jig, home } = await agentSetup({}));
   loose = makeRepo({ 'README.md': '# nothing to detect\n' });
-  const connected = await http(`${jig.url}/api/repos`, { method: 'POST', body: { path: loose, name: 'loose' } });
+  const connected = await http(`${jig.url}/api/repos`, {
+    method: 'POST',
+    body: { path: loose, name: 'loose' },
+  });
   expect(connected.status, connected.text).toBe(201);
   s = await openBrowser();
 }, 60_000);
