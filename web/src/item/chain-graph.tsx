@@ -1,15 +1,14 @@
 import {
   Background,
   Controls,
-  Handle,
   MarkerType,
-  Position,
   ReactFlow,
   type Edge,
   type Node,
   type NodeProps,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { DIAMOND_MID, ExecShell, GAP, GateShell } from '../graph/node-shells.js';
 import { useMemo } from 'react';
 import type { ModelNode } from '../../../src/contract/config/chain-model.js';
 import { duration, type NodeStatus } from './node-states.js';
@@ -22,10 +21,6 @@ import { duration, type NodeStatus } from './node-states.js';
 
 type Data = { node: ModelNode; status: NodeStatus; selected: boolean };
 type ChainNode = Node<Data, 'exec' | 'gate'>;
-
-const GAP = 200;
-/** Where the diamond's corners are in a gate node (styles.css `.gn-diamond`): edges meet them there. */
-const DIAMOND_MID = 29;
 
 const STATE_LABEL: Record<NodeStatus['state'], string> = {
   pending: 'not run',
@@ -52,29 +47,20 @@ function Label({ data }: { data: Data }) {
 
 function ExecNode({ data }: NodeProps<ChainNode>) {
   return (
-    <div
-      className={`gn gn-exec gn-${data.status.state}${data.selected ? ' gn-selected' : ''}`}
+    <ExecShell
+      className={`gn-${data.status.state}${data.selected ? ' gn-selected' : ''}`}
       title={data.node.description}
     >
-      <Handle type="target" position={Position.Left} />
-      <Handle type="target" id="back" position={Position.Bottom} />
       <Label data={data} />
-      <Handle type="source" position={Position.Right} />
-    </div>
+    </ExecShell>
   );
 }
 
 function GateNode({ data }: NodeProps<ChainNode>) {
   return (
-    <div className={`gn gn-gate gn-${data.status.state}${data.selected ? ' gn-selected' : ''}`}>
-      <div className="gn-diamond" aria-hidden />
-      <Handle type="target" position={Position.Left} style={{ top: DIAMOND_MID }} />
-      <div className="gn-gate-label">
-        <Label data={data} />
-      </div>
-      <Handle type="source" position={Position.Right} style={{ top: DIAMOND_MID }} />
-      <Handle type="source" id="reject" position={Position.Bottom} />
-    </div>
+    <GateShell className={`gn-${data.status.state}${data.selected ? ' gn-selected' : ''}`}>
+      <Label data={data} />
+    </GateShell>
   );
 }
 

@@ -7,18 +7,9 @@ import type { ProbeAnswer, ReposAnswer } from '../../../src/contract/repos.js';
 import type { ChainListAnswer } from '../../../src/contract/templates.js';
 import { plural } from '../words.js';
 import { get, post, type Item } from '../api.js';
+import { ProbeSummary } from '../repos/probe-summary.js';
 
 type Repos = z.infer<typeof ReposAnswer>;
-
-/** A proposal of the probe with the reason it was made, or what it means that there is none. */
-function Proposal({ label, p, none }: { label: string; p: ProbeAnswer['test_command']; none: string }) {
-  return (
-    <li>
-      <strong>{label}:</strong> {p ? <code>{p.value}</code> : <span className="muted">{none}</span>}
-      {p && <span className="muted small"> — {p.reason}</span>}
-    </li>
-  );
-}
 
 /** Step 1: a repository by path, probed, its commands decided, connected. */
 function ConnectStep({ suggested, onDone }: { suggested: string; onDone: (path: string) => void }) {
@@ -73,20 +64,7 @@ function ConnectStep({ suggested, onDone }: { suggested: string; onDone: (path: 
       </form>
       {probe && (
         <div className="probe">
-          <p>
-            <strong>{probe.name}</strong> at <code>{probe.path}</code>
-            {probe.default_branch ? `, on ${probe.default_branch}` : ''}
-            {probe.connected ? ' (already connected)' : ''}
-          </p>
-          <ul>
-            <Proposal
-              label="Tests"
-              p={probe.test_command}
-              none="none found: say how to run them, or leave empty for no tests"
-            />
-            <Proposal label="Setup in a new worktree" p={probe.setup_command} none="nothing found to run" />
-            <Proposal label="Forge" p={probe.forge} none="none (merge requests need one)" />
-          </ul>
+          <ProbeSummary probe={probe} connectedNote="already connected" />
           <label>
             Test command (empty: the repository has no tests)
             <input value={tests} onChange={(e) => setTests(e.target.value)} />

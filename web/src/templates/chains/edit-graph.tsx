@@ -1,9 +1,7 @@
 import {
   Background,
   Controls,
-  Handle,
   MarkerType,
-  Position,
   ReactFlow,
   type Edge,
   type Node,
@@ -12,6 +10,7 @@ import {
   useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { DIAMOND_MID, ExecShell, GAP, GateShell } from '../../graph/node-shells.js';
 import { useEffect, useMemo, useState } from 'react';
 import type { NodePart } from './shape.js';
 
@@ -23,9 +22,6 @@ import type { NodePart } from './shape.js';
 
 type Data = { node: NodePart; problems: number; selected: boolean; rejectTo: string | null };
 type EditNode = Node<Data, 'exec' | 'gate'>;
-
-const GAP = 200;
-const DIAMOND_MID = 29;
 
 function Label({ data }: { data: Data }) {
   const { node, problems } = data;
@@ -48,31 +44,21 @@ function Label({ data }: { data: Data }) {
   );
 }
 
-const cls = (d: Data, kind: string) =>
-  `gn gn-${kind}${d.problems ? ' gn-stopped' : ''}${d.selected ? ' gn-selected' : ''}`;
+const cls = (d: Data) => `${d.problems ? 'gn-stopped' : ''}${d.selected ? ' gn-selected' : ''}`;
 
 function ExecNode({ data }: NodeProps<EditNode>) {
   return (
-    <div className={cls(data, 'exec')}>
-      <Handle type="target" position={Position.Left} />
-      <Handle type="target" id="back" position={Position.Bottom} />
+    <ExecShell className={cls(data)}>
       <Label data={data} />
-      <Handle type="source" position={Position.Right} />
-    </div>
+    </ExecShell>
   );
 }
 
 function GateNode({ data }: NodeProps<EditNode>) {
   return (
-    <div className={cls(data, 'gate')}>
-      <div className="gn-diamond" aria-hidden />
-      <Handle type="target" position={Position.Left} style={{ top: DIAMOND_MID }} />
-      <div className="gn-gate-label">
-        <Label data={data} />
-      </div>
-      <Handle type="source" position={Position.Right} style={{ top: DIAMOND_MID }} />
-      <Handle type="source" id="reject" position={Position.Bottom} />
-    </div>
+    <GateShell className={cls(data)}>
+      <Label data={data} />
+    </GateShell>
   );
 }
 

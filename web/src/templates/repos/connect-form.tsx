@@ -2,21 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ProbeAnswer, RepoView } from '../../../../src/contract/repos.js';
 import { post } from '../../api.js';
+import { ProbeSummary } from '../../repos/probe-summary.js';
 
 /*
  * Connect a repository: probed first (`POST /api/repos/probe`), so the person sees the test and setup
  * commands Jig proposes and why, edits them, then connects (`POST /api/repos`), as the first-run
  * wizard does. A test command decided ("" = no tests) lets it be enabled at once.
  */
-
-function Proposal({ label, p, none }: { label: string; p: ProbeAnswer['test_command']; none: string }) {
-  return (
-    <li>
-      <strong>{label}:</strong> {p ? <code>{p.value}</code> : <span className="muted">{none}</span>}
-      {p && <span className="muted small"> — {p.reason}</span>}
-    </li>
-  );
-}
 
 export function ConnectForm({ initial, onDone }: { initial: string; onDone: (r: RepoView) => void }) {
   const client = useQueryClient();
@@ -80,20 +72,7 @@ export function ConnectForm({ initial, onDone }: { initial: string; onDone: (r: 
       </form>
       {probe && (
         <div className="probe">
-          <p>
-            <strong>{probe.name}</strong> at <code>{probe.path}</code>
-            {probe.default_branch ? `, on ${probe.default_branch}` : ''}
-            {probe.connected ? ' (already connected: connecting again re-probes it)' : ''}
-          </p>
-          <ul>
-            <Proposal
-              label="Tests"
-              p={probe.test_command}
-              none="none found: say how to run them, or leave empty for no tests"
-            />
-            <Proposal label="Setup in a new worktree" p={probe.setup_command} none="nothing found to run" />
-            <Proposal label="Forge" p={probe.forge} none="none (merge requests need one)" />
-          </ul>
+          <ProbeSummary probe={probe} connectedNote="already connected: connecting again re-probes it" />
           {probe.workspace && (
             <p className="muted small">
               It has submodules: Jig proposes a workspace <code>{probe.workspace.name}</code> (
