@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -315,6 +315,8 @@ nodes:
     );
     const item = await fileItem(jig, repo, 'held');
     await eventOf(jig, item.id, 'worker_session_started');
+    // The session starts before its shell has counted the run: pause only once it has.
+    await expect.poll(() => existsSync(counter), { timeout: 20_000 }).toBe(true);
     const paused = await post(jig, `/api/work-items/${item.id}/pause`);
     expect(paused.status, paused.text).toBe(200);
     expect(paused.json.status).toBe('paused');

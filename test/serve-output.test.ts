@@ -22,14 +22,19 @@ function serveOnTty(env: NodeJS.ProcessEnv): Promise<string> {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';
+    let interrupted = false;
     const timer = setTimeout(() => {
       p.kill('SIGKILL');
       reject(new Error(`jig serve did not start on a terminal:\n${out}`));
     }, 30_000);
     p.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
-      // Ctrl-C through the terminal: the server stops as a person would stop it.
-      if (/jig listening on /.test(out) && !p.stdin.writableEnded) p.stdin.write('\x03');
+      // Ctrl-C through the terminal, once: the server stops as a person would stop it. (Sent on
+      // every chunk, the terminal's echo of each ^C asks for the next: a flood that starves it.)
+      if (/jig listening on /.test(out) && !interrupted) {
+        interrupted = true;
+        p.stdin.write('\x03');
+      }
     });
     // The terminal closes as the server stops: a late write to it is no failure.
     p.stdin.on('error', () => undefined);

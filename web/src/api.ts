@@ -30,9 +30,16 @@ export class ApiError extends Error {
 /** Headers a caller adds: `If-Match` with an ETag for the saves that check one. */
 export type Headers = Record<string, string>;
 
-async function request<T>(method: string, path: string, body?: unknown, headers: Headers = {}): Promise<T> {
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Headers = {},
+  signal?: AbortSignal,
+): Promise<T> {
   const res = await fetch(path, {
     method,
+    signal,
     credentials: 'same-origin',
     headers: {
       accept: 'application/json',
@@ -67,7 +74,8 @@ export async function getTagged<T>(path: string): Promise<{ body: T; etag: strin
   return { body: parsed as T, etag: res.headers.get('etag') };
 }
 
-export const get = <T>(path: string) => request<T>('GET', path);
+/** `signal`: a read React Query may cancel, so an answer made stale by a write is never read. */
+export const get = <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, undefined, {}, signal);
 export const post = <T>(path: string, body: unknown = {}, headers?: Headers) =>
   request<T>('POST', path, body, headers);
 export const patch = <T>(path: string, body: unknown, headers?: Headers) =>

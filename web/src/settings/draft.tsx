@@ -42,6 +42,9 @@ export function useAreaDraft(area: 'policy' | 'intake', after: string[][] = []):
   async function apply(ops: Op[]): Promise<boolean> {
     setBusy(true);
     try {
+      // A preview of the draft still in flight would be answered after the op: a value that stops
+      // the draft loading would turn it into a 422. Cancelled, it is asked again with the new key.
+      await client.cancelQueries({ queryKey: [`${area}-preview`] });
       const answer = await post<z.infer<typeof OpsAnswer>>(`/api/drafts/${area}/${area}/ops`, { ops });
       client.setQueryData(key, answer);
       setRefusal(null);

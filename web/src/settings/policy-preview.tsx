@@ -24,7 +24,8 @@ export function PolicyPreview({ updatedAt, loads }: { updatedAt: string | null; 
   const preview = useQuery({
     // The draft's last write is in the key: an op refetches the preview.
     queryKey: ['policy-preview', chain, updatedAt],
-    queryFn: () => get<Preview>(`/api/drafts/policy/policy/preview?chain=${encodeURIComponent(chain)}`),
+    queryFn: ({ signal }) =>
+      get<Preview>(`/api/drafts/policy/policy/preview?chain=${encodeURIComponent(chain)}`, signal),
     // A draft whose policy.yaml does not load has no preview (422): it is not asked for.
     enabled: chain !== '' && loads,
   });
