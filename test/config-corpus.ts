@@ -29,7 +29,7 @@ export function caseTexts(dir: string): ConfigTexts {
       if (text === null) delete texts.chains[id];
       else texts.chains[id] = text;
     } else {
-      const key = name.slice(0, -'.yaml'.length) as Exclude<keyof ConfigTexts, 'chains'>;
+      const key = name.slice(0, -'.yaml'.length) as Exclude<keyof ConfigTexts, 'chains' | 'addons'>;
       texts[key] = text;
     }
   }

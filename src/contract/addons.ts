@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { AddonDigest } from './addon-digest.js';
 import { Identifier } from './config/ids.js';
+
+export { AddonDigest };
 
 /*
  * Add-ons (spec: Add-on manifest; docs/addons.md): the manifest an add-on carries in
@@ -116,9 +119,6 @@ export const AddonsFile = z
   })
   .describe('Jig addons.yaml');
 export type AddonsFile = z.infer<typeof AddonsFile>;
-
-/** A content digest: `sha256:` and 64 hex digits, over the add-on's files (docs/addons.md). */
-export const AddonDigest = z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'is not `sha256:<64 hex>`' });
 
 /** `config/addons.lock`: what each installed namespace runs, pinned (JSON). */
 export const AddonsLock = z

@@ -204,6 +204,38 @@ export const errorCatalogue = {
   item_draft_problems: { status: 422, template: 'nothing was applied: {reason}' },
   internal: { status: 500, template: 'internal error: {reason}' },
   update_feed_failed: { status: 502, template: 'the release feed {feed} did not answer: {reason}' },
+  addon_unknown: {
+    status: 404,
+    template: 'no add-on is installed as {namespace} (installed: {known}); `jig admin addon list` lists them',
+  },
+  addon_collection_unknown: {
+    status: 404,
+    template: 'no collection named {name} (collections: {known}); add one with `jig admin addon collection add`',
+  },
+  addon_collection_exists: { status: 409, template: 'a collection named {name} is already added, from {source}' },
+  addon_collection_unreadable: { status: 422, template: 'the collection {source} cannot be read: {reason}' },
+  addon_collection_in_use: {
+    status: 409,
+    template: 'collection {name} still has installed add-ons ({namespaces}); uninstall them first',
+  },
+  addon_not_in_collection: {
+    status: 404,
+    template: 'collection {collection} lists no add-on {addon} (it lists: {known})',
+  },
+  addon_namespace_taken: {
+    status: 409,
+    template: 'the namespace {namespace} is taken by {addon}@{collection}; install under another with --as',
+  },
+  addon_invalid: { status: 422, template: 'add-on {addon} cannot be installed here: {problems}' },
+  addon_review_stale: {
+    status: 409,
+    template: 'add-on {addon} changed since the review that was read ({reason}); read the review again',
+  },
+  addon_no_update: {
+    status: 409,
+    template: 'add-on {namespace} is at version {version}, as its collection has it: nothing to update',
+  },
+  addon_in_use: { status: 409, template: 'add-on {namespace} is still used by your configuration: {uses}' },
 } as const satisfies Record<string, { status: number; template: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -23,6 +23,7 @@ import type { NotifySettings } from './notify/notify-settings.js';
 import type { StorageService } from './storage/storage-service.js';
 import type { SearchService } from './search/search-service.js';
 import type { AccessSettings } from './config/access-settings.js';
+import type { AddonsService } from './addons/addons-service.js';
 
 /** One running server's services and facts, handed to the routes. */
 export interface Instance {
@@ -73,6 +74,8 @@ export interface Instance {
   mergeRequests: MergeRequestsService;
   /** The permission gate Codex's and Cursor's pre-tool hooks ask. */
   gate: PermissionGate;
+  /** Add-ons: collections, reviewed installs and updates (docs/addons.md). */
+  addons: AddonsService;
   /** The clock services read (tests pass a ManualClock). */
   clock: Clock;
 }

@@ -7,6 +7,7 @@ import { PidLock } from '../runtime/home/pid-lock.js';
 import { readAccess } from '../runtime/config/access.js';
 import { ConfigState } from '../runtime/config/config-state.js';
 import { installedVersion } from '../runtime/package-root.js';
+import { AddonsService } from '../runtime/addons/addons-service.js';
 import type { Instance } from '../runtime/instance.js';
 import { openStore } from '../store/database.js';
 import { EventLog } from '../runtime/events/event-log.js';
@@ -122,7 +123,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     if (prepared.seeded.length > 0)
       log.info({ files: prepared.seeded, dir: paths.configDir }, 'seeded configuration');
 
-    const config = new ConfigState(paths.configDir);
+    const config = new ConfigState(paths.configDir, paths.addonsDir);
     // Crons are read by the dialect's own parser: a bad one refuses intake.yaml (or, when it cannot
     // be read at all, a policy.yaml trigger's file), with the line and column of the fault.
     config.intakeRules = intakeCronRule(paths.configDir);
@@ -215,6 +216,14 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         .indexTemplates()
         .catch((err: unknown) => said.warn({ err }, 'indexing chains and library failed'));
     });
+    const addons = new AddonsService({
+      configDir: paths.configDir,
+      addonsDir: paths.addonsDir,
+      config,
+      store,
+      clock,
+      log,
+    });
     const asks = new PermissionAsks({ store, events, clock, record: (id) => items.record(id) });
     const inst: Instance = {
       paths,
@@ -266,6 +275,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         attachmentText: async (id, kind) => (await items.attachment(id, kind)).text,
         docsDir: join(paths.runDir, 'docs'),
       }),
+      addons,
       clock,
     };
     const { app, routes } = await buildApp(inst);
@@ -314,6 +324,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     // Not awaited: an unreachable tracker must not hold the start up; the shared queue orders it.
     void beads.sweep();
     intake.start();
+    addons.start();
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> =>
       (closing ??= (async () => {
@@ -324,6 +335,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         await feedback.stop();
         await notifier.stop();
         await search.stop();
+        await addons.stop();
         // The engine stops walking; the task processes themselves keep running, to be adopted.
         engine.close();
         // Long polls on permission asks answer now rather than hold the close.

@@ -340,3 +340,27 @@ export async function openCountsByRepo(db: Db): Promise<Record<string, number>> 
     .execute();
   return Object.fromEntries(rows.map((r) => [r.repo, Number(r.n)]));
 }
+
+/**
+ * The add-on versions the frozen chains of items not ended pin, namespace → digests: the content
+ * store keeps each until no open item names it (docs/addons.md). Only rows whose chain mentions
+ * `addons` are parsed.
+ */
+export async function openAddonPins(db: Db): Promise<Map<string, Set<string>>> {
+  const rows = await db
+    .selectFrom('work_items')
+    .select(['id', 'chain_definition'])
+    .where('status', 'not in', endedStatuses)
+    .where('chain_definition', 'like', '%"addons"%')
+    .execute();
+  const out = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const chain = readFrozen(r.id, { chain_definition: r.chain_definition }).chain_definition;
+    for (const [ns, digest] of Object.entries(chain?.addons ?? {})) {
+      const set = out.get(ns) ?? new Set<string>();
+      set.add(digest);
+      out.set(ns, set);
+    }
+  }
+  return out;
+}

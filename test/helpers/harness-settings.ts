@@ -22,7 +22,7 @@ import { readConfigDir } from '../../src/runtime/config/config-dir.js';
 
 const root = join(import.meta.dirname, '../..');
 
-export const SEEDED: ConfigTexts = readConfigDir(join(root, 'defaults/config')).texts;
+export const SEEDED: ConfigTexts = readConfigDir(join(root, 'defaults/config'), null).texts;
 
 const providerDir = join(root, 'defaults/harnesses');
 export const PROVIDERS = loadProviders({

@@ -20,7 +20,7 @@ const LIBRARY_STEP = `steps:
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 export function seededDraftWorld(): { chain: ResolvedChain; library: ChainContext } {
-  const texts = readConfigDir(join(repoRoot, 'defaults', 'config')).texts;
+  const texts = readConfigDir(join(repoRoot, 'defaults', 'config'), null).texts;
   const lib = texts.library ?? '';
   if (!lib.includes('\nsteps: {}\n')) throw new Error('the seeded library.yaml no longer has `steps: {}`');
   const set = validateConfigSet({ ...texts, library: lib.replace('\nsteps: {}\n', `\n${LIBRARY_STEP}`) });

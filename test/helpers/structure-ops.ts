@@ -132,7 +132,7 @@ nodes:
 
 export const CHAIN_FILE = 'chains/work.yaml';
 
-const seeded = readConfigDir(join(import.meta.dirname, '../../defaults/config')).texts;
+const seeded = readConfigDir(join(import.meta.dirname, '../../defaults/config'), null).texts;
 export const TEXTS: ConfigTexts = { ...seeded, library: LIBRARY, chains: { work: CHAIN } };
 
 export const chainWs = (texts: ConfigTexts = TEXTS): Workspace => new Workspace('chains', 'work', texts);

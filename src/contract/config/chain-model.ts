@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AddonDigest } from '../addon-digest.js';
 import { ComponentRef, Duration, IconName, Identifier } from './ids.js';
 import { ScopePolicy } from './scope-policy.js';
 import {
@@ -150,6 +151,12 @@ export const ResolvedChain = z
     description: z.string().optional(),
     policy: ScopePolicy.optional(),
     nodes: z.array(ModelNode),
+    addons: z
+      .record(Identifier, AddonDigest)
+      .optional()
+      .describe(
+        "the add-ons whose content the chain uses, each pinned to the installed version's digest: an item keeps these versions (docs/addons.md)",
+      ),
   })
   .strict();
 export type ResolvedChain = z.infer<typeof ResolvedChain>;

@@ -8,6 +8,7 @@ import { NotifyFile } from './notify.js';
 import { PolicyFile } from './policy.js';
 import { ReposFile } from './repos.js';
 import { ThemeFile } from './theme.js';
+import { AddonManifest, AddonsFile, AddonsLock, CollectionIndex } from '../addons.js';
 
 /** Each config file's schema, by the name of its JSON Schema file (`schemas/<name>.schema.json`). */
 export const CONFIG_FILE_SCHEMAS: Record<string, { schema: z.ZodType; title: string }> = {
@@ -20,6 +21,10 @@ export const CONFIG_FILE_SCHEMAS: Record<string, { schema: z.ZodType; title: str
   access: { schema: AccessFile, title: 'Jig access.yaml' },
   theme: { schema: ThemeFile, title: 'Jig theme.yaml' },
   notify: { schema: NotifyFile, title: 'Jig notify.yaml' },
+  addon: { schema: AddonManifest, title: 'Jig add-on manifest (.jig/addon.json)' },
+  collection: { schema: CollectionIndex, title: 'Jig add-on collection (.jig/collection.json)' },
+  addons: { schema: AddonsFile, title: 'Jig addons.yaml' },
+  'addons-lock': { schema: AddonsLock, title: 'Jig addons.lock' },
 };
 
 /**

@@ -57,7 +57,7 @@ export const SkillRef = z.string().regex(/^([a-z][a-z0-9_-]*:)?[a-z][a-z0-9_-]*$
 export const FallbackEntry = z
   .object({
     harness: Identifier.optional().describe("harness id; default: the task's"),
-    profile: Identifier.optional().describe('agent profile; or model/effort, never both'),
+    profile: ComponentRef.optional().describe("agent profile, or an add-on's `<namespace>:<name>`; or model/effort, never both"),
     model: z.string().min(1).optional(),
     effort: z.string().min(1).optional(),
   })
@@ -95,7 +95,9 @@ export const agentShape = {
   prompt: z.string().optional().describe('what the agent must do (required for agent tasks)'),
   skill: SkillRef.optional(),
   produces: DocumentKind.optional(),
-  profile: Identifier.optional().describe('agent profile from harnesses.yaml; or model/effort, never both'),
+  profile: ComponentRef.optional().describe(
+    "agent profile from harnesses.yaml, or an add-on's `<namespace>:<name>`; or model/effort, never both",
+  ),
   model: z.string().min(1).optional(),
   effort: z.string().min(1).optional(),
   fallback: z.array(FallbackEntry).optional().describe('launches to try in order; [] = none'),

@@ -45,8 +45,13 @@ export function chainFileName(id: string): string {
  * the resolved schema, then ids, shape and order rules. Each stage runs only when the one
  * before found nothing, so one mistake does not echo as several.
  */
-export function loadChain(id: string, text: string, ctx: ChainContext): ChainLoad {
-  const file = chainFileName(id);
+export function loadChain(
+  id: string,
+  text: string,
+  ctx: ChainContext,
+  opts: { file?: string; transform?: (tree: AMap) => { tree: AMap; problems: Problem[] } } = {},
+): ChainLoad {
+  const file = opts.file ?? chainFileName(id);
   const out: ChainLoad = {
     id,
     file,
@@ -62,7 +67,12 @@ export function loadChain(id: string, text: string, ctx: ChainContext): ChainLoa
     out.problems = parsed.problems;
     return out;
   }
-  const tree = parsed.tree;
+  const shaped = opts.transform ? opts.transform(parsed.tree) : null;
+  if (shaped?.problems.length) {
+    out.problems = shaped.problems;
+    return out;
+  }
+  const tree = shaped ? shaped.tree : parsed.tree;
   if (!IDENTIFIER_PATTERN.test(id) || id.length > IDENTIFIER_MAX) {
     out.problems.push({
       path: '',

@@ -16,6 +16,15 @@ import { walkChain } from './walk.js';
 
 export const LIBRARY_FILE = 'library.yaml';
 
+export interface LibraryLoadOptions {
+  /** The file problems name: `library.yaml`, or an add-on's `addons/<namespace>/library.yaml`. */
+  file?: string;
+  /** Rewrites the parsed tree before anything reads it (an add-on's qualified names, core/addons). */
+  transform?: (tree: ANode) => { tree: ANode; problems: Problem[] };
+  /** Indexes the (rewritten) tree; default: the instance library's own index. */
+  index?: (tree: ANode | null) => LibraryIndex;
+}
+
 export interface LibraryLoad {
   file: string;
   model: LibraryModel | null;
@@ -47,12 +56,19 @@ const ent = (key: string, value: ANode): AEntry => ({ key, keyPos: value.pos, va
  * (`tasks.implementer`, `nodes.verification.review.code_review`). `addons` answers
  * `<namespace>:<name>` references.
  */
-export function loadLibrary(text: string | null, addons?: AddonLookup): LibraryLoad {
-  const parsed = text === null ? { tree: null, problems: [] } : parseYamlTree(text, LIBRARY_FILE, 'library');
-  const index = indexLibrary(parsed.tree, addons);
+export function loadLibrary(
+  text: string | null,
+  addons?: AddonLookup,
+  opts: LibraryLoadOptions = {},
+): LibraryLoad {
+  const file = opts.file ?? LIBRARY_FILE;
+  const read = text === null ? { tree: null, problems: [] } : parseYamlTree(text, file, 'library');
+  const shaped = read.tree && opts.transform ? opts.transform(read.tree) : null;
+  const parsed = shaped ? { tree: shaped.tree, problems: [...read.problems, ...shaped.problems] } : read;
+  const index = opts.index ? opts.index(parsed.tree) : indexLibrary(parsed.tree, addons);
   const resolver = new Resolver(index);
   const out: LibraryLoad = {
-    file: LIBRARY_FILE,
+    file,
     model: null,
     tree: parsed.tree,
     index,
@@ -60,9 +76,9 @@ export function loadLibrary(text: string | null, addons?: AddonLookup): LibraryL
     problems: [...parsed.problems],
     warnings: [],
   };
-  if (!parsed.tree) return out;
+  if (!parsed.tree || out.problems.length) return out;
   const raw = validateTree(parsed.tree, LibraryFile, {
-    file: LIBRARY_FILE,
+    file,
     describe: describeLibraryPath,
     hint: chainKeyHint(true),
   });
@@ -90,7 +106,7 @@ export function loadLibrary(text: string | null, addons?: AddonLookup): LibraryL
     ),
   );
   const checked = validateTree(wrapper, ResolvedLibrary, {
-    file: LIBRARY_FILE,
+    file,
     describe: describeLibraryPath,
     hint: chainKeyHint(true),
   });

@@ -5,6 +5,8 @@ import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ReposFile } from '../../contract/config/repos.js';
 import type { ThemeFile } from '../../contract/config/theme.js';
 import type { Problem } from '../../contract/problems.js';
+import { addonPins } from '../addons/pins.js';
+import { loadAddonSet, type AddonInput, type AddonSetLoad } from '../addons/load.js';
 import type { AddonLookup } from '../chain/library-index.js';
 import { loadChain, type ChainLoad } from '../chain/load-chain.js';
 import { loadLibrary, type LibraryLoad } from '../chain/load-library.js';
@@ -28,6 +30,8 @@ export interface ConfigTexts {
   intake?: string | null;
   access?: string | null;
   theme?: string | null;
+  /** The installed add-ons (addons.yaml, addons.lock and the content store), and Jig's version. */
+  addons?: { version: string; installed: AddonInput[] } | null;
 }
 
 export interface ConfigSetOptions {
@@ -45,6 +49,8 @@ export interface FileReport {
 
 export interface ConfigSet {
   library: LibraryLoad;
+  /** The installed add-ons, loaded: their chains are `<namespace>:<id>` (docs/addons.md). */
+  addons: AddonSetLoad;
   chains: Record<string, ChainLoad>;
   harnesses: FileLoad<HarnessesFile>;
   policy: FileLoad<PolicyFile>;
@@ -76,12 +82,20 @@ const dedupe = (ps: Problem[]): Problem[] => {
  * policy. Each file's checks add to that file's problems only, so the order they run in is free.
  */
 export function validateConfigSet(texts: ConfigTexts, opts: ConfigSetOptions = {}): ConfigSet {
-  const library = loadLibrary(texts.library, opts.addons);
+  const harnesses = loadHarnesses(texts.harnesses ?? null);
+  const addons = loadAddonSet(texts.addons?.installed ?? [], {
+    version: texts.addons?.version ?? '2.0.0',
+    harnesses: harnesses.model ? Object.keys(harnesses.model.harnesses) : null,
+    profiles: harnesses.model ? Object.keys(harnesses.model.profiles) : null,
+  });
+  const library = loadLibrary(texts.library, opts.addons ?? addons.lookup);
   const chains: Record<string, ChainLoad> = {};
   for (const [id, text] of Object.entries(texts.chains).sort(byKey)) {
-    chains[id] = loadChain(id, text, { library: library.index, resolver: library.resolver });
+    const c = loadChain(id, text, { library: library.index, resolver: library.resolver });
+    const pins = c.resolved ? addonPins(c.resolved, addons.digests) : null;
+    if (c.resolved && pins) c.resolved = { ...c.resolved, addons: pins };
+    chains[id] = c;
   }
-  const harnesses = loadHarnesses(texts.harnesses ?? null);
   const policy = loadPolicy(texts.policy ?? null);
   const repos = loadRepos(texts.repos ?? null);
   const intake = loadIntake(texts.intake ?? null);
@@ -91,13 +105,18 @@ export function validateConfigSet(texts: ConfigTexts, opts: ConfigSetOptions = {
   const across: Across = {
     known: {
       harnesses: harnesses.model ? Object.keys(harnesses.model.harnesses) : null,
-      profiles: harnesses.model ? Object.keys(harnesses.model.profiles) : null,
+      profiles: harnesses.model
+        ? [...Object.keys(harnesses.model.profiles), ...Object.keys(addons.profiles)]
+        : null,
       steering: library.index.names.steering,
       steeringExists: (n) => library.index.lookup('steering', n) !== undefined,
     },
-    chainIds: Object.keys(chains),
-    chainExists: (name) =>
-      name.includes(':') ? (opts.addonChainExists?.(name) ?? true) : chains[name] !== undefined,
+    chainIds: [...Object.keys(chains), ...Object.keys(addons.chains)],
+    chainExists: (name) => {
+      if (!name.includes(':')) return chains[name] !== undefined;
+      if (opts.addonChainExists) return opts.addonChainExists(name);
+      return addons.chains[name] !== undefined;
+    },
     chains: Object.values(chains),
     harnesses: harnesses.model,
     policy: policy.model,
@@ -121,6 +140,7 @@ export function validateConfigSet(texts: ConfigTexts, opts: ConfigSetOptions = {
   const all = Object.values(files);
   return {
     library,
+    addons,
     chains,
     harnesses,
     policy,

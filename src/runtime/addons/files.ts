@@ -1,47 +1,37 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { ADDON_MANIFEST_PATH } from '../../contract/addons.js';
+import { readdirSync } from 'node:fs';
 import { digestInput } from '../../core/addons/digest.js';
+import { readAddonDir, readInstalled, type InstalledRead, type ReadFs } from '../../core/addons/installed.js';
 import type { AddonFiles } from '../../core/addons/types.js';
 import { readConfigFile } from '../fs/config-text.js';
 
-const NAME = /^[a-z][a-z0-9_-]*$/;
-
-const text = (file: string): string | null => {
-  const r = readConfigFile(file);
-  return r.ok ? r.text : null;
+/** The node file system as core/addons reads it: only regular files, each bounded (readConfigFile). */
+export const nodeReadFs: ReadFs = {
+  text: (path) => {
+    const r = readConfigFile(path);
+    return r.ok ? r.text : null;
+  },
+  names: (dir) => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  },
 };
 
 /**
  * The files Jig reads of an add-on directory (ADR 0020): the manifest, library.yaml,
  * profiles.yaml, chains/*.yaml and skills/<s>/SKILL.md. Names that are not identifiers are
- * skipped (they could not be referred to); the content checks say so.
+ * skipped (they could not be referred to).
  */
 export function readAddonFiles(dir: string): AddonFiles {
-  const chains: Record<string, string> = {};
-  const chainsDir = join(dir, 'chains');
-  if (existsSync(chainsDir))
-    for (const f of readdirSync(chainsDir).sort()) {
-      if (!f.endsWith('.yaml') || !NAME.test(f.slice(0, -5))) continue;
-      const t = text(join(chainsDir, f));
-      if (t !== null) chains[f.slice(0, -5)] = t;
-    }
-  const skills: Record<string, string> = {};
-  const skillsDir = join(dir, 'skills');
-  if (existsSync(skillsDir))
-    for (const s of readdirSync(skillsDir).sort()) {
-      if (!NAME.test(s)) continue;
-      const t = text(join(skillsDir, s, 'SKILL.md'));
-      if (t !== null) skills[s] = t;
-    }
-  return {
-    manifest: text(join(dir, ADDON_MANIFEST_PATH)),
-    library: text(join(dir, 'library.yaml')),
-    profiles: text(join(dir, 'profiles.yaml')),
-    chains,
-    skills,
-  };
+  return readAddonDir(nodeReadFs, dir);
+}
+
+/** What addons.yaml, addons.lock and the content store hold (core/addons/installed.ts). */
+export function readInstalledAddons(configDir: string, addonsDir: string): InstalledRead {
+  return readInstalled(nodeReadFs, configDir, addonsDir);
 }
 
 /** `sha256:<hex>` over what Jig reads of the add-on (core/addons/digest.ts). */

@@ -3,6 +3,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigTexts } from '../../core/config/validate-set.js';
 import { readConfigFile } from '../fs/config-text.js';
+import { installedVersion } from '../package-root.js';
+import { readInstalledAddons } from '../addons/files.js';
 
 /** The files a reload reads: what runs (library, chains, policy, intake) and what it checks (harnesses, repos). */
 export const RELOADED_FILES = ['library.yaml', 'policy.yaml', 'intake.yaml'] as const;
@@ -41,7 +43,7 @@ export interface ConfigDirRead {
  * Reads the files a reload validates as one set: library, every chain, harnesses, policy, repos
  * and intake (access.yaml and theme.yaml are read by their own owners).
  */
-export function readConfigDir(configDir: string): ConfigDirRead {
+export function readConfigDir(configDir: string, addonsDir: string | null): ConfigDirRead {
   const hashes = new Map<string, string | null>();
   const read = (file: string): string | null => {
     const text = readConfigText(configDir, file);
@@ -61,6 +63,7 @@ export function readConfigDir(configDir: string): ConfigDirRead {
       policy: read('policy.yaml'),
       repos: read('repos.yaml'),
       intake: read('intake.yaml'),
+      addons: addonsDir === null ? null : installedAddons(configDir, addonsDir),
     },
     hashes,
   };
@@ -75,4 +78,10 @@ export function hashesOnDisk(configDir: string, files: readonly string[]): Map<s
     out.set(f, sha256Text(readConfigText(configDir, f)));
   }
   return out;
+}
+
+/** The add-ons addons.lock pins, read from the content store, for the config set (docs/addons.md). */
+function installedAddons(configDir: string, addonsDir: string): NonNullable<ConfigTexts['addons']> {
+  const read = readInstalledAddons(configDir, addonsDir);
+  return { version: installedVersion(), installed: read.inputs };
 }

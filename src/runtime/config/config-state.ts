@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatProblem, type Problem } from '../../contract/problems.js';
 import type { ReloadAnswer } from '../../contract/reload.js';
+import type { AddonSetLoad } from '../../core/addons/load.js';
 import type { ChainLoad } from '../../core/chain/load-chain.js';
 import type { LibraryLoad } from '../../core/chain/load-library.js';
 import type { ChainCatalog, ChainLookup } from '../items/chain-catalog.js';
@@ -25,9 +26,11 @@ const describe = (problems: readonly Problem[]): string => problems.map(formatPr
  */
 export class ConfigState implements ChainCatalog {
   private library: LibraryLoad | null = null;
+  private addonSet: AddonSetLoad | null = null;
   private chains = new Map<string, ChainLoad>();
-  private invalid: Record<'templates' | 'policy' | 'intake', string | null> = {
+  private invalid: Record<'templates' | 'addons' | 'policy' | 'intake', string | null> = {
     templates: null,
+    addons: null,
     policy: null,
     intake: null,
   };
@@ -45,7 +48,11 @@ export class ConfigState implements ChainCatalog {
   /** sha256 of harnesses.yaml and repos.yaml as the last reload checked them. */
   private readonly checkedSha = new Map<string, string | null>();
 
-  constructor(private readonly configDir: string) {}
+  /** `addonsDir`: the add-on content store (`$JIG_HOME/addons`); null reads no add-ons. */
+  constructor(
+    private readonly configDir: string,
+    readonly addonsDir: string | null = null,
+  ) {}
 
   /** The first load at start; an intake file that does not load turns schedules off. */
   loadAtStart(): ReloadAnswer {
@@ -62,7 +69,7 @@ export class ConfigState implements ChainCatalog {
    * reported, since they are read when needed.
    */
   reload(): ReloadAnswer {
-    const read = readConfigDir(this.configDir);
+    const read = readConfigDir(this.configDir, this.addonsDir);
     const set = validateConfigSet(read.texts);
     const answer: ReloadAnswer = { loaded: [], refused: [], warnings: [] };
     this.reloadTemplates(set, read.hashes, answer);
@@ -84,7 +91,7 @@ export class ConfigState implements ChainCatalog {
    * disk as a full reload would check it. Chains refused under the old policy wait for a reload.
    */
   reloadPolicyOnly(): ReloadAnswer {
-    const read = readConfigDir(this.configDir);
+    const read = readConfigDir(this.configDir, this.addonsDir);
     const set = validateConfigSet(read.texts);
     const answer: ReloadAnswer = { loaded: [], refused: [], warnings: [] };
     this.reloadPolicy(set, read.texts.policy ?? null, answer);
@@ -97,7 +104,7 @@ export class ConfigState implements ChainCatalog {
    * reload, so the new interval and schedules are live without a restart.
    */
   reloadIntakeOnly(): ReloadAnswer {
-    const read = readConfigDir(this.configDir);
+    const read = readConfigDir(this.configDir, this.addonsDir);
     const set = validateConfigSet(read.texts);
     const answer: ReloadAnswer = { loaded: [], refused: [], warnings: [] };
     this.reloadIntake(set, read.texts.intake ?? null, answer);
@@ -111,7 +118,7 @@ export class ConfigState implements ChainCatalog {
    * (a cap past a new maximum, a harness no longer allowed).
    */
   checkPolicyText(text: string): { problems: Problem[]; warnings: Problem[]; breaks: Problem[] } {
-    const read = readConfigDir(this.configDir);
+    const read = readConfigDir(this.configDir, this.addonsDir);
     const before = validateConfigSet(read.texts);
     const after = validateConfigSet({ ...read.texts, policy: text });
     const v = policyVerdict(after, text, this.policyRules);
@@ -124,7 +131,7 @@ export class ConfigState implements ChainCatalog {
    * the library and the chains that were not there before.
    */
   checkTemplateText(chain: string | null, text: string): { problems: Problem[]; breaks: Problem[] } {
-    const read = readConfigDir(this.configDir);
+    const read = readConfigDir(this.configDir, this.addonsDir);
     const before = validateConfigSet(read.texts);
     const texts =
       chain === null
@@ -181,6 +188,16 @@ export class ConfigState implements ChainCatalog {
       }
       for (const file of [...this.runningSha.keys()])
         if (file.startsWith('chains/') && !running.has(file)) this.runningSha.delete(file);
+      // An add-on's chains run as `<namespace>:<id>`; an add-on that does not load offers none,
+      // and says why without refusing new work on the instance's own chains.
+      for (const [ref, load] of Object.entries(set.addons.chains)) if (load.resolved) next.set(ref, load);
+      const broken = Object.values(set.addons.addons).filter((a) => a.problems.length > 0);
+      for (const a of broken) answer.refused.push({ file: `addons/${a.namespace}`, problems: a.problems });
+      this.invalid.addons =
+        broken.length === 0
+          ? null
+          : broken.map((a) => `add-on \`${a.namespace}\`: ${describe(a.problems)}`).join('; ');
+      this.addonSet = set.addons;
       this.library = library;
       this.chains = next;
     }
@@ -231,7 +248,17 @@ export class ConfigState implements ChainCatalog {
   lookup(id: string): ChainLookup {
     const load = this.chains.get(id);
     if (!load?.resolved) {
-      const exists = existsSync(join(this.configDir, 'chains', `${id}.yaml`));
+      const colon = id.indexOf(':');
+      const addon = colon > 0 ? this.addonSet?.addons[id.slice(0, colon)] : undefined;
+      if (addon && addon.chains[id.slice(colon + 1)] !== undefined)
+        return {
+          ok: false,
+          reason: 'unresolved',
+          detail: !addon.enabled
+            ? `add-on \`${addon.namespace}\` is disabled`
+            : `add-on \`${addon.namespace}\` does not load: ${describe(addon.problems)}`,
+        };
+      const exists = colon < 0 && existsSync(join(this.configDir, 'chains', `${id}.yaml`));
       if (!exists) return { ok: false, reason: 'unknown', known: [...this.chains.keys()] };
       return {
         ok: false,
@@ -275,8 +302,15 @@ export class ConfigState implements ChainCatalog {
     return null;
   }
 
+  /** Why a library, chain or add-on file does not load; add-ons do not block new work. */
   get invalidTemplates(): string | null {
-    return this.invalid.templates;
+    const parts = [this.invalid.templates, this.invalid.addons].filter((p) => p !== null);
+    return parts.length === 0 ? null : parts.join('; ');
+  }
+
+  /** The installed add-ons as the running library loaded them (empty until the first load). */
+  get addons(): AddonSetLoad | null {
+    return this.addonSet;
   }
   get invalidPolicy(): string | null {
     return this.invalid.policy;
@@ -288,7 +322,12 @@ export class ConfigState implements ChainCatalog {
     return this.intakeOffFlag;
   }
   get degraded(): boolean {
-    return this.invalid.templates !== null || this.invalid.policy !== null || this.invalid.intake !== null;
+    return (
+      this.invalid.templates !== null ||
+      this.invalid.addons !== null ||
+      this.invalid.policy !== null ||
+      this.invalid.intake !== null
+    );
   }
 }
 

@@ -62,7 +62,7 @@ export class TemplatesService {
   ) {}
 
   private set(): ConfigSet {
-    return validateConfigSet(readConfigDir(this.configDir).texts);
+    return validateConfigSet(readConfigDir(this.configDir, this.config.addonsDir).texts);
   }
 
   listChains(): ChainListAnswer {

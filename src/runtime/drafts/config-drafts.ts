@@ -32,6 +32,8 @@ export type { DraftChange, DraftImpact, DraftView, Snapshot } from './view.js';
 export interface ConfigDraftsDeps {
   store: Store;
   configDir: string;
+  /** The add-on content store, so drafts resolve `<namespace>:<name>` (null or absent: none). */
+  addonsDir?: string | null;
   clock: Clock;
 }
 
@@ -64,7 +66,7 @@ export class ConfigDrafts {
   }
 
   published(): ConfigTexts {
-    return readConfigDir(this.d.configDir).texts;
+    return readConfigDir(this.d.configDir, this.d.addonsDir ?? null).texts;
   }
 
   /** The published files, and for a settings area the machine's facts, read once per request. */

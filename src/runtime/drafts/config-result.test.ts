@@ -5,7 +5,7 @@ import type { DraftRecord } from '../../store/drafts.js';
 import { configResultCore } from './config-result.js';
 
 // The config Jig seeds a new home with: a library and three chains that all resolve.
-const published = readConfigDir(join(import.meta.dirname, '../../../defaults/config')).texts;
+const published = readConfigDir(join(import.meta.dirname, '../../../defaults/config'), null).texts;
 const FILE = 'chains/quick-task.yaml';
 const draftOf = (
   files: Record<string, string | null>,

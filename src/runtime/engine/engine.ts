@@ -5,6 +5,7 @@ import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
 import { getItem, type ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
 import { HarnessCatalog } from '../harness/catalog.js';
+import { AddonContent } from '../addons/content.js';
 import { SkillCatalog } from '../harness/skills.js';
 import { Workers } from '../workers/workers.js';
 import { Escalations } from './escalation.js';
@@ -45,7 +46,9 @@ export class Engine {
 
   constructor(d: EngineDeps) {
     const catalog = new HarnessCatalog(d.paths.configDir);
-    const workers = new Workers({ ...d, catalog, skills: new SkillCatalog(d.paths.configDir) });
+    const skills = new SkillCatalog(d.paths.configDir);
+    const addons = new AddonContent(d.paths.addonsDir, d.config);
+    const workers = new Workers({ ...d, catalog, skills, addons });
     const queues = new ItemQueues();
     // The moves one system asks of another, bound late: each system is built below, before any runs.
     this.r = {

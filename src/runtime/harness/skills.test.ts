@@ -112,11 +112,11 @@ describe('SkillCatalog', () => {
     expect(catalog.text('jig:../../../' + configDir).ok).toBe(false);
   });
 
-  it('answers other namespaces with "not supported yet"', () => {
+  it('answers a namespace that is no installed add-on with how to see the installed ones', () => {
     const r = new SkillCatalog(configDir).text('release:notes');
     expect(r).toMatchObject({
       ok: false,
-      reason: expect.stringMatching(/add-on skills .* not supported yet/),
+      reason: expect.stringMatching(/is not an installed add-on/),
     });
   });
 

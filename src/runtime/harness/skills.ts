@@ -28,8 +28,9 @@ export function stripFrontMatter(text: string): string {
 /**
  * The skills agent tasks name with `skill:`. `jig:<name>` is Jig's own, packaged in
  * `defaults/skills/<name>/SKILL.md`; a bare `<name>` is the user's `<configDir>/skills/<name>/SKILL.md`
- * and falls back to the packaged one of that name. Other namespaces belong to add-ons, which are
- * not supported yet. Files are re-read only when their modification time or size changes.
+ * and falls back to the packaged one of that name. Other namespaces belong to add-ons, which the
+ * agent runner reads at the item's pinned version (runtime/addons/content.ts). Files are re-read
+ * only when their modification time or size changes.
  */
 export class SkillCatalog {
   private readonly cache = new Map<string, { mtimeMs: number; size: number; text: string }>();
@@ -46,7 +47,7 @@ export class SkillCatalog {
         return { ok: false, reason: `skill \`${ref}\`: not a skill reference` };
       return {
         ok: false,
-        reason: `skill \`${ref}\`: add-on skills (namespace \`${namespace}\`) are not supported yet; use \`jig:<name>\` or a skill in your config's skills/ folder`,
+        reason: `skill \`${ref}\`: \`${namespace}\` is not an installed add-on (\`jig admin addon list\`); use \`jig:<name>\` or a skill in your config's skills/ folder`,
       };
     }
     if (!SKILL_NAME.test(name)) {

@@ -22,6 +22,7 @@ import type { ConfigState } from '../config/config-state.js';
 import { readConfigText } from '../config/config-dir.js';
 import type { EventLog } from '../events/event-log.js';
 import { buildAgentLaunch } from '../harness/agent-launch.js';
+import type { AddonContent } from '../addons/content.js';
 import type { HarnessCatalog } from '../harness/catalog.js';
 import { resolveExecutable } from '../harness/installed.js';
 import { allowedTools, artifactPath, promptOf, resetOf } from './agent-inputs.js';
@@ -46,6 +47,8 @@ export interface AgentRunnerDeps {
   config: ConfigState;
   catalog: HarnessCatalog;
   skills: SkillSource;
+  /** Add-on skills, profiles and steering, at the versions the item's chain pinned. */
+  addons: AddonContent;
   /** The config folder: harnesses.yaml is read from it at each launch. */
   configDir: string;
   log: Logger;
@@ -95,6 +98,8 @@ interface Tried {
 const RESUME_PROMPT =
   'Continue the task where you stopped; your instructions have not changed. Write the result file when you finish.';
 
+/** `<namespace>:<name>` of an add-on; `jig:` names Jig's own packaged skills. */
+const isAddonRef = (ref: string): boolean => ref.includes(':') && !ref.startsWith('jig:');
 const refuse = (reason: string): AgentOutcome => ({ kind: 'refuse', stop: 'config', reason });
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -160,6 +165,7 @@ export class AgentRunner {
     }
     const h = this.harnesses();
     if (!h.file) return refuse(`harnesses.yaml does not load: ${h.problems}`);
+    const harnesses = this.d.addons.withProfiles(h.file, r.chain.addons);
     const tools = toolPolicies(r.chain, r.policy, r.repo.policy).get(r.task.path);
     const providers = this.d.catalog.providers().providers;
 
@@ -176,13 +182,13 @@ export class AgentRunner {
       artifact = made.path;
     }
     return {
-      harnesses: h.file,
+      harnesses,
       tools,
       providers,
       worktree,
       artifact,
       resumable: await this.pausedSession(r),
-      candidates: candidates(r.task, h.file),
+      candidates: candidates(r.task, harnesses),
     };
   }
 
@@ -222,7 +228,8 @@ export class AgentRunner {
       harnesses: pre.harnesses,
       providers: pre.providers,
       repo: r.repo,
-      steering: (name) => this.d.config.steering(name),
+      steering: (name) =>
+        isAddonRef(name) ? this.d.addons.steering(name, r.chain.addons) : this.d.config.steering(name),
       agentOverrides: rec.agent_overrides,
       nodeOverrides: rec.node_overrides,
       steer: resume ? null : steer,
@@ -236,7 +243,7 @@ export class AgentRunner {
       permissionPrompt: r.node === ESCALATION_NODE ? null : askConfig(rec, this.d.home),
       permissionHook: hook?.ok ? { args: hook.args } : null,
       ...(resume ? { promptOverride: steer ?? RESUME_PROMPT } : {}),
-      skill: (ref) => this.d.skills.text(ref),
+      skill: (ref) => (isAddonRef(ref) ? this.d.addons.skill(ref, r.chain.addons) : this.d.skills.text(ref)),
       produces: typeof r.task.produces === 'string' ? r.task.produces : null,
     });
     if (!launch.ok) {

@@ -6,6 +6,7 @@ import type { ItemRecord } from '../../store/work-items.js';
 import type { Clock } from '../clock.js';
 import type { ConfigState } from '../config/config-state.js';
 import type { EventLog } from '../events/event-log.js';
+import type { AddonContent } from '../addons/content.js';
 import type { HarnessCatalog } from '../harness/catalog.js';
 import type { HomePaths } from '../home/paths.js';
 import { AgentRunner, type AgentLaunchRequest, type AgentOutcome, type SkillSource } from './agent-runner.js';
@@ -25,6 +26,8 @@ export interface WorkerResources {
   port: () => number;
   catalog: HarnessCatalog;
   skills: SkillSource;
+  /** Add-on skills, profiles and steering at the versions an item's chain pinned. */
+  addons: AddonContent;
 }
 
 /** A command task (subprocess, builtin, the setup command) to run in the item's worktree. */
@@ -68,6 +71,7 @@ export class Workers {
         config: r.config,
         catalog: r.catalog,
         skills: r.skills,
+        addons: r.addons,
         configDir: r.paths.configDir,
         log: r.log,
         clock: r.clock,
