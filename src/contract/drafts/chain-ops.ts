@@ -38,6 +38,8 @@ export const RenameOp = op('rename', { path: str, id: str });
 export const SetFragmentOp = op('set_fragment', { path: str, yaml: str });
 export const MoveToLibraryOp = op('move_to_library', { path: str, name: str });
 export const AddComponentOp = op('add_component', { section: str, name: str, kind: str.optional() });
+/** Jig's own op: an add-on's component copied into library.yaml (docs/addons.md, "Copy to my library"). */
+export const CopyComponentOp = op('copy_component', { section: str, from: str, name: str.optional() });
 
 export const CHAIN_OP_SCHEMAS = {
   add_node: AddNodeOp,
@@ -57,6 +59,7 @@ export const CHAIN_OP_SCHEMAS = {
   set_fragment: SetFragmentOp,
   move_to_library: MoveToLibraryOp,
   add_component: AddComponentOp,
+  copy_component: CopyComponentOp,
 } as const;
 
 export type ChainOpName = keyof typeof CHAIN_OP_SCHEMAS;
@@ -72,7 +75,7 @@ export const CHAINS_ONLY: readonly ChainOpName[] = [
   'delete_chain',
   'move_to_library',
 ];
-export const LIBRARY_ONLY: readonly ChainOpName[] = ['add_component'];
+export const LIBRARY_ONLY: readonly ChainOpName[] = ['add_component', 'copy_component'];
 
 /** The body of `POST /api/drafts/{area}/{key}/ops`: each op is checked by its name's schema. */
 export const OpsBody = z

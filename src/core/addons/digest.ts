@@ -17,10 +17,12 @@ export function addonFileList(files: AddonFiles): { path: string; text: string }
 /**
  * What the content digest is taken over (ADR 0020): each file as `<path>\0<length>\0<text>`, so a
  * README change is no update and two different splits of the same bytes never collide. The
- * caller hashes it (sha256) where hashing is at hand.
+ * length is in UTF-8 bytes, as the text is hashed; the caller hashes it (sha256) where hashing is
+ * at hand.
  */
 export function digestInput(files: AddonFiles): string {
+  const utf8 = new TextEncoder();
   return addonFileList(files)
-    .map((f) => `${f.path}\0${f.text.length}\0${f.text}`)
+    .map((f) => `${f.path}\0${utf8.encode(f.text).length}\0${f.text}`)
     .join('');
 }

@@ -7,7 +7,7 @@ import type { Problem } from '../../contract/problems.js';
 import type { AddonLookup, LibraryIndex } from '../chain/library-index.js';
 import { loadChain, type ChainLoad } from '../chain/load-chain.js';
 import { loadLibrary } from '../chain/load-library.js';
-import { child, parseYamlTree, withOrigin, type AMap, type ANode } from '../config/tree.js';
+import { child, parseYamlTree, toPlain, withOrigin, type AMap, type ANode } from '../config/tree.js';
 import { validateTree } from '../config/validate-tree.js';
 import { checkManifest } from './check.js';
 import { qualifyTree, type QualifyContext } from './qualify.js';
@@ -36,6 +36,11 @@ export interface AddonLoad {
   chains: Record<string, ChainLoad>;
   profiles: Record<string, AgentProfile>;
   skills: string[];
+  /**
+   * Its library.yaml and chains as written, names qualified (plain data): what "copy to my
+   * library" copies, so the copy keeps naming the add-on's components (`release:base`).
+   */
+  sources: { library: Record<string, unknown> | null; chains: Record<string, unknown> };
   problems: Problem[];
   /** Instance checks not made (no home to check against). */
   skipped: string[];
@@ -123,6 +128,7 @@ export function loadAddonSet(
         file,
         transform: (tree) => {
           const q = qualifyTree(tree, file, ctx);
+          load.sources.chains[id] = toPlain(q.tree);
           return { tree: q.tree as AMap, problems: q.problems };
         },
       });
@@ -181,6 +187,7 @@ function prepare(
     chains: {},
     profiles: {},
     skills: Object.keys(input.files.skills).sort(),
+    sources: { library: null, chains: {} },
     problems: [],
     skipped: [],
   };
@@ -227,6 +234,9 @@ function prepare(
     if (parsed.tree) {
       const q = qualifyTree(parsed.tree, file, ctx);
       load.problems.push(...q.problems);
+      const plain = toPlain(q.tree);
+      if (plain !== null && typeof plain === 'object' && !Array.isArray(plain))
+        load.sources.library = plain as Record<string, unknown>;
       for (const section of LIBRARY_SECTIONS) {
         const sec = child(q.tree, section);
         if (sec?.t !== 'map') continue;

@@ -104,11 +104,17 @@ describe('new_chain', () => {
   });
 
   it('is refused when `from` is not a chain id', () => {
-    for (const from of ['Default', 'addon:chain', '', 'a'.repeat(65)]) {
+    for (const from of ['Default', 'addon:Chain', ':chain', '', 'a'.repeat(65)]) {
       expect(refusal(() => newChain(ws('fresh'), { op: 'new_chain', from }))).toMatch(
         /^from ".*" is not a chain id/,
       );
     }
+  });
+
+  it('takes an add-on chain as `from`, refusing one no installed add-on has', () => {
+    expect(refusal(() => newChain(ws('fresh'), { op: 'new_chain', from: 'addon:chain' }))).toBe(
+      'from `addon:chain` names no add-on chain (installed: none)',
+    );
   });
 
   it('is refused when `from` names no chain', () => {

@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { IDENTIFIER_MAX, IDENTIFIER_PATTERN } from '../../../contract/config/ids.js';
+import { COMPONENT_REF_PATTERN, IDENTIFIER_MAX } from '../../../contract/config/ids.js';
 import type { ChainOpOf } from '../../../contract/drafts/chain-ops.js';
 import { chainFileOf, isObj, OpRefused, type Obj, type OpDocs } from './context.js';
 
@@ -16,8 +16,20 @@ import { chainFileOf, isObj, OpRefused, type Obj, type OpDocs } from './context.
  */
 const emptyChain = (): Obj => ({ nodes: [] });
 
-/** The chain `from` as it stands now: its draft's text when it has one, else its published file. */
+/**
+ * The chain `from` as it stands now: its draft's text when it has one, else its published file; an
+ * add-on's chain (`release:ship`) as the add-on has it, names qualified (a copy to your library).
+ */
 function sourceChain(docs: OpDocs, from: string): Obj {
+  if (from.includes(':')) {
+    const found = docs.addonSource('chains', from);
+    if ('known' in found)
+      throw new OpRefused(
+        `from \`${from}\` names no add-on chain (installed: ${found.known.map((k) => `\`${k}\``).join(', ') || 'none'})`,
+      );
+    if (!isObj(found.value)) throw new OpRefused(`add-on chain \`${from}\` is not a mapping`);
+    return found.value;
+  }
   const drafted = docs.draftedChain(from);
   let value: unknown;
   if (typeof drafted === 'string') {
@@ -51,9 +63,9 @@ export function newChain(docs: OpDocs, op: ChainOpOf<'new_chain'>): undefined {
   let chain = emptyChain();
   if (op.from !== undefined) {
     const from = op.from;
-    if (from.length > IDENTIFIER_MAX || !IDENTIFIER_PATTERN.test(from)) {
+    if (from.length > IDENTIFIER_MAX || !COMPONENT_REF_PATTERN.test(from)) {
       throw new OpRefused(
-        `from ${JSON.stringify(from)} is not a chain id: a lowercase letter, then lowercase letters, digits, \`_\` or \`-\``,
+        `from ${JSON.stringify(from)} is not a chain id: a lowercase letter, then lowercase letters, digits, \`_\` or \`-\` (an add-on's: \`<namespace>:<id>\`)`,
       );
     }
     // The id is the file stem: a copied `id:` would name the source chain, so it is left out.

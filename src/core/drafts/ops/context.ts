@@ -1,4 +1,5 @@
 import { IDENTIFIER_MAX, IDENTIFIER_PATTERN, RESERVED_SEGMENTS } from '../../../contract/config/ids.js';
+import type { LibrarySection } from '../../../contract/config/library.js';
 
 /*
  * What a chain or library op works on (spec drafts.md, "Chain and library ops"): the parsed
@@ -46,6 +47,12 @@ export interface OpDocs {
    * draft when it has one): undefined when that chain has no draft, null when the draft deletes it.
    */
   draftedChain(id: string): string | null | undefined;
+  /**
+   * An installed add-on's chain (`chains`) or library component, as written with its names
+   * qualified (`release:notes`): what "copy to my library" copies. Undefined when none has that
+   * name; `known` lists what there is, for the refusal.
+   */
+  addonSource(section: 'chains' | LibrarySection, ref: string): { value: unknown } | { known: string[] };
 }
 
 export const chainFileOf = (id: string): string => `chains/${id}.yaml`;

@@ -153,3 +153,29 @@ export function addComponent(docs: OpDocs, op: ChainOpOf<'add_component'>): { pa
   sectionOf(libraryDoc(docs), section)[op.name] = component;
   return { path: `${section}.${op.name}` };
 }
+
+/**
+ * Copies an installed add-on's component into library.yaml under `name` (default: its own name),
+ * as written with its names qualified: the copy is yours to change, and what it builds on stays the
+ * add-on's (`extends: release:base`) until you copy that too.
+ */
+export function copyComponent(docs: OpDocs, op: ChainOpOf<'copy_component'>): { path: string } {
+  const section = op.section;
+  if (!isSection(section)) {
+    throw new OpRefused(
+      `section \`${section}\` is not a library section: ${LIBRARY_SECTIONS.map((s) => `\`${s}\``).join(', ')}`,
+    );
+  }
+  if (!op.from.includes(':'))
+    throw new OpRefused(`from \`${op.from}\` is not an add-on's component: \`<namespace>:<name>\``);
+  const found = docs.addonSource(section, op.from);
+  if ('known' in found)
+    throw new OpRefused(
+      `from \`${op.from}\` names no add-on ${section.replace(/s$/, '')} (installed: ${found.known.map((k) => `\`${k}\``).join(', ') || 'none'})`,
+    );
+  if (!isObj(found.value)) throw new OpRefused(`add-on component \`${op.from}\` is not a mapping`);
+  const name = op.name ?? op.from.slice(op.from.indexOf(':') + 1);
+  checkName(libraryToRead(docs), section, name);
+  sectionOf(libraryDoc(docs), section)[name] = found.value;
+  return { path: `${section}.${name}` };
+}

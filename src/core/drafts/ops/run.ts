@@ -13,7 +13,7 @@ import { OpRefused, type OpDocs } from './context.js';
 import { resetField, setField } from './fields.js';
 import { setFragment } from './fragment.js';
 import { addHandler, removeHandler } from './handlers.js';
-import { addComponent, moveToLibrary } from './library-moves.js';
+import { addComponent, copyComponent, moveToLibrary } from './library-moves.js';
 import { move } from './move.js';
 import { remove } from './remove.js';
 import { rename } from './rename.js';
@@ -49,6 +49,7 @@ const HANDLERS: Handlers = {
   set_fragment: setFragment,
   move_to_library: moveToLibrary,
   add_component: addComponent,
+  copy_component: copyComponent,
 };
 
 const isOpName = (name: string): name is ChainOpName => Object.hasOwn(CHAIN_OP_SCHEMAS, name);

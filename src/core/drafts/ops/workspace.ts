@@ -1,9 +1,13 @@
 import { stringify } from 'yaml';
+import type { LibrarySection } from '../../../contract/config/library.js';
+import { loadAddonSet, type AddonSetLoad } from '../../addons/load.js';
 import type { ConfigTexts } from '../../config/validate-set.js';
 import { parseText, textOf } from '../texts.js';
 import { chainFileOf, OpRefused, type OpDocs } from './context.js';
 
 const CHAIN_FILE = /^chains\/[^/]+\.yaml$/;
+const asObj = (v: unknown): Record<string, unknown> | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 /**
  * The documents a request's ops work on: each file parsed from the config set with the draft laid
@@ -26,6 +30,29 @@ export class Workspace implements OpDocs {
     /** Other chains' drafts, by chain id: the text each holds for its own file. */
     private readonly otherDrafts: Readonly<Record<string, string | null>> = {},
   ) {}
+
+  private addonSet: AddonSetLoad | null = null;
+
+  addonSource(section: 'chains' | LibrarySection, ref: string): { value: unknown } | { known: string[] } {
+    // Only add-ons that load: a copy of a part of one that does not would carry its problems.
+    this.addonSet ??= loadAddonSet(this.texts.addons?.installed ?? [], null);
+    const offered = Object.values(this.addonSet.addons).filter((a) => a.problems.length === 0);
+    const known: string[] = [];
+    for (const a of offered) {
+      const names =
+        section === 'chains'
+          ? Object.keys(a.sources.chains)
+          : Object.keys(asObj(a.sources.library?.[section]) ?? {});
+      for (const n of names) {
+        const full = `${a.namespace}:${n}`;
+        known.push(full);
+        if (full !== ref) continue;
+        const value = section === 'chains' ? a.sources.chains[n] : asObj(a.sources.library?.[section])?.[n];
+        return { value: structuredClone(value) };
+      }
+    }
+    return { known: known.sort() };
+  }
 
   draftedChain(id: string): string | null | undefined {
     return Object.hasOwn(this.otherDrafts, id) ? this.otherDrafts[id] : undefined;
