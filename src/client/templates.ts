@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { readInstalled } from '../core/addons/installed.js';
+import { addonReadFs, cliVersion } from './addons.js';
 import type { Problem } from '../contract/problems.js';
 import { ChainProblems, listChains as chains, resolvedChain } from '../contract/routes/templates.js';
 import type { ChainListAnswer, ResolvedChainAnswer } from '../contract/templates.js';
@@ -64,6 +66,25 @@ export function readConfigTexts(dir: string): ConfigTexts {
   };
 }
 
+/**
+ * The add-ons installed beside a config directory, so a chain naming `release:ship` lints as it
+ * loads: `<dir>/../addons` when the directory is a home's `config/`, else the home's own content
+ * store when `dir` is the config directory this machine's Jig reads. Null: no add-ons here.
+ */
+function installedAddonsFor(dir: string, env: NodeJS.ProcessEnv): ConfigTexts['addons'] {
+  const here = resolve(dir);
+  const beside = join(dirname(here), 'addons');
+  const store = isDirectory(beside)
+    ? beside
+    : here === defaultConfigDir(env)
+      ? resolve(set(env.JIG_HOME) ? env.JIG_HOME : join(homedir(), '.jig'), 'addons')
+      : null;
+  if (store === null) return null;
+  return { version: cliVersion(), installed: readInstalled(addonReadFs, here, store).inputs };
+}
+
+const set = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
+
 export interface LintReport {
   dir: string;
   files: string[];
@@ -100,8 +121,8 @@ function cronChecks(
  * Checks a config directory without a server: every file, and every check across files, as one
  * set. Everything a save of these files would refuse is a problem.
  */
-export function lintConfigDir(dir: string): LintReport {
-  const set = validateConfigSet(readConfigTexts(dir));
+export function lintConfigDir(dir: string, env: NodeJS.ProcessEnv = process.env): LintReport {
+  const set = validateConfigSet({ ...readConfigTexts(dir), addons: installedAddonsFor(dir, env) });
   const crons = [cronChecks(set.intake, 'schedules'), cronChecks(set.policy, 'triggers')];
   return {
     dir,

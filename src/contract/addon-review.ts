@@ -8,9 +8,14 @@ import { Identifier } from './config/ids.js';
  * is applied only with the `review` digest of the review the operator read.
  */
 
-/** A problem in an add-on's files: the file relative to the add-on's directory, and the line. */
+/**
+ * A problem in an add-on's files (the file relative to the add-on's directory), or one it would
+ * bring to yours (`config/<file>`), and the line.
+ */
 export const AddonProblem = z.object({
-  file: z.string(),
+  file: z
+    .string()
+    .describe("in the add-on's directory (`library.yaml`), or yours (`config/chains/mine.yaml`)"),
   line: z.number().int().nullable(),
   message: z.string(),
 });

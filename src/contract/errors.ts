@@ -210,9 +210,13 @@ export const errorCatalogue = {
   },
   addon_collection_unknown: {
     status: 404,
-    template: 'no collection named {name} (collections: {known}); add one with `jig admin addon collection add`',
+    template:
+      'no collection named {name} (collections: {known}); add one with `jig admin addon collection add`',
   },
-  addon_collection_exists: { status: 409, template: 'a collection named {name} is already added, from {source}' },
+  addon_collection_exists: {
+    status: 409,
+    template: 'a collection named {name} is already added, from {source}',
+  },
   addon_collection_unreadable: { status: 422, template: 'the collection {source} cannot be read: {reason}' },
   addon_collection_in_use: {
     status: 409,

@@ -1,7 +1,9 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'vitest';
 import { git } from './git.js';
-import { tempHome } from './server.js';
+import { http, tempHome, type JigProcess } from './server.js';
 
 /*
  * Add-on collections for tests: a directory laid out as the docs say (`.jig/collection.json`,
@@ -19,7 +21,17 @@ export interface AddonSpec {
 
 /** The `release` add-on of most tests: a library task and node, a chain with a gate, a profile and a skill. */
 export function releaseAddon(
-  over: { version?: string; prompt?: string; extra?: Record<string, string> } = {},
+  over: {
+    version?: string;
+    prompt?: string;
+    /** The body of skills/notes/SKILL.md (after its front matter). */
+    skill?: string;
+    /** The `tone` steering's instructions. */
+    tone?: string;
+    /** The model of the `careful` profile on claude. */
+    model?: string;
+    extra?: Record<string, string>;
+  } = {},
 ): AddonSpec {
   return {
     version: over.version ?? '1.0.0',
@@ -43,12 +55,12 @@ nodes:
         extends: notes_writer
 steering:
   tone:
-    instructions: Keep it short and plain.
+    instructions: ${over.tone ?? 'Keep it short and plain.'}
 `,
       'profiles.yaml': `profiles:
   careful:
     providers:
-      claude: { model: sonnet, effort: high }
+      claude: { model: ${over.model ?? 'sonnet'}, effort: high }
 `,
       'chains/ship.yaml': `description: Release notes, then a person approves.
 nodes:
@@ -58,8 +70,7 @@ nodes:
     kind: gate
     message: Read the notes and approve.
 `,
-      'skills/notes/SKILL.md':
-        '---\nname: notes\n---\n# Release notes\nList user-visible changes, newest first.\n',
+      'skills/notes/SKILL.md': `---\nname: notes\n---\n${over.skill ?? '# Release notes\nList user-visible changes, newest first.\n'}`,
       ...over.extra,
     },
   };
@@ -120,4 +131,86 @@ export function commitAll(dir: string, message: string): string {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', message);
   return git(dir, 'rev-parse', 'HEAD');
+}
+
+/** A chain for the `release` add-on whose first node is a gate: an item waits there before its agent runs. */
+export const HELD_CHAIN = `description: A person lets it start; release notes; a person approves.
+nodes:
+  - id: hold
+    kind: gate
+    message: Let it start.
+  - id: notes
+    extends: notes
+  - id: approve
+    kind: gate
+    message: Read the notes and approve.
+`;
+
+/** `POST /api/addons/collections`: the collection's info (201 asserted). */
+export async function addCollection(jig: Pick<JigProcess, 'url'>, source: string): Promise<any> {
+  const r = await http(`${jig.url}/api/addons/collections`, { method: 'POST', body: { source } });
+  expect(r.status, r.text).toBe(201);
+  return r.json;
+}
+
+/** Reads the install review and installs with its digest (200 and 201 asserted). */
+export async function installAddon(
+  jig: Pick<JigProcess, 'url'>,
+  addon: string,
+  collection: string,
+  as?: string,
+): Promise<{ review: any; installed: any }> {
+  const body = { addon, collection, ...(as ? { as } : {}) };
+  const review = await http(`${jig.url}/api/addons/review`, { method: 'POST', body });
+  expect(review.status, review.text).toBe(200);
+  const installed = await http(`${jig.url}/api/addons`, {
+    method: 'POST',
+    body: { ...body, review: review.json.review },
+  });
+  expect(installed.status, installed.text).toBe(201);
+  return { review: review.json, installed: installed.json };
+}
+
+/** Reads the update review of a namespace and applies it with its digest (200 and 200 asserted). */
+export async function updateAddon(
+  jig: Pick<JigProcess, 'url'>,
+  namespace: string,
+): Promise<{ review: any; updated: any }> {
+  const review = await http(`${jig.url}/api/addons/${namespace}/update`);
+  expect(review.status, review.text).toBe(200);
+  const updated = await http(`${jig.url}/api/addons/${namespace}/update`, {
+    method: 'POST',
+    body: { review: review.json.review },
+  });
+  expect(updated.status, updated.text).toBe(200);
+  return { review: review.json, updated: updated.json };
+}
+
+/** config/addons.lock of a home, parsed. */
+export function readLock(home: string): any {
+  return JSON.parse(readFileSync(join(home, 'config', 'addons.lock'), 'utf8'));
+}
+
+/** The hex of a `sha256:` digest: the name of its folder in the content store. */
+export const hexOf = (digest: string): string => digest.replace(/^sha256:/, '');
+
+/** The version folders of a namespace in the content store (`$JIG_HOME/addons/<ns>/`), sorted; [] when none. */
+export function versionFolders(home: string, namespace: string): string[] {
+  try {
+    return readdirSync(join(home, 'addons', namespace)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The chain an item froze at its first start, read from the store (the API shows its nodes only). */
+export function frozenChain(home: string, id: string): any {
+  const db = new Database(join(home, 'run', 'jig.db'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT chain_definition FROM work_items WHERE id = ?').get(id) as
+      { chain_definition: string | null } | undefined;
+    return row?.chain_definition ? JSON.parse(row.chain_definition) : null;
+  } finally {
+    db.close();
+  }
 }

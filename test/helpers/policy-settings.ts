@@ -11,7 +11,10 @@ import { readConfigDir } from '../../src/runtime/config/config-dir.js';
  * text or chain files of the test's own laid over it, and working documents the ops change.
  */
 
-export const SEEDED: ConfigTexts = readConfigDir(join(import.meta.dirname, '../../defaults/config'), null).texts;
+export const SEEDED: ConfigTexts = readConfigDir(
+  join(import.meta.dirname, '../../defaults/config'),
+  null,
+).texts;
 
 export const FACTS: SettingsFacts = {
   executableFound: {},

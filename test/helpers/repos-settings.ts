@@ -11,7 +11,10 @@ import { readConfigDir } from '../../src/runtime/config/config-dir.js';
  * them the way the drafts runtime builds them.
  */
 
-export const SEEDED: ConfigTexts = readConfigDir(join(import.meta.dirname, '../../defaults/config'), null).texts;
+export const SEEDED: ConfigTexts = readConfigDir(
+  join(import.meta.dirname, '../../defaults/config'),
+  null,
+).texts;
 
 /** A connected repo with every layer key set, and a submodule Jig found by itself. */
 export const REPOS_YAML = `# Connected repositories.

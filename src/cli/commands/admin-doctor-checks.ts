@@ -4,7 +4,9 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { AccessFile } from '../../contract/config/access.js';
 import type { HealthAnswer } from '../../contract/health.js';
+import type { InstalledAddon } from '../../contract/addons-api.js';
 import { getHealth } from '../../client/admin.js';
+import { checkUpdates, listAddons } from '../../client/addons.js';
 import { jigHome } from '../../client/discover.js';
 import { listHarnesses } from '../../client/harnesses.js';
 import { JigClient } from '../../client/http.js';
@@ -182,6 +184,67 @@ async function harnessRows(client: JigClient): Promise<DoctorRow[]> {
     : [row('agents', 'warn', 'no harness is enabled in harnesses.yaml', 'enable one in harnesses.yaml')];
 }
 
+/** Installed add-ons: each loads (a disabled one is a choice, not a problem). */
+async function addonsRow(client: JigClient): Promise<DoctorRow> {
+  const { addons } = await listAddons(client);
+  if (addons.length === 0) return row('addons', 'pass', 'none installed');
+  const first = (a: InstalledAddon): string => {
+    const p = a.problems[0];
+    if (a.state === 'missing') return 'its pinned version is not in the content store yet (fetched at start)';
+    return p ? `${p.file}${p.line === null ? '' : `:${p.line}`}: ${p.message}` : 'does not load';
+  };
+  const broken = addons.filter((a) => a.state === 'problems' || a.state === 'missing');
+  const disabled = addons.filter((a) => a.state === 'disabled').map((a) => a.namespace);
+  if (broken.length === 0)
+    return row(
+      'addons',
+      'pass',
+      `${addons.length} installed, all load${disabled.length ? ` (disabled: ${disabled.join(', ')})` : ''}`,
+    );
+  const failing = broken.some((a) => a.state === 'problems');
+  return row(
+    'addons',
+    failing ? 'fail' : 'warn',
+    broken.map((a) => `${a.namespace}: ${first(a)}`).join('; '),
+    failing
+      ? 'an add-on with a problem offers nothing: fix what it needs (harnesses.yaml), `jig admin addon update` it, or `jig admin addon disable` it'
+      : 'restart the server to fetch it at its pinned commit: `jig admin restart`',
+  );
+}
+
+/** Doctor waits this long for the collections to be fetched before it says they were not checked. */
+const UPDATES_WAIT_MS = 20_000;
+
+/** Updates waiting for installed add-ons, from each collection fetched now. */
+async function addonUpdatesRow(client: JigClient): Promise<DoctorRow> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((res) => {
+    timer = setTimeout(() => res(null), UPDATES_WAIT_MS);
+  });
+  const a = await Promise.race([checkUpdates(client), late]).finally(() => clearTimeout(timer));
+  if (a === null)
+    return row(
+      'addon updates',
+      'warn',
+      `not checked: the collections were not fetched within ${UPDATES_WAIT_MS / 1000}s`,
+    );
+  const parts: string[] = [];
+  if (a.updates.length > 0)
+    parts.push(
+      `${a.updates.length} waiting: ${a.updates.map((u) => `${u.namespace} ${u.from} → ${u.to}`).join(', ')}, run \`jig admin addon update\``,
+    );
+  for (const e of a.errors) parts.push(`collection ${e.collection} cannot be read: ${e.message}`);
+  if (parts.length === 0) return row('addon updates', 'pass', 'none waiting');
+  return row(
+    'addon updates',
+    'warn',
+    parts.join('; '),
+    a.updates.length > 0
+      ? 'read and apply them: `jig admin addon update`'
+      : 'check the collection’s source: `jig admin addon collection list`',
+  );
+}
+
 function diskRow(home: string): DoctorRow {
   // The worktrees folder may not exist yet; its nearest existing parent is on the same disk.
   let dir = join(home, 'run', 'worktrees');
@@ -260,6 +323,16 @@ export async function doctorRows(): Promise<DoctorRow[]> {
       rows.push(...(await harnessRows(client)));
     } catch (err) {
       rows.push(row('agents', 'warn', `cannot list harnesses: ${(err as Error).message}`));
+    }
+    for (const [check, fn] of [
+      ['addons', addonsRow],
+      ['addon updates', addonUpdatesRow],
+    ] as const) {
+      try {
+        rows.push(await fn(client));
+      } catch (err) {
+        rows.push(row(check, 'warn', `cannot be checked: ${(err as Error).message}`));
+      }
     }
   } else rows.push(row('agents', 'warn', 'not checked: no server answers'));
   rows.push(diskRow(home), ...networkRows(server.health), serviceRow());

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { getHealth, reloadConfig } from '../../client/admin.js';
 import { JigClient } from '../../client/http.js';
 import { registerHarnesses } from './harnesses.js';
+import { registerAddon } from './admin-addon.js';
 import { registerDoctor } from './admin-doctor.js';
 import { registerServerVerbs } from './admin-server.js';
 import { registerServiceVerbs } from './admin-service.js';
@@ -77,5 +78,6 @@ export function registerAdmin(program: Command): void {
   registerServiceVerbs(admin);
   registerSchedules(admin);
   registerTemplates(admin);
+  registerAddon(admin);
   registerAdminLater(admin);
 }

@@ -57,7 +57,9 @@ export const SkillRef = z.string().regex(/^([a-z][a-z0-9_-]*:)?[a-z][a-z0-9_-]*$
 export const FallbackEntry = z
   .object({
     harness: Identifier.optional().describe("harness id; default: the task's"),
-    profile: ComponentRef.optional().describe("agent profile, or an add-on's `<namespace>:<name>`; or model/effort, never both"),
+    profile: ComponentRef.optional().describe(
+      "agent profile, or an add-on's `<namespace>:<name>`; or model/effort, never both",
+    ),
     model: z.string().min(1).optional(),
     effort: z.string().min(1).optional(),
   })

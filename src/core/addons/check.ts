@@ -33,6 +33,16 @@ function lineAt(
   return line;
 }
 
+/** The value at a data path of parsed JSON; undefined when a step is missing. */
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let v = data;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[seg];
+  }
+  return v;
+}
+
 /**
  * The manifest's own checks: JSON that parses, the schema (every rule of the spec's table), and
  * `requires` against the instance when its facts are known. Content checks live in content.ts.
@@ -64,12 +74,23 @@ export function checkManifest(
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const path = issue.path.map(String).join('.');
-      const keys =
-        issue.code === 'unrecognized_keys' ? ` (${issue.keys.map((k) => `\`${k}\``).join(', ')})` : '';
+      let message = issue.message;
+      let at: readonly PropertyKey[] = issue.path;
+      if (issue.code === 'unrecognized_keys') {
+        // At the (first) key itself, not at the object holding it.
+        message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
+        at = [...issue.path, issue.keys[0] ?? ''];
+      } else if (
+        issue.code === 'invalid_type' &&
+        valueAt(data, issue.path) === undefined &&
+        !message.startsWith('is required')
+      )
+        // A key left out is missing, not a value of the wrong kind ("is not an email address").
+        message = 'is required';
       problems.push({
         file,
-        line: lineAt(doc, lc, issue.path),
-        message: `${path === '' ? 'manifest' : `\`${path}\``}: ${issue.message}${keys}`,
+        line: lineAt(doc, lc, at),
+        message: `${path === '' ? 'manifest' : `\`${path}\``}: ${message}`,
       });
     }
     return { manifest: null, problems, skipped };

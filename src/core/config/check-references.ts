@@ -11,9 +11,16 @@ export interface Known {
   profiles: string[] | null;
   steering: string[];
   steeringExists: (name: string) => boolean;
+  /**
+   * Whether `<namespace>:<name>` is a skill of an installed add-on. Bare names (your config's
+   * skills/ folder, else Jig's) and `jig:` names are read at launch from disk, so not checked here.
+   */
+  addonSkillExists?: (name: string) => boolean;
+  /** The add-on skills there are, for the did-you-mean. */
+  addonSkills?: readonly string[];
 }
 
-const KEYS = new Set(['harness', 'profile', 'steering', 'escalation_harness']);
+const KEYS = new Set(['harness', 'profile', 'steering', 'escalation_harness', 'skill']);
 
 /**
  * Every `harness:`, `profile:`, `steering:` and `policy.escalation_harness` in a chain, library
@@ -32,6 +39,10 @@ export function checkReferences(
   for (const { path, entry } of findKeys(tree, KEYS)) {
     if (entry.origin.file !== file) continue;
     if (under && path[0] !== under) continue;
+    if (entry.key === 'skill') {
+      out.push(...skillProblem(entry, known, library, under, tree, path));
+      continue;
+    }
     const harness = entry.key === 'harness' || entry.key === 'escalation_harness';
     const list = harness ? known.harnesses : entry.key === 'profile' ? known.profiles : known.steering;
     if (list === null) continue;
@@ -62,6 +73,31 @@ export function checkReferences(
     }
   }
   return out;
+}
+
+/** A `skill:` naming an add-on's skill that no installed add-on offers. */
+function skillProblem(
+  entry: { value: ANode },
+  known: Known,
+  library: boolean,
+  under: string | undefined,
+  tree: ANode,
+  path: PathSeg[],
+): Problem[] {
+  const v = entry.value;
+  if (v.t !== 'scalar' || typeof v.value !== 'string' || !known.addonSkillExists) return [];
+  const name = v.value;
+  const colon = name.indexOf(':');
+  if (colon <= 0 || name.startsWith('jig:') || known.addonSkillExists(name)) return [];
+  const s = suggest(name, known.addonSkills ?? []);
+  return [
+    {
+      ...describeReference(library, under !== undefined, tree, path),
+      message: `skill \`${name}\`: no enabled add-on \`${name.slice(0, colon)}\` has skills/${name.slice(colon + 1)}/SKILL.md${s ? `; did you mean \`${s}\`?` : ''}`,
+      file: v.origin.file,
+      ...v.pos,
+    },
+  ];
 }
 
 function valueAt(v: ANode, at: PathSeg[]): { file: string; line: number; col: number } {

@@ -110,6 +110,8 @@ export function validateConfigSet(texts: ConfigTexts, opts: ConfigSetOptions = {
         : null,
       steering: library.index.names.steering,
       steeringExists: (n) => library.index.lookup('steering', n) !== undefined,
+      addonSkillExists: (n) => addons.skills.has(n),
+      addonSkills: [...addons.skills],
     },
     chainIds: [...Object.keys(chains), ...Object.keys(addons.chains)],
     chainExists: (name) => {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { AddonReview } from '../../contract/addon-review.js';
+import type { AddonProblem, AddonReview } from '../../contract/addon-review.js';
 import { AddonManifest, type AddonsFile, type AddonsLock } from '../../contract/addons.js';
 import type {
   AddonsAnswer,
@@ -251,9 +251,7 @@ export class AddonsService {
         'addon_invalid',
         {
           addon: c.addon,
-          problems: c.review.problems
-            .map((p) => `${p.file}${p.line === null ? '' : `:${p.line}`}: ${p.message}`)
-            .join('; '),
+          problems: c.review.problems.map(problemLine).join('; '),
         },
         { problems: c.review.problems },
       );
@@ -386,7 +384,7 @@ export class AddonsService {
         if (r.action === 'downgrade')
           skip(`a downgrade (from ${r.from?.version}) is applied only by a person`);
         else if (r.reach.added.length > 0) skip(`it adds reach: ${r.reach.added.join('; ')}`);
-        else if (r.problems.length > 0) skip(`it cannot be installed here: ${r.problems[0]!.message}`);
+        else if (r.problems[0]) skip(`it cannot be installed here: ${problemLine(r.problems[0])}`);
         else {
           await this.update(c.namespace, r.review, false);
           out.applied.push({ namespace: c.namespace, from: r.from?.version ?? 'unknown', to: r.to.version });
@@ -474,16 +472,20 @@ export class AddonsService {
 
   /**
    * At start: versions addons.lock pins that the content store lacks (a home copied from another
-   * machine) are fetched at their pinned commit and checked against their digest; then auto-update.
+   * machine) are fetched at their pinned commit and checked against their digest; versions no one
+   * names any more (their items ended since the last change) are removed; then auto-update. The
+   * last two again once a day.
    */
   start(): void {
-    const run = async () => {
-      await this.serial(() => this.restore());
+    const fail = (err: unknown) => this.d.log.warn({ err }, 'add-ons: restoring or auto-updating failed');
+    const tidy = async () => {
+      await this.serial(() => this.sweep());
       await this.autoUpdate();
     };
-    const fail = (err: unknown) => this.d.log.warn({ err }, 'add-ons: restoring or auto-updating failed');
-    run().catch(fail);
-    this.timer = setInterval(() => void this.autoUpdate().catch(fail), AUTO_UPDATE_EVERY_MS);
+    this.serial(() => this.restore())
+      .then(tidy)
+      .catch(fail);
+    this.timer = setInterval(() => void tidy().catch(fail), AUTO_UPDATE_EVERY_MS);
     this.timer.unref();
   }
 
@@ -530,6 +532,11 @@ export class AddonsService {
       this.d.log.info({ restored }, 'add-ons restored from addons.lock');
     }
   }
+}
+
+/** `file:line: message`, as refusals and skip reasons name a problem. */
+function problemLine(p: AddonProblem): string {
+  return `${p.file}${p.line === null ? '' : `:${p.line}`}: ${p.message}`;
 }
 
 function unknownCollection(file: AddonsFile, name: string): JigError {

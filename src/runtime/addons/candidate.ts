@@ -6,10 +6,12 @@ import {
   type AddonsLock,
 } from '../../contract/addons.js';
 import { JigError } from '../../contract/errors.js';
+import type { Problem } from '../../contract/problems.js';
 import type { AddonInput } from '../../core/addons/load.js';
 import { reviewAddon, type ReviewSide } from '../../core/addons/review.js';
 import { validateConfigSet, type ConfigTexts } from '../../core/config/validate-set.js';
 import { addonDigest } from './files.js';
+import { brokenBy } from './in-use.js';
 import { CollectionError, readCollection, storedSource, type CollectionSnapshot } from './sources.js';
 
 /*
@@ -53,19 +55,34 @@ export async function openCollection(
   }
 }
 
-/** The problems of one add-on in a config set, each named by its file in the add-on's directory. */
+const messageOf = (p: Problem): string =>
+  p.path ? `${p.path}${p.field ? ` ${p.field}` : ''}: ${p.message}` : p.message;
+
+/**
+ * The problems of one add-on in a config set, each named by its file in the add-on's directory;
+ * then what it would break in the instance's own files (an update that drops a component a chain
+ * of yours extends would refuse that chain on reload, and with it all new work), each named
+ * `config/<file>`.
+ */
 function problemsOf(texts: ConfigTexts, input: AddonInput): AddonProblem[] {
   const others = (texts.addons?.installed ?? []).filter((a) => a.namespace !== input.namespace);
-  const set = validateConfigSet({
+  const next: ConfigTexts = {
     ...texts,
     addons: { version: texts.addons?.version ?? '2.0.0', installed: [...others, input] },
-  });
+  };
+  const set = validateConfigSet(next);
   const prefix = `addons/${input.namespace}/`;
-  return (set.addons.addons[input.namespace]?.problems ?? []).map((p) => ({
+  const own = (set.addons.addons[input.namespace]?.problems ?? []).map((p) => ({
     file: p.file.startsWith(prefix) ? p.file.slice(prefix.length) : p.file,
     line: p.line,
-    message: p.path ? `${p.path}${p.field ? ` ${p.field}` : ''}: ${p.message}` : p.message,
+    message: messageOf(p),
   }));
+  const breaks = brokenBy(texts, next).map((p) => ({
+    file: `config/${p.file}`,
+    line: p.line,
+    message: `with this version, ${messageOf(p)}`,
+  }));
+  return [...own, ...breaks];
 }
 
 /** sha256 of a review's body: the commit is left out, so a collection moving on elsewhere is no change. */

@@ -14,10 +14,10 @@ type Text = { ok: true; text: string; origin: string } | { ok: false; reason: st
 /**
  * What an agent launch reads of an add-on — skills, profiles, steering — at the version the item's
  * chain pinned, so an update never changes work already running (ADR 0020). A version folder is
- * content-addressed and never rewritten, so each is loaded once and kept.
+ * content-addressed and never rewritten, so each is loaded once and kept once found.
  */
 export class AddonContent {
-  private readonly loaded = new Map<string, { set: AddonSetLoad; skills: Record<string, string> } | null>();
+  private readonly loaded = new Map<string, { set: AddonSetLoad; skills: Record<string, string> }>();
 
   constructor(
     private readonly addonsDir: string,
@@ -31,20 +31,32 @@ export class AddonContent {
 
   private version(ns: string, digest: string) {
     const key = `${ns}@${digest}`;
-    if (!this.loaded.has(key)) {
-      const files = readAddonFiles(versionDir(this.addonsDir, ns, digest));
-      // No instance facts: what the instance offers was checked when the version was installed.
-      this.loaded.set(
-        key,
-        files.manifest === null
-          ? null
-          : {
-              set: loadAddonSet([{ namespace: ns, digest, files, enabled: true }], null),
-              skills: files.skills,
-            },
-      );
+    const had = this.loaded.get(key);
+    if (had) return had;
+    const files = readAddonFiles(versionDir(this.addonsDir, ns, digest));
+    // A missing folder is not remembered: the restore at start, or an install of the same
+    // version, puts it back, and the item's retry must then find it.
+    if (files.manifest === null) return null;
+    // No instance facts: what the instance offers was checked when the version was installed.
+    const v = {
+      set: loadAddonSet([{ namespace: ns, digest, files, enabled: true }], null),
+      skills: files.skills,
+    };
+    this.loaded.set(key, v);
+    return v;
+  }
+
+  /**
+   * Why a launch cannot read the versions the chain pinned (a folder missing from the content
+   * store: a home copied without it, or removed by hand), else null: said before any launch, so the
+   * stop names the cause rather than the profile or skill it made unreadable.
+   */
+  missing(pins: AddonPins): string | null {
+    for (const [ns, digest] of Object.entries(pins ?? {})) {
+      if (this.version(ns, digest) !== null) continue;
+      return `add-on \`${ns}\` at ${digest.slice(0, 19)}…, the version this item started with, is not in ${this.addonsDir}: install that version again (the restore at start does, from addons.lock) and retry`;
     }
-    return this.loaded.get(key) ?? null;
+    return null;
   }
 
   /** `<namespace>:<name>` of a skill, read from the pinned version. */

@@ -1,5 +1,6 @@
 import { JigError } from '../../contract/errors.js';
 import type { ItemDraftAnswer, ItemDraftOp } from '../../contract/items/draft.js';
+import { addonPins } from '../../core/addons/pins.js';
 import { reviseChain, type DraftOutcome } from '../../core/items/draft-ops.js';
 import type { ChainContext } from '../../core/chain/load-chain.js';
 import type { ResolvedChain } from '../../core/chain/model.js';
@@ -164,7 +165,10 @@ export class ItemDrafts {
       }
       const { added, removed, overridden } = out.revised;
       if (added.length + removed.length + overridden.length > 0) {
-        await updateItem(uow.db, id, { chain_definition: out.chain, updated_at: stamp(this.d.clock) });
+        await updateItem(uow.db, id, {
+          chain_definition: withPins(out.chain, this.d.config.addons?.digests ?? {}),
+          updated_at: stamp(this.d.clock),
+        });
         await uow.emit({
           work_item_id: id,
           type: 'chain_revised',
@@ -187,4 +191,14 @@ export class ItemDrafts {
     });
     return this.answer(this.started(rec, 'it has no chain'), null);
   }
+}
+
+/**
+ * The revised chain with the add-ons an added node brought pinned at the version installed now
+ * (docs/addons.md): an add-on the item already uses keeps the version it started with.
+ */
+function withPins(chain: ResolvedChain, digests: Readonly<Record<string, string>>): ResolvedChain {
+  const now = addonPins(chain, digests);
+  if (now === null) return chain;
+  return { ...chain, addons: { ...now, ...chain.addons } };
 }

@@ -165,6 +165,8 @@ export class AgentRunner {
     }
     const h = this.harnesses();
     if (!h.file) return refuse(`harnesses.yaml does not load: ${h.problems}`);
+    const gone = this.d.addons.missing(r.chain.addons);
+    if (gone) return refuse(`${r.task.path}: ${gone}`);
     const harnesses = this.d.addons.withProfiles(h.file, r.chain.addons);
     const tools = toolPolicies(r.chain, r.policy, r.repo.policy).get(r.task.path);
     const providers = this.d.catalog.providers().providers;

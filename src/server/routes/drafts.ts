@@ -43,7 +43,12 @@ function applyArea(inst: Instance, area: DraftArea, files: readonly string[]): R
 
 /** The drafts protocol behind the Templates and Settings editors (spec drafts.md): every area. */
 export const draftRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
-  const drafts = new ConfigDrafts({ store: inst.store, configDir: inst.paths.configDir, addonsDir: inst.paths.addonsDir, clock: inst.clock });
+  const drafts = new ConfigDrafts({
+    store: inst.store,
+    configDir: inst.paths.configDir,
+    addonsDir: inst.paths.addonsDir,
+    clock: inst.clock,
+  });
   const ops = new DraftOps(drafts);
   // Read at each publish, so the reload is the server's own at that moment.
   const publisher = new DraftPublisher(drafts, inst.paths.configDir, (area, files) =>

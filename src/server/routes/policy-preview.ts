@@ -30,7 +30,10 @@ export const policyPreviewRoutes = routeFile(import.meta.url, (r, inst: Instance
       );
     }
     const draft = await getDraft(inst.store.db, 'policy', 'policy');
-    const texts = textsWithDraft(readConfigDir(inst.paths.configDir, inst.paths.addonsDir).texts, draft?.files ?? {});
+    const texts = textsWithDraft(
+      readConfigDir(inst.paths.configDir, inst.paths.addonsDir).texts,
+      draft?.files ?? {},
+    );
     const answer = previewOf(validateConfigSet(texts), chain);
     if (!('refused' in answer)) return answer;
     switch (answer.refused) {

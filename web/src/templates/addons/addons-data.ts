@@ -1,0 +1,70 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AddonReview } from '../../../../src/contract/addon-review.js';
+import type {
+  AddonsAnswer,
+  CollectionInfo,
+  InstalledAddon,
+  UpdatesAnswer,
+} from '../../../../src/contract/addons-api.js';
+import { ApiError, get } from '../../api.js';
+
+/*
+ * What the Add-ons tab reads (`GET /api/addons`, `GET /api/addons/updates`) and the little it
+ * needs to say about an answer. The updates are read without a fetch when the tab opens, so
+ * opening it never reaches a remote; Check for updates fetches and stores its answer in the same
+ * place.
+ */
+
+export type { AddonReview, AddonsAnswer, CollectionInfo, InstalledAddon, UpdatesAnswer };
+export type Update = UpdatesAnswer['updates'][number];
+
+export const ADDONS_KEY = ['addons'] as const;
+export const UPDATES_KEY = ['addons', 'updates'] as const;
+
+export function useAddons() {
+  return useQuery({
+    queryKey: ADDONS_KEY,
+    queryFn: ({ signal }) => get<AddonsAnswer>('/api/addons', signal),
+  });
+}
+
+export function useUpdates() {
+  return useQuery({
+    queryKey: UPDATES_KEY,
+    queryFn: ({ signal }) => get<UpdatesAnswer>('/api/addons/updates?fetch=0', signal),
+  });
+}
+
+/**
+ * After a change: the add-ons and updates, and what an add-on's namespace reaches in the other
+ * tabs (its chains in the list, its components beside the library's).
+ */
+export function useRefresh() {
+  const client = useQueryClient();
+  return async () => {
+    await client.invalidateQueries({ queryKey: ADDONS_KEY });
+    await client.invalidateQueries({ queryKey: ['chains'] });
+    await client.invalidateQueries({ queryKey: ['library'] });
+  };
+}
+
+/** The server's words for a refusal; anything else as it came. */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+export const isStale = (e: unknown): boolean => e instanceof ApiError && e.code === 'addon_review_stale';
+
+/** `file:line` of an add-on problem, as the CLI prints it. */
+export const at = (p: { file: string; line: number | null }): string =>
+  p.line === null ? p.file : `${p.file}:${p.line}`;
+
+/** The first free name of `name`, `name-copy`, `name-copy-2`…: the default of a copy's name field. */
+export function freeName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
+  for (let i = 1; ; i++) {
+    const n = i === 1 ? `${name}-copy` : `${name}-copy-${i}`;
+    if (!taken.has(n)) return n;
+  }
+}
+
+/** `release:ship` → `ship`: a copy is named after the add-on's own name by default. */
+export const bareName = (ref: string): string => ref.slice(ref.indexOf(':') + 1);
