@@ -1,7 +1,7 @@
-import { createInterface } from 'node:readline';
 import type { AddonContentItem, AddonProblem, AddonReview } from '../../contract/addon-review.js';
 import { ApiError } from '../../client/http.js';
 import { EXIT_FAIL, runVerb } from '../output.js';
+import { confirm } from '../confirm.js';
 
 /*
  * What the add-on verbs share: the review as a person reads it before an install or update
@@ -88,17 +88,6 @@ export function formatReview(r: AddonReview): string {
     out.push(...r.problems.map((p) => `  ${problemLine(p)}`));
   }
   return shownPlain(`${out.join('\n')}\n`);
-}
-
-/** A yes/no question on the terminal; EOF (Ctrl-D) is a no. */
-export async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  const answer = await new Promise<string>((res) => {
-    rl.once('close', () => res(''));
-    rl.question(question, res);
-  });
-  rl.close();
-  return /^y(es)?$/i.test(answer.trim());
 }
 
 /**

@@ -13,7 +13,8 @@ import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, printJson } from '../output.js';
 import { outputStyle, table } from '../table.js';
 import { registerAddonCollection } from './admin-addon-collection.js';
 import { registerAddonInstall } from './admin-addon-install.js';
-import { confirm, problemLine, problemText, runAddonVerb, shownPlain } from './admin-addon-review.js';
+import { confirm } from '../confirm.js';
+import { problemLine, problemText, runAddonVerb, shownPlain } from './admin-addon-review.js';
 
 /** `validate`'s lines: per add-on its `name version digest`, else its problems; then what was skipped. */
 export function formatValidate(r: ValidateReport): string {

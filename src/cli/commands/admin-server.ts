@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { restartServer } from '../../contract/routes/apply.js';
@@ -13,6 +12,7 @@ import { listItems } from '../../client/items.js';
 import { isAlive, isRecordedProcess, readLocalServer } from '../../client/local-server.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, runVerb } from '../output.js';
 import { portArg, serveForeground } from './serve.js';
+import { confirm } from '../confirm.js';
 
 /** The CLI's own entry point, which a detached server runs (`dist/cli/commands` → package root). */
 export const jigBinPath = fileURLToPath(new URL('../../../bin/jig.js', import.meta.url));
@@ -113,17 +113,6 @@ export async function startDetached(opts: {
     await sleep(100);
   }
   return { error: `the server did not answer within ${START_WAIT_MS / 1000}s; see ${log}` };
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  // EOF (Ctrl-D) closes the interface without an answer: that is a no, not a hang.
-  const answer = await new Promise<string>((res) => {
-    rl.once('close', () => res(''));
-    rl.question(question, res);
-  });
-  rl.close();
-  return /^y(es)?$/i.test(answer.trim());
 }
 
 export async function restart(opts: { yes?: boolean }): Promise<number> {

@@ -1,7 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { printAct } from '../next-step.js';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { ProbeAnswer, RepoView } from '../../contract/repos.js';
 import { JigClient } from '../../client/http.js';
@@ -9,6 +8,7 @@ import { connectRepo, listRepos, probeRepo } from '../../client/repos.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
 import { rehearse } from './repo-verify.js';
+import { confirm as ask } from '../confirm.js';
 
 interface ConnectOpts {
   testCommand?: string;
@@ -48,17 +48,6 @@ function plan(
 
 const shown = (p: Planned, none: string): string =>
   `${p.value === null ? 'undecided' : p.value === '' ? none : p.value} (${p.from})`;
-
-async function ask(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  // EOF (Ctrl-D, or stdin at /dev/null) closes the interface without an answer: that is a no.
-  const answer = await new Promise<string>((res) => {
-    rl.once('close', () => res(''));
-    rl.question(question, res);
-  });
-  rl.close();
-  return /^y(es)?$/i.test(answer.trim());
-}
 
 function summary(r: RepoView, created: boolean): string {
   const tests = r.test_command === null ? 'undecided' : r.test_command === '' ? 'none' : r.test_command;

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { AddonReview } from '../../../../src/contract/addon-review.js';
 import type {
   AddonsAnswer,
@@ -46,6 +47,25 @@ export function useRefresh() {
     await client.invalidateQueries({ queryKey: ['chains'] });
     await client.invalidateQueries({ queryKey: ['library'] });
   };
+}
+
+/**
+ * A change a row or card makes: run it, refresh what it reaches, and keep the server's words when
+ * it is refused, shown beside that row until dismissed or the next try.
+ */
+export function useAction() {
+  const refresh = useRefresh();
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const run = async (f: () => Promise<unknown>) => {
+    setRefusal(null);
+    try {
+      await f();
+      await refresh();
+    } catch (e) {
+      setRefusal(messageOf(e));
+    }
+  };
+  return { run, refusal, dismiss: () => setRefusal(null) };
 }
 
 /** The server's words for a refusal; anything else as it came. */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { del, patch, post } from '../../api.js';
 import { plural } from '../../words.js';
-import { messageOf, useRefresh, type CollectionInfo } from './addons-data.js';
+import { messageOf, useAction, useRefresh, type CollectionInfo } from './addons-data.js';
 import type { ReviewTarget } from './review-panel.js';
 
 /*
@@ -59,19 +59,9 @@ function ListedAddon({
 }
 
 export function CollectionCard({ c, onReview }: { c: CollectionInfo; onReview: (t: Install) => void }) {
-  const refresh = useRefresh();
   const [confirm, setConfirm] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const { run, refusal } = useAction();
   const path = `/api/addons/collections/${encodeURIComponent(c.name)}`;
-  const run = async (f: () => Promise<unknown>) => {
-    setRefusal(null);
-    try {
-      await f();
-      await refresh();
-    } catch (e) {
-      setRefusal(messageOf(e));
-    }
-  };
   return (
     <section className="tpl-card" aria-labelledby={`coll-${c.name}`}>
       <h3 id={`coll-${c.name}`}>

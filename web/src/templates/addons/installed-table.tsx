@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { del, patch } from '../../api.js';
-import { at, messageOf, useRefresh, type InstalledAddon, type Update } from './addons-data.js';
+import { at, useAction, type InstalledAddon, type Update } from './addons-data.js';
 import { Offers } from './offers.js';
 
 /*
@@ -25,20 +25,10 @@ function Row({
   update: Update | undefined;
   onReview: () => void;
 }) {
-  const refresh = useRefresh();
   const [open, setOpen] = useState(false);
   const [confirm, setConfirm] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const { run, refusal, dismiss } = useAction();
   const ns = encodeURIComponent(a.namespace);
-  const run = async (f: () => Promise<unknown>) => {
-    setRefusal(null);
-    try {
-      await f();
-      await refresh();
-    } catch (e) {
-      setRefusal(messageOf(e));
-    }
-  };
   return (
     <>
       <tr className="addon-row">
@@ -123,7 +113,7 @@ function Row({
             {refusal && (
               <p className="addon-refusal">
                 <span role="alert">{refusal}</span>{' '}
-                <button type="button" className="link" onClick={() => setRefusal(null)}>
+                <button type="button" className="link" onClick={dismiss}>
                   Dismiss
                 </button>
               </p>
