@@ -101,6 +101,7 @@ describe('add-on collections, installs and updates', () => {
           to: '1.1.0',
           action: 'update',
           reach_added: ['gate chain release:ship › legal'],
+          reach_removed: [],
         },
       ],
       errors: [],
@@ -182,6 +183,25 @@ describe('add-on collections, installs and updates', () => {
       skipped: [],
       errors: [],
     });
+
+    // 1.3.0 takes the `legal` gate away: less for a person to decide is a change of reach too.
+    writeAddon(coll, 'release', releaseAddon({ version: '1.3.0', prompt: 'Write short release notes.' }));
+    commitAll(coll, '1.3.0: no legal gate');
+    const fewer = await http(`${jig.url}/api/addons/updates`);
+    expect(fewer.json.updates).toEqual([
+      expect.objectContaining({
+        to: '1.3.0',
+        reach_added: [],
+        reach_removed: ['gate chain release:ship › legal'],
+      }),
+    ]);
+    expect((await post(jig, '/api/addons/auto-update')).json).toEqual({
+      applied: [],
+      skipped: [
+        { namespace: 'release', to: '1.3.0', reason: 'it removes reach: gate chain release:ship › legal' },
+      ],
+      errors: [],
+    });
   });
 
   it("a lower version is a downgrade: the collection's auto-update never applies it, a person can", async () => {
@@ -222,6 +242,7 @@ describe('add-on collections, installs and updates', () => {
         to: '0.9.0',
         action: 'downgrade',
         reach_added: [],
+        reach_removed: [],
       },
     ]);
     const auto = await post(jig, '/api/addons/auto-update');

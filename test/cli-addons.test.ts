@@ -456,7 +456,7 @@ describe('jig admin addon update, auto-update and the doctor rows', () => {
     const commit = publish('1.1.0', 'Write the notes, briefly.', 3);
     expect(await runJig(addon('update', '--check'), env)).toMatchObject({
       code: 1,
-      stdout: `release 1.0.0 → 1.1.0 from acme; adds reach: ${budget3}\n`,
+      stdout: `release 1.0.0 → 1.1.0 from acme; adds reach: ${budget3}; removes reach: ${budget3.replace('budget_usd 3', 'budget_usd 2')}\n`,
     });
     expect(await doctor()).toEqual([
       { check: 'addons', status: 'pass', detail: '1 installed, all load', fix: null },

@@ -90,7 +90,8 @@ export const UpdateCheck = z.object({
   action: z.enum(['update', 'downgrade']),
   reach_added: z
     .array(z.string())
-    .describe('reach the update adds: an auto-update applies only an update that adds none'),
+    .describe('reach the update adds: an auto-update applies only an update that adds and removes none'),
+  reach_removed: z.array(z.string()).describe('reach the update takes away (a gate, a limit)'),
 });
 export const UpdatesAnswer = z.object({
   updates: z.array(UpdateCheck),

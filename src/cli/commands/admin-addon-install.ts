@@ -127,7 +127,8 @@ async function check(client: JigClient, json: boolean): Promise<number> {
     const lines = a.updates.map(
       (u) =>
         `${u.namespace} ${u.from} → ${u.to}${u.action === 'downgrade' ? ' (a downgrade)' : ''} from ${u.collection}` +
-        (u.reach_added.length > 0 ? `; adds reach: ${u.reach_added.join('; ')}` : ''),
+        (u.reach_added.length > 0 ? `; adds reach: ${u.reach_added.join('; ')}` : '') +
+        (u.reach_removed.length > 0 ? `; removes reach: ${u.reach_removed.join('; ')}` : ''),
     );
     if (lines.length === 0) lines.push('no update waits');
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -332,6 +332,7 @@ export class AddonsService {
           to: c.review.to.version,
           action: c.review.action,
           reach_added: c.review.reach.added,
+          reach_removed: c.review.reach.removed,
         });
       }
       return out;
@@ -384,6 +385,8 @@ export class AddonsService {
         if (r.action === 'downgrade')
           skip(`a downgrade (from ${r.from?.version}) is applied only by a person`);
         else if (r.reach.added.length > 0) skip(`it adds reach: ${r.reach.added.join('; ')}`);
+        // A gate or a limit taken away changes what a person decides as much as one added.
+        else if (r.reach.removed.length > 0) skip(`it removes reach: ${r.reach.removed.join('; ')}`);
         else if (r.problems[0]) skip(`it cannot be installed here: ${problemLine(r.problems[0])}`);
         else {
           await this.update(c.namespace, r.review, false);
