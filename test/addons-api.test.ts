@@ -74,4 +74,26 @@ describe('add-ons over the API', () => {
     const health = await http(`${jig.url}/api/health`);
     expect(health.json.invalid_templates).toBeNull();
   });
+
+  it('a name Object.prototype has (`constructor`) is no add-on, collection or chain', async () => {
+    const jig = await start();
+    const addon = await http(`${jig.url}/api/addons/constructor`, {
+      method: 'PATCH',
+      body: { auto_update: true },
+    });
+    expect(addon.status).toBe(404);
+    expect(addon.json).toEqual({
+      code: 'addon_unknown',
+      detail: 'no add-on is installed as constructor (installed: none); `jig admin addon list` lists them',
+    });
+    const coll = await http(`${jig.url}/api/addons/collections/constructor`, {
+      method: 'PATCH',
+      body: { auto_update: false },
+    });
+    expect(coll.status).toBe(404);
+    expect(coll.json.code).toBe('addon_collection_unknown');
+    const review = await http(`${jig.url}/api/addons/constructor/update`);
+    expect(review.status).toBe(404);
+    expect(review.json.code).toBe('addon_unknown');
+  });
 });

@@ -5,6 +5,7 @@ import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ReposFile } from '../../contract/config/repos.js';
 import type { ThemeFile } from '../../contract/config/theme.js';
 import type { Problem } from '../../contract/problems.js';
+import { own } from '../json/own.js';
 import { addonPins } from '../addons/pins.js';
 import { loadAddonSet, type AddonInput, type AddonSetLoad } from '../addons/load.js';
 import type { AddonLookup } from '../chain/library-index.js';
@@ -115,9 +116,9 @@ export function validateConfigSet(texts: ConfigTexts, opts: ConfigSetOptions = {
     },
     chainIds: [...Object.keys(chains), ...Object.keys(addons.chains)],
     chainExists: (name) => {
-      if (!name.includes(':')) return chains[name] !== undefined;
+      if (!name.includes(':')) return own(chains, name) !== undefined;
       if (opts.addonChainExists) return opts.addonChainExists(name);
-      return addons.chains[name] !== undefined;
+      return own(addons.chains, name) !== undefined;
     },
     chains: Object.values(chains),
     harnesses: harnesses.model,

@@ -6,6 +6,7 @@ import type { CollectionInfo, InstalledAddon } from '../../contract/addons-api.j
 import { versionDir } from '../../core/addons/installed.js';
 import type { AddonSetLoad } from '../../core/addons/load.js';
 import { storedSource, type CollectionSnapshot } from './sources.js';
+import { own } from '../../core/json/own.js';
 
 /** The answers of the add-on routes, built from the files and the loaded set. */
 
@@ -27,9 +28,9 @@ export function installedView(
   set: AddonSetLoad | null,
   addonsDir: string,
 ): InstalledAddon {
-  const pin = lock.addons[ns]!;
-  const entry = file.addons[ns];
-  const load = set?.addons[ns];
+  const pin = own(lock.addons, ns)!;
+  const entry = own(file.addons, ns);
+  const load = own(set?.addons, ns);
   const present = existsSync(join(versionDir(addonsDir, ns, pin.digest), '.jig', 'addon.json'));
   const enabled = entry?.enabled ?? true;
   const prefix = `addons/${ns}/`;
@@ -72,7 +73,7 @@ export async function collectionInfo(
   snapshot: CollectionSnapshot | null,
   error: string | null,
 ): Promise<CollectionInfo> {
-  const entry = file.collections[name]!;
+  const entry = own(file.collections, name)!;
   const addons: CollectionInfo['addons'] = [];
   for (const a of snapshot?.index.addons ?? []) {
     const files = await snapshot!.addonFiles(a.name).catch(() => null);
@@ -93,7 +94,7 @@ export async function collectionInfo(
     kind: storedSource(entry.source).kind,
     ref: entry.ref ?? null,
     auto_update: entry.auto_update,
-    commit: lock.collections[name]?.commit ?? null,
+    commit: own(lock.collections, name)?.commit ?? null,
     addons,
     error,
   };

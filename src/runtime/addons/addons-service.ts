@@ -24,6 +24,7 @@ import { readAddonFiles } from './files.js';
 import { describeUses, usesOf } from './in-use.js';
 import { CollectionError, parseSource, readCollection, sourceText } from './sources.js';
 import { readState, storeVersion, writeAddonsFile, writeAddonsLock } from './state-files.js';
+import { own } from '../../core/json/own.js';
 
 export interface AddonsDeps {
   configDir: string;
@@ -87,7 +88,7 @@ export class AddonsService {
         snapshot = await openCollection(file, name, {
           cacheDir: this.cacheDir,
           fetch: false,
-          commit: lock.collections[name]?.commit ?? null,
+          commit: own(lock.collections, name)?.commit ?? null,
         });
       } catch (err) {
         error = err instanceof JigError ? err.message : String(err);
@@ -119,7 +120,7 @@ export class AddonsService {
         throw err;
       }
       const name = snapshot.index.name;
-      const had = file.collections[name];
+      const had = own(file.collections, name);
       if (had) throw new JigError('addon_collection_exists', { name, source: had.source });
       if (parsed.source.kind === 'dir' && ref)
         throw new JigError('addon_collection_unreadable', {
@@ -143,7 +144,7 @@ export class AddonsService {
   patchCollection(name: string, autoUpdate: boolean): Promise<CollectionInfo> {
     return this.serial(async () => {
       const { file } = this.state();
-      const entry = file.collections[name];
+      const entry = own(file.collections, name);
       if (!entry) throw unknownCollection(file, name);
       writeAddonsFile(this.d.configDir, {
         ...file,
@@ -153,7 +154,7 @@ export class AddonsService {
       const snapshot = await openCollection(now.file, name, {
         cacheDir: this.cacheDir,
         fetch: false,
-        commit: now.lock.collections[name]?.commit ?? null,
+        commit: own(now.lock.collections, name)?.commit ?? null,
       }).catch(() => null);
       return collectionInfo(name, now.file, now.lock, snapshot, null);
     });
@@ -162,7 +163,7 @@ export class AddonsService {
   removeCollection(name: string): Promise<void> {
     return this.serial(async () => {
       const { file, lock } = this.state();
-      if (!file.collections[name]) throw unknownCollection(file, name);
+      if (!own(file.collections, name)) throw unknownCollection(file, name);
       const users = Object.entries(lock.addons)
         .filter(([, p]) => p.collection === name)
         .map(([ns]) => ns);
@@ -177,7 +178,7 @@ export class AddonsService {
 
   /** The installed version of a namespace as a review side, read from the content store. */
   private installedSide(lock: AddonsLock, ns: string): ReviewSide | null {
-    const pin = lock.addons[ns];
+    const pin = own(lock.addons, ns);
     if (!pin) return null;
     const files = readAddonFiles(versionDir(this.d.addonsDir, ns, pin.digest));
     if (files.manifest === null) return null;
@@ -192,7 +193,7 @@ export class AddonsService {
   }): Promise<Candidate> {
     const { file, lock } = this.state();
     const namespace = b.as ?? b.addon;
-    const taken = lock.addons[namespace];
+    const taken = own(lock.addons, namespace);
     if (taken)
       throw new JigError('addon_namespace_taken', {
         namespace,
@@ -372,9 +373,9 @@ export class AddonsService {
     return this.serial(async () => {
       const { file, lock } = this.state();
       const on = (ns: string) => {
-        const a = file.addons[ns];
-        const pin = lock.addons[ns];
-        return Boolean(a?.auto_update || (pin && file.collections[pin.collection]?.auto_update));
+        const a = own(file.addons, ns);
+        const pin = own(lock.addons, ns);
+        return Boolean(a?.auto_update || (pin && own(file.collections, pin.collection)?.auto_update));
       };
       const out: AutoUpdateAnswer = { applied: [], skipped: [], errors: [] };
       for (const c of await this.updateCandidates(true, out.errors, on)) {
@@ -405,7 +406,7 @@ export class AddonsService {
     return this.serial(async () => {
       const { file, lock } = this.state();
       const pin = pinOf(lock, ns);
-      const entry = file.addons[ns] ?? {
+      const entry = own(file.addons, ns) ?? {
         addon: pin.addon,
         collection: pin.collection,
         enabled: true,
@@ -462,7 +463,7 @@ export class AddonsService {
       if (ns.startsWith('.')) continue;
       const dir = join(this.d.addonsDir, ns);
       const keep = new Set([...(open.get(ns) ?? [])].map((d) => d.replace(/^sha256:/, '')));
-      const pin = lock.addons[ns];
+      const pin = own(lock.addons, ns);
       if (pin) keep.add(pin.digest.replace(/^sha256:/, ''));
       let left = 0;
       for (const v of readdirSync(dir)) {

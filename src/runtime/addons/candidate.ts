@@ -13,6 +13,7 @@ import { validateConfigSet, type ConfigTexts } from '../../core/config/validate-
 import { addonDigest } from './files.js';
 import { brokenBy } from './in-use.js';
 import { CollectionError, readCollection, storedSource, type CollectionSnapshot } from './sources.js';
+import { own } from '../../core/json/own.js';
 
 /*
  * An add-on version read from its collection and checked against this instance: what a review
@@ -35,7 +36,7 @@ export async function openCollection(
   name: string,
   opts: { cacheDir: string; fetch: boolean; commit?: string | null },
 ): Promise<CollectionSnapshot> {
-  const entry = file.collections[name];
+  const entry = own(file.collections, name);
   if (!entry)
     throw new JigError('addon_collection_unknown', {
       name,
@@ -72,7 +73,7 @@ function problemsOf(texts: ConfigTexts, input: AddonInput): AddonProblem[] {
   };
   const set = validateConfigSet(next);
   const prefix = `addons/${input.namespace}/`;
-  const own = (set.addons.addons[input.namespace]?.problems ?? []).map((p) => ({
+  const mine = (own(set.addons.addons, input.namespace)?.problems ?? []).map((p) => ({
     file: p.file.startsWith(prefix) ? p.file.slice(prefix.length) : p.file,
     line: p.line,
     message: messageOf(p),
@@ -82,7 +83,7 @@ function problemsOf(texts: ConfigTexts, input: AddonInput): AddonProblem[] {
     line: p.line,
     message: `with this version, ${messageOf(p)}`,
   }));
-  return [...own, ...breaks];
+  return [...mine, ...breaks];
 }
 
 /** sha256 of a review's body: the commit is left out, so a collection moving on elsewhere is no change. */
@@ -173,7 +174,7 @@ function manifestOf(text: string | null): ReviewSide['manifest'] | null {
 
 /** The lock entry of an installed namespace, or the 404 naming those installed. */
 export function pinOf(lock: AddonsLock, namespace: string): AddonsLock['addons'][string] {
-  const pin = lock.addons[namespace];
+  const pin = own(lock.addons, namespace);
   if (!pin)
     throw new JigError('addon_unknown', { namespace, known: Object.keys(lock.addons).join(', ') || 'none' });
   return pin;

@@ -5,6 +5,7 @@ import { toPlain } from '../../core/config/tree.js';
 import type { ConfigState } from '../config/config-state.js';
 import { stripFrontMatter } from '../harness/skills.js';
 import { readAddonFiles } from './files.js';
+import { own } from '../../core/json/own.js';
 
 /** Namespace → digest: the versions a frozen chain uses (ResolvedChain `addons`). */
 export type AddonPins = Readonly<Record<string, string>> | undefined;
@@ -26,7 +27,7 @@ export class AddonContent {
 
   /** The digest a launch reads a namespace at: the chain's pin, else the version installed now. */
   private digestOf(ns: string, pins: AddonPins): string | null {
-    return pins?.[ns] ?? this.config.addons?.digests[ns] ?? null;
+    return own(pins, ns) ?? own(this.config.addons?.digests, ns) ?? null;
   }
 
   private version(ns: string, digest: string) {
@@ -67,7 +68,7 @@ export class AddonContent {
     const v = this.version(ns, digest);
     if (v === null)
       return { ok: false, reason: `add-on \`${ns}\` version ${digest} is not in ${this.addonsDir}` };
-    const text = v.skills[name];
+    const text = own(v.skills, name);
     if (text === undefined) return { ok: false, reason: `add-on \`${ns}\` has no skill \`${name}\`` };
     const body = stripFrontMatter(text);
     if (body.trim() === '') return { ok: false, reason: `add-on \`${ns}\` skill \`${name}\` is empty` };

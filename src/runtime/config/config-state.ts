@@ -14,6 +14,7 @@ import { validateConfigSet, type ConfigSet } from '../../core/config/validate-se
 import type { FileLoad } from '../../core/config/load-file.js';
 import { READ_WHEN_NEEDED_FILES, readConfigDir, sha256Text } from './config-dir.js';
 import { intakeVerdict, policyVerdict } from './verdicts.js';
+import { own } from '../../core/json/own.js';
 
 type Refused = ReloadAnswer['refused'][number];
 
@@ -249,8 +250,8 @@ export class ConfigState implements ChainCatalog {
     const load = this.chains.get(id);
     if (!load?.resolved) {
       const colon = id.indexOf(':');
-      const addon = colon > 0 ? this.addonSet?.addons[id.slice(0, colon)] : undefined;
-      if (addon && addon.chains[id.slice(colon + 1)] !== undefined)
+      const addon = colon > 0 ? own(this.addonSet?.addons, id.slice(0, colon)) : undefined;
+      if (addon && own(addon.chains, id.slice(colon + 1)) !== undefined)
         return {
           ok: false,
           reason: 'unresolved',
