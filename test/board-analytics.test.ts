@@ -125,10 +125,10 @@ describe.skipIf(noChromium !== null)(
       await page.setViewportSize({ width: 1280, height: 800 });
 
       // A range with nothing in it says so; a range the server refuses shows its reason.
-      await page.getByLabel('From').fill('2020-01-01');
-      await page.getByLabel('To').fill('2020-01-31');
+      await page.getByLabel('From', { exact: true }).fill('2020-01-01');
+      await page.getByLabel('To', { exact: true }).fill('2020-01-31');
       await page.getByText('No session started in this range.').waitFor();
-      await page.getByLabel('From').fill('2020-02-01');
+      await page.getByLabel('From', { exact: true }).fill('2020-02-01');
       await page.getByRole('alert').waitFor();
       const refused = await http(`${jig.url}/api/analytics?group_by=model&from=2020-02-01&to=2020-01-31`);
       expect(refused.status).toBe(422);
