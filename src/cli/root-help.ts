@@ -16,6 +16,7 @@ Environment:
   JIG_TOKEN          bearer token for a server off loopback (default JIG_HOME/run/mcp-token)
   JIG_HOST, JIG_PORT where \`jig serve\` listens (else access.yaml, else 127.0.0.1:8765)
   JIG_CONFIG_DIR     the config folder (default JIG_HOME/config; JIG_TEMPLATES_DIR is the 1.x name)
+  JIG_DATABASE_URL   postgres://… to keep the server's state in PostgreSQL (default: SQLite in JIG_HOME/run)
   JIG_LOG_LEVEL      server log level (default info)
   JIG_LOG_FORMAT     the server's log on stderr: pretty or json (default pretty on a terminal)
   JIG_SUPERVISED     1 when a service manager other than systemd restarts the server

@@ -114,7 +114,9 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     const bind = opts.host ?? (env.JIG_HOST?.trim() || undefined) ?? access.bind ?? DEFAULT_BIND;
     const port = opts.port ?? parsePort(env.JIG_PORT, 'JIG_PORT') ?? access.port ?? DEFAULT_PORT;
 
-    store = await openStore(paths.dbPath);
+    const target = storeTarget(env, access.database, paths.dbPath);
+    store = await openStore(target);
+    if (store.kind === 'postgres') log.info({ database: redactUrl(target) }, 'store: PostgreSQL');
     if (store.backupPath) log.info({ backup: store.backupPath }, 'copied the database before migrating it');
     for (const n of prepared.notices) {
       // Moves happen once by nature; a standing condition (a steering/ folder) is told once per home.
@@ -354,5 +356,33 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     lock.release();
     log?.flush();
     throw err;
+  }
+}
+
+/**
+ * Where the store is: `JIG_DATABASE_URL`, else access.yaml `database:`, else the SQLite file in
+ * run/ (docs/scale-out.md). A variable that names no PostgreSQL database is refused at start
+ * rather than taken for a file name.
+ */
+export function storeTarget(env: NodeJS.ProcessEnv, configured: string | undefined, file: string): string {
+  const url = env.JIG_DATABASE_URL?.trim();
+  if (url) {
+    if (!/^postgres(ql)?:\/\//i.test(url))
+      throw new Error(
+        'JIG_DATABASE_URL is not a PostgreSQL URL (postgres://user@host:5432/jig); unset it to use SQLite',
+      );
+    return url;
+  }
+  return configured ?? file;
+}
+
+/** A URL as the log may show it: no password. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://…';
   }
 }

@@ -28,8 +28,8 @@ describe('openStore', () => {
   it('creates the store in WAL mode with foreign keys on, at the latest schema, with no backup', async () => {
     const path = dbPath();
     const store = await openStore(path);
-    expect(store.raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.raw.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(store.raw!.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.raw!.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(store.schemaVersion).toBe(migrations.length);
     expect(store.backupPath).toBe(null);
     await store.close();
@@ -46,7 +46,7 @@ describe('openStore', () => {
     await store.close();
     const old = await openStore(store.backupPath!, migrations.concat());
     // The copy was taken before the new migration: it knows nothing of the extra table.
-    const tables = old.raw.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as {
+    const tables = old.raw!.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as {
       name: string;
     }[];
     expect(tables.map((t) => t.name)).not.toContain('extra');
@@ -66,7 +66,7 @@ describe('openStore', () => {
     };
     await expect(openStore(path, [...migrations, broken])).rejects.toThrow();
     const store = await openStore(path);
-    const tables = store.raw.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as {
+    const tables = store.raw!.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as {
       name: string;
     }[];
     expect(tables.map((t) => t.name)).not.toContain('half');

@@ -3,17 +3,17 @@ import { existsSync } from 'node:fs';
 import { Kysely, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
+import { isPostgresUrl, openPostgres } from './postgres.js';
+import { StoreRefusedError } from './store-error.js';
 
-export class StoreRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StoreRefusedError';
-  }
-}
+export { StoreRefusedError };
 
 export interface Store {
+  /** SQLite (a file, the default) or PostgreSQL (`JIG_DATABASE_URL`, docs/scale-out.md). */
+  kind: 'sqlite' | 'postgres';
   db: Kysely<Database>;
-  raw: BetterSqlite3.Database;
+  /** The SQLite connection itself; null on PostgreSQL. */
+  raw: BetterSqlite3.Database | null;
   schemaVersion: number;
   /** The copy taken before migrating, when one was needed. */
   backupPath: string | null;
@@ -74,6 +74,10 @@ async function currentVersion(db: Kysely<unknown>): Promise<number> {
  * a store that needs migrating is copied first.
  */
 export async function openStore(path: string, migrations: Migration[] = defaultMigrations): Promise<Store> {
+  if (isPostgresUrl(path)) {
+    const pg = await openPostgres(path, migrations);
+    return { kind: 'postgres', raw: null, backupPath: null, ...pg };
+  }
   const existed = existsSync(path);
   const raw = new BetterSqlite3(path);
   raw.pragma('journal_mode = WAL');
@@ -114,13 +118,14 @@ export async function openStore(path: string, migrations: Migration[] = defaultM
     }
     for (const m of pending) {
       await any.transaction().execute(async (trx) => {
-        await m.up(trx);
+        await m.up(trx, { dialect: 'sqlite' });
         await sql`INSERT INTO jig_schema (version, applied_at) VALUES (${m.version}, ${new Date().toISOString()})`.execute(
           trx,
         );
       });
     }
     return {
+      kind: 'sqlite',
       db,
       raw,
       schemaVersion: latest,

@@ -108,7 +108,7 @@ describe('drafts', () => {
   it('says which draft a damaged row belongs to instead of answering a guess', async () => {
     const { store: s } = await store();
     await saveDraft(s.db, draft('x', at(1)));
-    s.raw.prepare('UPDATE drafts SET files = \'{"chains/fast.yaml": 3}\'').run();
+    s.raw!.prepare('UPDATE drafts SET files = \'{"chains/fast.yaml": 3}\'').run();
     await expect(getDraft(s.db, 'chains', 'fast')).rejects.toThrow(
       /^the chains\/fast draft's files does not match its schema/,
     );

@@ -1,6 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { EventKind, EventPayload } from '../contract/event-kinds.js';
 import type { EventActor, EventRecord } from '../contract/events.js';
+import { onPostgres } from './dialect.js';
 import { Prepared } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -52,20 +53,33 @@ const appendQuery = new Prepared<EventRow, Row>(
   (db, row) => db.insertInto('events').values(row).returningAll(),
 );
 
+/**
+ * On PostgreSQL the seq comes from the counter row (migration 24), in the same statement: rolled
+ * back with a failed unit, held to the commit, so seq stays gap-free and in commit order.
+ */
+const appendCounted = (row: EventRow) =>
+  sql<Row>`WITH s AS (UPDATE event_seq SET last = last + 1 WHERE id = 1 RETURNING last)
+    INSERT INTO events (seq, work_item_id, type, "by", node, payload, at)
+    SELECT s.last, ${row.work_item_id}, ${row.type}, ${row.by}, ${row.node}, ${row.payload}, ${row.at} FROM s
+    RETURNING *`;
+
 /** Appends one event; call inside the transaction of the change it records. */
 export async function appendEvent<K extends EventKind>(
   db: Db,
   e: NewEventOf<K>,
   at = new Date().toISOString(),
 ): Promise<EventRecord> {
-  const { rows } = await appendQuery.run(db, {
+  const values: EventRow = {
     work_item_id: e.work_item_id,
     type: e.type,
     by: e.by,
     node: e.node ?? null,
     payload: JSON.stringify(e.payload),
     at,
-  });
+  };
+  const { rows } = onPostgres(db)
+    ? await appendCounted(values).execute(db)
+    : await appendQuery.run(db, values);
   const row = rows[0];
   if (!row) throw new Error('appendEvent: the insert returned no row');
   return toRecord(row);

@@ -22,6 +22,7 @@ import { itemIssues } from './migrations/0020-item-issues.js';
 import { issueUrls } from './migrations/0021-issue-urls.js';
 import { searchIndex } from './migrations/0022-search-index.js';
 import { rangeIndexes } from './migrations/0023-range-indexes.js';
+import { eventSeq } from './migrations/0024-event-seq.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -66,4 +67,5 @@ export const migrations: Migration[] = [
   issueUrls,
   searchIndex,
   rangeIndexes,
+  eventSeq,
 ];

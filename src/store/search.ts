@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { SearchKind, type SearchHit } from '../contract/search.js';
+import { onPostgres } from './dialect.js';
 import type { Database } from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -56,6 +57,7 @@ export async function searchEntries(
   limit: number,
   kind?: SearchKind,
 ): Promise<SearchHit[]> {
+  if (onPostgres(db)) return searchPostgres(db, match, limit, kind);
   const { rows } = await sql<{
     kind: string;
     ref: string;
@@ -87,4 +89,31 @@ export async function needsFirstScan(db: Db): Promise<boolean> {
   if (indexed) return false;
   const item = await db.selectFrom('work_items').select('id').limit(1).executeTakeFirst();
   return item !== undefined;
+}
+
+/** ftsQuery's FTS5 words (`"a" "b"*`) as a tsquery: every word, the last one a prefix. */
+export function tsQueryOf(match: string): string {
+  return [...match.matchAll(/"([^"]+)"(\*)?/g)].map((m) => `'${m[1]}'${m[2] ? ':*' : ''}`).join(' & ');
+}
+
+/** The same search on PostgreSQL (migration 22's tsvector): title weighted ten times the body. */
+async function searchPostgres(db: Db, match: string, limit: number, kind?: SearchKind): Promise<SearchHit[]> {
+  const { rows } = await sql<{
+    kind: string;
+    ref: string;
+    work_item_id: string | null;
+    repo: string | null;
+    title: string;
+    snippet: string;
+    score: number;
+  }>`SELECT e.kind, e.ref, e.work_item_id, e.repo, e.title,
+        ts_headline('english', e.body, q, 'StartSel=«, StopSel=», MaxWords=16, MinWords=5') AS snippet,
+        ts_rank_cd('{0.1, 0.1, 0.1, 1.0}', e.tsv, q) AS score
+      FROM search_entries e, to_tsquery('english', ${tsQueryOf(match)}) q
+      WHERE e.tsv @@ q ${kind ? sql`AND e.kind = ${kind}` : sql``}
+      ORDER BY score DESC, e.id LIMIT ${limit}`.execute(db);
+  return rows.flatMap((r) => {
+    const k = SearchKind.safeParse(r.kind);
+    return k.success ? [{ ...r, kind: k.data, score: Math.round(Number(r.score) * 1000) / 1000 }] : [];
+  });
 }

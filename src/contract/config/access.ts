@@ -20,6 +20,13 @@ export const AccessFile = z
       .array(z.string().min(1))
       .default([])
       .describe('exact Host names a browser may use when bound off loopback; no wildcards'),
+    database: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//i, { error: 'is not a PostgreSQL URL (`postgres://user@host:5432/jig`)' })
+      .optional()
+      .describe(
+        'PostgreSQL instead of the SQLite file in run/ (docs/scale-out.md); JIG_DATABASE_URL wins; keep a password out of it (use ~/.pgpass)',
+      ),
   })
   .strict();
 export type AccessFile = z.infer<typeof AccessFile>;

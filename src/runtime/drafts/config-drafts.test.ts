@@ -144,7 +144,7 @@ describe('what a publish reaches', () => {
       join(configDir, 'repos.yaml'),
       'repos:\n  - path: /src/a\n    default_chain: quick-task\n  - path: /src/b\n  - path: /src/c\n    default_chain: quick-task\n',
     );
-    const insert = store.raw.prepare(
+    const insert = store.raw!.prepare(
       `INSERT INTO work_items (id, title, description, status, chain, repo, branch, source, created_at, updated_at)
        VALUES (?, 't', '', ?, ?, '/src/a', ?, 'human', '2026-11-24T09:00:00Z', '2026-11-24T09:00:00Z')`,
     );

@@ -11,7 +11,7 @@ import type { Migration } from '../migration-type.js';
 export const searchIndex: Migration = {
   version: 22,
   name: 'search-index',
-  async up(db: Kysely<unknown>) {
+  async up(db: Kysely<unknown>, ctx) {
     await db.schema
       .createTable('search_entries')
       .addColumn('id', 'integer', (c) => c.primaryKey())
@@ -29,6 +29,15 @@ export const searchIndex: Migration = {
       .on('search_entries')
       .column('work_item_id')
       .execute();
+    if (ctx.dialect === 'postgres') {
+      // PostgreSQL's own full-text search in place of FTS5 (added for issue 27; SQLite's SQL below
+      // is as shipped): a stored tsvector, title weighted above body, English stemming as porter's.
+      await sql`ALTER TABLE search_entries ADD COLUMN tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', body), 'B')) STORED`.execute(
+        db,
+      );
+      await sql`CREATE INDEX search_entries_tsv ON search_entries USING gin (tsv)`.execute(db);
+      return;
+    }
     await sql`CREATE VIRTUAL TABLE search_fts USING fts5(title, body, content='search_entries', content_rowid='id', tokenize='porter unicode61')`.execute(
       db,
     );

@@ -1,0 +1,175 @@
+import pg from 'pg';
+import {
+  ColumnDefinitionNode,
+  CompiledQuery,
+  DataTypeNode,
+  GeneratedNode,
+  Kysely,
+  OperationNodeTransformer,
+  PostgresDialect,
+  PostgresDriver,
+  sql,
+  type DatabaseConnection,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type PostgresDialectConfig,
+  type QueryResult,
+  type RootOperationNode,
+  type TransactionSettings,
+  type UnknownRow,
+} from 'kysely';
+import type { Migration } from './migration-type.js';
+import { StoreRefusedError } from './store-error.js';
+import type { Database } from './schema.js';
+
+/*
+ * PostgreSQL as Jig's store (issue 27, docs/scale-out.md): the same Kysely queries and numbered
+ * migrations as SQLite. Two things differ underneath and are made the same here, so no caller
+ * needs to know which store it has:
+ *
+ * - SQLite has one writer: every transaction runs alone. On PostgreSQL, transactions from the
+ *   pool (and from other processes) overlap, and a read-then-write under READ COMMITTED would
+ *   lose updates. Every transaction therefore takes one advisory lock first, held to its commit:
+ *   Jig's transactions are short and its write rate is a person's, so one writer at a time costs
+ *   nothing measurable and keeps every existing read-modify-write correct across processes.
+ * - Numbers: `bigint` and `numeric` come back from `pg` as strings; Jig's values (seq, counts,
+ *   tokens, sums) fit a JavaScript number, so they are read as numbers.
+ */
+
+/** The advisory lock key every write transaction takes (any constant; "jig" on a phone keypad). */
+export const WRITE_LOCK_KEY = 544;
+const WRITE_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+
+const INT8 = 20;
+const NUMERIC = 1700;
+type Parser = (value: string) => unknown;
+const builtin = pg.types.getTypeParser as (oid: number, format?: 'text' | 'binary') => Parser;
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary'): Parser {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    return builtin(oid, format);
+  },
+};
+
+class SerialDriver extends PostgresDriver {
+  override async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await super.beginTransaction(c, settings);
+    await c.executeQuery(WRITE_LOCK);
+  }
+}
+
+class SerialDialect extends PostgresDialect {
+  constructor(private readonly cfg: PostgresDialectConfig) {
+    super(cfg);
+  }
+  override createDriver() {
+    return new SerialDriver(this.cfg);
+  }
+}
+
+/**
+ * The migrations' portable column types read the PostgreSQL way: an auto-incremented or rowid-like
+ * `integer primary key` is an identity column, every `integer` a `bigint` (token counts and sums
+ * pass 2^31), every `real` a `double precision` (PostgreSQL's `real` is four bytes: dollars lose
+ * cents). Applied to migrations only, so the SQL SQLite runs stays exactly as shipped.
+ */
+class PortableColumns extends OperationNodeTransformer {
+  protected override transformColumnDefinition(node: ColumnDefinitionNode): ColumnDefinitionNode {
+    const n = super.transformColumnDefinition(node);
+    const type = DataTypeNode.is(n.dataType) ? n.dataType.dataType : null;
+    const dataType =
+      type === 'real'
+        ? DataTypeNode.create('double precision')
+        : type === 'integer'
+          ? DataTypeNode.create('bigint')
+          : n.dataType;
+    const identity = n.autoIncrement === true || (type === 'integer' && n.primaryKey === true);
+    return Object.freeze({
+      ...n,
+      dataType,
+      autoIncrement: false,
+      ...(identity ? { generated: GeneratedNode.create({ byDefault: true, identity: true }) } : {}),
+    });
+  }
+}
+
+class PortableSchema implements KyselyPlugin {
+  private readonly t = new PortableColumns();
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.t.transformNode(args.node);
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+export interface PostgresOpen {
+  db: Kysely<Database>;
+  schemaVersion: number;
+  readArrays(q: CompiledQuery): Promise<unknown[][]>;
+  countCached(q: CompiledQuery): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Whether a store target names a PostgreSQL database rather than a SQLite file. */
+export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
+
+/**
+ * Opens a PostgreSQL store and brings its schema to the code's version. Several processes may
+ * start at once: each migration runs under the write lock and is skipped when another process
+ * applied it first.
+ */
+export async function openPostgres(url: string, migrations: Migration[]): Promise<PostgresOpen> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, types });
+  const db = new Kysely<Database>({ dialect: new SerialDialect({ pool }) });
+  const any = db as unknown as Kysely<unknown>;
+  try {
+    await any.transaction().execute(async (trx) => {
+      await sql`CREATE TABLE IF NOT EXISTS jig_schema (id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, version integer NOT NULL UNIQUE, applied_at text NOT NULL)`.execute(
+        trx,
+      );
+    });
+    const latest = migrations.reduce((m, x) => Math.max(m, x.version), 0);
+    const version = Number(
+      (await sql<{ v: number | null }>`SELECT max(version) AS v FROM jig_schema`.execute(any)).rows[0]?.v ??
+        0,
+    );
+    if (version > latest) {
+      throw new StoreRefusedError(
+        `the database is at schema version ${version}, newer than this Jig knows (${latest}). ` +
+          'It was written by a newer Jig: upgrade Jig, or point JIG_DATABASE_URL at another database.',
+      );
+    }
+    const portable = any.withPlugin(new PortableSchema());
+    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (m.version <= version) continue;
+      await portable.transaction().execute(async (trx) => {
+        const done = await sql`SELECT 1 FROM jig_schema WHERE version = ${m.version}`.execute(trx);
+        if (done.rows.length > 0) return;
+        await m.up(trx, { dialect: 'postgres' });
+        await sql`INSERT INTO jig_schema (version, applied_at) VALUES (${m.version}, ${new Date().toISOString()})`.execute(
+          trx,
+        );
+      });
+    }
+    return {
+      db,
+      schemaVersion: latest,
+      // Rows come back as objects in the select's column order.
+      readArrays: async (q) =>
+        (await db.executeQuery<Record<string, unknown>>(q)).rows.map((r) => Object.values(r)),
+      // No cheap "has anything changed" stamp here: the count is read each time (an index scan).
+      countCached: async (q) => {
+        const row = (await db.executeQuery<Record<string, unknown>>(q)).rows[0];
+        return Number(row ? Object.values(row)[0] : 0);
+      },
+      async close() {
+        await db.destroy();
+      },
+    };
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+}

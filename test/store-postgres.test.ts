@@ -1,0 +1,232 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../src/store/database.js';
+import { appendEvent, lastSeq, readEvents } from '../src/store/events.js';
+import { migrations } from '../src/store/migrations.js';
+import { searchEntries, upsertEntry } from '../src/store/search.js';
+import type { Database } from '../src/store/schema.js';
+import { ftsQuery } from '../src/core/search/fts-query.js';
+import { startPostgres, type Postgres } from './helpers/postgres.js';
+
+/*
+ * PostgreSQL as a store (issue 27): every migration on both dialects with the same tables and
+ * columns, numbers read as numbers, a gap-free event seq under overlapping writers and rolled-back
+ * units, one writer at a time across processes, and full-text search.
+ */
+
+let server: Postgres | null = null;
+let skip = '';
+const opened: Store[] = [];
+
+beforeAll(async () => {
+  const s = await startPostgres();
+  if ('skip' in s) skip = s.skip;
+  else server = s;
+}, 120_000);
+
+afterAll(async () => {
+  for (const s of opened) await s.close().catch(() => undefined);
+  server?.stop();
+});
+
+let n = 0;
+async function pgStore(): Promise<Store> {
+  const url = await server!.createDatabase(`jig_store_${process.pid}_${n++}`);
+  const s = await openStore(url);
+  opened.push(s);
+  return s;
+}
+
+async function sqliteStore(): Promise<Store> {
+  const s = await openStore(join(mkdtempSync(join(tmpdir(), 'jig-store-')), 'jig.db'));
+  opened.push(s);
+  return s;
+}
+
+async function columnsOf(s: Store): Promise<Record<string, string[]>> {
+  const db = s.db as unknown as Kysely<unknown>;
+  const out: Record<string, string[]> = {};
+  if (s.kind === 'sqlite') {
+    const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(
+      db,
+    );
+    for (const { name } of tables.rows) {
+      const cols = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name})`.execute(db);
+      out[name] = cols.rows.map((c) => c.name).sort();
+    }
+  } else {
+    const cols = await sql<{ table_name: string; column_name: string }>`
+      SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'`.execute(
+      db,
+    );
+    for (const c of cols.rows) (out[c.table_name] ??= []).push(c.column_name);
+    for (const t of Object.keys(out)) out[t]!.sort();
+  }
+  return out;
+}
+
+const event = (item: string, i: number) =>
+  ({ work_item_id: item, type: 'work_item_created', by: 'jig', payload: { i } }) as unknown as Parameters<
+    typeof appendEvent
+  >[1];
+
+async function item(db: Kysely<Database>, id: string): Promise<void> {
+  const now = new Date().toISOString();
+  // The columns a row needs; every other one has its default.
+  await sql`INSERT INTO work_items (id, title, status, chain, repo, branch, source, created_at, updated_at)
+    VALUES (${id}, 'T', 'paused', 'c', '/r', 'b', 'api', ${now}, ${now})`.execute(db);
+}
+
+describe('PostgreSQL as a store', () => {
+  it('runs every migration, to the same tables and columns as SQLite', async (ctx) => {
+    if (!server) return ctx.skip(skip);
+    const pg = await pgStore();
+    const lite = await sqliteStore();
+    expect(pg.kind).toBe('postgres');
+    expect(pg.schemaVersion).toBe(migrations[migrations.length - 1]!.version);
+    const [a, b] = [await columnsOf(lite), await columnsOf(pg)];
+    // SQLite's full-text tables; PostgreSQL's tsvector column and event counter (migrations 22, 24).
+    for (const t of Object.keys(a)) if (t.startsWith('search_fts') || t === 'sqlite_sequence') delete a[t];
+    b.search_entries = b.search_entries!.filter((c) => c !== 'tsv');
+    expect(b.event_seq).toEqual(['id', 'last']);
+    delete b.event_seq;
+    expect(b).toEqual(a);
+    // Opened again: nothing to migrate, the same version.
+    const again = await openStore(server.urlFor(`jig_store_${process.pid}_${n - 1}`));
+    opened.push(again);
+    expect(again.schemaVersion).toBe(pg.schemaVersion);
+  });
+
+  it('reads counts, sums and seq as numbers, and dollars to the cent and beyond', async (ctx) => {
+    if (!server) return ctx.skip(skip);
+    const s = await pgStore();
+    await item(s.db, 'w1');
+    await s.db
+      .updateTable('work_items')
+      .set({ spent_usd: 0.1234567891, spent_tokens: 5_000_000_000 })
+      .execute();
+    const row = await s.db
+      .selectFrom('work_items')
+      .select(['spent_usd', 'spent_tokens'])
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ spent_usd: 0.1234567891, spent_tokens: 5_000_000_000 });
+    const e = await appendEvent(s.db, event('w1', 1));
+    expect(e.seq).toBe(1);
+    expect(await lastSeq(s.db)).toBe(1);
+    const q = s.db
+      .selectFrom('work_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .compile();
+    expect(await s.countCached(q)).toBe(1);
+    expect(await s.readArrays(s.db.selectFrom('work_items').select(['id', 'title']).compile())).toEqual([
+      ['w1', 'T'],
+    ]);
+  });
+
+  it('keeps seq gap-free and in commit order: overlapping writers, units rolled back', async (ctx) => {
+    if (!server) return ctx.skip(skip);
+    const s = await pgStore();
+    await item(s.db, 'w1');
+    // Two stores on one database: two processes.
+    const other = await openStore(server.urlFor(`jig_store_${process.pid}_${n - 1}`));
+    opened.push(other);
+    const writers = [s, other, s, other].map((st, w) =>
+      (async () => {
+        for (let i = 0; i < 25; i++) {
+          await st.db.transaction().execute(async (trx) => {
+            await appendEvent(trx, event('w1', w * 100 + i));
+            await sql`SAVEPOINT unit`.execute(trx);
+            await appendEvent(trx, event('w1', -1));
+            // Every fifth unit's second event is taken back, as a failed unit's is.
+            if (i % 5 === 0) await sql`ROLLBACK TO SAVEPOINT unit`.execute(trx);
+            await sql`RELEASE SAVEPOINT unit`.execute(trx);
+          });
+        }
+      })(),
+    );
+    await Promise.all(writers);
+    const seqs = (await readEvents(s.db, { after: 0, limit: 1000 })).map((e) => e.seq);
+    expect(seqs).toEqual(Array.from({ length: 180 }, (_, i) => i + 1));
+  });
+
+  it('runs one writer at a time across processes: no read-then-write is lost', async (ctx) => {
+    if (!server) return ctx.skip(skip);
+    const s = await pgStore();
+    await item(s.db, 'w1');
+    const stores = [
+      s,
+      ...(await Promise.all(
+        [1, 2].map(() => openStore(server!.urlFor(`jig_store_${process.pid}_${n - 1}`))),
+      )),
+    ];
+    opened.push(...stores.slice(1));
+    await Promise.all(
+      stores.map((st) =>
+        (async () => {
+          for (let i = 0; i < 20; i++)
+            await st.db.transaction().execute(async (trx) => {
+              const { spent_tokens } = await trx
+                .selectFrom('work_items')
+                .select('spent_tokens')
+                .executeTakeFirstOrThrow();
+              await sql`SELECT pg_sleep(0.001)`.execute(trx);
+              await trx
+                .updateTable('work_items')
+                .set({ spent_tokens: spent_tokens + 1 })
+                .execute();
+            });
+        })(),
+      ),
+    );
+    const { spent_tokens } = await s.db
+      .selectFrom('work_items')
+      .select('spent_tokens')
+      .executeTakeFirstOrThrow();
+    expect(spent_tokens).toBe(60);
+  });
+
+  it('searches with stemming and prefixes, title first, with a snippet', async (ctx) => {
+    if (!server) return ctx.skip(skip);
+    const s = await pgStore();
+    await upsertEntry(s.db, {
+      kind: 'item',
+      ref: 'a',
+      work_item_id: null,
+      repo: null,
+      title: 'Fix the runner',
+      body: 'it runs slowly',
+    });
+    await upsertEntry(s.db, {
+      kind: 'document',
+      ref: 'b',
+      work_item_id: null,
+      repo: null,
+      title: 'Docs',
+      body: 'nothing here but the runner',
+    });
+    await upsertEntry(s.db, {
+      kind: 'item',
+      ref: 'c',
+      work_item_id: null,
+      repo: null,
+      title: 'Other',
+      body: 'none',
+    });
+    const hits = await searchEntries(s.db, ftsQuery('running')!, 10);
+    expect(hits.map((h) => h.ref)).toEqual(['a', 'b']);
+    expect(hits[1]!.snippet).toBe('nothing here but the «runner»');
+    expect((await searchEntries(s.db, ftsQuery('runn')!, 10, 'document')).map((h) => h.ref)).toEqual(['b']);
+  });
+
+  it('refuses a database a newer Jig migrated', async (ctx) => {
+    if (!server) return ctx.skip(skip);
+    const s = await pgStore();
+    await sql`INSERT INTO jig_schema (version, applied_at) VALUES (999, 'x')`.execute(s.db);
+    await expect(openStore(server.urlFor(`jig_store_${process.pid}_${n - 1}`))).rejects.toThrow(
+      /the database is at schema version 999, newer than this Jig knows/,
+    );
+  });
+});
