@@ -51,7 +51,7 @@ ${CHECK}`,
     });
     const item = await fileItem(jig, repo, 'moving');
     await until(jig, item.id, stoppedAs('gate'));
-    const { base_ref: old, worktree_path: wt } = row(home, item.id);
+    const { base_ref: old, worktree_path: wt } = await row(home, item.id);
     expect(old).toBe(git(repo, 'rev-parse', 'main'));
     const tip = moveBase(repo, 'base.txt', 'from main\n');
     expect((await approve(jig, item.id, 'hold')).status).toBe(200);
@@ -67,7 +67,7 @@ ${CHECK}`,
     expect(sessionsOf(ev, 'verify.on_base_changed')).toHaveLength(1);
     expect(sessionsOf(ev, 'build.main.write')).toHaveLength(2);
     expect(sessionsOf(ev, 'verify.main.check')).toHaveLength(0);
-    expect(row(home, item.id).base_ref).toBe(tip);
+    expect((await row(home, item.id)).base_ref).toBe(tip);
     expect(contains(wt, tip)).toBe(true);
 
     expect((await approve(jig, item.id, 'hold')).status).toBe(200);
@@ -92,7 +92,7 @@ ${CHECK}`,
     );
     const item = await fileItem(jig, repo, 'clash');
     await until(jig, item.id, stoppedAs('gate'));
-    const { base_ref: old, worktree_path: wt } = row(home, item.id);
+    const { base_ref: old, worktree_path: wt } = await row(home, item.id);
     const head = git(wt, 'rev-parse', 'HEAD');
     const tip = moveBase(repo, 'shared.txt', 'main changed it\n');
     expect((await approve(jig, item.id, 'hold')).status).toBe(200);
@@ -126,7 +126,7 @@ ${CHECK}`,
     expect(inProgress(wt)).toEqual([]);
     expect(git(wt, 'status', '--porcelain')).toBe('');
     expect(git(wt, 'rev-parse', 'HEAD')).toBe(head);
-    expect(row(home, item.id).base_ref).toBe(old);
+    expect((await row(home, item.id)).base_ref).toBe(old);
   });
 
   it('after a person rebases the worktree by hand, retry pins the new base and restarts the node on it', async () => {
@@ -136,7 +136,7 @@ ${CHECK}`,
     );
     const item = await fileItem(jig, repo, 'clash');
     await until(jig, item.id, stoppedAs('gate'));
-    const { base_ref: old, worktree_path: wt } = row(home, item.id);
+    const { base_ref: old, worktree_path: wt } = await row(home, item.id);
     const tip = moveBase(repo, 'shared.txt', 'main changed it\n');
     expect((await approve(jig, item.id, 'hold')).status).toBe(200);
     await until(jig, item.id, stoppedAs('conflict'));
@@ -164,7 +164,7 @@ ${CHECK}`,
     ]);
     expect(ofType(ev, 'rebase_conflict')).toHaveLength(1);
     expect(ran(ev)).toEqual({ 'build.main.write': 1, 'verify.on_base_changed': 2, 'verify.main.check': 1 });
-    expect(row(home, item.id).base_ref).toBe(tip);
+    expect((await row(home, item.id)).base_ref).toBe(tip);
     expect(git(wt, 'rev-parse', 'HEAD')).toBe(head);
     expect(readFileSync(join(wt, 'shared.txt'), 'utf8')).toBe('resolved by hand\n');
   });
@@ -193,7 +193,7 @@ ${CHECK}`,
     );
     const item = await fileItem(jig, repo, 'planned');
     await until(jig, item.id, stoppedAs('gate'));
-    const { base_ref: old, worktree_path: wt } = row(home, item.id);
+    const { base_ref: old, worktree_path: wt } = await row(home, item.id);
     const tip = moveBase(repo, 'shared.txt', 'main changed it\n');
     expect((await approve(jig, item.id, 'hold')).status).toBe(200);
     await until(jig, item.id, completed);
@@ -246,7 +246,7 @@ ${CHECK}`,
     );
     expect(brief).toContain(`run \`git rebase ${tip}\``);
 
-    expect(row(home, item.id).base_ref).toBe(tip);
+    expect((await row(home, item.id)).base_ref).toBe(tip);
     expect(contains(wt, tip)).toBe(true);
     expect(readFileSync(join(wt, 'shared.txt'), 'utf8')).toBe('resolved\n');
     expect(inProgress(wt)).toEqual([]);
@@ -273,7 +273,7 @@ ${CHECK}`,
     const halfway = await fileItem(jig, repo, 'halfway');
     await until(jig, idle.id, stoppedAs('gate'));
     await until(jig, halfway.id, stoppedAs('gate'));
-    const old = row(home, idle.id).base_ref;
+    const old = (await row(home, idle.id)).base_ref;
     const tip = moveBase(repo, 'shared.txt', 'main changed it\n');
     expect((await approve(jig, idle.id, 'hold')).status).toBe(200);
     expect((await approve(jig, halfway.id, 'hold')).status).toBe(200);
@@ -293,7 +293,7 @@ ${CHECK}`,
       expect(ofType(ev, 'worktree_rebase_verified')).toEqual([]);
       expect(ofType(ev, 'base_change_restart')).toEqual([]);
       expect(sessionsOf(ev, 'verify.main.check')).toHaveLength(0);
-      const { base_ref, worktree_path: wt } = row(home, it.id);
+      const { base_ref, worktree_path: wt } = await row(home, it.id);
       expect(base_ref).toBe(old);
       expect(inProgress(wt)).toEqual([]);
       expect(git(wt, 'status', '--porcelain')).toBe('');
@@ -338,6 +338,6 @@ ${CHECK}`,
     // Not pinned at the cap: the nodes from restart_from never ran on this base.
     expect(payloads(ev, 'base_ref_moved')).toEqual([]);
     expect(tip).not.toBe(payloads(ev, 'base_change_restart')[0].to);
-    expect(row(home, item.id).base_ref).toBe(payloads(ev, 'base_change_restart')[0].to);
+    expect((await row(home, item.id)).base_ref).toBe(payloads(ev, 'base_change_restart')[0].to);
   });
 });

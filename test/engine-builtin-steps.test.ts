@@ -55,8 +55,8 @@ ${CHECK}`;
     const clash = await fileItem(jig, repo, 'clash');
     await until(jig, clean.id, stoppedAs('gate'));
     await until(jig, clash.id, stoppedAs('gate'));
-    const old = row(home, clean.id).base_ref;
-    const clashHead = git(row(home, clash.id).worktree_path, 'rev-parse', 'HEAD');
+    const old = (await row(home, clean.id)).base_ref;
+    const clashHead = git((await row(home, clash.id)).worktree_path, 'rev-parse', 'HEAD');
     const tip = moveBase(repo, 'shared.txt', 'main changed it\n');
     expect((await approve(jig, clean.id, 'hold')).status).toBe(200);
     expect((await approve(jig, clash.id, 'hold')).status).toBe(200);
@@ -68,8 +68,8 @@ ${CHECK}`;
     ]);
     expect(ofType(ev, 'base_change_restart')).toEqual([]);
     expect(ran(ev)).toEqual({ 'build.main.write': 1, 'sync.main.rebase': 1, 'finish.main.check': 1 });
-    const cleanWt = row(home, clean.id).worktree_path;
-    expect(row(home, clean.id).base_ref).toBe(tip);
+    const cleanWt = (await row(home, clean.id)).worktree_path;
+    expect((await row(home, clean.id)).base_ref).toBe(tip);
     expect(contains(cleanWt, tip)).toBe(true);
     expect(git(cleanWt, 'log', '--format=%s', '-3')).toBe('branch own.txt\nbase: shared.txt\ninitial');
 
@@ -92,11 +92,11 @@ ${CHECK}`;
     ]);
     expect(ofType(cev, 'base_ref_moved')).toEqual([]);
     expect(sessionsOf(cev, 'finish.main.check')).toHaveLength(0);
-    const clashWt = row(home, clash.id).worktree_path;
+    const clashWt = (await row(home, clash.id)).worktree_path;
     expect(inProgress(clashWt)).toEqual([]);
     expect(git(clashWt, 'status', '--porcelain')).toBe('');
     expect(git(clashWt, 'rev-parse', 'HEAD')).toBe(clashHead);
-    expect(row(home, clash.id).base_ref).toBe(old);
+    expect((await row(home, clash.id)).base_ref).toBe(old);
   });
 
   it('in a node with on_base_changed, a rebase step that moved the branch restarts from restart_from', async () => {
@@ -134,7 +134,7 @@ nodes:
       if (waiting.length === 0) await new Promise((r) => setTimeout(r, 100));
     }
     expect(waiting).toHaveLength(1);
-    const { base_ref: old, worktree_path: wt } = row(home, item.id);
+    const { base_ref: old, worktree_path: wt } = await row(home, item.id);
     const tip = moveBase(repo, 'base.txt', 'from main\n');
     writeFileSync(join(wt, 'moved'), '');
     await until(jig, item.id, completed);
@@ -149,7 +149,7 @@ nodes:
     });
     expect(ofType(ev, 'base_change_detected')).toEqual([]);
     expect(ofType(ev, 'base_ref_moved')).toEqual([]);
-    expect(row(home, item.id).base_ref).toBe(tip);
+    expect((await row(home, item.id)).base_ref).toBe(tip);
     expect(git(wt, 'log', '--format=%s', '-4')).toBe(
       'branch own.txt\nbranch own.txt\nbase: base.txt\ninitial',
     );
@@ -229,7 +229,7 @@ nodes:
     );
     const item = await fileItem(jig, repo, 'rebasing');
     await until(jig, item.id, stoppedAs('gate'));
-    const wt = row(home, item.id).worktree_path;
+    const wt = (await row(home, item.id)).worktree_path;
     const head = git(wt, 'rev-parse', 'HEAD');
     moveBase(repo, 'shared.txt', 'main changed it\n');
     expect((await approve(jig, item.id, 'hold')).status).toBe(200);

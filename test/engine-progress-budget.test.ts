@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { dbRun } from './helpers/test-store.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -105,14 +105,11 @@ nodes:
     const item = await fileItem(jig, repo, 'flag');
     await until(jig, item.id, (i) => i.status === 'stopped');
     // Spending arrives with agent tasks; until then a budget stop is set up in the store.
-    const db = new Database(join(home, 'run', 'jig.db'));
-    try {
-      db.prepare(
-        "UPDATE work_items SET stop_kind = 'budget', stop_reason = 'budget spent', spent_usd = 2, budget_usd = 2 WHERE id = ?",
-      ).run(item.id);
-    } finally {
-      db.close();
-    }
+    await dbRun(
+      home,
+      "UPDATE work_items SET stop_kind = 'budget', stop_reason = 'budget spent', spent_usd = 2, budget_usd = 2 WHERE id = ?",
+      [item.id],
+    );
     const atSpent = await post(jig, `/api/work-items/${item.id}/budget/raise`, { cap_usd: 2 });
     expect(atSpent.status).toBe(422);
     expect(atSpent.json).toEqual({

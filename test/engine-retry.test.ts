@@ -134,7 +134,7 @@ describe('retry with a path', () => {
     });
 
     // `build.two.y`: only that task of the step reruns; the later steps and nodes run as usual.
-    writeFileSync(join(row(home, item.id).worktree_path, 'go'), '');
+    writeFileSync(join((await row(home, item.id)).worktree_path, 'go'), '');
     const r4 = await retry(jig, item.id, { path: 'build.two.y', steer: 'only y needed the file' });
     expect(r4.status).toBe(200);
     await until(jig, item.id, completed);
@@ -168,7 +168,7 @@ describe('retry with a path', () => {
     expect(payloads(ev, 'gate_requested').map((p) => p.gate)).toEqual(['ok', 'ok']);
     expect(ofType(ev, 'gate_approved')).toHaveLength(2);
     // No agent launched, so the steer is still stored for the next one.
-    expect(row(home, item.id).steer).toBe('only y needed the file');
+    expect((await row(home, item.id)).steer).toBe('only y needed the file');
     expect(ev.map((e) => e.type).slice(-2)).toEqual(['node_completed', 'work_item_completed']);
 
     // A completed item is not retried.
@@ -264,7 +264,7 @@ nodes:
     const item = await fileItem(jig, repo, 'pair');
     const first = await until(jig, item.id, stoppedAs('failed'));
     expect(first.stop.reason).toMatch(/^build\.two\.x ended failed/);
-    writeFileSync(join(row(home, item.id).worktree_path, 'go'), '');
+    writeFileSync(join((await row(home, item.id)).worktree_path, 'go'), '');
     expect((await retry(jig, item.id, { path: 'build.two.y' })).status).toBe(200);
     const after = await until(jig, item.id, (i) => i.status !== 'running' && i.status !== 'queued');
     // Observed instead: status 'completed', build.three.z ran, x's failure never counted.
@@ -307,7 +307,7 @@ nodes:
         'path: work.three comes after work.two, which did not pass; a retry goes back (use skip to go forward)',
       code: 'validation_failed',
     });
-    writeFileSync(join(row(home, item.id).worktree_path, 'go'), '');
+    writeFileSync(join((await row(home, item.id)).worktree_path, 'go'), '');
     expect((await retry(jig, item.id, { path: 'work.two.y' })).status).toBe(200);
     await until(jig, item.id, completed);
     // x was capped (no result), so it ran again with y; a finished sibling would have been kept.
@@ -340,7 +340,7 @@ nodes:
     ]);
     expect(sessionsOf(ev, 'build.one.a')).toHaveLength(1);
     expect(sessionsOf(ev, 'build.two.y')).toHaveLength(2);
-    expect(row(home, item.id).steer).toBe('try step two again');
+    expect((await row(home, item.id)).steer).toBe('try step two again');
 
     const json = await runJig(['item', 'retry', item.id, '--json'], env);
     expect(json.code).toBe(0);

@@ -1,5 +1,4 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
+import { dbAll, dbRun } from './helpers/test-store.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineSetup, events, fileItem, until } from './helpers/engine.js';
 import { cleanupAll, http, startJig } from './helpers/server.js';
@@ -28,16 +27,15 @@ describe('saved state that cannot be read', () => {
     await jig.stop();
 
     // As a newer release would leave it: a walk of a version this one does not know, still running.
-    const db = new Database(join(home, 'run', 'jig.db'));
-    try {
-      const row = db.prepare('SELECT walk FROM work_items WHERE id = ?').get(item.id) as { walk: string };
-      const walk = JSON.parse(row.walk);
-      db.prepare(
-        "UPDATE work_items SET walk = ?, status = 'running', stop_kind = NULL, stop_reason = NULL WHERE id = ?",
-      ).run(JSON.stringify({ ...walk, v: 99 }), item.id);
-    } finally {
-      db.close();
-    }
+    const [saved] = await dbAll<{ walk: string }>(home, 'SELECT walk FROM work_items WHERE id = ?', [
+      item.id,
+    ]);
+    const walk = JSON.parse(saved!.walk);
+    await dbRun(
+      home,
+      "UPDATE work_items SET walk = ?, status = 'running', stop_kind = NULL, stop_reason = NULL WHERE id = ?",
+      [JSON.stringify({ ...walk, v: 99 }), item.id],
+    );
 
     const again = await startJig({ home });
     const after = await until(again, item.id, (i) => i.status === 'stopped');
@@ -53,13 +51,10 @@ describe('saved state that cannot be read', () => {
       payload: { kind: 'infra', reason: after.stop.reason },
     });
     // The walk on disk is left as it was: nothing froze a new one over it.
-    const db2 = new Database(join(home, 'run', 'jig.db'), { readonly: true });
-    try {
-      const row = db2.prepare('SELECT walk FROM work_items WHERE id = ?').get(item.id) as { walk: string };
-      expect(JSON.parse(row.walk).v).toBe(99);
-    } finally {
-      db2.close();
-    }
+    const [after2] = await dbAll<{ walk: string }>(home, 'SELECT walk FROM work_items WHERE id = ?', [
+      item.id,
+    ]);
+    expect(JSON.parse(after2!.walk).v).toBe(99);
     // The item still answers on the API, saying what it can.
     const got = await http(`${again.url}/api/work-items/${item.id}`);
     expect(got.status).toBe(200);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../src/runtime/clock.js';
 import { startServer, type RunningServer } from '../../src/server/main.js';
 import { http, tempHome, type HttpResult } from './server.js';
+import { serverEnv } from './test-store.js';
 
 export interface DraftsJig {
   srv: RunningServer;
@@ -17,7 +18,7 @@ export interface DraftsJig {
 export async function draftsJig(): Promise<DraftsJig> {
   const home = tempHome('jig-drafts-');
   const clock = new ManualClock(new Date('2026-11-24T10:00:00Z'));
-  const srv = await startServer({ port: 0, host: '127.0.0.1', env: { JIG_HOME: home }, clock });
+  const srv = await startServer({ port: 0, host: '127.0.0.1', env: await serverEnv(home), clock });
   return {
     srv,
     home,

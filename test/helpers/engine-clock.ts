@@ -7,6 +7,7 @@ import { harnessesYaml, setRepoKeys } from './agents.js';
 import { events, type Served } from './engine.js';
 import { makeRepo } from './git.js';
 import { http, tempHome } from './server.js';
+import { serverEnv } from './test-store.js';
 
 /**
  * An in-process server whose engine reads a ManualClock: a wall clock runs out when the test moves
@@ -25,7 +26,7 @@ const running: ClockedJig[] = [];
 /** Starts an in-process server on `home`, its clock at `at` (real now by default). */
 export async function bootClocked(home: string, at = Date.now()): Promise<ClockedJig> {
   const clock = new ManualClock(at);
-  const server = await startServer({ port: 0, host: '127.0.0.1', env: { JIG_HOME: home }, clock });
+  const server = await startServer({ port: 0, host: '127.0.0.1', env: await serverEnv(home), clock });
   const jig = { url: server.url, home, clock, server };
   running.push(jig);
   return jig;

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { dbAll } from './test-store.js';
 import { existsSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { post } from './engine.js';
@@ -23,16 +23,17 @@ export const approve = (jig: JigProcess, id: string, gate: string) =>
   post(jig, `/api/work-items/${id}/gates/${gate}/approve`);
 
 /** The store's columns the API does not show (base_ref, steer, worktree_path), read-only. */
-export function row(
+export async function row(
   home: string,
   id: string,
-): { base_ref: string; steer: string | null; worktree_path: string } {
-  const db = new Database(join(home, 'run', 'jig.db'), { readonly: true });
-  try {
-    return db.prepare('SELECT base_ref, steer, worktree_path FROM work_items WHERE id = ?').get(id) as any;
-  } finally {
-    db.close();
-  }
+): Promise<{ base_ref: string; steer: string | null; worktree_path: string }> {
+  const [r] = await dbAll<{ base_ref: string; steer: string | null; worktree_path: string }>(
+    home,
+    'SELECT base_ref, steer, worktree_path FROM work_items WHERE id = ?',
+    [id],
+  );
+  if (!r) throw new Error(`no work item ${id} in the store`);
+  return r;
 }
 
 /** A commit on the repo's checked-out base branch (main), as a colleague merging would add. */

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { databaseFor } from './test-store.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const jigBin = join(repoRoot, 'bin', 'jig.js');
@@ -39,8 +40,17 @@ export interface StartOptions {
 export async function startJig(opts: StartOptions = {}): Promise<JigProcess> {
   const home = opts.home ?? tempHome();
   const args = opts.args ?? ['--port', '0'];
+  // Under `npm run test:pg` each home's server keeps its state in a PostgreSQL database of its own.
+  const database = opts.env?.JIG_DATABASE_URL === undefined ? await databaseFor(home) : null;
   const proc = spawn(process.execPath, [jigBin, 'serve', ...args], {
-    env: { ...process.env, JIG_HOME: home, JIG_HOST: '', JIG_PORT: '', ...opts.env },
+    env: {
+      ...process.env,
+      JIG_HOME: home,
+      JIG_HOST: '',
+      JIG_PORT: '',
+      ...(database ? { JIG_DATABASE_URL: database } : {}),
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   procs.push(proc);
