@@ -5,6 +5,7 @@ import { git } from './helpers/git.js';
 import { clockedSetup, closeClocked } from './helpers/engine-clock.js';
 import { engineSetup, events, fileItem, isAlive, post, until } from './helpers/engine.js';
 import { cleanupAll, http, tempHome } from './helpers/server.js';
+import { dbAll, dbRun } from './helpers/test-store.js';
 
 /*
  * The walks run on in-process servers (helpers/engine-clock.ts): nothing here waits for a wall clock,
@@ -369,5 +370,38 @@ nodes:
     await until(again, item.id, (i) => i.status === 'completed');
     const exited = (await events(again, item.id)).filter((e) => e.type === 'worker_session_exited');
     expect(exited[0].payload).toMatchObject({ session, status: 'done', exit_code: 0 });
+  });
+
+  // The session's row is written before its process starts and the pid after: a crash between the
+  // two leaves a row without a pid. The restart finds the process by its command line and adopts
+  // it, so the node is not launched a second time beside it.
+  it('a task whose pid never reached the database before a kill -9 is found and adopted, not run twice', async () => {
+    const { jig, repo, home } = await engineSetup({ nap: chain });
+    const item = await fileItem(jig, repo, 'nap');
+    const { session, pid } = await firstSession(jig, item.id);
+    await jig.stop('SIGKILL');
+    await dbRun(home, 'UPDATE worker_sessions SET pid = NULL, pid_start = NULL WHERE id = ?', [session]);
+    const { startJig } = await import('./helpers/server.js');
+    const again = await startJig({ home });
+    const health = (await http(`${again.url}/api/health`)).json;
+    expect(health.reattach_summary).toEqual({
+      scanned: 1,
+      adopted: 1,
+      resolved_from_file: 0,
+      unknown: 0,
+      resumed_work_items: 1,
+    });
+    const rows = await dbAll<{ pid: number }>(home, 'SELECT pid FROM worker_sessions WHERE id = ?', [session]);
+    expect(rows.map((r) => Number(r.pid))).toEqual([pid]);
+    writeFileSync(join(home, 'run', 'results', `${session}.json.go`), '');
+    await until(again, item.id, (i) => i.status === 'completed');
+    const ev = await events(again, item.id);
+    expect(ev.filter((e) => e.type === 'session_reattached').map((e) => e.payload)).toEqual([
+      { session, pid },
+    ]);
+    expect(ev.filter((e) => e.type === 'worker_session_started').map((e) => e.payload.task)).toEqual([
+      'work.main.wait',
+      'after.main.check',
+    ]);
   });
 });

@@ -33,6 +33,7 @@ describe('GET /api/health', () => {
       // The chains and library components are indexed at start; nothing has been rescanned.
       index: { last_scan_at: null, repos_scanned: 0, documents: expect.any(Number), embeddings: 'off' },
       session_expiry_days: 7,
+      store: 'sqlite',
     });
     expect(h.index.documents).toBeGreaterThan(0);
   });

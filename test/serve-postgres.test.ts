@@ -71,7 +71,10 @@ describe('jig serve on PostgreSQL', () => {
     const item = (await http(`${again.url}/api/work-items/${id}`)).json;
     expect(item).toMatchObject({ id, status: 'completed', title: 'On PostgreSQL' });
     const health = (await http(`${again.url}/api/health`)).json;
-    expect(health.status).toBe('ok');
+    expect(health).toMatchObject({ status: 'ok', store: 'postgres' });
+    // Storage measures the database on its server, not a file in run/.
+    const storage = (await http(`${again.url}/api/storage`)).json;
+    expect(storage.database_bytes).toBeGreaterThan(1_000_000);
   });
 
   it('refuses to start on a JIG_DATABASE_URL that is no PostgreSQL URL', async () => {

@@ -39,5 +39,8 @@ export const HealthAnswer = z.object({
   reattach_summary: ReattachSummary,
   index: IndexState,
   session_expiry_days: z.number().positive(),
+  store: z
+    .enum(['sqlite', 'postgres'])
+    .describe('where the state is kept: the SQLite file in run/, or PostgreSQL (docs/scale-out.md)'),
 });
 export type HealthAnswer = z.infer<typeof HealthAnswer>;

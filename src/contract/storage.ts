@@ -19,7 +19,10 @@ export type StorageItem = z.infer<typeof StorageItem>;
 export const StorageAnswer = z.object({
   home: z.string(),
   total_bytes: z.number().int().describe('the sum of the parts below'),
-  database_bytes: z.number().int().describe('the SQLite file with its WAL'),
+  database_bytes: z
+    .number()
+    .int()
+    .describe('the SQLite file with its WAL; on PostgreSQL, the size of Jig’s database on its server'),
   worktrees_bytes: z.number().int().describe("everything under the home's worktrees folder"),
   logs_bytes: z.number().int().describe('session and server logs'),
   results_bytes: z.number().int(),

@@ -74,6 +74,11 @@ export async function insertSession(db: Db, s: SessionRecord): Promise<void> {
     .execute();
 }
 
+/** Takes back the row of a launch that never started (the process could not be spawned). */
+export async function deleteSession(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('worker_sessions').where('id', '=', id).execute();
+}
+
 export async function updateSession(
   db: Db,
   id: string,

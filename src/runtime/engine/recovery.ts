@@ -1,9 +1,10 @@
 import { SETUP_NODE } from '../../contract/verdicts.js';
 import type { ReattachSummary } from '../../contract/health.js';
 import { itemIdsIn, parkedItemIds } from '../../store/item-scans.js';
-import { runningSessions, type SessionRecord } from '../../store/sessions.js';
+import { runningSessions, updateSession, type SessionRecord } from '../../store/sessions.js';
 import { getItem } from '../../store/work-items.js';
 import { background } from '../background.js';
+import { findLaunched } from '../workers/supervisor.js';
 import { isSameProcess } from '../process/proc-info.js';
 import type { Parking } from './parking.js';
 import type { Waits } from './waits.js';
@@ -31,7 +32,8 @@ export async function recover(
   summary.scanned = live.length;
   const waits: Promise<unknown>[] = [];
   const itemsWithSessions = new Set<string>();
-  for (const s of live) {
+  for (const row of live) {
+    const s = await locate(r, row);
     itemsWithSessions.add(s.work_item_id);
     const alive = s.pid !== null && isSameProcess(s.pid, s.pid_start);
     await r.events.record(
@@ -70,6 +72,18 @@ export async function recover(
     r.promote();
   });
   return summary;
+}
+
+/**
+ * A session whose row has no pid yet was launched just before a crash (the row is written first):
+ * its process is found by its command line, and the pid recorded, so it is adopted like any other.
+ */
+async function locate(r: EngineResources, s: SessionRecord): Promise<SessionRecord> {
+  if (s.pid !== null) return s;
+  const found = findLaunched(s.exit_path);
+  if (!found) return s;
+  await updateSession(r.store.db, s.id, { pid: found.pid, pid_start: found.startTime });
+  return { ...s, pid: found.pid, pid_start: found.startTime };
 }
 
 /** A session that ended while the server was away (or was adopted) decides how its step went. */

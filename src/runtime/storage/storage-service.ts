@@ -1,6 +1,6 @@
 import type { CleanupAnswer, StorageAnswer, StorageItem } from '../../contract/storage.js';
 import type { Store } from '../../store/database.js';
-import { itemsWithWorktrees, sessionLogs } from '../../store/storage.js';
+import { itemsWithWorktrees, postgresDatabaseSize, sessionLogs } from '../../store/storage.js';
 import { getItem, type ItemRecord } from '../../store/work-items.js';
 import type { Clock } from '../clock.js';
 import type { EventLog } from '../events/event-log.js';
@@ -78,7 +78,9 @@ export class StorageService {
       (a, b) => b.worktree_bytes + b.log_bytes - (a.worktree_bytes + a.log_bytes) || a.id.localeCompare(b.id),
     );
     const database_bytes =
-      (await diskUse(p.dbPath)) + (await diskUse(`${p.dbPath}-wal`)) + (await diskUse(`${p.dbPath}-shm`));
+      this.d.store.kind === 'postgres'
+        ? await postgresDatabaseSize(this.d.store.db)
+        : (await diskUse(p.dbPath)) + (await diskUse(`${p.dbPath}-wal`)) + (await diskUse(`${p.dbPath}-shm`));
     const parts = {
       database_bytes,
       worktrees_bytes: await diskUse(p.worktreesDir),

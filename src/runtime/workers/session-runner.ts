@@ -6,7 +6,13 @@ import type { Logger } from 'pino';
 import type { ProviderDefinition } from '../../contract/harness/provider.js';
 import type { PriceTable } from '../../core/harness/prices.js';
 import type { Store } from '../../store/database.js';
-import { NO_AGENT, updateSession, insertSession, type SessionRecord } from '../../store/sessions.js';
+import {
+  deleteSession,
+  insertSession,
+  NO_AGENT,
+  updateSession,
+  type SessionRecord,
+} from '../../store/sessions.js';
 import { AgentWatch, agentStatus, type Usage } from './agent-session.js';
 import { background } from '../background.js';
 import type { Clock, TimerHandle } from '../clock.js';
@@ -68,6 +74,8 @@ export type PersonEnding = 'paused' | 'cancelled';
  */
 export class SessionRunner {
   private readonly endings = new Map<string, Ending>();
+  /** Launches under way (row written, pid not yet): what `end` waits for. */
+  private readonly launching = new Map<string, Promise<SessionRecord | null>>();
   private readonly timers = new Map<string, TimerHandle>();
   private readonly watches = new Map<string, { watch: AgentWatch; stop: AbortController }>();
   /** Processes each session's task started, as last seen: ended with it even after they are orphaned. */
@@ -115,8 +123,7 @@ export class SessionRunner {
       writeFileSync(briefPath, req.brief, { mode: 0o600, flag: 'wx' });
       env.JIG_FIX_BRIEF = briefPath;
     }
-    const launched = launch({ argv: req.argv, cwd: req.cwd, env, logPath, exitPath });
-    const session: SessionRecord = {
+    const draft: SessionRecord = {
       id,
       work_item_id: req.itemId,
       node: req.node,
@@ -125,8 +132,8 @@ export class SessionRunner {
       status: 'running',
       argv: req.argv,
       cwd: req.cwd,
-      pid: launched.pid,
-      pid_start: launched.startTime,
+      pid: null,
+      pid_start: null,
       log_path: logPath,
       result_path: resultPath,
       exit_path: exitPath,
@@ -141,8 +148,46 @@ export class SessionRunner {
         ? { harness: req.agent.harness, provider: req.agent.provider.id, model: req.agent.model }
         : {}),
     };
+    // The row is written before the process starts: a crash between the two leaves a row a restart
+    // can find the process from (by its command line, recovery.ts), never a process nothing knows of
+    // that would run beside the node's second launch.
+    let started: (s: SessionRecord | null) => void = () => undefined;
+    this.launching.set(id, new Promise((resolve) => (started = resolve)));
+    try {
+      const out = await this.launch(draft, req, env);
+      started(out.session);
+      return out;
+    } catch (err) {
+      started(null);
+      throw err;
+    } finally {
+      this.launching.delete(id);
+    }
+  }
+
+  private async launch(
+    draft: SessionRecord,
+    req: SessionRequest,
+    env: Record<string, string>,
+  ): Promise<{ session: SessionRecord; launched: Launched }> {
+    const id = draft.id;
+    await insertSession(this.store.db, draft);
+    let launched: Launched;
+    try {
+      launched = launch({
+        argv: req.argv,
+        cwd: req.cwd,
+        env,
+        logPath: draft.log_path,
+        exitPath: draft.exit_path,
+      });
+    } catch (err) {
+      await deleteSession(this.store.db, id);
+      throw err;
+    }
+    const session: SessionRecord = { ...draft, pid: launched.pid, pid_start: launched.startTime };
     await this.events.transact(async (uow) => {
-      await insertSession(uow.db, session);
+      await updateSession(uow.db, id, { pid: launched.pid, pid_start: launched.startTime });
       await uow.emit({
         work_item_id: req.itemId,
         type: 'worker_session_started',
@@ -236,7 +281,9 @@ export class SessionRunner {
    * Ends a session on a person's request: it stops as `paused` (a pause) or `cancelled` (a cancel or
    * an abandon), not as a failure; the list of sessions then says which move ended it.
    */
-  async end(s: SessionRecord, why: PersonEnding = 'paused'): Promise<void> {
+  async end(row: SessionRecord, why: PersonEnding = 'paused'): Promise<void> {
+    // A row read while its launch was under way has no pid yet: the launch is waited for.
+    const s = row.pid === null ? ((await this.launching.get(row.id)) ?? row) : row;
     if (s.pid === null || !isSameProcess(s.pid, s.pid_start)) return;
     this.endings.set(s.id, why);
     await endGroup(s.pid, 10_000, this.remember(s));

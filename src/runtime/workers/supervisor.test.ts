@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readExitCode } from './supervisor.js';
+import { endGroup, findLaunched, launch, readExitCode } from './supervisor.js';
 
 let base: string;
 let results: string;
@@ -40,5 +40,26 @@ describe('readExitCode', () => {
     writeFileSync(at('s4.exit'), '0'.repeat(65));
     for (const name of ['s1.exit', 's2.exit', 's3.exit', 's4.exit'])
       expect(readExitCode(at(name)), name).toBeNull();
+  });
+});
+
+describe('findLaunched', () => {
+  it('finds a running launch by its exit path, and nothing once it ended or for another path', async () => {
+    const exitPath = at('s9.exit');
+    const launched = launch({
+      argv: ['sleep', '30'],
+      cwd: base,
+      env: { PATH: process.env.PATH ?? '' },
+      logPath: at('s9.log'),
+      exitPath,
+    });
+    try {
+      expect(findLaunched(exitPath)).toEqual({ pid: launched.pid, startTime: launched.startTime });
+      expect(findLaunched(at('s8.exit'))).toBeNull();
+    } finally {
+      await endGroup(launched.pid, 1_000);
+    }
+    await launched.exited;
+    expect(findLaunched(exitPath)).toBeNull();
   });
 });

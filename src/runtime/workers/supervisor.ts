@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { closeSync, constants, openSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { readInside } from '../fs/safe-read.js';
 import { descendants, isAlive, isSameProcess, processStartTime } from '../process/proc-info.js';
@@ -58,6 +58,34 @@ export function launch(spec: LaunchSpec): Launched {
   } finally {
     closeSync(log);
   }
+}
+
+/**
+ * The wrapper started for `exitPath`, found by its command line (`/bin/sh -c WRAPPER exitPath …`):
+ * how a restart finds a task launched just before a crash, before its pid reached the database.
+ * Null when no such process runs (or /proc is missing).
+ */
+export function findLaunched(exitPath: string): { pid: number; startTime: string | null } | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null;
+  }
+  for (const d of pids) {
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (argv[0] === '/bin/sh' && argv[1] === '-c' && argv[2] === WRAPPER && argv[3] === exitPath) {
+      const pid = Number(d);
+      const startTime = processStartTime(pid);
+      if (startTime !== null) return { pid, startTime };
+    }
+  }
+  return null;
 }
 
 /**

@@ -22,6 +22,7 @@ export async function healthAnswer(inst: Instance): Promise<HealthAnswer> {
     reattach_summary: inst.reattach,
     index: await inst.search.health(),
     session_expiry_days: inst.access.session_expiry_days,
+    store: inst.store.kind,
   };
 }
 
