@@ -168,6 +168,12 @@ describe('jig admin doctor', () => {
     expect(by('git identity')).toMatchObject({ status: 'pass', detail: 'Doc Tor <doc@jig.invalid>' });
     expect(by('disk')?.status).not.toBe('fail');
     expect(by('network')).toMatchObject({ status: 'pass' });
+    expect(by('database')).toEqual({
+      check: 'database',
+      status: 'pass',
+      detail: `SQLite in ${join(jig.home, 'run')} (one server walks every item)`,
+      fix: null,
+    });
     expect(by('service')).toMatchObject({ status: 'warn', fix: '`jig admin install-service`' });
     expect(rows.some((x) => x.check.startsWith('agent '))).toBe(true);
     for (const x of rows) expect(['pass', 'warn', 'fail']).toContain(x.status);

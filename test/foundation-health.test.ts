@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,6 +35,21 @@ describe('GET /api/health', () => {
       index: { last_scan_at: null, repos_scanned: 0, documents: expect.any(Number), embeddings: 'off' },
       session_expiry_days: 7,
       store: 'sqlite',
+      worker: `${hostname()}:${jig.pid}`,
+      // On SQLite the one server walks everything: it is the only process listed.
+      workers: [
+        {
+          name: `${hostname()}:${jig.pid}`,
+          role: 'serve',
+          host: hostname(),
+          pid: jig.pid,
+          takes_work: true,
+          started_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          heartbeat_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          alive: true,
+          self: true,
+        },
+      ],
     });
     expect(h.index.documents).toBeGreaterThan(0);
   });

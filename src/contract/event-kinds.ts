@@ -288,6 +288,7 @@ export const eventCatalogue = {
       argv: z.array(str),
       harness: str.optional(),
       model: nullableStr.optional(),
+      worker: str.optional(),
     }),
   ),
   worker_session_exited: kind(
@@ -303,6 +304,14 @@ export const eventCatalogue = {
   session_reattached: kind(
     'At start, a session still running from before the restart was adopted.',
     z.strictObject({ session: str, pid: num.nullable() }),
+  ),
+  work_item_reclaimed: kind(
+    'Another process took over an item whose worker went silent (docs/scale-out.md): its sessions there are listed as paused and the node runs again.',
+    z.strictObject({ worker: str, from: str, generation: num, sessions: z.array(str) }),
+  ),
+  session_fenced: kind(
+    'A worker started again found a session of its own still running that another process had taken over while it was silent, and ended it.',
+    z.strictObject({ session: str, pid: num, worker: str }),
   ),
   session_resolved_after_restart: kind(
     'At start, a session that ended while the server was away is resolved from its files.',

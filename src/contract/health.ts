@@ -20,6 +20,20 @@ export const IndexState = z.object({
 });
 export type IndexState = z.infer<typeof IndexState>;
 
+/** One process sharing the store: a `jig serve` or a worker (docs/scale-out.md). */
+export const WorkerInfo = z.object({
+  name: z.string().describe('`--name`, `JIG_WORKER_NAME`, or host:pid'),
+  role: z.enum(['serve', 'worker']),
+  host: z.string(),
+  pid: z.number().int(),
+  takes_work: z.boolean().describe('whether it claims and walks items'),
+  started_at: z.string(),
+  heartbeat_at: z.string().describe('when it last said it was alive'),
+  alive: z.boolean().describe('heard from within the last 60 s and not stopped'),
+  self: z.boolean().describe('the process answering'),
+});
+export type WorkerInfo = z.infer<typeof WorkerInfo>;
+
 export const HealthAnswer = z.object({
   status: z.enum(['ok', 'degraded']),
   invalid_templates: z
@@ -42,5 +56,7 @@ export const HealthAnswer = z.object({
   store: z
     .enum(['sqlite', 'postgres'])
     .describe('where the state is kept: the SQLite file in run/, or PostgreSQL (docs/scale-out.md)'),
+  worker: z.string().describe("this process's name among the ones sharing the store"),
+  workers: z.array(WorkerInfo).describe('every process sharing the store, this one included'),
 });
 export type HealthAnswer = z.infer<typeof HealthAnswer>;

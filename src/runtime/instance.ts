@@ -40,6 +40,8 @@ export interface Instance {
   log: Logger;
   /** True when a service manager (systemd, or JIG_SUPERVISED=1) restarts the server when it exits. */
   supervised: boolean;
+  /** `serve` (API and board) or `worker` (`jig serve --worker`: claims and walks items, no board). */
+  role: 'serve' | 'worker';
   /**
    * Set by the process owner (`jig serve`): stop cleanly and exit with this code, so the service
    * manager starts the server again. Unset when the server runs inside another program.

@@ -143,7 +143,8 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
   // Route files are named by URL; docs/routes.md lists every route with its file.
   await app.register(authRoutes(inst, auth));
   await app.register(healthRoutes(inst));
-  await app.register(boardRoutes());
+  // A worker answers its own tasks' calls on loopback; the board is the serving processes' (scale-out.md).
+  if (inst.role === 'serve') await app.register(boardRoutes());
   await app.register(applyRoutes(inst));
   await app.register(templateRoutes(inst));
   await app.register(draftRoutes(inst));

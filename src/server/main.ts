@@ -41,6 +41,8 @@ import { buildApp, type RouteRecord } from './app.js';
 import { serverLimits } from './limits.js';
 import { exposureOf, type Exposure } from './exposure.js';
 import { logStream } from './log-format.js';
+import { defaultWorkerName } from '../runtime/engine/claims.js';
+import { parsePathMap } from '../runtime/repos/path-map.js';
 
 export interface ServeOptions {
   host?: string;
@@ -52,6 +54,19 @@ export interface ServeOptions {
   onRestart?: (exitCode: number) => void;
   /** The clock the pollers read (tests pass a ManualClock); the real one by default. */
   clock?: Clock;
+  /**
+   * `jig serve --worker`: claims and walks items from a shared PostgreSQL store; no board, no
+   * schedules or intake; listens on loopback for its own tasks only (docs/scale-out.md).
+   */
+  worker?: boolean;
+  /** `--name` (else JIG_WORKER_NAME, else host:pid). */
+  name?: string;
+  /** `jig serve --no-work`: API and board only; workers walk the items. */
+  noWork?: boolean;
+  /** `--slots`: the most items this process walks at once (max_concurrent still holds overall). */
+  slots?: number;
+  /** `--repo-map FROM=TO` (else JIG_REPO_MAP, pairs split by `,`): repos checked out elsewhere here. */
+  repoMap?: string[];
 }
 
 export interface RunningServer {
@@ -111,10 +126,32 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     const { access, error: accessError } = readAccess(paths.configDir);
     if (accessError) log.warn({ error: accessError }, 'access.yaml does not load; using loopback defaults');
 
-    const bind = opts.host ?? (env.JIG_HOST?.trim() || undefined) ?? access.bind ?? DEFAULT_BIND;
-    const port = opts.port ?? parsePort(env.JIG_PORT, 'JIG_PORT') ?? access.port ?? DEFAULT_PORT;
+    const role = opts.worker ? 'worker' : 'serve';
+    // A worker's port is for its own tasks' calls: loopback, any free port, unless told otherwise.
+    const bind =
+      opts.host ??
+      (role === 'worker'
+        ? DEFAULT_BIND
+        : ((env.JIG_HOST?.trim() || undefined) ?? access.bind ?? DEFAULT_BIND));
+    const port =
+      opts.port ??
+      (role === 'worker' ? 0 : (parsePort(env.JIG_PORT, 'JIG_PORT') ?? access.port ?? DEFAULT_PORT));
 
     const target = storeTarget(env, access.database, paths.dbPath);
+    if (role === 'worker' && !/^postgres(ql)?:\/\//i.test(target))
+      throw new Error(
+        'a worker shares a PostgreSQL store with jig serve: set JIG_DATABASE_URL (docs/scale-out.md)',
+      );
+    if (opts.noWork && !/^postgres(ql)?:\/\//i.test(target))
+      throw new Error(
+        '--no-work leaves the items to workers, which need a PostgreSQL store (JIG_DATABASE_URL)',
+      );
+    const identity = {
+      name: opts.name?.trim() || defaultWorkerName(env),
+      role,
+      takesWork: !opts.noWork,
+      slots: opts.slots ?? null,
+    } as const;
     store = await openStore(target);
     if (store.kind === 'postgres') log.info({ database: redactUrl(target) }, 'store: PostgreSQL');
     if (store.backupPath) log.info({ backup: store.backupPath }, 'copied the database before migrating it');
@@ -136,7 +173,10 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
 
     const events = new EventLog(store, (err) => log?.error({ err }, 'an event listener failed'));
     await events.init();
-    const repos = new ReposService(paths.configDir, store, process.cwd(), config);
+    const repoMap = parsePathMap(
+      opts.repoMap ?? (env.JIG_REPO_MAP ?? '').split(',').filter((p) => p.trim() !== ''),
+    );
+    const repos = new ReposService(paths.configDir, store, process.cwd(), config, repoMap);
     const items = new ItemsService({
       log,
       store,
@@ -171,6 +211,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       clock,
       onNodeRunEnd: (rec, node) => review.recordAttempt(rec, node),
       approvalRefusal: async (id) => (late.reviews ? late.reviews.mustFixRefusal(id) : null),
+      identity,
     });
     const threads = new ThreadsService({
       store,
@@ -238,6 +279,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       access,
       log,
       supervised: Boolean(env.INVOCATION_ID) || env.JIG_SUPERVISED === '1',
+      role,
       ...(opts.onRestart ? { requestRestart: opts.onRestart } : {}),
       reattach: { scanned: 0, adopted: 0, resolved_from_file: 0, unknown: 0, resumed_work_items: 0 },
       events,
@@ -300,7 +342,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     // Sessions that outlived the last server are adopted, and running items continue (ADR 0003).
     inst.reattach = await engine.recover();
     // An archive or abandon cut off before its worktree and branch were removed finishes now.
-    const reclaimed = await items.reclaimPending();
+    const reclaimed = role === 'serve' ? await items.reclaimPending() : 0;
     if (reclaimed > 0) log.info({ items: reclaimed }, 'finished reclaiming worktrees');
     if (inst.reattach.scanned > 0 || inst.reattach.resumed_work_items > 0)
       log.info(inst.reattach, 'reattached');
@@ -309,9 +351,23 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     const exposure = exposureOf(bind, access);
     for (const warning of exposure.warnings) log.warn({ bind }, `bound off loopback: ${warning}`);
     log.info(
-      { bind, port: inst.port, pid: process.pid, home: paths.home, version: inst.version },
-      'jig listening',
+      {
+        bind,
+        port: inst.port,
+        pid: process.pid,
+        home: paths.home,
+        version: inst.version,
+        ...(store.kind === 'postgres' ? { worker: identity.name, role, takes_work: identity.takesWork } : {}),
+      },
+      role === 'worker' ? 'jig worker claiming work' : 'jig listening',
     );
+    const close = closer(
+      inst,
+      app,
+      lock,
+      role === 'serve' ? { schedules, intake, beads, feedback, notifier, search, addons } : null,
+    );
+    if (role === 'worker') return { inst, app, url, routes, close, exposure };
 
     await schedules.start();
     // Beads of items that ended while no server ran are settled before new polls file more.
@@ -327,29 +383,6 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     void beads.sweep();
     intake.start();
     addons.start();
-    let closing: Promise<void> | undefined;
-    const close = (): Promise<void> =>
-      (closing ??= (async () => {
-        // First: no schedule files an item while the server closes, and no timer outlives it.
-        await schedules.stop();
-        await intake.stop();
-        await beads.stop();
-        await feedback.stop();
-        await notifier.stop();
-        await search.stop();
-        await addons.stop();
-        // The engine stops walking; the task processes themselves keep running, to be adopted.
-        engine.close();
-        // Long polls on permission asks answer now rather than hold the close.
-        inst.asks.close();
-        await app.close();
-        // Units of work already queued commit; none can start once the store is closing.
-        await events.close();
-        await inst.store.close();
-        lock.release();
-        log?.info('jig stopped');
-        log?.flush();
-      })());
     return { inst, app, url, routes, close, exposure };
   } catch (err) {
     if (store) await store.close();
@@ -357,6 +390,51 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     log?.flush();
     throw err;
   }
+}
+
+/** What a serving process started beside the engine (a worker starts none of them). */
+interface Pollers {
+  schedules: SchedulePoller;
+  intake: AutoIntake;
+  beads: IssueCloser;
+  feedback: IssueFeedback;
+  notifier: Notifier;
+  search: SearchService;
+  addons: AddonsService;
+}
+
+function closer(
+  inst: Instance,
+  app: FastifyInstance,
+  lock: PidLock,
+  pollers: Pollers | null,
+): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () =>
+    (closing ??= (async () => {
+      if (pollers) {
+        // First: no schedule files an item while the server closes, and no timer outlives it.
+        await pollers.schedules.stop();
+        await pollers.intake.stop();
+        await pollers.beads.stop();
+        await pollers.feedback.stop();
+        await pollers.notifier.stop();
+        await pollers.search.stop();
+        await pollers.addons.stop();
+      }
+      // The engine stops walking; the task processes themselves keep running, to be adopted.
+      await inst.engine.retire();
+      inst.engine.close();
+      // Long polls on permission asks answer now rather than hold the close.
+      inst.asks.close();
+      await app.close();
+      // Units of work already queued commit; none can start once the store is closing.
+      await inst.events.close();
+      await inst.store.close();
+      lock.release();
+      inst.log.info('jig stopped');
+      inst.log.flush();
+    })());
 }
 
 /**

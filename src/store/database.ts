@@ -30,6 +30,11 @@ export interface Store {
    * items change, and counting 10 000 rows costs a quarter of a millisecond.
    */
   countCached(q: CompiledQuery): Promise<number>;
+  /**
+   * PostgreSQL: calls `heard` on each `NOTIFY` on the channel from any process sharing the database
+   * (and after each reconnect). SQLite has one process: there is nothing to hear.
+   */
+  listen(channel: string, heard: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -143,6 +148,7 @@ export async function openStore(path: string, migrations: Migration[] = defaultM
           counts.set(key, { version, n });
           return n;
         }),
+      listen: async () => undefined,
       async close() {
         await db.destroy();
       },

@@ -23,6 +23,7 @@ import { issueUrls } from './migrations/0021-issue-urls.js';
 import { searchIndex } from './migrations/0022-search-index.js';
 import { rangeIndexes } from './migrations/0023-range-indexes.js';
 import { eventSeq } from './migrations/0024-event-seq.js';
+import { workers } from './migrations/0025-workers.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -68,4 +69,5 @@ export const migrations: Migration[] = [
   searchIndex,
   rangeIndexes,
   eventSeq,
+  workers,
 ];

@@ -109,7 +109,61 @@ export interface PostgresOpen {
   schemaVersion: number;
   readArrays(q: CompiledQuery): Promise<unknown[][]>;
   countCached(q: CompiledQuery): Promise<number>;
+  listen(channel: string, heard: () => void): Promise<void>;
   close(): Promise<void>;
+}
+
+/** How long a lost LISTEN connection waits before it connects again. */
+const RELISTEN_MS = 1_000;
+
+/**
+ * One connection held open for `LISTEN` (a pooled one would be handed to queries between
+ * notifications). A lost connection is made again; `heard` is called after each (re)connect too,
+ * since notifications sent meanwhile are gone, so the listener reads what it missed.
+ */
+class Listener {
+  private client: pg.Client | null = null;
+  private closed = false;
+  private readonly channels = new Map<string, () => void>();
+
+  constructor(private readonly url: string) {}
+
+  async listen(channel: string, heard: () => void): Promise<void> {
+    this.channels.set(channel, heard);
+    if (this.client) await this.client.query(`LISTEN "${channel}"`);
+    else await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.url });
+    const lost = (): void => {
+      if (this.client !== client) return;
+      this.client = null;
+      client.end().catch(() => undefined);
+      if (!this.closed) setTimeout(() => void this.connect().catch(() => undefined), RELISTEN_MS).unref();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (n) => this.channels.get(n.channel)?.());
+    try {
+      await client.connect();
+      for (const channel of this.channels.keys()) await client.query(`LISTEN "${channel}"`);
+    } catch {
+      this.client = client;
+      lost();
+      return;
+    }
+    this.client = client;
+    for (const heard of this.channels.values()) heard();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const c = this.client;
+    this.client = null;
+    if (c) await c.end().catch(() => undefined);
+  }
 }
 
 /** Whether a store target names a PostgreSQL database rather than a SQLite file. */
@@ -123,6 +177,7 @@ export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i
 export async function openPostgres(url: string, migrations: Migration[]): Promise<PostgresOpen> {
   const pool = new pg.Pool({ connectionString: url, max: 10, types });
   const db = new Kysely<Database>({ dialect: new SerialDialect({ pool }) });
+  const listener = new Listener(url);
   const any = db as unknown as Kysely<unknown>;
   try {
     await any.transaction().execute(async (trx) => {
@@ -164,7 +219,9 @@ export async function openPostgres(url: string, migrations: Migration[]): Promis
         const row = (await db.executeQuery<Record<string, unknown>>(q)).rows[0];
         return Number(row ? Object.values(row)[0] : 0);
       },
+      listen: (channel, heard) => listener.listen(channel, heard),
       async close() {
+        await listener.close();
         await db.destroy();
       },
     };

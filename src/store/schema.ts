@@ -103,6 +103,32 @@ export interface WorkerSessionsTable {
   note: string | null;
   /** Migration 19: the workspace member a fanned-out (`each_repository`) session ran for. */
   member: string | null;
+  /** Migration 25: the process (`jig serve` or a worker) that ran it; null before scale-out. */
+  worker: string | null;
+}
+
+/** Migration 25: every process that walks items (or serves), and when it last said it was alive. */
+export interface WorkersTable {
+  name: string;
+  /** `serve` (API and board) or `worker` (`jig serve --worker`). */
+  role: string;
+  host: string;
+  /** Its JIG_HOME: one process per home at a time (the pid lock), so a new one there succeeds the last. */
+  home: string;
+  pid: number;
+  /** 1 when it claims and walks items, 0 for a `jig serve --no-work`. */
+  takes_work: number;
+  started_at: string;
+  heartbeat_at: string;
+  stopped_at: string | null;
+}
+
+/** Migration 25: which process walks each item; `generation` grows with every claim (the fence). */
+export interface ItemClaimsTable {
+  work_item_id: string;
+  worker: string | null;
+  generation: number;
+  claimed_at: string;
 }
 
 /** The append-only event log (migration 3). */
@@ -300,6 +326,8 @@ export interface Database {
   jig_meta: JigMetaTable;
   jig_schema: SchemaVersionTable;
   auth_sessions: AuthSessionsTable;
+  workers: WorkersTable;
+  item_claims: ItemClaimsTable;
   schedule_firings: ScheduleFiringsTable;
   trigger_keys: TriggerKeysTable;
   drafts: DraftsTable;

@@ -60,6 +60,7 @@ export const NO_AGENT = {
   readout: null,
   note: null,
   member: null,
+  worker: null,
 } as const;
 
 export async function insertSession(db: Db, s: SessionRecord): Promise<void> {
@@ -79,21 +80,80 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
   await db.deleteFrom('worker_sessions').where('id', '=', id).execute();
 }
 
+type SessionPatch = Partial<Omit<SessionRecord, 'id' | 'argv'>>;
+
+/** A patch as columns: the JSON ones as text. */
+function columnsOf(patch: SessionPatch) {
+  const { result, readout, ...rest } = patch;
+  return {
+    ...rest,
+    ...(result !== undefined ? { result: result === null ? null : JSON.stringify(result) } : {}),
+    ...(readout !== undefined ? { readout: readout === null ? null : JSON.stringify(readout) } : {}),
+  };
+}
+
 export async function updateSession(
   db: Db,
   id: string,
   patch: Partial<Omit<SessionRecord, 'id' | 'argv'>>,
 ): Promise<void> {
-  const { result, readout, ...rest } = patch;
-  await db
+  await db.updateTable('worker_sessions').set(columnsOf(patch)).where('id', '=', id).execute();
+}
+
+/**
+ * A silent worker's running sessions of an item, given up when another process takes the item over:
+ * listed as paused (the node runs again) with the reason. Answers their ids.
+ */
+export async function releaseSessions(
+  db: Db,
+  itemId: string,
+  worker: string,
+  note: string,
+  at: string,
+): Promise<string[]> {
+  const rows = await db
     .updateTable('worker_sessions')
-    .set({
-      ...rest,
-      ...(result !== undefined ? { result: result === null ? null : JSON.stringify(result) } : {}),
-      ...(readout !== undefined ? { readout: readout === null ? null : JSON.stringify(readout) } : {}),
-    })
-    .where('id', '=', id)
+    .set({ status: 'paused', note, exited_at: at })
+    .where('work_item_id', '=', itemId)
+    .where('status', '=', 'running')
+    .where('worker', '=', worker)
+    .returning('id')
     .execute();
+  return rows.map((r) => r.id).sort();
+}
+
+/**
+ * A worker's sessions the store no longer lists as running but whose end it never recorded (another
+ * process took their item over while this one was silent): the ones whose process may still live.
+ */
+export async function releasedSessions(db: Db, worker: string): Promise<SessionRecord[]> {
+  const rows = await db
+    .selectFrom('worker_sessions')
+    .selectAll()
+    .where('worker', '=', worker)
+    .where('status', '!=', 'running')
+    .where('exit_code', 'is', null)
+    .where('pid', 'is not', null)
+    .execute();
+  return rows.map(fromRow);
+}
+
+/**
+ * Records how a session ended, unless it no longer runs as far as the store knows (another worker
+ * took its item over and released it): answers whether this process's record was written.
+ */
+export async function finishSession(
+  db: Db,
+  id: string,
+  patch: Partial<Omit<SessionRecord, 'id' | 'argv'>>,
+): Promise<boolean> {
+  const out = await db
+    .updateTable('worker_sessions')
+    .set(columnsOf(patch))
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(out.numUpdatedRows) > 0;
 }
 
 export async function getSession(db: Db, id: string): Promise<SessionRecord | null> {

@@ -67,10 +67,11 @@ export async function startJig(opts: StartOptions = {}): Promise<JigProcess> {
       opts.timeoutMs ?? 20_000,
     );
     const check = (): void => {
-      const m = /jig listening on (\S+) /.exec(out);
+      // A worker (`--worker`) names the loopback port its tasks call instead.
+      const m = /jig listening on (\S+) |tasks' API on (\S+)\)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        res(m[1]!);
+        res((m[1] ?? m[2])!);
       }
     };
     proc.stdout.on('data', check);

@@ -12,6 +12,7 @@ import { listHarnesses } from '../../client/harnesses.js';
 import { JigClient } from '../../client/http.js';
 import { configDirOf } from '../../client/local-access.js';
 import { servicePath } from './admin-service-files.js';
+import { databaseRows } from './admin-doctor-database.js';
 
 export type RowStatus = 'pass' | 'warn' | 'fail';
 
@@ -319,6 +320,7 @@ export async function doctorRows(): Promise<DoctorRow[]> {
   const server = await serverRows(client, home);
   const rows = [...server.rows, ...homeRows(home), gitRow()];
   if (server.health) {
+    rows.push(...databaseRows(server.health));
     try {
       rows.push(...(await harnessRows(client)));
     } catch (err) {

@@ -8,6 +8,13 @@ export function portArg(value: string): number {
   return n;
 }
 
+function slotsArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1000)
+    throw new InvalidArgumentError('slots is a number from 1 to 1000');
+  return n;
+}
+
 /** How long a stop may take before the process exits anyway. */
 const STOP_DEADLINE_MS = 10_000;
 
@@ -17,11 +24,35 @@ export function registerServe(program: Command): void {
     .description('run the Jig server: board and API on one port (default 127.0.0.1:8765)')
     .option('--host <addr>', 'address to bind (else JIG_HOST, then access.yaml bind, then 127.0.0.1)')
     .option('--port <n>', 'port to listen on (else JIG_PORT, then access.yaml port, then 8765)', portArg)
+    .option(
+      '--worker',
+      'claim and walk items from a shared PostgreSQL store (JIG_DATABASE_URL): no board, no schedules; see docs/scale-out.md',
+    )
+    .option(
+      '--name <name>',
+      'this process among those sharing the store (else JIG_WORKER_NAME, else host:pid)',
+    )
+    .option('--no-work', 'serve the API and board only; workers walk the items (PostgreSQL store)')
+    .option(
+      '--repo-map <from=to>',
+      'a repo the server has at FROM is checked out at TO here (repeatable; else JIG_REPO_MAP)',
+      (v: string, all: string[] = []) => [...all, v],
+    )
+    .option('--slots <n>', 'the most items this process walks at once (max_concurrent still holds)', slotsArg)
     .action(serveForeground);
 }
 
 /** Runs the server in this process until a signal stops it (`jig serve`, `jig admin start`, bare `jig`). */
-export async function serveForeground(opts: { host?: string; port?: number }): Promise<void> {
+export async function serveForeground(opts: {
+  host?: string;
+  port?: number;
+  worker?: boolean;
+  name?: string;
+  /** commander's `--no-work`: false when given. */
+  work?: boolean;
+  slots?: number;
+  repoMap?: string[];
+}): Promise<void> {
   // `jig serve` is the one verb that runs the server itself (DESIGN.md: cli -> server/main.ts only).
   const { startServer } = await import('../../server/main.js');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -54,6 +85,11 @@ export async function serveForeground(opts: { host?: string; port?: number }): P
     server = await startServer({
       host: opts.host,
       port: opts.port,
+      ...(opts.worker ? { worker: true } : {}),
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      ...(opts.work === false ? { noWork: true } : {}),
+      ...(opts.slots !== undefined ? { slots: opts.slots } : {}),
+      ...(opts.repoMap ? { repoMap: opts.repoMap } : {}),
       logToStderr: true,
       // POST /api/apply/restart: a clean stop, then a non-zero exit the service manager restarts on.
       onRestart: (code) => stop('restart', code),
@@ -63,7 +99,9 @@ export async function serveForeground(opts: { host?: string; port?: number }): P
     process.exit(1);
   }
   process.stdout.write(
-    `jig listening on ${server.url} (pid ${process.pid}, home ${server.inst.paths.home})\n`,
+    server.inst.role === 'worker'
+      ? `jig worker ${server.inst.engine.workerName} claiming work (pid ${process.pid}, home ${server.inst.paths.home}, tasks' API on ${server.url})\n`
+      : `jig listening on ${server.url} (pid ${process.pid}, home ${server.inst.paths.home})\n`,
   );
   if (server.exposure.offLoopback) {
     process.stdout.write(`jig: bound to ${server.inst.bind}: other machines can reach this port\n`);

@@ -1,6 +1,7 @@
 import type { EventActor } from '../../contract/events.js';
 import type { ProviderDefinition } from '../../contract/harness/provider.js';
-import type { ReattachSummary } from '../../contract/health.js';
+import type { ReattachSummary, WorkerInfo } from '../../contract/health.js';
+import { Claims } from './claims.js';
 import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
 import { getItem, type ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
@@ -42,6 +43,7 @@ export class Engine {
   private readonly escalations: Escalations;
   private readonly waits: Waits;
   private readonly mrWatch: MrWatch;
+  private readonly claims: Claims;
   private closed = false;
 
   constructor(d: EngineDeps) {
@@ -50,16 +52,28 @@ export class Engine {
     const addons = new AddonContent(d.paths.addonsDir, d.config);
     const workers = new Workers({ ...d, catalog, skills, addons });
     const queues = new ItemQueues();
+    const claims = new Claims({
+      store: d.store,
+      events: d.events,
+      clock: d.clock,
+      log: d.log,
+      identity: d.identity,
+      home: d.paths.home,
+    });
+    this.claims = claims;
     // The moves one system asks of another, bound late: each system is built below, before any runs.
     this.r = {
       ...d,
       workers,
+      claims,
       catalog,
       closed: () => this.closed,
       now: () => stamp(d.clock),
       item: (id) => itemOr404(d.store.db, id),
       policyOf: (rec) => rec.policy_snapshot ?? d.config.policy,
-      stillRunning: async (id) => !this.closed && (await getItem(d.store.db, id))?.status === 'running',
+      // Running, and still walked here: a claim that moved on to another process halts the walk.
+      stillRunning: async (id) =>
+        !this.closed && (await getItem(d.store.db, id))?.status === 'running' && (await claims.holds(id)),
       serial: (id, fn) => queues.serial(id, fn),
       claim: (uow, rec, by) => this.slots.claim(uow, rec, by),
       promote: () => this.slots.promote(),
@@ -88,8 +102,12 @@ export class Engine {
       waits: this.waits,
     });
     this.mrWatch = new MrWatch(this.r);
-    this.clocks.start();
-    this.mrWatch.start();
+    // The wall clocks and merge-request watch are the serving processes' (a stop they make reaches a
+    // worker's sessions through its fence, claims.ts).
+    if (d.identity.role === 'serve') {
+      this.clocks.start();
+      this.mrWatch.start();
+    }
   }
 
   // ---------- a person's moves ----------
@@ -177,12 +195,38 @@ export class Engine {
 
   // ---------- the server's life ----------
 
-  recover(): Promise<ReattachSummary> {
-    return recover(this.r, this.parking, this.waits);
+  /**
+   * After a restart: adopts this process's sessions and continues its items, then starts
+   * heartbeating and (on a shared store) claiming work.
+   */
+  async recover(): Promise<ReattachSummary> {
+    await this.claims.register();
+    const summary = await recover(this.r, this.parking, this.waits);
+    await this.claims.start({
+      walk: (id) => this.walker.kick(id),
+      endLocal: (id) => this.r.workers.endLocal(id),
+    });
+    return summary;
+  }
+
+  /** Records this process as stopped (before the store closes; its claims lapse in their time). */
+  retire(): Promise<void> {
+    return this.claims.close();
+  }
+
+  /** This process's name among those sharing the store. */
+  get workerName(): string {
+    return this.claims.name;
+  }
+
+  /** The processes sharing the store, for health. */
+  workers(): Promise<WorkerInfo[]> {
+    return this.claims.workers();
   }
 
   close(): void {
     this.closed = true;
+    this.claims.halt();
     this.r.workers.close();
     this.parking.close();
     this.waits.close();

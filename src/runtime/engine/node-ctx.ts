@@ -91,8 +91,10 @@ export async function move(ctx: NodeCtx, fn: (w: Walk) => Walk, events: NodeEven
 
 /** The sessions of the measurement in progress, in the order they ran. */
 export async function measuredSessions(ctx: NodeCtx, walk: Walk): Promise<SessionRecord[]> {
-  const ids = new Set(walk.measured ?? []);
-  return (await sessionsOf(ctx.h.store.db, ctx.id)).filter((s) => ids.has(s.id));
+  // In the order the walk measured them (each step's tasks in their order), not by start time:
+  // tasks of a step start together, and the first failure named must not depend on which won.
+  const byId = new Map((await sessionsOf(ctx.h.store.db, ctx.id)).map((s) => [s.id, s]));
+  return [...new Set(walk.measured ?? [])].flatMap((id) => byId.get(id) ?? []);
 }
 
 /** Every task of the node's own steps, by path. */

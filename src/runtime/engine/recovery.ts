@@ -1,10 +1,15 @@
 import { SETUP_NODE } from '../../contract/verdicts.js';
 import type { ReattachSummary } from '../../contract/health.js';
 import { itemIdsIn, parkedItemIds } from '../../store/item-scans.js';
-import { runningSessions, updateSession, type SessionRecord } from '../../store/sessions.js';
+import {
+  releasedSessions,
+  runningSessions,
+  updateSession,
+  type SessionRecord,
+} from '../../store/sessions.js';
 import { getItem } from '../../store/work-items.js';
 import { background } from '../background.js';
-import { findLaunched } from '../workers/supervisor.js';
+import { endGroup, findLaunched } from '../workers/supervisor.js';
 import { isSameProcess } from '../process/proc-info.js';
 import type { Parking } from './parking.js';
 import type { Waits } from './waits.js';
@@ -28,7 +33,10 @@ export async function recover(
     unknown: 0,
     resumed_work_items: 0,
   };
-  const live = await runningSessions(r.store.db);
+  // This process's own (and those of the one that ran in this home before: claims.ts succeed);
+  // another worker's sessions run on its machine, which adopts them itself.
+  const me = r.claims.name;
+  const live = (await runningSessions(r.store.db)).filter((s) => s.worker === me || s.worker === null);
   summary.scanned = live.length;
   const waits: Promise<unknown>[] = [];
   const itemsWithSessions = new Set<string>();
@@ -52,6 +60,7 @@ export async function recover(
       waits.push(r.serial(s.work_item_id, () => afterAdopted(r, done)));
     }
   }
+  await fenceReleased(r);
   for (const id of await itemIdsIn(r.store.db, 'running')) {
     summary.resumed_work_items++;
     if (!itemsWithSessions.has(id)) r.kick(id);
@@ -60,8 +69,9 @@ export async function recover(
     const until = (await getItem(r.store.db, id))?.walk?.parked_until;
     if (until) parking.arm(id, until);
   }
-  // Waiting items hold no session process: each is polled again from its stored next time.
-  await forgeWaits.recover();
+  // Waiting items hold no session process: each is polled again from its stored next time, by the
+  // serving processes (a worker does not poll the forge).
+  if (r.identity.role === 'serve') await forgeWaits.recover();
   // The slots freed by sessions that ended while the server was away go on once all are settled
   // (each wait logs its own failure; one failing does not keep the others' slots).
   background(r.log, 'settling adopted sessions', async () => {
@@ -72,6 +82,27 @@ export async function recover(
     r.promote();
   });
   return summary;
+}
+
+/**
+ * The fence, at start: a session of this worker that another process took over while this one was
+ * silent (or dead) may still run here; it is ended, so its node does not run in two places.
+ */
+async function fenceReleased(r: EngineResources): Promise<void> {
+  for (const s of await releasedSessions(r.store.db, r.claims.name)) {
+    if (s.pid === null || !isSameProcess(s.pid, s.pid_start)) continue;
+    r.log.warn(
+      { session: s.id, pid: s.pid, item: s.work_item_id },
+      'ending a session another worker took over',
+    );
+    await endGroup(s.pid, 10_000);
+    await r.events.record(
+      s.work_item_id,
+      'session_fenced',
+      { session: s.id, pid: s.pid, worker: r.claims.name },
+      { node: s.node },
+    );
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ import type { HarnessCatalog } from '../harness/catalog.js';
 import type { HomePaths } from '../home/paths.js';
 import type { ReposService } from '../repos/repos-service.js';
 import type { Workers } from '../workers/workers.js';
+import type { Claims, ProcessIdentity } from './claims.js';
 
 /** What the server hands the engine. */
 export interface EngineDeps {
@@ -32,6 +33,8 @@ export interface EngineDeps {
   onNodeRunEnd?: (rec: ItemRecord, node: string) => Promise<void>;
   /** Why a person's approval of a gate is refused now (a must-fix review thread open), or null. */
   approvalRefusal?: (id: string) => Promise<Error | null>;
+  /** Who this process is among those sharing the store (docs/scale-out.md). */
+  identity: ProcessIdentity;
 }
 
 /**
@@ -41,6 +44,8 @@ export interface EngineDeps {
  */
 export interface EngineResources extends EngineDeps {
   workers: Workers;
+  /** Which process walks each running item (claims.ts). */
+  claims: Claims;
   catalog: HarnessCatalog;
   /** True once the server is closing: nothing new starts. */
   closed(): boolean;

@@ -111,6 +111,9 @@ export class Walker {
   kick(id: string): void {
     if (this.r.closed()) return;
     const walked = async (): Promise<void> => {
+      // On a shared store the item may be another process's to walk (claims.ts).
+      if (!(await this.r.claims.take(id))) return;
+      this.r.claims.walked(id, true);
       try {
         await this.r.serial(id, () => this.walk(id));
       } catch (err) {
@@ -121,6 +124,8 @@ export class Walker {
           if (rec?.status === 'running')
             await this.stop(rec, 'infra', `internal error: ${why}`, rec.current_node);
         });
+      } finally {
+        this.r.claims.walked(id, false);
       }
     };
     background(this.r.log, 'stopping an item whose walk failed', walked, { item: id });

@@ -1,8 +1,8 @@
-import { CompiledQuery, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import { payloadProblem, type EventKind, type EventPayload } from '../../contract/event-kinds.js';
 import type { EventActor, EventRecord } from '../../contract/events.js';
 import type { Store } from '../../store/database.js';
-import { appendEvent, lastSeq, type NewEventOf } from '../../store/events.js';
+import { appendEvent, lastSeq, readEvents, type NewEventOf } from '../../store/events.js';
 import type { Database } from '../../store/schema.js';
 
 export interface UnitOfWork {
@@ -15,6 +15,9 @@ export interface UnitOfWork {
 }
 
 type Listener = (events: readonly EventRecord[]) => void;
+
+/** The PostgreSQL channel each commit with events notifies. */
+const EVENTS_CHANNEL = 'jig_events';
 
 interface Unit {
   fn: (uow: UnitOfWork) => Promise<unknown>;
@@ -71,6 +74,8 @@ export class EventLog {
   private drained: Promise<void> = Promise.resolve();
   private closed = false;
   private latest = 0;
+  /** PostgreSQL: deliveries one after another, so listeners hear each event once, in seq order. */
+  private delivering: Promise<void> = Promise.resolve();
   /** Runs at the end of each unit, in its transaction, over the events it recorded (the search index). */
   private indexer: ((db: Transaction<Database>, events: readonly EventRecord[]) => Promise<void>) | null =
     null;
@@ -84,6 +89,53 @@ export class EventLog {
 
   async init(): Promise<void> {
     this.latest = await lastSeq(this.store.db);
+    // Other processes sharing a PostgreSQL store NOTIFY after each commit: their events reach this
+    // process's listeners (the WebSocket, notifications) too, in seq order (docs/scale-out.md).
+    if (this.store.kind === 'postgres') await this.store.listen(EVENTS_CHANNEL, () => this.deliver([]));
+  }
+
+  /**
+   * Tells the listeners of `events` (just committed here) and of every event committed before them
+   * that they have not heard yet (another process's), each once and in seq order. On SQLite this
+   * process wrote every event, so the events are told at once.
+   */
+  private deliver(events: readonly EventRecord[]): void {
+    if (this.store.kind !== 'postgres') {
+      this.tell(events);
+      return;
+    }
+    this.delivering = this.delivering
+      .then(async () => {
+        const upTo = events.length > 0 ? events[events.length - 1]!.seq : Number.POSITIVE_INFINITY;
+        // What came in between (or, for a notification, everything new), read from the store.
+        for (;;) {
+          const before = events[0]?.seq ?? Number.POSITIVE_INFINITY;
+          if (this.latest + 1 >= before) break;
+          const page = (await readEvents(this.store.db, { after: this.latest, limit: 500 })).filter(
+            (e) => e.seq < before,
+          );
+          if (page.length === 0) break;
+          this.tell(page);
+          if (page.length < 500) break;
+        }
+        this.tell(events.filter((e) => e.seq > this.latest && e.seq <= upTo));
+      })
+      .catch((err: unknown) => this.onListenerError(err));
+  }
+
+  /** Hands events past the last told to every listener. */
+  private tell(all: readonly EventRecord[]): void {
+    const events = all.filter((e) => e.seq > this.latest);
+    if (events.length === 0) return;
+    this.latest = events[events.length - 1]!.seq;
+    for (const l of this.listeners) {
+      try {
+        l(events);
+      } catch (err) {
+        // A listener's failure is its own; the change is committed either way.
+        this.onListenerError(err);
+      }
+    }
   }
 
   /** The highest seq committed so far. */
@@ -130,6 +182,7 @@ export class EventLog {
   async close(): Promise<void> {
     this.closed = true;
     while (this.draining) await this.drained;
+    await this.delivering;
   }
 
   /**
@@ -178,6 +231,10 @@ export class EventLog {
         const alone = group.length === 1;
         for (const unit of group) out.push(await this.run(db, unit, alone));
         if (alone && !out[0]!.ok) throw out[0]!.value;
+        // Sent by PostgreSQL at the commit, to every process sharing the store (deliver above).
+        const last = out.flatMap((d) => d.events).at(-1);
+        if (last && this.store.kind === 'postgres')
+          await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${String(last.seq)})`.execute(db);
         return out;
       });
     } catch (err) {
@@ -185,17 +242,7 @@ export class EventLog {
       return;
     }
     const events = done.flatMap((d) => d.events);
-    if (events.length > 0) {
-      this.latest = Math.max(this.latest, events[events.length - 1]!.seq);
-      for (const l of this.listeners) {
-        try {
-          l(events);
-        } catch (err) {
-          // A listener's failure is its own; the change is committed either way.
-          this.onListenerError(err);
-        }
-      }
-    }
+    if (events.length > 0) this.deliver(events);
     for (const d of done) {
       if (d.ok) d.unit.resolve(d.value);
       else d.unit.reject(d.value);

@@ -12,6 +12,7 @@ const SHOWN_OPEN = 10;
 import { hasCommit, repoTopLevel } from '../git/git.js';
 import { probeRepo } from './probe.js';
 import { readRepos, writeRepoEntry } from './repos-file.js';
+import { mapPath, type PathMapping } from './path-map.js';
 import { selectMembers, type Selection } from '../../core/workspaces/select.js';
 import { requireKnownChain, type ChainCatalog } from '../items/chain-catalog.js';
 
@@ -59,6 +60,8 @@ export class ReposService {
     private readonly startCwd: string = process.cwd(),
     /** Checks a default chain named in a request (a hand-edited repos.yaml is checked at reload). */
     private readonly chains: ChainCatalog | null = null,
+    /** A worker's `--repo-map`: the server's path of a repo, as checked out on this machine. */
+    private readonly pathMap: readonly PathMapping[] = [],
   ) {}
 
   private load() {
@@ -73,8 +76,9 @@ export class ReposService {
   }
 
   /** The connected entry for a path, comparing real paths so a link or trailing slash still matches. */
-  find(path: string): RepoEntry | null {
+  find(asFiled: string): RepoEntry | null {
     const { file } = this.load();
+    const path = mapPath(this.pathMap, asFiled);
     // Callers nearly always send the path as connected: only a miss pays for resolving links.
     const exact = file.repos.find((r) => r.path === path);
     if (exact) return exact;

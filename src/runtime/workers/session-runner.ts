@@ -8,6 +8,8 @@ import type { PriceTable } from '../../core/harness/prices.js';
 import type { Store } from '../../store/database.js';
 import {
   deleteSession,
+  finishSession,
+  getSession,
   insertSession,
   NO_AGENT,
   updateSession,
@@ -46,6 +48,8 @@ export interface SessionRunnerDeps {
   paths: HomePaths;
   log: Logger;
   clock: Clock;
+  /** This process's name among those sharing the store: each session records who ran it. */
+  identity: { name: string };
 }
 
 /** What the runner needs to follow agent sessions: their providers, prices, and the item's spend. */
@@ -73,7 +77,10 @@ export type PersonEnding = 'paused' | 'cancelled';
  * they ended into a session status. The session row and its events are the record.
  */
 export class SessionRunner {
+  private readonly worker: string;
   private readonly endings = new Map<string, Ending>();
+  /** Sessions this process started or adopted and has not recorded yet (the fence ends them). */
+  private readonly live = new Map<string, SessionRecord>();
   /** Launches under way (row written, pid not yet): what `end` waits for. */
   private readonly launching = new Map<string, Promise<SessionRecord | null>>();
   private readonly timers = new Map<string, TimerHandle>();
@@ -104,6 +111,7 @@ export class SessionRunner {
     this.paths = d.paths;
     this.log = d.log;
     this.clock = d.clock;
+    this.worker = d.identity.name;
   }
 
   private now(): string {
@@ -144,6 +152,7 @@ export class SessionRunner {
       exited_at: null,
       ...NO_AGENT,
       member: req.member ?? null,
+      worker: this.worker,
       ...(req.agent
         ? { harness: req.agent.harness, provider: req.agent.provider.id, model: req.agent.model }
         : {}),
@@ -201,9 +210,11 @@ export class SessionRunner {
           pid: launched.pid,
           argv: redact(req.argv),
           ...(req.agent ? { harness: req.agent.harness, model: req.agent.model } : {}),
+          worker: this.worker,
         },
       });
     });
+    this.live.set(id, session);
     this.armCap(session);
     this.watch(session);
     return { session, launched };
@@ -289,10 +300,20 @@ export class SessionRunner {
     await endGroup(s.pid, 10_000, this.remember(s));
   }
 
+  /**
+   * Ends this process's live sessions of an item whatever the store says of them: the fence, when
+   * the item's claim moved on to another process or the item stopped running elsewhere.
+   */
+  async endLocal(itemId: string, why: PersonEnding = 'paused'): Promise<void> {
+    const mine = [...this.live.values()].filter((s) => s.work_item_id === itemId);
+    await Promise.all(mine.map((s) => this.end(s, why)));
+  }
+
   /** Waits for a session this server started, or one it adopted after a restart, and records its end. */
   async finish(s: SessionRecord, launched?: Launched): Promise<SessionRecord> {
     if (launched) await launched.exited;
     else if (s.pid !== null) {
+      this.live.set(s.id, s);
       this.armCap(s);
       this.watch(s);
       await waitGone(s.pid, s.pid_start);
@@ -307,6 +328,7 @@ export class SessionRunner {
     this.timers.delete(s.id);
     const ending = this.endings.get(s.id);
     this.endings.delete(s.id);
+    this.live.delete(s.id);
     // Whatever the task left running in its group goes too.
     const pid = s.pid;
     const left = [...(this.seen.get(s.id)?.values() ?? [])];
@@ -349,8 +371,9 @@ export class SessionRunner {
       note: note ?? null,
       exited_at: this.now(),
     };
-    await this.events.transact(async (uow) => {
-      await updateSession(uow.db, s.id, {
+    const written = await this.events.transact(async (uow) => {
+      // Not over a release: another process took the item over while this one was silent.
+      const ok = await finishSession(uow.db, s.id, {
         ...usage,
         status,
         exit_code: exitCode,
@@ -359,6 +382,7 @@ export class SessionRunner {
         note: note ?? null,
         exited_at: done.exited_at,
       });
+      if (!ok) return false;
       await uow.emit({
         work_item_id: s.work_item_id,
         type: 'worker_session_exited',
@@ -366,7 +390,12 @@ export class SessionRunner {
         node: s.node,
         payload: { session: s.id, task: s.task_path, status, exit_code: exitCode, ...(note ? { note } : {}) },
       });
+      return true;
     });
+    if (!written) {
+      this.log.warn({ session: s.id }, 'session ended after its item was taken over: not recorded');
+      return (await getSession(this.store.db, s.id)) ?? done;
+    }
     if (status === 'unknown')
       this.log.warn({ session: s.id }, 'session ended with no exit code and no result');
     if (agent) await this.agents.onUsage(done, true);

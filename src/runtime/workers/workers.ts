@@ -28,6 +28,8 @@ export interface WorkerResources {
   skills: SkillSource;
   /** Add-on skills, profiles and steering at the versions an item's chain pinned. */
   addons: AddonContent;
+  /** This process among those sharing the store: sessions record its name. */
+  identity: { name: string };
 }
 
 /** A command task (subprocess, builtin, the setup command) to run in the item's worktree. */
@@ -111,6 +113,11 @@ export class Workers {
   async endSessions(itemId: string, why: PersonEnding = 'paused'): Promise<void> {
     const live = await runningSessions(this.r.store.db, itemId);
     await Promise.all(live.map((s) => this.sessions.end(s, why)));
+  }
+
+  /** Ends this process's live sessions of an item, whatever the store says (engine/claims.ts). */
+  endLocal(itemId: string, why: PersonEnding = 'paused'): Promise<void> {
+    return this.sessions.endLocal(itemId, why);
   }
 
   /** Ends one live session (an escalation turn a person stops). */

@@ -23,6 +23,8 @@ export async function healthAnswer(inst: Instance): Promise<HealthAnswer> {
     index: await inst.search.health(),
     session_expiry_days: inst.access.session_expiry_days,
     store: inst.store.kind,
+    worker: inst.engine.workerName,
+    workers: await inst.engine.workers(),
   };
 }
 

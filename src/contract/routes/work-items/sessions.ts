@@ -32,6 +32,10 @@ export const Session = z.object({
   cost_source: z.enum(['reported', 'estimated']).nullable().describe('null: unknown (never free)'),
   readout: z.record(z.string(), z.unknown()).nullable(),
   note: z.string().nullable().describe('why the session ended as it did, when Jig knows'),
+  worker: z
+    .string()
+    .nullable()
+    .describe('the process that ran it (`jig serve` or a worker, docs/scale-out.md); null on older rows'),
 });
 export type Session = z.infer<typeof Session>;
 

@@ -36,6 +36,7 @@ export const sessionRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
         provider: s.provider,
         model: s.model,
         cli_session_id: s.cli_session_id,
+        worker: s.worker,
         tokens: {
           input: s.tokens_input,
           output: s.tokens_output,

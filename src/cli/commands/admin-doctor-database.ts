@@ -1,0 +1,56 @@
+import type { HealthAnswer } from '../../contract/health.js';
+
+/** A doctor row (admin-doctor-checks.ts), spelled here so the two files do not import each other. */
+interface DoctorRow {
+  check: string;
+  status: 'pass' | 'warn' | 'fail';
+  detail: string;
+  fix: string | null;
+}
+type RowStatus = DoctorRow['status'];
+
+const row = (check: string, status: RowStatus, detail: string, fix: string | null = null): DoctorRow => ({
+  check,
+  status,
+  detail,
+  fix,
+});
+
+/**
+ * The store the server answers from and, on PostgreSQL, the processes sharing it
+ * (docs/scale-out.md): a silent worker is a warning (its items are taken over after 60 s), no live
+ * process taking work a failure (running items would wait for one).
+ */
+export function databaseRows(health: HealthAnswer): DoctorRow[] {
+  if (health.store === 'sqlite')
+    return [row('database', 'pass', `SQLite in ${health.run_dir} (one server walks every item)`)];
+  const alive = health.workers.filter((w) => w.alive);
+  const rows = [
+    row(
+      'database',
+      'pass',
+      `PostgreSQL, shared by ${alive.length} live process${alive.length === 1 ? '' : 'es'}: ${alive
+        .map((w) => `${w.name} (${w.role}${w.takes_work ? '' : ', no work'})`)
+        .join(', ')}`,
+    ),
+  ];
+  if (!alive.some((w) => w.takes_work))
+    rows.push(
+      row(
+        'workers',
+        'fail',
+        'no live process takes work: running items wait until one does',
+        'start a worker (`jig serve --worker`) or a `jig serve` without --no-work',
+      ),
+    );
+  for (const w of health.workers.filter((x) => !x.alive && x.takes_work))
+    rows.push(
+      row(
+        'workers',
+        'warn',
+        `${w.name} on ${w.host} last heard from at ${w.heartbeat_at}: its items are taken over by the others`,
+        `start it again with --name ${w.name} to end its old sessions there`,
+      ),
+    );
+  return rows;
+}
