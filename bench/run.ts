@@ -11,6 +11,7 @@ const all = [
   'board',
   'review',
   'search',
+  'claims',
 ];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length > 0 ? wanted : all) {

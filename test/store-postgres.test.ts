@@ -100,6 +100,17 @@ describe('PostgreSQL as a store', () => {
     expect(again.schemaVersion).toBe(pg.schemaVersion);
   });
 
+  it('keeps a text with a NUL character (PostgreSQL text cannot hold one) with U+FFFD in its place', async (ctx) => {
+    if (!server) return ctx.skip(skip);
+    const s = await pgStore();
+    await s.db.insertInto('jig_meta').values({ key: 'k\0', value: 'a\0b' }).execute();
+    await s.db.transaction().execute(async (t) => {
+      await t.updateTable('jig_meta').set({ value: 'c\0d' }).where('key', '=', 'k\0').execute();
+    });
+    const rows = await s.db.selectFrom('jig_meta').selectAll().where('key', '=', 'k\0').execute();
+    expect(rows).toEqual([{ key: 'k\uFFFD', value: 'c\uFFFDd' }]);
+  });
+
   it('reads counts, sums and seq as numbers, and dollars to the cent and beyond', async (ctx) => {
     if (!server) return ctx.skip(skip);
     const s = await pgStore();

@@ -94,6 +94,47 @@ export async function claimOf(db: Db, itemId: string): Promise<ClaimRow | null> 
   return row ? { worker: row.worker, generation: Number(row.generation) } : null;
 }
 
+/** The claims of several items at once (a claim round's rows). */
+export async function claimsOf(db: Db, itemIds: readonly string[]): Promise<Map<string, ClaimRow>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('item_claims')
+    .select(['work_item_id', 'worker', 'generation'])
+    .where('work_item_id', 'in', [...itemIds])
+    .execute();
+  return new Map(rows.map((r) => [r.work_item_id, { worker: r.worker, generation: Number(r.generation) }]));
+}
+
+/**
+ * Claims items nobody holds, in two statements: rows never claimed are inserted at generation 1,
+ * released rows are taken at their generation + 1. Answers each item's new generation.
+ */
+export async function claimFree(
+  db: Db,
+  fresh: readonly string[],
+  released: ReadonlyMap<string, number>,
+  worker: string,
+  at: string,
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (fresh.length > 0) {
+    await db
+      .insertInto('item_claims')
+      .values(fresh.map((id) => ({ work_item_id: id, worker, generation: 1, claimed_at: at })))
+      .execute();
+    for (const id of fresh) out.set(id, 1);
+  }
+  if (released.size > 0) {
+    await db
+      .updateTable('item_claims')
+      .set((eb) => ({ worker, generation: eb('generation', '+', 1), claimed_at: at }))
+      .where('work_item_id', 'in', [...released.keys()])
+      .execute();
+    for (const [id, g] of released) out.set(id, g + 1);
+  }
+  return out;
+}
+
 /** Sets the holder of an item's claim, bumping its generation; answers the new generation. */
 export async function setClaim(db: Db, itemId: string, worker: string, at: string): Promise<number> {
   const cur = await claimOf(db, itemId);
@@ -105,7 +146,10 @@ export async function setClaim(db: Db, itemId: string, worker: string, at: strin
       .where('work_item_id', '=', itemId)
       .execute();
   } else {
-    await db.insertInto('item_claims').values({ work_item_id: itemId, worker, generation, claimed_at: at }).execute();
+    await db
+      .insertInto('item_claims')
+      .values({ work_item_id: itemId, worker, generation, claimed_at: at })
+      .execute();
   }
   return generation;
 }

@@ -52,7 +52,37 @@ const types = {
   },
 };
 
+/**
+ * PostgreSQL text cannot hold U+0000, which SQLite stores: a string parameter carrying one is sent
+ * with U+FFFD in its place, so a description or comment pasted with a NUL is kept (one character
+ * shown as �) rather than refused with a 500. JSON columns are unaffected: JSON.stringify writes
+ * the character as the six characters `\u0000`.
+ */
+function withoutNul(c: DatabaseConnection): DatabaseConnection {
+  const clean = (q: CompiledQuery): CompiledQuery =>
+    q.parameters.some((p) => typeof p === 'string' && p.includes('\0'))
+      ? {
+          ...q,
+          parameters: q.parameters.map((p) => (typeof p === 'string' ? p.replaceAll('\0', '\uFFFD') : p)),
+        }
+      : q;
+  return new Proxy(c, {
+    get(target, prop) {
+      if (prop === 'executeQuery') return (q: CompiledQuery) => target.executeQuery(clean(q));
+      if (prop === 'streamQuery')
+        return (q: CompiledQuery, chunk?: number) => target.streamQuery(clean(q), chunk);
+      // The driver's own methods read private fields: called on the connection itself.
+      const v = Reflect.get(target, prop) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
 class SerialDriver extends PostgresDriver {
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    return withoutNul(await super.acquireConnection());
+  }
+
   override async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     await super.beginTransaction(c, settings);
     await c.executeQuery(WRITE_LOCK);

@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import type { WorkerInfo } from '../../contract/health.js';
 import {
   claimable,
+  claimFree,
   claimOf,
+  claimsOf,
   claimsHeldBy,
   heartbeat,
   isSilent,
@@ -125,7 +127,8 @@ export class Claims {
   async start(hooks: ClaimsHooks): Promise<void> {
     this.hooks = hooks;
     if (!this.shared) return;
-    for (const [id, generation] of await claimsHeldBy(this.d.store.db, this.name)) this.held.set(id, generation);
+    for (const [id, generation] of await claimsHeldBy(this.d.store.db, this.name))
+      this.held.set(id, generation);
     this.stop = new AbortController();
     background(this.d.log, 'claiming work', () => this.loop(this.stop?.signal));
   }
@@ -183,6 +186,31 @@ export class Claims {
       });
     }
     return true;
+  }
+
+  /**
+   * A round's claims in a few statements: the rows came from `claimable` (running, locked), so the
+   * free ones are taken in bulk; one held by a silent process goes through the takeover, item by item.
+   */
+  private async takeMany(uow: UnitOfWork, ids: readonly string[]): Promise<string[]> {
+    const claims = await claimsOf(uow.db, ids);
+    const fresh = ids.filter((id) => !claims.has(id));
+    const released = new Map<string, number>();
+    const taken: string[] = [];
+    const silent: string[] = [];
+    for (const [id, c] of claims) {
+      if (c.worker === null) released.set(id, c.generation);
+      else if (c.worker === this.name) {
+        this.held.set(id, c.generation);
+        taken.push(id);
+      } else silent.push(id);
+    }
+    for (const [id, g] of await claimFree(uow.db, fresh, released, this.name, this.now())) {
+      this.held.set(id, g);
+      taken.push(id);
+    }
+    for (const id of silent) if (await this.takeIn(uow, id)) taken.push(id);
+    return taken;
   }
 
   /** Whether this process still holds the item (its claim not moved on to another). */
@@ -254,13 +282,22 @@ export class Claims {
       if (lost || rec?.status !== 'running') {
         // Taken again (at a new generation) when it runs again.
         this.held.delete(id);
-        if (lost) this.d.log.warn({ item: id, now: claim?.worker ?? null }, 'claim moved on: ending its sessions here');
+        if (lost)
+          this.d.log.warn(
+            { item: id, now: claim?.worker ?? null },
+            'claim moved on: ending its sessions here',
+          );
         await this.hooks?.endLocal(id);
       }
     }
   }
 
-  private async claimMore(): Promise<void> {
+  /** One round of claiming, answering what it took (the loop's step; benchmarks call it alone). */
+  claimRound(): Promise<string[]> {
+    return this.claimMore();
+  }
+
+  private async claimMore(): Promise<string[]> {
     // Claimed in the transaction that locked the rows (SKIP LOCKED): another worker's round skips
     // them. Each process takes its share of the running items (so two idle workers split a burst
     // rather than the first to look taking all), within its own --slots.
@@ -269,13 +306,10 @@ export class Claims {
       const share = Math.ceil((await runningCount(uow.db)) / Math.max(1, await liveTakers(uow.db, since)));
       const slots = this.d.identity.slots ?? Number.POSITIVE_INFINITY;
       const room = Math.min(slots, share) - this.walking.size;
-      if (room <= 0) return [];
-      const taken: string[] = [];
-      for (const id of await claimable(uow.db, this.name, since, [...this.walking.keys()], room))
-        if (await this.takeIn(uow, id)) taken.push(id);
-      return taken;
+      if (room <= 0) return [] as string[];
+      return this.takeMany(uow, await claimable(uow.db, this.name, since, [...this.walking.keys()], room));
     });
     for (const id of ids) this.hooks?.walk(id);
+    return ids;
   }
-
 }
