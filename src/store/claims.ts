@@ -63,6 +63,25 @@ export async function succeed(db: Db, me: string, host: string, home: string, at
   return names;
 }
 
+export async function workerNamed(db: Db, name: string): Promise<WorkerRow | null> {
+  return (await db.selectFrom('workers').selectAll().where('name', '=', name).executeTakeFirst()) ?? null;
+}
+
+/** Running items this process holds but does not walk now (resumed after a stop, say). */
+export async function ownIdle(db: Db, me: string, walking: readonly string[]): Promise<string[]> {
+  let q = db
+    .selectFrom('item_claims as c')
+    .innerJoin('work_items as w', 'w.id', 'c.work_item_id')
+    .select('w.id')
+    .where('c.worker', '=', me)
+    .where('w.status', '=', 'running')
+    .orderBy('w.started_at')
+    .orderBy('w.id');
+  if (walking.length > 0) q = q.where('w.id', 'not in', [...walking]);
+  if (onPostgres(db)) q = q.forUpdate('w').skipLocked();
+  return (await q.execute()).map((r) => r.id);
+}
+
 export async function heartbeat(db: Db, name: string, at: string): Promise<void> {
   await db.updateTable('workers').set({ heartbeat_at: at }).where('name', '=', name).execute();
 }
@@ -92,6 +111,17 @@ export async function claimOf(db: Db, itemId: string): Promise<ClaimRow | null> 
     .where('work_item_id', '=', itemId)
     .executeTakeFirst();
   return row ? { worker: row.worker, generation: Number(row.generation) } : null;
+}
+
+/** The status of several items at once (the fence's look at the items a process holds). */
+export async function statusesOf(db: Db, itemIds: readonly string[]): Promise<Map<string, string>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('work_items')
+    .select(['id', 'status'])
+    .where('id', 'in', [...itemIds])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.status]));
 }
 
 /** The claims of several items at once (a claim round's rows). */

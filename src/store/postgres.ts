@@ -178,6 +178,10 @@ class Listener {
     client.on('notification', (n) => this.channels.get(n.channel)?.());
     try {
       await client.connect();
+      if (this.closed) {
+        await client.end().catch(() => undefined);
+        return;
+      }
       for (const channel of this.channels.keys()) await client.query(`LISTEN "${channel}"`);
     } catch {
       this.client = client;

@@ -126,14 +126,19 @@ export async function releaseSessions(
  * A worker's sessions the store no longer lists as running but whose end it never recorded (another
  * process took their item over while this one was silent): the ones whose process may still live.
  */
-export async function releasedSessions(db: Db, worker: string): Promise<SessionRecord[]> {
+export async function releasedSessions(
+  db: Db,
+  worker: string,
+  pidlessSince: string,
+): Promise<SessionRecord[]> {
   const rows = await db
     .selectFrom('worker_sessions')
     .selectAll()
     .where('worker', '=', worker)
     .where('status', '!=', 'running')
     .where('exit_code', 'is', null)
-    .where('pid', 'is not', null)
+    // One without a pid is looked for by its command line: only recent ones, each costs a scan.
+    .where((eb) => eb.or([eb('pid', 'is not', null), eb('started_at', '>=', pidlessSince)]))
     .execute();
   return rows.map(fromRow);
 }

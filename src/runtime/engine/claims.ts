@@ -16,7 +16,10 @@ import {
   pruneWorkers,
   registerWorker,
   setClaim,
+  statusesOf,
   succeed,
+  ownIdle,
+  workerNamed,
 } from '../../store/claims.js';
 import type { Store } from '../../store/database.js';
 import { releaseSessions } from '../../store/sessions.js';
@@ -83,6 +86,12 @@ export class Claims {
   private hooks: ClaimsHooks | null = null;
   private stop: AbortController | null = null;
   private lastBeat = 0;
+  private startedAt = new Date().toISOString();
+
+  /** Whether other processes may share the store (PostgreSQL): claims, heartbeats and fences apply. */
+  get isShared(): boolean {
+    return this.shared;
+  }
 
   constructor(private readonly d: ClaimsDeps) {
     this.name = d.identity.name;
@@ -103,9 +112,22 @@ export class Claims {
    */
   async register(): Promise<void> {
     const at = this.now();
+    this.startedAt = at;
+    // On SQLite one process owns the store: nothing to record, nobody to succeed.
+    if (!this.shared) return;
     const { identity } = this.d;
     const host = hostname();
     await this.d.events.transact(async (uow) => {
+      const same = await workerNamed(uow.db, identity.name);
+      if (
+        same &&
+        same.heartbeat_at >= this.silentSince() &&
+        (same.host !== host || same.home !== this.d.home)
+      )
+        throw new Error(
+          `another live process is named ${identity.name} (on ${same.host}, home ${same.home}): ` +
+            'give this one another --name (or JIG_WORKER_NAME)',
+        );
       await registerWorker(uow.db, {
         name: identity.name,
         role: identity.role,
@@ -142,6 +164,7 @@ export class Claims {
   /** Stops claiming and records the stop (health shows it; the claims lapse after the silence). */
   async close(): Promise<void> {
     this.halt();
+    if (!this.shared) return;
     try {
       await markStopped(this.d.store.db, this.name, this.now());
     } catch (err) {
@@ -232,6 +255,20 @@ export class Claims {
   /** The processes sharing the store, for health. */
   async workers(): Promise<WorkerInfo[]> {
     const since = this.silentSince();
+    if (!this.shared)
+      return [
+        {
+          name: this.name,
+          role: this.d.identity.role,
+          host: hostname(),
+          pid: process.pid,
+          takes_work: this.d.identity.takesWork,
+          started_at: this.startedAt,
+          heartbeat_at: this.now(),
+          alive: true,
+          self: true,
+        },
+      ];
     return (await listWorkers(this.d.store.db)).map((w) => ({
       name: w.name,
       role: w.role === 'worker' ? 'worker' : 'serve',
@@ -275,11 +312,14 @@ export class Claims {
    * stopped running: this process's sessions of them end here, and it no longer walks them.
    */
   private async fence(): Promise<void> {
+    if (this.held.size === 0) return;
+    const ids = [...this.held.keys()];
+    const claims = await claimsOf(this.d.store.db, ids);
+    const statuses = await statusesOf(this.d.store.db, ids);
     for (const [id, generation] of [...this.held]) {
-      const claim = await claimOf(this.d.store.db, id);
-      const rec = await getItem(this.d.store.db, id);
+      const claim = claims.get(id);
       const lost = claim?.worker !== this.name || claim.generation !== generation;
-      if (lost || rec?.status !== 'running') {
+      if (lost || statuses.get(id) !== 'running') {
         // Taken again (at a new generation) when it runs again.
         this.held.delete(id);
         if (lost)
@@ -287,7 +327,12 @@ export class Claims {
             { item: id, now: claim?.worker ?? null },
             'claim moved on: ending its sessions here',
           );
-        await this.hooks?.endLocal(id);
+        // In the background: a stubborn process's grace must not hold up the next heartbeat.
+        const hooks = this.hooks;
+        if (hooks)
+          background(this.d.log, 'ending sessions of an item no longer walked here', () =>
+            hooks.endLocal(id),
+          );
       }
     }
   }
@@ -305,9 +350,13 @@ export class Claims {
       const since = this.silentSince();
       const share = Math.ceil((await runningCount(uow.db)) / Math.max(1, await liveTakers(uow.db, since)));
       const slots = this.d.identity.slots ?? Number.POSITIVE_INFINITY;
-      const room = Math.min(slots, share) - this.walking.size;
-      if (room <= 0) return [] as string[];
-      return this.takeMany(uow, await claimable(uow.db, this.name, since, [...this.walking.keys()], room));
+      const walking = [...this.walking.keys()];
+      // Its own items come back to it first, whatever its room (their worktrees are here): an item
+      // stopped at a gate and approved waits for no slot of this process.
+      const own = await ownIdle(uow.db, this.name, walking);
+      const room = Math.min(slots, share) - this.walking.size - own.length;
+      const more = room > 0 ? await claimable(uow.db, this.name, since, [...walking, ...own], room) : [];
+      return this.takeMany(uow, [...own, ...more]);
     });
     for (const id of ids) this.hooks?.walk(id);
     return ids;

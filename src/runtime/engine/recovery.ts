@@ -2,6 +2,7 @@ import { SETUP_NODE } from '../../contract/verdicts.js';
 import type { ReattachSummary } from '../../contract/health.js';
 import { itemIdsIn, parkedItemIds } from '../../store/item-scans.js';
 import {
+  deleteSession,
   releasedSessions,
   runningSessions,
   updateSession,
@@ -9,7 +10,8 @@ import {
 } from '../../store/sessions.js';
 import { getItem } from '../../store/work-items.js';
 import { background } from '../background.js';
-import { endGroup, findLaunched } from '../workers/supervisor.js';
+import { endGroup, findLaunched, readExitCode } from '../workers/supervisor.js';
+import { existsSync } from 'node:fs';
 import { isSameProcess } from '../process/proc-info.js';
 import type { Parking } from './parking.js';
 import type { Waits } from './waits.js';
@@ -36,12 +38,19 @@ export async function recover(
   // This process's own (and those of the one that ran in this home before: claims.ts succeed);
   // another worker's sessions run on its machine, which adopts them itself.
   const me = r.claims.name;
-  const live = (await runningSessions(r.store.db)).filter((s) => s.worker === me || s.worker === null);
+  const shared = r.claims.isShared;
+  const live = (await runningSessions(r.store.db)).filter(
+    (s) => !shared || s.worker === me || s.worker === null,
+  );
   summary.scanned = live.length;
   const waits: Promise<unknown>[] = [];
   const itemsWithSessions = new Set<string>();
   for (const row of live) {
     const s = await locate(r, row);
+    if (s === null) {
+      summary.scanned--;
+      continue;
+    }
     itemsWithSessions.add(s.work_item_id);
     const alive = s.pid !== null && isSameProcess(s.pid, s.pid_start);
     await r.events.record(
@@ -60,7 +69,7 @@ export async function recover(
       waits.push(r.serial(s.work_item_id, () => afterAdopted(r, done)));
     }
   }
-  await fenceReleased(r);
+  if (shared) await fenceReleased(r);
   for (const id of await itemIdsIn(r.store.db, 'running')) {
     summary.resumed_work_items++;
     if (!itemsWithSessions.has(id)) r.kick(id);
@@ -89,7 +98,8 @@ export async function recover(
  * silent (or dead) may still run here; it is ended, so its node does not run in two places.
  */
 async function fenceReleased(r: EngineResources): Promise<void> {
-  for (const s of await releasedSessions(r.store.db, r.claims.name)) {
+  const dayAgo = new Date(r.clock.now() - 24 * 60 * 60_000).toISOString();
+  for (const s of await releasedSessions(r.store.db, r.claims.name, dayAgo)) {
     if (s.pid === null || !isSameProcess(s.pid, s.pid_start)) continue;
     r.log.warn(
       { session: s.id, pid: s.pid, item: s.work_item_id },
@@ -109,10 +119,18 @@ async function fenceReleased(r: EngineResources): Promise<void> {
  * A session whose row has no pid yet was launched just before a crash (the row is written first):
  * its process is found by its command line, and the pid recorded, so it is adopted like any other.
  */
-async function locate(r: EngineResources, s: SessionRecord): Promise<SessionRecord> {
+async function locate(r: EngineResources, s: SessionRecord): Promise<SessionRecord | null> {
   if (s.pid !== null) return s;
   const found = findLaunched(s.exit_path);
-  if (!found) return s;
+  if (!found) {
+    // Neither running nor ended with a trace: the crash came before the process started. The row
+    // goes, and the walk launches the task as if it never had.
+    if (readExitCode(s.exit_path) === null && !existsSync(s.result_path)) {
+      await deleteSession(r.store.db, s.id);
+      return null;
+    }
+    return s;
+  }
   await updateSession(r.store.db, s.id, { pid: found.pid, pid_start: found.startTime });
   return { ...s, pid: found.pid, pid_start: found.startTime };
 }

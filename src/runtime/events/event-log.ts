@@ -73,6 +73,8 @@ export class EventLog {
   private draining = false;
   private drained: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Closed and drained: deliveries end. */
+  private stopped = false;
   private latest = 0;
   /** PostgreSQL: deliveries one after another, so listeners hear each event once, in seq order. */
   private delivering: Promise<void> = Promise.resolve();
@@ -106,6 +108,8 @@ export class EventLog {
     }
     this.delivering = this.delivering
       .then(async () => {
+        // A notification after the stop: the store is closing, and nobody listens any more.
+        if (this.stopped) return;
         const upTo = events.length > 0 ? events[events.length - 1]!.seq : Number.POSITIVE_INFINITY;
         // What came in between (or, for a notification, everything new), read from the store.
         for (;;) {
@@ -183,6 +187,7 @@ export class EventLog {
     this.closed = true;
     while (this.draining) await this.drained;
     await this.delivering;
+    this.stopped = true;
   }
 
   /**

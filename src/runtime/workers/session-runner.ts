@@ -83,6 +83,8 @@ export class SessionRunner {
   private readonly live = new Map<string, SessionRecord>();
   /** Launches under way (row written, pid not yet): what `end` waits for. */
   private readonly launching = new Map<string, Promise<SessionRecord | null>>();
+  /** The item of each launch under way. */
+  private readonly launchingItems = new Map<string, string>();
   private readonly timers = new Map<string, TimerHandle>();
   private readonly watches = new Map<string, { watch: AgentWatch; stop: AbortController }>();
   /** Processes each session's task started, as last seen: ended with it even after they are orphaned. */
@@ -162,6 +164,7 @@ export class SessionRunner {
     // that would run beside the node's second launch.
     let started: (s: SessionRecord | null) => void = () => undefined;
     this.launching.set(id, new Promise((resolve) => (started = resolve)));
+    this.launchingItems.set(id, req.itemId);
     try {
       const out = await this.launch(draft, req, env);
       started(out.session);
@@ -171,6 +174,7 @@ export class SessionRunner {
       throw err;
     } finally {
       this.launching.delete(id);
+      this.launchingItems.delete(id);
     }
   }
 
@@ -305,8 +309,15 @@ export class SessionRunner {
    * the item's claim moved on to another process or the item stopped running elsewhere.
    */
   async endLocal(itemId: string, why: PersonEnding = 'paused'): Promise<void> {
-    const mine = [...this.live.values()].filter((s) => s.work_item_id === itemId);
-    await Promise.all(mine.map((s) => this.end(s, why)));
+    // Launches under way too: each is ended once its process has a pid.
+    const starting = await Promise.all(
+      [...this.launchingItems]
+        .filter(([, item]) => item === itemId)
+        .map(([id]) => this.launching.get(id) ?? Promise.resolve(null)),
+    );
+    const started = starting.filter((x): x is SessionRecord => x !== null && x !== undefined);
+    const mine = [...this.live.values(), ...started].filter((s) => s.work_item_id === itemId);
+    await Promise.all([...new Map(mine.map((s) => [s.id, s])).values()].map((s) => this.end(s, why)));
   }
 
   /** Waits for a session this server started, or one it adopted after a restart, and records its end. */

@@ -111,7 +111,12 @@ export class Workers {
    * when the item's move ends it for good, so its sessions are not listed as resumable.
    */
   async endSessions(itemId: string, why: PersonEnding = 'paused'): Promise<void> {
-    const live = await runningSessions(this.r.store.db, itemId);
+    // On a shared store another worker's sessions are its own to end (its fence sees the move);
+    // a process on the same machine could match their pids, but must not end them.
+    const shared = this.r.store.kind === 'postgres';
+    const live = (await runningSessions(this.r.store.db, itemId)).filter(
+      (s) => !shared || s.worker === this.r.identity.name || s.worker === null,
+    );
     await Promise.all(live.map((s) => this.sessions.end(s, why)));
   }
 
