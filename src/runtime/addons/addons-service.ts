@@ -1,7 +1,6 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { AddonProblem, AddonReview } from '../../contract/addon-review.js';
+import type { AddonReview } from '../../contract/addon-review.js';
 import { AddonManifest, type AddonsFile, type AddonsLock } from '../../contract/addons.js';
 import type {
   AddonsAnswer,
@@ -24,6 +23,8 @@ import { readAddonFiles } from './files.js';
 import { describeUses, usesOf } from './in-use.js';
 import { CollectionError, parseSource, readCollection, sourceText } from './sources.js';
 import { readState, storeVersion, writeAddonsFile, writeAddonsLock } from './state-files.js';
+import { restorePinned, sweepVersions } from './content-store.js';
+import { problemLine, unknownCollection } from './addon-errors.js';
 import { own } from '../../core/json/own.js';
 
 export interface AddonsDeps {
@@ -456,22 +457,7 @@ export class AddonsService {
    * item keeps the version it started with until it ends (docs/addons.md).
    */
   async sweep(): Promise<void> {
-    const { lock } = this.state();
-    const open = await openAddonPins(this.d.store.db);
-    if (!existsSync(this.d.addonsDir)) return;
-    for (const ns of readdirSync(this.d.addonsDir)) {
-      if (ns.startsWith('.')) continue;
-      const dir = join(this.d.addonsDir, ns);
-      const keep = new Set([...(open.get(ns) ?? [])].map((d) => d.replace(/^sha256:/, '')));
-      const pin = own(lock.addons, ns);
-      if (pin) keep.add(pin.digest.replace(/^sha256:/, ''));
-      let left = 0;
-      for (const v of readdirSync(dir)) {
-        if (keep.has(v)) left++;
-        else rmSync(join(dir, v), { recursive: true, force: true });
-      }
-      if (left === 0) rmSync(dir, { recursive: true, force: true });
-    }
+    sweepVersions(this.d.addonsDir, this.state().lock, await openAddonPins(this.d.store.db));
   }
 
   /**
@@ -501,51 +487,14 @@ export class AddonsService {
 
   private async restore(): Promise<void> {
     const { file, lock } = this.state();
-    let restored = 0;
-    for (const [ns, pin] of Object.entries(lock.addons)) {
-      if (existsSync(join(versionDir(this.d.addonsDir, ns, pin.digest), '.jig', 'addon.json'))) continue;
-      try {
-        const snapshot = await openCollection(file, pin.collection, {
-          cacheDir: this.cacheDir,
-          fetch: true,
-          commit: pin.commit,
-        });
-        const c = await candidate({
-          texts: this.texts(),
-          snapshot,
-          collection: pin.collection,
-          addon: pin.addon,
-          namespace: ns,
-          installed: null,
-        });
-        if (c.input.digest !== pin.digest) {
-          this.d.log.warn(
-            { namespace: ns, pinned: pin.digest, found: c.input.digest },
-            'add-on at its pinned commit is not the pinned content; not restored',
-          );
-          continue;
-        }
-        storeVersion(this.d.addonsDir, ns, pin.digest, c.input.files);
-        restored++;
-      } catch (err) {
-        this.d.log.warn({ err, namespace: ns }, 'add-on could not be restored');
-      }
-    }
+    const restored = await restorePinned(
+      { addonsDir: this.d.addonsDir, cacheDir: this.cacheDir, texts: this.texts(), log: this.d.log },
+      file,
+      lock,
+    );
     if (restored > 0) {
       this.d.config.reload();
       this.d.log.info({ restored }, 'add-ons restored from addons.lock');
     }
   }
-}
-
-/** `file:line: message`, as refusals and skip reasons name a problem. */
-function problemLine(p: AddonProblem): string {
-  return `${p.file}${p.line === null ? '' : `:${p.line}`}: ${p.message}`;
-}
-
-function unknownCollection(file: AddonsFile, name: string): JigError {
-  return new JigError('addon_collection_unknown', {
-    name,
-    known: Object.keys(file.collections).join(', ') || 'none',
-  });
 }
