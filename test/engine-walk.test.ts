@@ -391,7 +391,9 @@ nodes:
       unknown: 0,
       resumed_work_items: 1,
     });
-    const rows = await dbAll<{ pid: number }>(home, 'SELECT pid FROM worker_sessions WHERE id = ?', [session]);
+    const rows = await dbAll<{ pid: number }>(home, 'SELECT pid FROM worker_sessions WHERE id = ?', [
+      session,
+    ]);
     expect(rows.map((r) => Number(r.pid))).toEqual([pid]);
     writeFileSync(join(home, 'run', 'results', `${session}.json.go`), '');
     await until(again, item.id, (i) => i.status === 'completed');

@@ -48,6 +48,7 @@ describe('GET /api/health', () => {
           heartbeat_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
           alive: true,
           self: true,
+          leads: true,
         },
       ],
     });

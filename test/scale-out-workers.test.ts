@@ -190,11 +190,13 @@ describe('one server and two workers on PostgreSQL', () => {
     expect(streamed).toEqual(Array.from({ length: last - from }, (_, i) => from + 1 + i));
     const health = (await http(`${jig.url}/api/health`)).json;
     expect(health.store).toBe('postgres');
-    expect(health.workers.map((w: any) => [w.name, w.role, w.takes_work, w.alive, w.self]).sort()).toEqual(
+    expect(
+      health.workers.map((w: any) => [w.name, w.role, w.takes_work, w.alive, w.self, w.leads]).sort(),
+    ).toEqual(
       [
-        [health.worker, 'serve', false, true, true],
-        ['w1', 'worker', true, true, false],
-        ['w2', 'worker', true, true, false],
+        [health.worker, 'serve', false, true, true, true],
+        ['w1', 'worker', true, true, false, false],
+        ['w2', 'worker', true, true, false, false],
       ].sort(),
     );
     const doctor = await runJig(['admin', 'doctor', '--json'], {

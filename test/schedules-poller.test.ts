@@ -89,9 +89,9 @@ describe('firing', () => {
       by: 'schedule',
       payload: { source: 'schedule', schedule: { index: 0, cron: '0 9 * * 1-5', source: 'intake' } },
     });
-    // The schedule poller, the engine's wall-clock sweep and its merge request watcher each keep
-    // one timer armed at a time, and closing leaves none.
-    expect(b.clock.pending).toBe(3);
+    // The schedule poller, the engine's wall-clock sweep, its merge request watcher and the
+    // leader's look for waits each keep one timer armed at a time, and closing leaves none.
+    expect(b.clock.pending).toBe(4);
     await stop(b);
     expect(b.clock.pending).toBe(0);
   });

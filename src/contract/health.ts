@@ -31,6 +31,11 @@ export const WorkerInfo = z.object({
   heartbeat_at: z.string().describe('when it last said it was alive'),
   alive: z.boolean().describe('heard from within the last 60 s and not stopped'),
   self: z.boolean().describe('the process answering'),
+  leads: z
+    .boolean()
+    .describe(
+      'the serve running schedules, auto-intake, notifications, tracker updates, forge polls and wall clocks (one at a time)',
+    ),
 });
 export type WorkerInfo = z.infer<typeof WorkerInfo>;
 

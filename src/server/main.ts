@@ -43,6 +43,8 @@ import { exposureOf, type Exposure } from './exposure.js';
 import { logStream } from './log-format.js';
 import { defaultWorkerName } from '../runtime/engine/claims.js';
 import { parsePathMap } from '../runtime/repos/path-map.js';
+import type { Lease } from '../store/leader.js';
+import { leaderDuties } from './leader-duties.js';
 
 export interface ServeOptions {
   host?: string;
@@ -361,28 +363,37 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       },
       role === 'worker' ? 'jig worker claiming work' : 'jig listening',
     );
-    const close = closer(
-      inst,
-      app,
-      lock,
-      role === 'serve' ? { schedules, intake, beads, feedback, notifier, search, addons } : null,
-    );
+    const pollers: Pollers = { search, addons, lease: null };
+    const close = closer(inst, app, lock, role === 'serve' ? pollers : null);
     if (role === 'worker') return { inst, app, url, routes, close, exposure };
 
-    await schedules.start();
-    // Beads of items that ended while no server ran are settled before new polls file more.
-    // The comment on an ended item is queued before its close: feedback subscribes first.
-    feedback.start();
-    beads.start();
-    notifier.start();
     search.start();
     await search.indexTemplates();
     // A home older than the index (or one whose index was lost) is scanned once, in the background.
     if (await needsFirstScan(store.db)) search.reindex(null);
-    // Not awaited: an unreachable tracker must not hold the start up; the shared queue orders it.
-    void beads.sweep();
-    intake.start();
     addons.start();
+    // One serve at a time runs these (at once on SQLite; on PostgreSQL whoever holds the lock).
+    const duties = leaderDuties(said, [
+      { name: 'schedules', start: () => schedules.start(), stop: () => schedules.stop() },
+      // The comment on an ended item is queued before its close: feedback subscribes first.
+      { name: 'tracker comments', start: () => feedback.start(), stop: () => feedback.stop() },
+      {
+        name: 'tracker closes',
+        start: () => {
+          beads.start();
+          // Items that ended while no one led are settled; not awaited: an unreachable tracker
+          // must not hold the start up, and the shared queue orders it.
+          void beads.sweep();
+        },
+        stop: () => beads.stop(),
+      },
+      { name: 'notifications', start: () => notifier.start(), stop: () => notifier.stop() },
+      { name: 'auto-intake', start: () => intake.start(), stop: () => intake.stop() },
+      { name: 'wall clocks and forge polls', start: () => engine.lead(true), stop: () => engine.lead(false) },
+    ]);
+    pollers.lease = await store.lead(duties, (err) =>
+      said.warn({ err }, 'leadership: the lock connection failed; trying again'),
+    );
     return { inst, app, url, routes, close, exposure };
   } catch (err) {
     if (store) await store.close();
@@ -394,13 +405,10 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
 
 /** What a serving process started beside the engine (a worker starts none of them). */
 interface Pollers {
-  schedules: SchedulePoller;
-  intake: AutoIntake;
-  beads: IssueCloser;
-  feedback: IssueFeedback;
-  notifier: Notifier;
   search: SearchService;
   addons: AddonsService;
+  /** The leader's duties (schedules, intake, notifications, trackers, clocks) end with it. */
+  lease: Lease | null;
 }
 
 function closer(
@@ -414,11 +422,7 @@ function closer(
     (closing ??= (async () => {
       if (pollers) {
         // First: no schedule files an item while the server closes, and no timer outlives it.
-        await pollers.schedules.stop();
-        await pollers.intake.stop();
-        await pollers.beads.stop();
-        await pollers.feedback.stop();
-        await pollers.notifier.stop();
+        await pollers.lease?.release();
         await pollers.search.stop();
         await pollers.addons.stop();
       }

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { onPostgres } from './dialect.js';
 import type { Database, WorkersTable } from './schema.js';
 
@@ -10,10 +10,12 @@ type Db = Kysely<Database> | Transaction<Database>;
  * row names, and every claim bumps the row's generation, the fence a returning worker compares.
  */
 
-export type WorkerRow = WorkersTable;
+export type WorkerRow = Selectable<WorkersTable>;
+/** A process as it registers (it leads only once it holds the lock). */
+export type NewWorker = Omit<WorkerRow, 'leads'>;
 
 /** Records this process at its start (a name used before is taken over: the same worker returns). */
-export async function registerWorker(db: Db, row: WorkerRow): Promise<void> {
+export async function registerWorker(db: Db, row: NewWorker): Promise<void> {
   await db
     .insertInto('workers')
     .values(row)
@@ -27,6 +29,7 @@ export async function registerWorker(db: Db, row: WorkerRow): Promise<void> {
         started_at: row.started_at,
         heartbeat_at: row.heartbeat_at,
         stopped_at: null,
+        leads: 0,
       }),
     )
     .execute();
@@ -87,7 +90,16 @@ export async function heartbeat(db: Db, name: string, at: string): Promise<void>
 }
 
 export async function markStopped(db: Db, name: string, at: string): Promise<void> {
-  await db.updateTable('workers').set({ stopped_at: at }).where('name', '=', name).execute();
+  await db.updateTable('workers').set({ stopped_at: at, leads: 0 }).where('name', '=', name).execute();
+}
+
+/** Records whether this process leads (one at a time holds the lock; the row only tells others). */
+export async function markLeading(db: Db, name: string, leads: boolean): Promise<void> {
+  await db
+    .updateTable('workers')
+    .set({ leads: leads ? 1 : 0 })
+    .where('name', '=', name)
+    .execute();
 }
 
 export async function listWorkers(db: Db): Promise<WorkerRow[]> {

@@ -5,6 +5,7 @@ import type { Database } from './schema.js';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
 import { isPostgresUrl, openPostgres } from './postgres.js';
 import { StoreRefusedError } from './store-error.js';
+import { soleLease, type LeadChange, type Lease } from './leader.js';
 
 export { StoreRefusedError };
 
@@ -35,6 +36,11 @@ export interface Store {
    * (and after each reconnect). SQLite has one process: there is nothing to hear.
    */
   listen(channel: string, heard: () => void): Promise<void>;
+  /**
+   * Leadership among the processes sharing the store (store/leader.ts): SQLite's one process leads
+   * at once; on PostgreSQL one `jig serve` at a time, handed over when it stops or dies.
+   */
+  lead(onChange: LeadChange, onError: (err: unknown) => void): Promise<Lease>;
   close(): Promise<void>;
 }
 
@@ -149,6 +155,7 @@ export async function openStore(path: string, migrations: Migration[] = defaultM
           return n;
         }),
       listen: async () => undefined,
+      lead: (onChange) => soleLease(onChange),
       async close() {
         await db.destroy();
       },

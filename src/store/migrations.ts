@@ -24,6 +24,7 @@ import { searchIndex } from './migrations/0022-search-index.js';
 import { rangeIndexes } from './migrations/0023-range-indexes.js';
 import { eventSeq } from './migrations/0024-event-seq.js';
 import { workers } from './migrations/0025-workers.js';
+import { leader } from './migrations/0026-leader.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -70,4 +71,5 @@ export const migrations: Migration[] = [
   rangeIndexes,
   eventSeq,
   workers,
+  leader,
 ];

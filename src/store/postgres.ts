@@ -21,6 +21,7 @@ import {
 } from 'kysely';
 import type { Migration } from './migration-type.js';
 import { StoreRefusedError } from './store-error.js';
+import { postgresLease, type LeadChange, type Lease } from './leader.js';
 import type { Database } from './schema.js';
 
 /*
@@ -140,6 +141,7 @@ export interface PostgresOpen {
   readArrays(q: CompiledQuery): Promise<unknown[][]>;
   countCached(q: CompiledQuery): Promise<number>;
   listen(channel: string, heard: () => void): Promise<void>;
+  lead(onChange: LeadChange, onError: (err: unknown) => void): Promise<Lease>;
   close(): Promise<void>;
 }
 
@@ -254,6 +256,7 @@ export async function openPostgres(url: string, migrations: Migration[]): Promis
         return Number(row ? Object.values(row)[0] : 0);
       },
       listen: (channel, heard) => listener.listen(channel, heard),
+      lead: (onChange, onError) => postgresLease(url, onChange, onError),
       async close() {
         await listener.close();
         await db.destroy();

@@ -12,20 +12,35 @@ export async function loadFirings(db: Kysely<Database>, sinceMinute: number): Pr
   return new Map(rows.map((r) => [r.entry_key, Number(r.minute)]));
 }
 
-/** Records that these entries fire in `minute`, in one transaction. */
+/**
+ * Records that these entries fire in `minute`, in one transaction, and answers the keys this call
+ * marked: an entry already marked for this minute or a later one (by another process sharing the
+ * store, or a tick before a restart) is left out, so a minute's item is filed once whoever ticks.
+ */
 export async function markFirings(
   db: Kysely<Database>,
   keys: readonly string[],
   minute: number,
-): Promise<void> {
-  if (keys.length === 0) return;
+): Promise<string[]> {
+  if (keys.length === 0) return [];
   const firedAt = new Date(minute * 60_000).toISOString();
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    const taken = new Set<string>();
     // Chunks keep each statement well under SQLite's bound-variable limit.
     for (let i = 0; i < keys.length; i += 200) {
+      const rows = await trx
+        .selectFrom('schedule_firings')
+        .select('entry_key')
+        .where('entry_key', 'in', keys.slice(i, i + 200))
+        .where('minute', '>=', minute)
+        .execute();
+      for (const r of rows) taken.add(r.entry_key);
+    }
+    const mine = keys.filter((k) => !taken.has(k));
+    for (let i = 0; i < mine.length; i += 200) {
       await trx
         .insertInto('schedule_firings')
-        .values(keys.slice(i, i + 200).map((entry_key) => ({ entry_key, minute, fired_at: firedAt })))
+        .values(mine.slice(i, i + 200).map((entry_key) => ({ entry_key, minute, fired_at: firedAt })))
         .onConflict((oc) =>
           oc.column('entry_key').doUpdateSet((eb) => ({
             minute: eb.ref('excluded.minute'),
@@ -34,6 +49,7 @@ export async function markFirings(
         )
         .execute();
     }
+    return mine;
   });
 }
 

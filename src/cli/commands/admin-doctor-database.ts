@@ -9,6 +9,9 @@ interface DoctorRow {
 }
 type RowStatus = DoctorRow['status'];
 
+/** A follower tries for the lead every 2 s (store/leader.ts LEAD_POLL_MS); said with margin. */
+const LEAD_TAKEOVER_S = 5;
+
 const row = (check: string, status: RowStatus, detail: string, fix: string | null = null): DoctorRow => ({
   check,
   status,
@@ -21,7 +24,7 @@ const row = (check: string, status: RowStatus, detail: string, fix: string | nul
  * (docs/scale-out.md): a silent worker is a warning (its items are taken over after 60 s), no live
  * process taking work a failure (running items would wait for one).
  */
-export function databaseRows(health: HealthAnswer): DoctorRow[] {
+export function databaseRows(health: Pick<HealthAnswer, 'store' | 'run_dir' | 'workers'>): DoctorRow[] {
   if (health.store === 'sqlite')
     return [row('database', 'pass', `SQLite in ${health.run_dir} (one server walks every item)`)];
   const alive = health.workers.filter((w) => w.alive);
@@ -30,10 +33,21 @@ export function databaseRows(health: HealthAnswer): DoctorRow[] {
       'database',
       'pass',
       `PostgreSQL, shared by ${alive.length} live process${alive.length === 1 ? '' : 'es'}: ${alive
-        .map((w) => `${w.name} (${w.role}${w.takes_work ? '' : ', no work'})`)
+        .map((w) => `${w.name} (${w.role}${w.takes_work ? '' : ', no work'}${w.leads ? ', leads' : ''})`)
         .join(', ')}`,
     ),
   ];
+  const serves = alive.filter((w) => w.role === 'serve');
+  const leaders = serves.filter((w) => w.leads);
+  if (serves.length > 0 && leaders.length === 0)
+    rows.push(
+      row(
+        'leader',
+        'warn',
+        `no live jig serve leads: schedules, auto-intake, notifications, tracker updates and wall clocks wait (a serve takes the lead within ${LEAD_TAKEOVER_S} s of the last one's end)`,
+        'check the serves\' logs for "leadership: the lock connection failed"',
+      ),
+    );
   if (!alive.some((w) => w.takes_work))
     rows.push(
       row(

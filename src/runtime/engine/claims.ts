@@ -12,6 +12,7 @@ import {
   isSilent,
   liveTakers,
   listWorkers,
+  markLeading,
   markStopped,
   pruneWorkers,
   registerWorker,
@@ -87,6 +88,7 @@ export class Claims {
   private stop: AbortController | null = null;
   private lastBeat = 0;
   private startedAt = new Date().toISOString();
+  private leads = false;
 
   /** Whether other processes may share the store (PostgreSQL): claims, heartbeats and fences apply. */
   get isShared(): boolean {
@@ -121,6 +123,7 @@ export class Claims {
       const same = await workerNamed(uow.db, identity.name);
       if (
         same &&
+        same.stopped_at === null &&
         same.heartbeat_at >= this.silentSince() &&
         (same.host !== host || same.home !== this.d.home)
       )
@@ -159,6 +162,12 @@ export class Claims {
   halt(): void {
     this.stop?.abort();
     this.stop = null;
+  }
+
+  /** Records that this process leads now, or no longer (health and the doctor show it). */
+  async leading(on: boolean): Promise<void> {
+    this.leads = on;
+    if (this.shared) await markLeading(this.d.store.db, this.name, on);
   }
 
   /** Stops claiming and records the stop (health shows it; the claims lapse after the silence). */
@@ -267,6 +276,7 @@ export class Claims {
           heartbeat_at: this.now(),
           alive: true,
           self: true,
+          leads: this.leads,
         },
       ];
     return (await listWorkers(this.d.store.db)).map((w) => ({
@@ -279,6 +289,7 @@ export class Claims {
       heartbeat_at: w.heartbeat_at,
       alive: w.stopped_at === null && w.heartbeat_at >= since,
       self: w.name === this.name,
+      leads: Number(w.leads) === 1 && w.stopped_at === null && w.heartbeat_at >= since,
     }));
   }
 

@@ -102,12 +102,28 @@ export class Engine {
       waits: this.waits,
     });
     this.mrWatch = new MrWatch(this.r);
-    // The wall clocks and merge-request watch are the serving processes' (a stop they make reaches a
-    // worker's sessions through its fence, claims.ts).
-    if (d.identity.role === 'serve') {
-      this.clocks.start();
-      this.mrWatch.start();
+  }
+
+  /**
+   * The leader's part of the engine (store/leader.ts): the wall clocks, the merge-request watch and
+   * the forge waits' polls run in one process. A stop they make reaches a worker's sessions through
+   * its fence (claims.ts). Called with false when leadership moves on, and at close.
+   */
+  async lead(leading: boolean): Promise<void> {
+    if (!leading) {
+      this.clocks.close();
+      this.mrWatch.close();
+      this.waits.follow();
+      await this.claims
+        .leading(false)
+        .catch((err: unknown) => this.r.log.warn({ err }, 'could not record the lead given up'));
+      return;
     }
+    if (this.closed) return;
+    this.clocks.start();
+    this.mrWatch.start();
+    await this.waits.lead();
+    await this.claims.leading(true);
   }
 
   // ---------- a person's moves ----------
@@ -201,7 +217,7 @@ export class Engine {
    */
   async recover(): Promise<ReattachSummary> {
     await this.claims.register();
-    const summary = await recover(this.r, this.parking, this.waits);
+    const summary = await recover(this.r, this.parking);
     await this.claims.start({
       walk: (id) => this.walker.kick(id),
       endLocal: (id) => this.r.workers.endLocal(id),

@@ -41,6 +41,8 @@ export async function launchForge(
 ): Promise<Launched> {
   // A workspace member's merge request is its own repository's, from its own worktree and base.
   if (member) repo = member.repo;
+  // Merge requests are kept under the server's path of the repo (a worker's --repo-map undone).
+  const shared = r.repos.shared(repo.path);
   const worktree = member?.cwd ?? rec.worktree_path;
   const base = member?.baseBranch ?? rec.base_branch;
   if (worktree === null)
@@ -50,7 +52,7 @@ export async function launchForge(
   const loc = forge.location;
   if (!rec.branch || !base)
     return { refuse: { stop: 'config', reason: `${task.path}: the item has no branch to push` } };
-  const known = await getMergeRequest(r.store.db, rec.id, repo.path);
+  const known = await getMergeRequest(r.store.db, rec.id, shared);
   const meta = rec.walk?.artifacts?.mr_meta;
   // The root's merge request closes the item's issues on its forge; a member's is its own project's.
   const closes = member ? [] : closingLines(await issuesOf(r.store.db, rec.id), loc);
@@ -81,13 +83,13 @@ export async function launchForge(
   });
   const mr = ForgeMergeRequest.safeParse(session.result?.merge_request);
   if (mr.success) {
-    const before = await saveMergeRequest(r.store.db, rec.id, repo.path, mr.data, stamp(r.clock));
+    const before = await saveMergeRequest(r.store.db, rec.id, shared, mr.data, stamp(r.clock));
     const { number, url, state, draft } = mr.data;
     await r.events.record(
       rec.id,
       before === null || before.number !== number ? 'mr_opened' : 'mr_updated',
       {
-        repo: repo.path,
+        repo: shared,
         number,
         url,
         state,

@@ -14,20 +14,15 @@ import { endGroup, findLaunched, readExitCode } from '../workers/supervisor.js';
 import { existsSync } from 'node:fs';
 import { isSameProcess } from '../process/proc-info.js';
 import type { Parking } from './parking.js';
-import type { Waits } from './waits.js';
 import type { EngineResources } from './resources.js';
 import { passed, stopKindOf } from './walk-helpers.js';
 
 /**
  * After a restart: adopts every session that is still running (same pid, same start time),
  * resolves the ones that ended meanwhile from their files, continues every running item from its
- * row and re-arms the parked items' timers and the waiting items' polls.
+ * row and re-arms the parked items' timers (the waiting items' polls are the leader's).
  */
-export async function recover(
-  r: EngineResources,
-  parking: Pick<Parking, 'arm'>,
-  forgeWaits: Pick<Waits, 'recover'>,
-): Promise<ReattachSummary> {
+export async function recover(r: EngineResources, parking: Pick<Parking, 'arm'>): Promise<ReattachSummary> {
   const summary: ReattachSummary = {
     scanned: 0,
     adopted: 0,
@@ -78,9 +73,8 @@ export async function recover(
     const until = (await getItem(r.store.db, id))?.walk?.parked_until;
     if (until) parking.arm(id, until);
   }
-  // Waiting items hold no session process: each is polled again from its stored next time, by the
-  // serving processes (a worker does not poll the forge).
-  if (r.identity.role === 'serve') await forgeWaits.recover();
+  // Waiting items hold no session process: the leader polls each from its stored next time once it
+  // leads (Engine.lead), wherever the wait started.
   // The slots freed by sessions that ended while the server was away go on once all are settled
   // (each wait logs its own failure; one failing does not keep the others' slots).
   background(r.log, 'settling adopted sessions', async () => {

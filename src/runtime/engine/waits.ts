@@ -24,6 +24,9 @@ const seconds = (d: string | undefined, fallback: number): number => {
   return m === null ? fallback : Math.round(m * 60);
 };
 
+/** How often the leader looks for waits started by other processes. */
+const SWEEP_MS = 30_000;
+
 /** Polls in a row the forge may fail to answer before the wait gives up as an `infra` stop. */
 const MAX_ERRORS = 10;
 
@@ -37,6 +40,10 @@ const MAX_ERRORS = 10;
 export class Waits {
   private readonly timers = new Map<string, TimerHandle>();
   readonly ends: WaitEnds;
+  /** Only the leader polls (store/leader.ts); a wait started elsewhere is found by its sweep. */
+  private leading = false;
+  private sweep: TimerHandle | null = null;
+  private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly r: EngineResources) {
     this.ends = new WaitEnds(r);
@@ -55,9 +62,11 @@ export class Waits {
     member?: MemberRun,
   ): Promise<Launched | { waiting: true }> {
     if (member) repo = member.repo;
+    // The server's path of the repo: the leader polling this wait may be another process.
+    const shared = this.r.repos.shared(repo.path);
     const forge = await repoForge(repo);
     if (!forge.ok) return { refuse: { stop: forge.stop, reason: `${task.path}: ${forge.reason}` } };
-    const mr = await getMergeRequest(this.r.store.db, rec.id, repo.path);
+    const mr = await getMergeRequest(this.r.store.db, rec.id, shared);
     if (!mr) {
       const reason = `${task.path}: the item has no merge request in ${repo.path}; a task with target mr.open_draft opens it`;
       return { refuse: { stop: 'config', reason } };
@@ -90,6 +99,8 @@ export class Waits {
       exited_at: null,
       ...NO_AGENT,
       member: member?.name ?? null,
+      // Who reached the wait; the leader polls it, wherever that is.
+      worker: this.r.identity.name,
     };
     appendFileSync(
       session.log_path,
@@ -100,7 +111,7 @@ export class Waits {
       session: id,
       task: task.path,
       target,
-      repo: repo.path,
+      repo: shared,
       ...(member ? { member: member.name } : {}),
       started_at: at,
       next_at: next,
@@ -127,7 +138,7 @@ export class Waits {
         payload: {
           task: task.path,
           target,
-          repo: repo.path,
+          repo: shared,
           ...(member ? { member: member.name } : {}),
           number: mr.number,
           url: mr.url,
@@ -140,7 +151,7 @@ export class Waits {
       return true;
     });
     if (started) {
-      this.arm(rec.id, next);
+      if (this.leading) this.arm(rec.id, next);
       this.r.promote();
     }
     return { waiting: true };
@@ -161,15 +172,63 @@ export class Waits {
     this.timers.set(id, t);
   }
 
-  /** After a restart: every waiting item is polled from its stored next time. */
+  /**
+   * On taking the lead: every waiting item is polled from its stored next time, and from then on
+   * each SWEEP_MS the waits other processes started (a worker's walk reaching a wait) are found.
+   */
+  async lead(): Promise<void> {
+    this.leading = true;
+    // A wait another process reached is polled from its start (its event reaches every process);
+    // the sweep below is the backstop for one missed.
+    this.unsubscribe ??= this.r.events.subscribe((evs) => {
+      for (const e of evs)
+        if (e.type === 'external_wait_started' && e.work_item_id && !this.timers.has(e.work_item_id))
+          this.pollFrom(e.work_item_id).catch((err: unknown) =>
+            this.r.log.error({ err, item: e.work_item_id }, 'arming a wait failed'),
+          );
+    });
+    await this.recover();
+    const again = (): void => {
+      this.sweep = this.r.clock.setTimer(() => {
+        this.sweep = null;
+        if (!this.leading || this.r.closed()) return;
+        this.recover()
+          .catch((err: unknown) => this.r.log.error({ err }, 'looking for waits to poll failed'))
+          .finally(() => {
+            if (this.leading && !this.r.closed()) again();
+          });
+      }, SWEEP_MS);
+    };
+    if (this.leading) again();
+  }
+
+  /** Leadership moved on: this process polls no wait. */
+  follow(): void {
+    this.leading = false;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.sweep) this.r.clock.clearTimer(this.sweep);
+    this.sweep = null;
+    for (const t of this.timers.values()) this.r.clock.clearTimer(t);
+    this.timers.clear();
+  }
+
+  /** Every waiting item not polled yet is, from its stored next time. */
   async recover(): Promise<number> {
     const ids = await itemIdsIn(this.r.store.db, 'waiting');
     for (const id of ids) {
-      const w = (await getItem(this.r.store.db, id))?.walk?.wait;
-      if (w) this.arm(id, w.next_at);
-      else await this.ends.lost(id);
+      if (!this.leading) break;
+      if (!this.timers.has(id)) await this.pollFrom(id);
     }
     return ids.length;
+  }
+
+  private async pollFrom(id: string): Promise<void> {
+    const rec = await getItem(this.r.store.db, id);
+    if (!this.leading || rec?.status !== 'waiting') return;
+    const w = rec.walk?.wait;
+    if (w) this.arm(id, w.next_at);
+    else await this.ends.lost(id);
   }
 
   /** When the branch was last pushed: review comments before it were answered by that push. */
@@ -193,7 +252,7 @@ export class Waits {
     if (!repo) return this.ends.stop(rec, w, 'config', `repository ${w.repo} is no longer connected`);
     const forge = await repoClient(repo, this.r.policyOf(rec)?.forge_cli_timeout_s ?? 120);
     if (!forge.ok) return this.ends.stop(rec, w, forge.stop, `${w.task}: ${forge.reason}`);
-    const mr = await getMergeRequest(this.r.store.db, id, repo.path);
+    const mr = await getMergeRequest(this.r.store.db, id, w.repo);
     if (!mr) return this.ends.stop(rec, w, 'config', `${w.task}: the item's merge request record is gone`);
     let seen: Observation;
     try {
@@ -272,7 +331,6 @@ export class Waits {
   }
 
   close(): void {
-    for (const t of this.timers.values()) this.r.clock.clearTimer(t);
-    this.timers.clear();
+    this.follow();
   }
 }

@@ -61,8 +61,9 @@ export class AutoIntake {
 
   /** Polls at once when enabled, then every `interval_s`; follows reloads. */
   start(): void {
-    if (this.state !== 'new') return;
+    if (this.state === 'running') return;
     this.state = 'running';
+    this.armedFor = null;
     this.unsubscribe = this.d.config.onReload(() => this.rearm());
     this.rearm();
   }

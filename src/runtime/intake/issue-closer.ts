@@ -64,6 +64,7 @@ export class IssueCloser {
   constructor(private readonly d: IssueCloserDeps) {}
 
   start(): void {
+    if (this.unsubscribe) return;
     this.unsubscribe = this.d.events.subscribe((events: readonly EventRecord[]) => {
       for (const e of events) if (ENDED.has(e.type) && e.work_item_id) void this.settle(e.work_item_id);
     });

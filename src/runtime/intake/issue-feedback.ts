@@ -57,6 +57,7 @@ export class IssueFeedback {
   constructor(private readonly d: IssueFeedbackDeps) {}
 
   start(): void {
+    if (this.unsubscribe) return;
     this.unsubscribe = this.d.events.subscribe((events: readonly EventRecord[]) => {
       for (const e of events) {
         if (!isKnownEvent(e) || !e.work_item_id) continue;

@@ -78,7 +78,8 @@ export interface TickReport {
 const iso = (minute: number): string => new Date(minute * MINUTE_MS).toISOString();
 
 /**
- * The schedule poller (spec: When a schedule fires). One per server, for the server's life.
+ * The schedule poller (spec: When a schedule fires). One per server; it runs while its process
+ * leads (store/leader.ts), and the store's firings keep a minute from firing twice across processes.
  *
  * - A timer wakes it at each UTC minute boundary; each tick checks the current minute (and, when
  *   the tick is late, the minutes it missed, up to CATCH_UP_MINUTES). At start it checks the
@@ -125,7 +126,10 @@ export class SchedulePoller {
    * once (a restart within a minute therefore fires only what had not fired in it).
    */
   async start(): Promise<void> {
-    if (this.state !== 'new') return;
+    if (this.state === 'running') return;
+    // Started again (leadership came back, store/leader.ts): minutes while another led are not ours.
+    this.lastChecked = null;
+    if (this.state === 'stopped') this.rebuild(false);
     this.state = 'running';
     this.unsubscribe = this.deps.config.onReload(() => this.rebuild(true));
     const since = this.minuteNow() - KEEP_FIRINGS_MINUTES;
@@ -254,15 +258,22 @@ export class SchedulePoller {
     );
     if (due.length === 0) return;
     for (const e of due) this.lastFired.set(e.key, minute);
-    // Written before filing: a crash in between loses a firing rather than doubling it.
-    await markFirings(
-      this.deps.store.db,
-      due.map((e) => e.key),
-      minute,
+    // Written before filing: a crash in between loses a firing rather than doubling it. What another
+    // process marked first is its to file (leadership changing hands within the minute).
+    const mine = new Set(
+      await markFirings(
+        this.deps.store.db,
+        due.map((e) => e.key),
+        minute,
+      ),
     );
     const firedBefore = report.fired.length;
     try {
-      await this.fireAll(due, minute, report);
+      await this.fireAll(
+        due.filter((e) => mine.has(e.key)),
+        minute,
+        report,
+      );
     } finally {
       // One line per minute, not per firing: each item's own event already names its schedule.
       const fired = report.fired.slice(firedBefore);

@@ -68,6 +68,8 @@ export class Notifier {
   constructor(private readonly d: NotifierDeps) {}
 
   start(): void {
+    if (this.unsubscribe) return;
+    this.stopped = false;
     this.unsubscribe = this.d.events.subscribe((events: readonly EventRecord[]) => {
       const file = this.d.settings.file;
       if (!file.enabled || file.url === null) return;
@@ -82,6 +84,7 @@ export class Notifier {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
+    this.unsubscribe = null;
     for (const p of this.pending.values()) this.d.clock.clearTimer(p.timer);
     this.pending.clear();
     await Promise.allSettled([...this.inFlight]);

@@ -36,3 +36,16 @@ export function mapPath(map: readonly PathMapping[], path: string): string {
   }
   return best ? best.to + path.slice(best.from.length) : path;
 }
+
+/**
+ * The reverse: a path on this machine as the server knows it (the longest TO above it replaced by
+ * its FROM). Records other processes read (merge requests, waits) keep the server's path.
+ */
+export function unmapPath(map: readonly PathMapping[], path: string): string {
+  let best: PathMapping | null = null;
+  for (const m of map) {
+    const under = path === m.to || path.startsWith(m.to + sep);
+    if (under && (best === null || m.to.length > best.to.length)) best = m;
+  }
+  return best ? best.from + path.slice(best.to.length) : path;
+}

@@ -12,7 +12,7 @@ const SHOWN_OPEN = 10;
 import { hasCommit, repoTopLevel } from '../git/git.js';
 import { probeRepo } from './probe.js';
 import { readRepos, writeRepoEntry } from './repos-file.js';
-import { mapPath, type PathMapping } from './path-map.js';
+import { mapPath, unmapPath, type PathMapping } from './path-map.js';
 import { selectMembers, type Selection } from '../../core/workspaces/select.js';
 import { requireKnownChain, type ChainCatalog } from '../items/chain-catalog.js';
 
@@ -84,6 +84,14 @@ export class ReposService {
     if (exact) return exact;
     const want = canonical(path);
     return file.repos.find((r) => canonical(r.path) === want) ?? null;
+  }
+
+  /**
+   * A connected entry's path as the server and the other processes know it: on a worker with
+   * `--repo-map`, the server's path of its local checkout (records shared through the store use it).
+   */
+  shared(localPath: string): string {
+    return unmapPath(this.pathMap, localPath);
   }
 
   /** The members of workspace `name` an item would run on, or null when there is no such workspace. */

@@ -1,0 +1,250 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/runtime/clock.js';
+import { startServer, type RunningServer } from '../src/server/main.js';
+import { openStore } from '../src/store/database.js';
+import { markFirings } from '../src/store/schedule-firings.js';
+import { harnessesYaml } from './helpers/agents.js';
+import { isAlive, until } from './helpers/engine.js';
+import { GATED_CHAIN } from './helpers/gated-chain.js';
+import { makeRepo } from './helpers/git.js';
+import { listenLoopback } from './helpers/mock-http.js';
+import { usePostgres } from './helpers/postgres.js';
+import { cleanupAll, http, runJig, startJig, tempHome, type JigProcess } from './helpers/server.js';
+
+/*
+ * More than one `jig serve` on one PostgreSQL database (issue 27): one leads (store/leader.ts) and
+ * runs the schedules, notifications and the rest; the others serve the API and walk items. When
+ * the leader stops or dies another takes the lead, and a schedule minute is filed once whoever
+ * ticks it.
+ */
+
+const pg = usePostgres();
+
+const servers: RunningServer[] = [];
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+  for (const c of closers.splice(0)) await c();
+});
+afterAll(async () => {
+  await cleanupAll();
+});
+
+let repo: string;
+beforeAll(() => {
+  repo = makeRepo({ 'README.md': '# app\n' });
+});
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The names of the live serves that lead, as `url`'s health lists them. */
+async function leaders(url: string): Promise<string[]> {
+  const h = await http(`${url}/api/health`);
+  expect(h.status, h.text).toBe(200);
+  return (h.json.workers as { name: string; leads: boolean; alive: boolean }[])
+    .filter((w) => w.leads && w.alive)
+    .map((w) => w.name);
+}
+
+describe('schedule firings on a shared store', () => {
+  it('a minute marked by one process is not marked again by another, whichever comes first', async (ctx) => {
+    const server = pg.server();
+    if (!server) return ctx.skip(pg.skip());
+    const url = await server.createDatabase(`jig_firings_${process.pid}`);
+    const a = await openStore(url);
+    const b = await openStore(url);
+    try {
+      const keys = Array.from({ length: 50 }, (_, i) => `entry-${i}`);
+      const [ma, mb] = await Promise.all([markFirings(a.db, keys, 1000), markFirings(b.db, keys, 1000)]);
+      // Each key went to exactly one of the two.
+      expect([...ma, ...mb].sort()).toEqual([...keys].sort());
+      expect(ma.length === 0 || mb.length === 0).toBe(true);
+      expect(await markFirings(b.db, keys, 1000)).toEqual([]);
+      expect(await markFirings(a.db, keys.slice(0, 2), 999)).toEqual([]);
+      expect(await markFirings(a.db, keys.slice(0, 2), 1001)).toEqual(keys.slice(0, 2));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe('two jig serve on one PostgreSQL database', () => {
+  /** An in-process serve whose schedules read `clock`, in a home with one schedule a minute. */
+  async function serve(url: string, name: string, clock: ManualClock): Promise<RunningServer> {
+    const home = tempHome();
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(
+      join(home, 'config', 'intake.yaml'),
+      stringify({ schedules: [{ cron: '* * * * *', repo, chain: 'quick-task', title: 'Every minute' }] }),
+    );
+    writeFileSync(
+      join(home, 'config', 'repos.yaml'),
+      stringify({ repos: [{ path: repo, test_command: '', setup_command: '' }] }),
+    );
+    const s = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      env: { JIG_HOME: home, JIG_DATABASE_URL: url },
+      clock,
+      name,
+    });
+    servers.push(s);
+    return s;
+  }
+
+  async function scheduled(s: RunningServer): Promise<string[]> {
+    const rows = await s.inst.store.db
+      .selectFrom('events')
+      .select('payload')
+      .where('type', '=', 'work_item_created')
+      .where('by', '=', 'schedule')
+      .orderBy('seq')
+      .execute();
+    return rows.map((r) => (JSON.parse(r.payload) as { schedule: { minute: string } }).schedule.minute);
+  }
+
+  it('one leads and files each minute once; when it stops the other leads, without filing that minute again', async (ctx) => {
+    const server = pg.server();
+    if (!server) return ctx.skip(pg.skip());
+    const url = await server.createDatabase(`jig_leader_${process.pid}`);
+    const start = Date.parse('2030-01-07T08:59:30Z');
+    const ca = new ManualClock(start);
+    const cb = new ManualClock(start);
+    const a = await serve(url, 'serve-a', ca);
+    const b = await serve(url, 'serve-b', cb);
+    expect(await leaders(a.url)).toEqual(['serve-a']);
+    expect(await leaders(b.url)).toEqual(['serve-a']);
+
+    // Both clocks pass 09:00: only the leader's schedules tick (at its start, for 08:59, then 09:00).
+    await ca.advanceTo(Date.parse('2030-01-07T09:00:00Z'));
+    await cb.advanceTo(Date.parse('2030-01-07T09:00:00Z'));
+    const both = ['2030-01-07T08:59:00.000Z', '2030-01-07T09:00:00.000Z'];
+    expect(await scheduled(a)).toEqual(both);
+
+    // The leader stops within the minute; the other takes the lead and checks the minute at once,
+    // which the store says was filed.
+    await a.close();
+    servers.splice(servers.indexOf(a), 1);
+    await waitFor('serve-b to lead', async () =>
+      (await leaders(b.url)).includes('serve-b') ? true : undefined,
+    );
+    await cb.advance(0);
+    expect(await scheduled(b)).toEqual(both);
+    await cb.advanceTo(Date.parse('2030-01-07T09:01:00Z'));
+    expect(await scheduled(b)).toEqual([...both, '2030-01-07T09:01:00.000Z']);
+
+    // serve-a back: it follows. (Its clock reads liveness too: one that heard every heartbeat.)
+    const a2 = await serve(url, 'serve-a', new ManualClock(start));
+    expect(await leaders(a2.url)).toEqual(['serve-b']);
+  });
+});
+
+interface Hook {
+  url: string;
+  got: string[];
+  close(): Promise<void>;
+}
+
+async function startHook(): Promise<Hook> {
+  const h: Hook = { url: '', got: [], close: () => new Promise((r) => srv.close(() => r())) };
+  const srv: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      h.got.push(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(200).end('ok');
+    });
+  });
+  h.url = `${await listenLoopback(srv)}/hook`;
+  return h;
+}
+
+describe('the leader killed with -9', () => {
+  /** A real `jig serve` process with the gated chain and notifications to `hook`. */
+  async function serveProcess(url: string, hook: Hook, name: string, home = tempHome()): Promise<JigProcess> {
+    mkdirSync(join(home, 'config', 'chains'), { recursive: true });
+    writeFileSync(join(home, 'config', 'chains', 'gated.yaml'), GATED_CHAIN);
+    writeFileSync(
+      join(home, 'config', 'repos.yaml'),
+      stringify({ repos: [{ path: repo, test_command: '', setup_command: '', default_chain: 'gated' }] }),
+    );
+    writeFileSync(join(home, 'config', 'harnesses.yaml'), harnessesYaml());
+    writeFileSync(
+      join(home, 'config', 'notify.yaml'),
+      stringify({ enabled: true, url: hook.url, events: ['gate_requested'] }),
+    );
+    return startJig({ home, env: { JIG_DATABASE_URL: url }, args: ['--port', '0', '--name', name] });
+  }
+
+  const gateMessages = (hook: Hook, id: string): number =>
+    hook.got.filter((b) => {
+      const m = JSON.parse(b) as { work_item_id: string; type: string };
+      return m.work_item_id === id && m.type === 'gate_requested';
+    }).length;
+
+  it('notifies once per gate from whichever leads, and the survivor takes the lead', async (ctx) => {
+    const server = pg.server();
+    if (!server) return ctx.skip(pg.skip());
+    const url = await server.createDatabase(`jig_leader_kill_${process.pid}`);
+    const hook = await startHook();
+    closers.push(() => hook.close());
+    const a = await serveProcess(url, hook, 'serve-a');
+    const b = await serveProcess(url, hook, 'serve-b');
+    expect(await leaders(b.url)).toEqual(['serve-a']);
+
+    // Filed on the follower: whoever walks it, the leader alone tells the hook.
+    const one = await http(`${b.url}/api/work-items`, {
+      method: 'POST',
+      body: { title: 'One', repo, start: true },
+    });
+    expect(one.status, one.text).toBe(201);
+    await until(b, one.json.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
+    await waitFor('the gate message', async () => (gateMessages(hook, one.json.id) >= 1 ? true : undefined));
+    // Long enough for a second serve's message (each is sent at once) to have come.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(gateMessages(hook, one.json.id)).toBe(1);
+
+    process.kill(a.pid, 'SIGKILL');
+    await waitFor('serve-a to end', async () => (isAlive(a.pid) ? undefined : true));
+    await waitFor('serve-b to lead', async () =>
+      (await leaders(b.url)).includes('serve-b') ? true : undefined,
+    );
+
+    const two = await http(`${b.url}/api/work-items`, {
+      method: 'POST',
+      body: { title: 'Two', repo, start: true },
+    });
+    expect(two.status, two.text).toBe(201);
+    await until(b, two.json.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
+    await waitFor('the second gate message', async () =>
+      gateMessages(hook, two.json.id) >= 1 ? true : undefined,
+    );
+
+    // serve-a started again in its home follows; the doctor names the leader.
+    const a2 = await serveProcess(url, hook, 'serve-a', a.home);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(gateMessages(hook, two.json.id)).toBe(1);
+    expect(await leaders(a2.url)).toEqual(['serve-b']);
+    const doctor = await runJig(['admin', 'doctor', '--json'], {
+      JIG_HOME: a2.home,
+      JIG_URL: '',
+      JIG_TOKEN: '',
+    });
+    const rows = JSON.parse(doctor.stdout) as { check: string; status: string; detail: string }[];
+    expect(rows.filter((r) => r.check === 'leader')).toEqual([]);
+    expect(rows.find((r) => r.check === 'database')!.detail).toContain('serve-b (serve, leads)');
+  });
+});
