@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import pgClient from 'pg';
 import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/runtime/clock.js';
@@ -12,6 +13,7 @@ import { isAlive, until } from './helpers/engine.js';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { makeRepo } from './helpers/git.js';
 import { listenLoopback } from './helpers/mock-http.js';
+import { send } from './helpers/perimeter.js';
 import { usePostgres } from './helpers/postgres.js';
 import { cleanupAll, http, runJig, startJig, tempHome, type JigProcess } from './helpers/server.js';
 
@@ -246,5 +248,75 @@ describe('the leader killed with -9', () => {
     const rows = JSON.parse(doctor.stdout) as { check: string; status: string; detail: string }[];
     expect(rows.filter((r) => r.check === 'leader')).toEqual([]);
     expect(rows.find((r) => r.check === 'database')!.detail).toContain('serve-b (serve, leads)');
+  });
+});
+
+describe('the bearer a process advertises to the others', () => {
+  const PROBE = '/api/perimeter-probe';
+
+  async function advertised(url: string, name: string): Promise<{ url: string; token: string }> {
+    const c = new pgClient.Client({ connectionString: url });
+    await c.connect();
+    try {
+      const row = (
+        await c.query<{ url: string; peer_token: string }>(
+          'SELECT url, peer_token FROM workers WHERE name = $1',
+          [name],
+        )
+      ).rows[0]!;
+      return { url: row.url, token: row.peer_token };
+    } finally {
+      await c.end();
+    }
+  }
+
+  it('opens the API while the process runs, and no longer once it starts again', async (ctx) => {
+    const server = pg.server();
+    if (!server) return ctx.skip(pg.skip());
+    const url = await server.createDatabase(`jig_peer_${process.pid}`);
+    const home = tempHome();
+    const args = [
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--name',
+      'p1',
+      '--advertise',
+      'http://build-b.example:8766/x',
+    ];
+    const first = await startJig({ home, env: { JIG_DATABASE_URL: url }, args });
+    const port = Number(new URL(first.url).port);
+    const one = await advertised(url, 'p1');
+    expect(one.url).toBe('http://build-b.example:8766');
+    expect(one.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const get = (token: string) =>
+      send({ port }, { path: PROBE, headers: { authorization: `Bearer ${token}` } });
+    expect((await get(one.token)).status).toBe(404);
+    expect((await get(`${one.token}x`)).status).toBe(401);
+    await first.stop();
+
+    const again = await startJig({ home, env: { JIG_DATABASE_URL: url }, args });
+    const two = await advertised(url, 'p1');
+    expect(two.token).not.toBe(one.token);
+    const port2 = Number(new URL(again.url).port);
+    const get2 = (token: string) =>
+      send({ port: port2 }, { path: PROBE, headers: { authorization: `Bearer ${token}` } });
+    expect((await get2(one.token)).json).toEqual({
+      detail: 'the bearer token is not valid (it may have been rotated)',
+      code: 'login_required',
+    });
+    expect((await get2(two.token)).json).toEqual({
+      detail: `no route GET ${PROBE}`,
+      code: 'route_not_found',
+    });
+  });
+
+  it('refuses an --advertise that is no http(s) URL, naming it', async () => {
+    const r = await runJig(['serve', '--port', '0', '--advertise', 'build-b:8766'], { JIG_HOME: tempHome() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'jig: --advertise takes an http(s) URL such as http://build-b:8766 (got build-b:8766)\n',
+    );
   });
 });

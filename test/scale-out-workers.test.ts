@@ -217,6 +217,28 @@ describe('one server and two workers on PostgreSQL', () => {
     expect(w1.stdout()).toMatch(
       /^jig worker w1 claiming work \(pid \d+, home .*, tasks' API on http:\/\/127\.0\.0\.1:\d+\)/,
     );
+
+    // A request about an item's files is answered by the worker that has them (server/forward.ts).
+    for (const one of [ids[0]!, ids[19]!]) {
+      const ses = (await http(`${jig.url}/api/work-items/${one}/sessions`)).json.sessions as {
+        id: string;
+        worker: string;
+      }[];
+      const s0 = ses[0]!;
+      const holder = s0.worker === 'w1' ? w1 : w2;
+      const viaServer = await http(`${jig.url}/api/work-items/${one}/sessions/${s0.id}/log`);
+      expect(viaServer.status, viaServer.text).toBe(200);
+      expect(viaServer.headers.get('x-jig-answered-by')).toBe(s0.worker);
+      const direct = await http(`${holder.url}/api/work-items/${one}/sessions/${s0.id}/log`);
+      expect(viaServer.text).toBe(direct.text);
+      const diff = await http(`${jig.url}/api/work-items/${one}/diff`);
+      expect(diff.status, diff.text).toBe(200);
+      expect(diff.headers.get('x-jig-answered-by')).toBe(s0.worker);
+      expect(diff.json).toEqual((await http(`${holder.url}/api/work-items/${one}/diff`)).json);
+      // What no machine's files change is answered where it arrives.
+      const list = await http(`${jig.url}/api/work-items/${one}/sessions`);
+      expect(list.headers.get('x-jig-answered-by')).toBeNull();
+    }
   }, 240_000);
 
   it('a worker killed with -9 mid-task: the other finishes its item after 60 s of silence; the first, back, ends its task', async (ctx) => {
@@ -291,6 +313,11 @@ ${step('two', runs)}
         fix: 'start it again with --name w1 to end its old sessions there',
       },
     ]);
+    // w1 is gone: its session's log is read here (this test's "machines" share a disk).
+    const oldLog = `${jig.url}/api/work-items/${id}/sessions/${first.payload.session}/log`;
+    const unforwarded = await http(oldLog);
+    expect(unforwarded.status, unforwarded.text).toBe(200);
+    expect(unforwarded.headers.get('x-jig-answered-by')).toBeNull();
     const back = await worker(env, jig.home, repo, 'w1', { home: w1.home });
     await waitFor('the old task to end', async () => (isAlive(first.payload.pid) ? undefined : true), 30_000);
     const fenced = (await events(jig, id)).filter((e) => e.type === 'session_fenced');
@@ -298,6 +325,9 @@ ${step('two', runs)}
       { session: first.payload.session, pid: first.payload.pid, worker: 'w1' },
     ]);
     expect(back.stderr()).toContain('ending a session another worker took over');
+    // Back, w1 answers for its own session again; the item's files are w2's.
+    expect((await http(oldLog)).headers.get('x-jig-answered-by')).toBe('w1');
+    expect((await http(`${jig.url}/api/work-items/${id}/diff`)).headers.get('x-jig-answered-by')).toBe('w2');
     const lines = readFileSync(runs, 'utf8').trim().split('\n');
     expect(lines).toEqual([`${id} one`, `${id} one`, `${id} two`]);
     const seqs = await allSeqs(url);

@@ -42,6 +42,8 @@ export interface Instance {
   supervised: boolean;
   /** `serve` (API and board) or `worker` (`jig serve --worker`: claims and walks items, no board). */
   role: 'serve' | 'worker';
+  /** A bearer the processes sharing the store present to this one, new at each start (server/forward.ts). */
+  peerToken: string;
   /**
    * Set by the process owner (`jig serve`): stop cleanly and exit with this code, so the service
    * manager starts the server again. Unset when the server runs inside another program.

@@ -17,6 +17,7 @@ import { installJsonBodyParser } from './json-body.js';
 import { serializerCompiler } from './serializer.js';
 import { fastifyTimeouts, serverLimits } from './limits.js';
 import { installPerimeter } from './perimeter.js';
+import { installForwarding } from './forward.js';
 import { applyRoutes } from './routes/apply.js';
 import { authRoutes } from './routes/auth.js';
 import { budgetRoutes } from './routes/budget.js';
@@ -139,6 +140,8 @@ export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; 
   });
   // Before every route: the Host, cross-site and login rules (spec: Authentication).
   const auth = await installPerimeter(app, inst);
+  // Then: a request about an item walked on another machine is answered there (forward.ts).
+  installForwarding(app, inst);
 
   // Route files are named by URL; docs/routes.md lists every route with its file.
   await app.register(authRoutes(inst, auth));

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
@@ -45,6 +46,7 @@ import { defaultWorkerName } from '../runtime/engine/claims.js';
 import { parsePathMap } from '../runtime/repos/path-map.js';
 import type { Lease } from '../store/leader.js';
 import { leaderDuties } from './leader-duties.js';
+import { advertisedUrl, parseAdvertise, redactUrl, storeTarget } from './addresses.js';
 
 export interface ServeOptions {
   host?: string;
@@ -69,6 +71,8 @@ export interface ServeOptions {
   slots?: number;
   /** `--repo-map FROM=TO` (else JIG_REPO_MAP, pairs split by `,`): repos checked out elsewhere here. */
   repoMap?: string[];
+  /** `--advertise URL` (else JIG_ADVERTISE_URL): where the other processes sharing the store reach this one. */
+  advertise?: string;
 }
 
 export interface RunningServer {
@@ -139,6 +143,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       opts.port ??
       (role === 'worker' ? 0 : (parsePort(env.JIG_PORT, 'JIG_PORT') ?? access.port ?? DEFAULT_PORT));
 
+    const advertise = parseAdvertise(opts.advertise ?? env.JIG_ADVERTISE_URL);
     const target = storeTarget(env, access.database, paths.dbPath);
     if (role === 'worker' && !/^postgres(ql)?:\/\//i.test(target))
       throw new Error(
@@ -282,6 +287,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       log,
       supervised: Boolean(env.INVOCATION_ID) || env.JIG_SUPERVISED === '1',
       role,
+      peerToken: randomBytes(32).toString('base64url'),
       ...(opts.onRestart ? { requestRestart: opts.onRestart } : {}),
       reattach: { scanned: 0, adopted: 0, resolved_from_file: 0, unknown: 0, resumed_work_items: 0 },
       events,
@@ -343,6 +349,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     engineRef.port = inst.port;
     // Sessions that outlived the last server are adopted, and running items continue (ADR 0003).
     inst.reattach = await engine.recover();
+    // Requests about the items this process walks are forwarded here by the others (forward.ts).
+    await engine.advertise(advertisedUrl(advertise, bind, inst.port), inst.peerToken);
     // An archive or abandon cut off before its worktree and branch were removed finishes now.
     const reclaimed = role === 'serve' ? await items.reclaimPending() : 0;
     if (reclaimed > 0) log.info({ items: reclaimed }, 'finished reclaiming worktrees');
@@ -439,32 +447,4 @@ function closer(
       inst.log.info('jig stopped');
       inst.log.flush();
     })());
-}
-
-/**
- * Where the store is: `JIG_DATABASE_URL`, else access.yaml `database:`, else the SQLite file in
- * run/ (docs/scale-out.md). A variable that names no PostgreSQL database is refused at start
- * rather than taken for a file name.
- */
-export function storeTarget(env: NodeJS.ProcessEnv, configured: string | undefined, file: string): string {
-  const url = env.JIG_DATABASE_URL?.trim();
-  if (url) {
-    if (!/^postgres(ql)?:\/\//i.test(url))
-      throw new Error(
-        'JIG_DATABASE_URL is not a PostgreSQL URL (postgres://user@host:5432/jig); unset it to use SQLite',
-      );
-    return url;
-  }
-  return configured ?? file;
-}
-
-/** A URL as the log may show it: no password. */
-function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://…';
-  }
 }

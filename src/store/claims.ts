@@ -12,7 +12,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export type WorkerRow = Selectable<WorkersTable>;
 /** A process as it registers (it leads only once it holds the lock). */
-export type NewWorker = Omit<WorkerRow, 'leads'>;
+export type NewWorker = Omit<WorkerRow, 'leads' | 'url' | 'peer_token'>;
 
 /** Records this process at its start (a name used before is taken over: the same worker returns). */
 export async function registerWorker(db: Db, row: NewWorker): Promise<void> {
@@ -30,6 +30,8 @@ export async function registerWorker(db: Db, row: NewWorker): Promise<void> {
         heartbeat_at: row.heartbeat_at,
         stopped_at: null,
         leads: 0,
+        url: null,
+        peer_token: null,
       }),
     )
     .execute();
@@ -91,6 +93,11 @@ export async function heartbeat(db: Db, name: string, at: string): Promise<void>
 
 export async function markStopped(db: Db, name: string, at: string): Promise<void> {
   await db.updateTable('workers').set({ stopped_at: at, leads: 0 }).where('name', '=', name).execute();
+}
+
+/** Where this process answers other processes, and the bearer they present (server/forward.ts). */
+export async function advertise(db: Db, name: string, url: string, token: string): Promise<void> {
+  await db.updateTable('workers').set({ url, peer_token: token }).where('name', '=', name).execute();
 }
 
 /** Records whether this process leads (one at a time holds the lock; the row only tells others). */

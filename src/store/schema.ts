@@ -123,6 +123,10 @@ export interface WorkersTable {
   stopped_at: string | null;
   /** 1 for the `jig serve` that leads now (store/leader.ts). */
   leads: Generated<number>;
+  /** Where it answers other processes (server/forward.ts); null until it listens. */
+  url: string | null;
+  /** The bearer other processes present to it, valid while this process runs. */
+  peer_token: string | null;
 }
 
 /** Migration 25: which process walks each item; `generation` grows with every claim (the fence). */

@@ -39,6 +39,10 @@ export function registerServe(program: Command): void {
       (v: string, all: string[] = []) => [...all, v],
     )
     .option('--slots <n>', 'the most items this process walks at once (max_concurrent still holds)', slotsArg)
+    .option(
+      '--advertise <url>',
+      'where the other processes sharing the store reach this one (else JIG_ADVERTISE_URL, else its own address)',
+    )
     .action(serveForeground);
 }
 
@@ -52,6 +56,7 @@ export async function serveForeground(opts: {
   work?: boolean;
   slots?: number;
   repoMap?: string[];
+  advertise?: string;
 }): Promise<void> {
   // `jig serve` is the one verb that runs the server itself (DESIGN.md: cli -> server/main.ts only).
   const { startServer } = await import('../../server/main.js');
@@ -90,6 +95,7 @@ export async function serveForeground(opts: {
       ...(opts.work === false ? { noWork: true } : {}),
       ...(opts.slots !== undefined ? { slots: opts.slots } : {}),
       ...(opts.repoMap ? { repoMap: opts.repoMap } : {}),
+      ...(opts.advertise !== undefined ? { advertise: opts.advertise } : {}),
       logToStderr: true,
       // POST /api/apply/restart: a clean stop, then a non-zero exit the service manager restarts on.
       onRestart: (code) => stop('restart', code),

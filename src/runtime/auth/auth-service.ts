@@ -33,8 +33,10 @@ export class AuthService {
   private readonly triggerToken: TokenFile;
   private readonly sessions: SessionStore;
   private readonly limiter: LoginLimiter;
+  private readonly peerToken: string;
 
   constructor(inst: Instance, limits: Partial<LimiterOptions> = {}) {
+    this.peerToken = inst.peerToken;
     this.access = new LiveAccess(inst);
     this.mcpToken = new TokenFile(inst.paths.mcpTokenPath);
     this.triggerToken = new TokenFile(inst.paths.triggerTokenPath);
@@ -63,7 +65,9 @@ export class AuthService {
     // Both comparisons always run, so the time taken does not tell which token came close.
     const isMcp = mcp !== null && tokensEqual(given, mcp);
     const isTrigger = trigger !== null && tokensEqual(given, trigger);
-    if (isMcp) return 'mcp';
+    // Another process sharing the store forwarding a request (server/forward.ts): the API's rights.
+    const isPeer = tokensEqual(given, this.peerToken);
+    if (isMcp || isPeer) return 'mcp';
     if (isTrigger) return 'trigger';
     return 'invalid';
   }

@@ -12,6 +12,7 @@ import {
   isSilent,
   liveTakers,
   listWorkers,
+  advertise,
   markLeading,
   markStopped,
   pruneWorkers,
@@ -23,7 +24,7 @@ import {
   workerNamed,
 } from '../../store/claims.js';
 import type { Store } from '../../store/database.js';
-import { releaseSessions } from '../../store/sessions.js';
+import { getSession, releaseSessions } from '../../store/sessions.js';
 import { runningCount } from '../../store/slots.js';
 import { getItem } from '../../store/work-items.js';
 import { background } from '../background.js';
@@ -162,6 +163,25 @@ export class Claims {
   halt(): void {
     this.stop?.abort();
     this.stop = null;
+  }
+
+  /** Where this process answers the others (server/forward.ts); nothing to say on SQLite. */
+  async advertise(url: string, token: string): Promise<void> {
+    if (this.shared) await advertise(this.d.store.db, this.name, url, token);
+  }
+
+  /**
+   * Another live process that has an item's files: the one whose session it is (`session`), else
+   * the one holding the item's claim. Null when that is this process, nobody, or a silent one.
+   */
+  async peerFor(id: string, session?: string): Promise<{ name: string; url: string; token: string } | null> {
+    if (!this.shared) return null;
+    const db = this.d.store.db;
+    const name = session ? (await getSession(db, session))?.worker : (await claimOf(db, id))?.worker;
+    if (!name || name === this.name) return null;
+    const w = await workerNamed(db, name);
+    if (!w?.url || !w.peer_token || w.stopped_at !== null || w.heartbeat_at < this.silentSince()) return null;
+    return { name, url: w.url, token: w.peer_token };
   }
 
   /** Records that this process leads now, or no longer (health and the doctor show it). */

@@ -235,6 +235,16 @@ export class Engine {
     return this.claims.name;
   }
 
+  /** Where this process answers the others sharing the store (server/forward.ts). */
+  advertise(url: string, token: string): Promise<void> {
+    return this.claims.advertise(url, token);
+  }
+
+  /** The live process that has an item's (or one session's) files, when another (server/forward.ts). */
+  peerFor(id: string, session?: string): Promise<{ name: string; url: string; token: string } | null> {
+    return this.claims.peerFor(id, session);
+  }
+
   /** The processes sharing the store, for health. */
   workers(): Promise<WorkerInfo[]> {
     return this.claims.workers();
