@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo } from './helpers/git.js';
 import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js';
@@ -37,6 +38,18 @@ describe("Jig's own files replaced by a FIFO or a device", () => {
     mkfifo(join(dir, 'spec.md'));
     rmSync(join(dir, 'plan.md'));
     symlinkSync('/dev/zero', join(dir, 'plan.md'));
+    // The store keeps the texts too: what stands in the folder is not read.
+    const spec = await fetch(`${jig.url}/api/work-items/${item.id}/attachments/spec`);
+    expect([spec.status, await spec.text()]).toEqual([200, '# spec']);
+    const both = await api('POST', `/api/work-items/${item.id}/duplicate`);
+    expect(Object.keys(both.json.attachments).sort()).toEqual(['plan', 'spec']);
+    // An item filed before the store kept them has only the folder: read as missing.
+    const db = new Database(join(jig.home, 'run', 'jig.db'));
+    try {
+      db.prepare('DELETE FROM item_attachments WHERE work_item_id = ?').run(item.id);
+    } finally {
+      db.close();
+    }
     for (const kind of ['spec', 'plan']) {
       const r = await api('GET', `/api/work-items/${item.id}/attachments/${kind}`);
       expect([r.status, r.json]).toEqual([

@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { harnessesYaml } from './helpers/agents.js';
 import { events, until } from './helpers/engine.js';
 import { git, gitEnv, makeRepo } from './helpers/git.js';
 import { startMockGitHub, type MockGitHub } from './helpers/mock-github.js';
@@ -132,5 +133,70 @@ describe('a worker with --repo-map opening a merge request', () => {
       ['open.main.open', 'w1'],
       ['ci.main.await', 'w1'],
     ]);
+  });
+});
+
+describe('an attachment filed on the serve, walked by a worker in another home', () => {
+  it('the worker reads the attached spec from the store and puts it in its worktree', async (ctx) => {
+    const server = pg.server();
+    if (!server) return ctx.skip(pg.skip());
+    const url = await server.createDatabase(`jig_attach_${process.pid}`);
+    const repo = makeRepo();
+    const env = { ...gitEnv, JIG_DATABASE_URL: url };
+    const home = tempHome();
+    mkdirSync(join(home, 'config', 'chains'), { recursive: true });
+    writeFileSync(
+      join(home, 'config', 'chains', 'specced.yaml'),
+      `nodes:
+  - id: spec
+    kind: exec
+    tasks:
+      - id: author
+        kind: agent
+        harness: claude
+        produces: spec
+        prompt: Write the spec.
+  - id: use
+    kind: exec
+    tasks:
+      - id: copy
+        kind: subprocess
+        run: "cp .jig/docs/spec.md used.txt"
+`,
+    );
+    writeFileSync(join(home, 'config', 'harnesses.yaml'), harnessesYaml());
+    writeFileSync(
+      join(home, 'config', 'repos.yaml'),
+      `repos:\n  - path: ${repo}\n    test_command: ''\n    setup_command: ''\n`,
+    );
+    const jig = await startJig({ home, env, args: ['--port', '0', '--no-work'] });
+    const whome = tempHome();
+    mkdirSync(join(whome, 'config'), { recursive: true });
+    writeFileSync(
+      join(whome, 'config', 'repos.yaml'),
+      `repos:\n  - path: ${repo}\n    test_command: ''\n    setup_command: ''\n`,
+    );
+    writeFileSync(join(whome, 'config', 'harnesses.yaml'), harnessesYaml());
+    await startJig({ home: whome, env, args: ['--worker', '--name', 'w1'] });
+
+    const spec = '# The spec\n\nFiled on the serve, read on the worker.\n';
+    const filed = await http(`${jig.url}/api/work-items`, {
+      method: 'POST',
+      body: { title: 'Specced', repo, chain: 'specced', start: true, attachments: { spec: { text: spec } } },
+    });
+    expect(filed.status, filed.text).toBe(201);
+    const id = filed.json.id as string;
+    // Not in the worker's own attachments folder: only the store has it there.
+    expect(existsSync(join(whome, 'run', 'attachments', id))).toBe(false);
+    const done = await until(jig, id, (i) => i.status === 'completed' || i.status === 'stopped', 600);
+    expect(done.status, JSON.stringify(done.stop)).toBe('completed');
+    // The copy is in the worker's worktree: its diff, asked of the serve, is answered by w1.
+    const diff = await http(`${jig.url}/api/work-items/${id}/diff`);
+    expect(diff.status, diff.text).toBe(200);
+    expect(diff.headers.get('x-jig-answered-by')).toBe('w1');
+    expect(JSON.stringify(diff.json)).toContain('used.txt');
+    expect(JSON.stringify(diff.json)).toContain('Filed on the serve, read on the worker.');
+    const skipped = (await events(jig, id)).find((e: any) => e.type === 'node_skipped');
+    expect(skipped?.payload).toEqual({ node: 'spec', note: 'the spec was attached when filed' });
   });
 });

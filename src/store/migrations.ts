@@ -25,6 +25,7 @@ import { rangeIndexes } from './migrations/0023-range-indexes.js';
 import { eventSeq } from './migrations/0024-event-seq.js';
 import { workers } from './migrations/0025-workers.js';
 import { leader } from './migrations/0026-leader.js';
+import { attachmentTexts } from './migrations/0027-attachment-texts.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -72,4 +73,5 @@ export const migrations: Migration[] = [
   eventSeq,
   workers,
   leader,
+  attachmentTexts,
 ];

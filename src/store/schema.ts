@@ -108,6 +108,13 @@ export interface WorkerSessionsTable {
 }
 
 /** Migration 25: every process that walks items (or serves), and when it last said it was alive. */
+/** An item's attached spec or plan text (migration 27), as stored in run/attachments too. */
+export interface ItemAttachmentsTable {
+  work_item_id: string;
+  kind: string;
+  text: string;
+}
+
 export interface WorkersTable {
   name: string;
   /** `serve` (API and board) or `worker` (`jig serve --worker`). */
@@ -334,6 +341,7 @@ export interface Database {
   auth_sessions: AuthSessionsTable;
   workers: WorkersTable;
   item_claims: ItemClaimsTable;
+  item_attachments: ItemAttachmentsTable;
   schedule_firings: ScheduleFiringsTable;
   trigger_keys: TriggerKeysTable;
   drafts: DraftsTable;

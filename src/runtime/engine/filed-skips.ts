@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import type { FiledSkip } from '../../core/chain/filed-skip.js';
 import { atNode } from '../../core/chain/walk-state.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
-import { readStoredAttachment } from '../items/attachments.js';
+import { attachmentText } from '../items/attachments.js';
 import { createInside } from '../fs/create-inside.js';
 import { artifactPath } from '../workers/agent-inputs.js';
 import type { EngineResources } from './resources.js';
@@ -23,8 +23,9 @@ export async function passFiledSkip(
   const documents: Record<string, string> = {};
   for (const kind of skip.documents) {
     if (kind !== 'spec' && kind !== 'plan') continue;
-    const text = readStoredAttachment(r.paths.attachmentsDir, rec.id, kind);
-    if (text === null) return `the attached ${kind} of the item cannot be read from the attachments folder`;
+    const text = await attachmentText(r.store.db, r.paths.attachmentsDir, rec.id, kind);
+    if (text === null)
+      return `the attached ${kind} of the item cannot be read from the attachments folder or the store`;
     if (!rec.worktree_path) return `the item has no worktree to put its attached ${kind} in`;
     const made = artifactPath(rec.worktree_path, kind);
     if (!made.ok) return made.reason;

@@ -5,6 +5,9 @@ import { JigError } from '../../contract/errors.js';
 import type { AttachmentInput, AttachmentKind } from '../../contract/items.js';
 import { readInside, type Refused } from '../fs/safe-read.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
+import type { Kysely } from 'kysely';
+import { attachmentTextOf } from '../../store/attachment-texts.js';
+import type { Database } from '../../store/schema.js';
 
 export interface PreparedAttachment {
   kind: AttachmentKind;
@@ -72,6 +75,19 @@ export function readStoredAttachment(
     rootName: 'attachments folder',
   });
   return read.ok ? read.bytes.toString('utf8') : null;
+}
+
+/**
+ * The attachment's text: the store's (readable from every machine sharing it, docs/scale-out.md),
+ * else, for an item filed before the store kept the texts, this machine's attachments folder.
+ */
+export async function attachmentText(
+  db: Kysely<Database>,
+  attachmentsDir: string,
+  itemId: string,
+  kind: AttachmentKind,
+): Promise<string | null> {
+  return (await attachmentTextOf(db, itemId, kind)) ?? readStoredAttachment(attachmentsDir, itemId, kind);
 }
 
 export function attachmentFile(attachmentsDir: string, itemId: string, kind: AttachmentKind): string {

@@ -15,6 +15,7 @@ import type { ConfigState } from '../config/config-state.js';
 import type { EventLog } from '../events/event-log.js';
 import type { ReposService } from '../repos/repos-service.js';
 import { prepareAttachment, storeAttachment, type PreparedAttachment } from './attachments.js';
+import { saveAttachmentText } from '../../store/attachment-texts.js';
 import { requireChain, type ChainCatalog, type ChainSummary } from './chain-catalog.js';
 import { branchName, newItemId } from './ids.js';
 import type { Logger } from 'pino';
@@ -307,6 +308,7 @@ export async function fileItem(
         if (earlier) throw new KeyTaken(earlier);
       }
       await insertItem(uow.db, rec);
+      for (const a of checked.attachments) await saveAttachmentText(uow.db, id, a.kind, a.text);
       await linkIssues(uow.db, id, issues);
       if (key) {
         await recordTriggerKey(

@@ -15,7 +15,8 @@ import { getItem, updateItem, updateItemIf, type ItemRecord } from '../../store/
 import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
 import type { EventActor } from '../../contract/events.js';
 import type { ItemChainAnswer } from '../../contract/routes/work-items/chain.js';
-import { attachmentFile, prepareAttachment, readStoredAttachment, storeAttachment } from './attachments.js';
+import { attachmentFile, attachmentText, prepareAttachment, storeAttachment } from './attachments.js';
+import { deleteAttachmentText, saveAttachmentText } from '../../store/attachment-texts.js';
 import {
   checkIntake,
   checkSkipNodes,
@@ -256,6 +257,8 @@ export class ItemsService {
       changes.budget_usd = body.budget_usd;
       events.push({ type: 'budget_changed', payload: { from: rec.budget_usd, to: body.budget_usd } });
     }
+    // Texts the store keeps beside the files (a worker elsewhere reads them), null when removed.
+    const texts: [AttachmentKind, string | null][] = [];
     if (body.attachments !== undefined) {
       const next = { ...rec.attachments };
       for (const kind of ['spec', 'plan'] as const) {
@@ -264,8 +267,12 @@ export class ItemsService {
         if (a === null) {
           delete next[kind];
           rmSync(attachmentFile(this.deps.attachmentsDir, id, kind), { force: true });
-        } else
-          next[kind] = storeAttachment(this.deps.attachmentsDir, id, prepareAttachment(kind, a, rec.repo));
+          texts.push([kind, null]);
+        } else {
+          const prepared = prepareAttachment(kind, a, rec.repo);
+          next[kind] = storeAttachment(this.deps.attachmentsDir, id, prepared);
+          texts.push([kind, prepared.text]);
+        }
       }
       changes.attachments = next;
       events.push({ type: 'attachments_changed', payload: { kinds: Object.keys(next) } });
@@ -274,6 +281,9 @@ export class ItemsService {
     changes.updated_at = new Date().toISOString();
     await this.deps.events.transact(async (uow) => {
       await updateItem(uow.db, id, changes);
+      for (const [kind, text] of texts)
+        if (text === null) await deleteAttachmentText(uow.db, id, kind);
+        else await saveAttachmentText(uow.db, id, kind, text);
       for (const e of events) await uow.emit({ work_item_id: id, by, ...e });
     });
     return { ...rec, ...changes };
@@ -382,7 +392,7 @@ export class ItemsService {
     const rec = await this.record(id);
     const attachments: IntakeInput['attachments'] = {};
     for (const kind of Object.keys(rec.attachments) as AttachmentKind[]) {
-      const text = readStoredAttachment(this.deps.attachmentsDir, id, kind);
+      const text = await attachmentText(this.db, this.deps.attachmentsDir, id, kind);
       if (text !== null) attachments[kind] = { text };
     }
     const input: IntakeInput = {
@@ -413,7 +423,7 @@ export class ItemsService {
   async attachment(id: string, kind: AttachmentKind): Promise<{ text: string; info: unknown }> {
     const rec = await this.record(id);
     const info = rec.attachments[kind];
-    const text = info ? readStoredAttachment(this.deps.attachmentsDir, id, kind) : null;
+    const text = info ? await attachmentText(this.db, this.deps.attachmentsDir, id, kind) : null;
     if (text === null) throw new JigError('attachment_missing', { id, kind });
     return { text, info };
   }
