@@ -92,6 +92,10 @@ describe('claim rounds on PostgreSQL', () => {
     const takerOf = (id: string): string => `w${1 + taken.findIndex((t) => t.includes(id))}`;
     expect(await all[0]!.claims.holds(mine[0]!)).toBe(false);
     expect(await all[Number(takerOf(mine[0]!).slice(1))]!.claims.holds(mine[0]!)).toBe(true);
+    // Read inside a transaction, as a walk advancing its item does: w0's walk may no longer write.
+    const inTx = (c: Claims, id: string) => c.heldIn(all[0]!.store.db, id);
+    expect(await inTx(all[0]!.claims, mine[0]!)).toBe(false);
+    expect(await inTx(all[Number(takerOf(mine[0]!).slice(1))]!.claims, mine[0]!)).toBe(true);
     const events = await all[0]!.store.db
       .selectFrom('events')
       .select(['work_item_id', 'type', 'payload'])
@@ -102,11 +106,11 @@ describe('claim rounds on PostgreSQL', () => {
       [...mine].sort().map((id) => [id, { worker: takerOf(id), from: 'w0', generation: 2, sessions: [] }]),
     );
     const workers = await all[1]!.claims.workers();
-    expect(workers.map((w) => [w.name, w.alive, w.self])).toEqual([
-      ['w0', false, false],
-      ['w1', true, true],
-      ['w2', true, false],
-      ['w3', true, false],
+    expect(workers.map((w) => [w.name, w.alive, w.self, w.leads])).toEqual([
+      ['w0', false, false, false],
+      ['w1', true, true, false],
+      ['w2', true, false, false],
+      ['w3', true, false, false],
     ]);
   });
 });

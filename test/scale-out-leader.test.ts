@@ -1,5 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pgClient from 'pg';
 import { stringify } from 'yaml';
@@ -320,3 +322,83 @@ describe('the bearer a process advertises to the others', () => {
     );
   });
 });
+
+describe('forwarding to a process that does not answer', () => {
+  it('a read is answered here; a move whose answer was lost is 502 peer_unreachable; one never sent is made here', async (ctx) => {
+    const server = pg.server();
+    if (!server) return ctx.skip(pg.skip());
+    const url = await server.createDatabase(`jig_forward_${process.pid}`);
+    const home = tempHome();
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(
+      join(home, 'config', 'repos.yaml'),
+      stringify({ repos: [{ path: repo, test_command: '', setup_command: '' }] }),
+    );
+    const s = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      env: { JIG_HOME: home, JIG_DATABASE_URL: url },
+      name: 'front',
+    });
+    servers.push(s);
+    // A "worker" that accepts connections and drops them unanswered.
+    const rude = createNetServer((sock) => sock.destroy());
+    await new Promise<void>((r) => rude.listen(0, '127.0.0.1', () => r()));
+    closers.push(() => new Promise((r) => rude.close(() => r())));
+    const rudePort = (rude.address() as { port: number }).port;
+    const filed = await http(`${s.url}/api/work-items`, {
+      method: 'POST',
+      body: { title: 'Held elsewhere', repo },
+    });
+    expect(filed.status, filed.text).toBe(201);
+    const id = filed.json.id as string;
+    const now = new Date().toISOString();
+    const ghost = (name: string, port: number) => ({
+      name,
+      role: 'worker',
+      host: hostname(),
+      home: `/homes/${name}`,
+      pid: 1,
+      takes_work: 1,
+      started_at: now,
+      heartbeat_at: now,
+      stopped_at: null,
+      url: `http://127.0.0.1:${port}`,
+      peer_token: 'x'.repeat(43),
+    });
+    const db = s.inst.store.db;
+    await db.insertInto('workers').values(ghost('ghost', rudePort)).execute();
+    await db
+      .insertInto('item_claims')
+      .values({ work_item_id: id, worker: 'ghost', generation: 1, claimed_at: now })
+      .execute();
+
+    const read = await http(`${s.url}/api/work-items/${id}/documents`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.headers.get('x-jig-answered-by')).toBeNull();
+    const lost = await http(`${s.url}/api/work-items/${id}/duplicate`, { method: 'POST' });
+    expect(lost.status).toBe(502);
+    expect(lost.json.code).toBe('peer_unreachable');
+    expect(lost.json.detail).toMatch(
+      /^ghost, which walks this item, did not answer \(.+\); the move may have been made: read the item before trying again$/,
+    );
+
+    // A port nobody listens on: the move never left, so it is made here.
+    await db
+      .updateTable('workers')
+      .set({ url: `http://127.0.0.1:${await closedPort()}` })
+      .where('name', '=', 'ghost')
+      .execute();
+    const made = await http(`${s.url}/api/work-items/${id}/duplicate`, { method: 'POST' });
+    expect(made.status, made.text).toBe(201);
+    expect(made.headers.get('x-jig-answered-by')).toBeNull();
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const srv = createNetServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(() => r(undefined)));
+  return port;
+}

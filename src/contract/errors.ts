@@ -90,6 +90,11 @@ export const errorCatalogue = {
   chain_unresolved: { status: 422, template: 'chain {chain} does not resolve: {reason}' },
   new_work_refused: { status: 503, template: 'all new work is refused while {what} does not load: {reason}' },
   intake_failed: { status: 502, template: 'intake failed: {reason}' },
+  peer_unreachable: {
+    status: 502,
+    template:
+      '{worker}, which walks this item, did not answer ({reason}); the move may have been made: read the item before trying again',
+  },
   idempotency_key_reused: {
     status: 422,
     template:

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { JigError } from '../contract/errors.js';
 import type { Instance } from '../runtime/instance.js';
 
 /*
@@ -44,9 +45,19 @@ export function installForwarding(app: FastifyInstance, inst: Instance): void {
     const session = rest.startsWith('sessions/:session') ? stringParam(req.params, 'session') : undefined;
     const peer = await inst.engine.peerFor(id, session);
     if (!peer) return;
+    const read = req.method === 'GET' || req.method === 'HEAD';
     try {
-      return await relay(req, reply, inst, peer);
+      const answer = await relay(req, inst, peer);
+      // A peer stopping (503) or failing answers a read here; a move's answer is the peer's.
+      if (read && answer.status >= 500) throw new Error(`the peer answered ${answer.status}`);
+      for (const [h, v] of answer.headers) void reply.header(h, v);
+      return await reply.header(ANSWERED_BY, peer.name).code(answer.status).send(answer.body);
     } catch (err) {
+      // A move may have been made when its answer was lost: only one never sent is made here.
+      if (!read && !neverSent(err)) {
+        req.log.warn({ err, peer: peer.name, url: req.url }, 'a forwarded move got no answer');
+        throw new JigError('peer_unreachable', { worker: peer.name, reason: reasonOf(err) });
+      }
       req.log.warn(
         { err, peer: peer.name, url: req.url },
         'the process holding the item did not answer; answering here',
@@ -55,12 +66,31 @@ export function installForwarding(app: FastifyInstance, inst: Instance): void {
   });
 }
 
+/** The connection was refused or its name not found: the request never reached the peer. */
+function neverSent(err: unknown): boolean {
+  const cause: unknown = err instanceof Error ? err.cause : undefined;
+  const code: unknown = cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+}
+
+function reasonOf(err: unknown): string {
+  if (err instanceof Error && err.name === 'TimeoutError') return `no answer in ${PEER_TIMEOUT_MS / 1000} s`;
+  const cause: unknown = err instanceof Error ? err.cause : undefined;
+  if (cause instanceof Error) return cause.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+interface Answer {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+}
+
 async function relay(
   req: FastifyRequest,
-  reply: FastifyReply,
   inst: Instance,
   peer: { name: string; url: string; token: string },
-): Promise<FastifyReply> {
+): Promise<Answer> {
   const headers: Record<string, string> = {
     authorization: `Bearer ${peer.token}`,
     [FORWARDED_BY]: inst.engine.workerName,
@@ -79,10 +109,10 @@ async function relay(
     signal: AbortSignal.timeout(PEER_TIMEOUT_MS),
   });
   const body = Buffer.from(await res.arrayBuffer());
+  const out: [string, string][] = [];
   for (const h of ANSWER_HEADERS) {
     const v = res.headers.get(h);
-    if (v !== null) void reply.header(h, v);
+    if (v !== null) out.push([h, v]);
   }
-  void reply.header(ANSWERED_BY, peer.name);
-  return reply.code(res.status).send(body);
+  return { status: res.status, headers: out, body };
 }

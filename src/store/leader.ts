@@ -78,8 +78,16 @@ export async function postgresLease(
   };
 
   const connect = async (): Promise<pg.Client> => {
-    // Keepalives: a leader whose machine vanished (no FIN sent) lets go once the server notices.
-    const c = new pg.Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    // Keepalives both ways: the server notices within about 25 s a leader whose machine vanished
+    // (no FIN sent; the operating system's default would be two hours) and lets the lock go; a
+    // check that does not come back in time steps this leader down.
+    const c = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
+      query_timeout: 3 * pollMs,
+    });
     c.on('error', () => drop(c));
     c.on('end', () => drop(c));
     client = c;

@@ -53,12 +53,20 @@ export async function markFirings(
   });
 }
 
-/** Forgets these entries' firings (filing stopped before reaching them). */
-export async function unmarkFirings(db: Kysely<Database>, keys: readonly string[]): Promise<void> {
+/**
+ * Forgets these entries' firings of `minute` (filing stopped before reaching them); a mark another
+ * process made since, for this minute or a later one, is its own and stays.
+ */
+export async function unmarkFirings(
+  db: Kysely<Database>,
+  keys: readonly string[],
+  minute: number,
+): Promise<void> {
   for (let i = 0; i < keys.length; i += 200)
     await db
       .deleteFrom('schedule_firings')
       .where('entry_key', 'in', keys.slice(i, i + 200))
+      .where('minute', '=', minute)
       .execute();
 }
 

@@ -181,6 +181,8 @@ export class Claims {
     if (!name || name === this.name) return null;
     const w = await workerNamed(db, name);
     if (!w?.url || !w.peer_token || w.stopped_at !== null || w.heartbeat_at < this.silentSince()) return null;
+    // A loopback address names that machine only: from another, it would reach whatever listens here.
+    if (w.host !== hostname() && isLoopbackUrl(w.url)) return null;
     return { name, url: w.url, token: w.peer_token };
   }
 
@@ -271,6 +273,19 @@ export class Claims {
     const mine = this.held.get(id);
     if (mine === undefined) return false;
     const claim = await claimOf(this.d.store.db, id);
+    return claim?.worker === this.name && claim.generation === mine;
+  }
+
+  /**
+   * `holds`, read inside the caller's transaction: a walk that advances or ends an item writes only
+   * while its claim is still this process's, so a takeover committed just before cannot be undone
+   * by a walk that had not noticed it yet.
+   */
+  async heldIn(db: Parameters<typeof claimOf>[0], id: string): Promise<boolean> {
+    if (!this.shared) return true;
+    const mine = this.held.get(id);
+    if (mine === undefined) return false;
+    const claim = await claimOf(db, id);
     return claim?.worker === this.name && claim.generation === mine;
   }
 
@@ -391,5 +406,15 @@ export class Claims {
     });
     for (const id of ids) this.hooks?.walk(id);
     return ids;
+  }
+}
+
+/** Whether an advertised URL points at its own machine's loopback. */
+function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+  } catch {
+    return true;
   }
 }

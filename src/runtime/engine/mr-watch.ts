@@ -16,6 +16,7 @@ export class MrWatch {
   private timer: TimerHandle | null = null;
   private stopped = false;
   private busy = false;
+  private term = 0;
 
   constructor(private readonly r: EngineResources) {}
 
@@ -25,9 +26,11 @@ export class MrWatch {
 
   start(): void {
     this.stopped = false;
+    // Each start is a term: a sweep of an earlier term that ends after a stop and a start arms nothing.
+    const term = ++this.term;
     const tick = async (): Promise<void> => {
       await this.sweep();
-      if (!this.stopped) this.timer = this.r.clock.setTimer(tick, this.everyMs());
+      if (!this.stopped && this.term === term) this.timer = this.r.clock.setTimer(tick, this.everyMs());
     };
     this.timer = this.r.clock.setTimer(tick, this.everyMs());
   }

@@ -44,6 +44,7 @@ export class Waits {
   private leading = false;
   private sweep: TimerHandle | null = null;
   private unsubscribe: (() => void) | null = null;
+  private term = 0;
 
   constructor(private readonly r: EngineResources) {
     this.ends = new WaitEnds(r);
@@ -159,12 +160,14 @@ export class Waits {
 
   /** Polls the item's wait at `at` (at once when it is due); one timer per item. */
   arm(id: string, at: string): void {
+    // A poll that was under way when the lead moved on does not arm again: the new leader polls.
+    if (!this.leading) return;
     const old = this.timers.get(id);
     if (old) this.r.clock.clearTimer(old);
     const delay = Math.min(Math.max(0, Date.parse(at) - this.r.clock.now()), 2 ** 31 - 1);
     const t = this.r.clock.setTimer(() => {
       this.timers.delete(id);
-      if (this.r.closed()) return;
+      if (this.r.closed() || !this.leading) return;
       this.r
         .serial(id, () => this.poll(id))
         .catch((err: unknown) => this.r.log.error({ err, item: id }, 'polling a wait failed'));
@@ -178,6 +181,7 @@ export class Waits {
    */
   async lead(): Promise<void> {
     this.leading = true;
+    const term = ++this.term;
     // A wait another process reached is polled from its start (its event reaches every process);
     // the sweep below is the backstop for one missed.
     this.unsubscribe ??= this.r.events.subscribe((evs) => {
@@ -188,23 +192,26 @@ export class Waits {
           );
     });
     await this.recover();
+    // Each lead is a term: a sweep of an earlier term that ends late arms nothing.
+    const current = (): boolean => this.leading && this.term === term && !this.r.closed();
     const again = (): void => {
       this.sweep = this.r.clock.setTimer(() => {
         this.sweep = null;
-        if (!this.leading || this.r.closed()) return;
+        if (!current()) return;
         this.recover()
           .catch((err: unknown) => this.r.log.error({ err }, 'looking for waits to poll failed'))
           .finally(() => {
-            if (this.leading && !this.r.closed()) again();
+            if (current()) again();
           });
       }, SWEEP_MS);
     };
-    if (this.leading) again();
+    if (current()) again();
   }
 
   /** Leadership moved on: this process polls no wait. */
   follow(): void {
     this.leading = false;
+    this.term++;
     this.unsubscribe?.();
     this.unsubscribe = null;
     if (this.sweep) this.r.clock.clearTimer(this.sweep);

@@ -167,7 +167,8 @@ export class Walker {
         continue;
       }
       if (walk.entry === undefined) {
-        await this.r.events.transact(async (uow) => {
+        const entered = await this.r.events.transact(async (uow) => {
+          if (!(await this.r.claims.heldIn(uow.db, id))) return false;
           await updateItem(uow.db, id, {
             walk: { ...walk, entry: 1, phase: 'node', node_clock: clockAt(walk, this.r.clock.now()) },
             current_node: node.id,
@@ -180,7 +181,9 @@ export class Walker {
             node: node.id,
             payload: { node: node.id, step: walk.step },
           });
+          return true;
         });
+        if (!entered) return;
       } else if (rec.current_node !== node.id) {
         await updateItem(this.r.store.db, id, { current_node: node.id, updated_at: this.r.now() });
       }
@@ -195,7 +198,9 @@ export class Walker {
       await this.r.onNodeRunEnd?.(await this.r.item(id), node.id);
       const bump = await this.bump(id, node.id);
       if (bump) return this.stop(await this.r.item(id), 'infra', bump, node.id);
-      await this.r.events.transact(async (uow) => {
+      const advanced = await this.r.events.transact(async (uow) => {
+        // Another process took the item over while the node ran: its walk is the item's now.
+        if (!(await this.r.claims.heldIn(uow.db, id))) return false;
         const cur = await getItem(uow.db, id);
         if (!cur?.walk) throw new Error(`work item ${id} lost its walk while node ${node.id} ran`);
         await updateItem(uow.db, id, { walk: atNode(cur.walk, cur.walk.node + 1), updated_at: this.r.now() });
@@ -206,7 +211,9 @@ export class Walker {
           node: node.id,
           payload: { node: node.id, ...out.payload },
         });
+        return true;
       });
+      if (!advanced) return;
     }
   }
 
@@ -276,8 +283,9 @@ export class Walker {
 
   private async complete(rec: ItemRecord): Promise<void> {
     await this.r.events.transact(async (uow) => {
-      // A person's move that ended the item meanwhile keeps its ending.
+      // A person's move that ended the item meanwhile keeps its ending; a takeover, its walk.
       if ((await getItem(uow.db, rec.id))?.status !== 'running') return;
+      if (!(await this.r.claims.heldIn(uow.db, rec.id))) return;
       const now = this.r.now();
       await updateItem(uow.db, rec.id, {
         status: 'completed',

@@ -152,6 +152,7 @@ export class WallClocks {
   private timer: TimerHandle | null = null;
   private stopped = false;
   private busy = false;
+  private term = 0;
 
   constructor(
     private readonly h: WallClockHost,
@@ -160,9 +161,11 @@ export class WallClocks {
 
   start(): void {
     this.stopped = false;
+    // Each start is a term: a sweep of an earlier term that ends after a stop and a start arms nothing.
+    const term = ++this.term;
     const tick = async (): Promise<void> => {
       await this.sweep();
-      if (!this.stopped) this.timer = this.h.clock.setTimer(tick, this.everyMs);
+      if (!this.stopped && this.term === term) this.timer = this.h.clock.setTimer(tick, this.everyMs);
     };
     this.timer = this.h.clock.setTimer(tick, this.everyMs);
   }

@@ -79,7 +79,8 @@ export class IssueCloser {
   /** Items that ended while no server ran their close: settled now. */
   async sweep(): Promise<number> {
     const ids = await endedWithOpenIssues(this.d.store.db);
-    for (const id of ids) await this.settle(id);
+    // A sweep outliving stop() (the lead moved on) settles no more: the next leader's sweep does.
+    for (const id of ids) if (this.unsubscribe) await this.settle(id);
     return ids.length;
   }
 

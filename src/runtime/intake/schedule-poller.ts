@@ -298,6 +298,7 @@ export class SchedulePoller {
         await unmarkFirings(
           this.deps.store.db,
           rest.map((r) => r.key),
+          minute,
         );
         return;
       }
