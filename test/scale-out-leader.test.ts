@@ -43,6 +43,31 @@ beforeAll(() => {
   repo = makeRepo({ 'README.md': '# app\n' });
 });
 
+/** An in-process serve on `url` named `name`, in a home with the repo and `files` in config/. */
+async function inProcess(
+  url: string,
+  name: string,
+  files: Record<string, string> = {},
+  clock?: ManualClock,
+): Promise<RunningServer> {
+  const home = tempHome();
+  mkdirSync(join(home, 'config'), { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(home, 'config', file), text);
+  writeFileSync(
+    join(home, 'config', 'repos.yaml'),
+    stringify({ repos: [{ path: repo, test_command: '', setup_command: '' }] }),
+  );
+  const s = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    env: { JIG_HOME: home, JIG_DATABASE_URL: url },
+    name,
+    ...(clock ? { clock } : {}),
+  });
+  servers.push(s);
+  return s;
+}
+
 async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -88,25 +113,8 @@ describe('schedule firings on a shared store', () => {
 describe('two jig serve on one PostgreSQL database', () => {
   /** An in-process serve whose schedules read `clock`, in a home with one schedule a minute. */
   async function serve(url: string, name: string, clock: ManualClock): Promise<RunningServer> {
-    const home = tempHome();
-    mkdirSync(join(home, 'config'), { recursive: true });
-    writeFileSync(
-      join(home, 'config', 'intake.yaml'),
-      stringify({ schedules: [{ cron: '* * * * *', repo, chain: 'quick-task', title: 'Every minute' }] }),
-    );
-    writeFileSync(
-      join(home, 'config', 'repos.yaml'),
-      stringify({ repos: [{ path: repo, test_command: '', setup_command: '' }] }),
-    );
-    const s = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      env: { JIG_HOME: home, JIG_DATABASE_URL: url },
-      clock,
-      name,
-    });
-    servers.push(s);
-    return s;
+    const schedules = [{ cron: '* * * * *', repo, chain: 'quick-task', title: 'Every minute' }];
+    return inProcess(url, name, { 'intake.yaml': stringify({ schedules }) }, clock);
   }
 
   async function scheduled(s: RunningServer): Promise<string[]> {
@@ -328,19 +336,7 @@ describe('forwarding to a process that does not answer', () => {
     const server = pg.server();
     if (!server) return ctx.skip(pg.skip());
     const url = await server.createDatabase(`jig_forward_${process.pid}`);
-    const home = tempHome();
-    mkdirSync(join(home, 'config'), { recursive: true });
-    writeFileSync(
-      join(home, 'config', 'repos.yaml'),
-      stringify({ repos: [{ path: repo, test_command: '', setup_command: '' }] }),
-    );
-    const s = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      env: { JIG_HOME: home, JIG_DATABASE_URL: url },
-      name: 'front',
-    });
-    servers.push(s);
+    const s = await inProcess(url, 'front');
     // A "worker" that accepts connections and drops them unanswered.
     const rude = createNetServer((sock) => sock.destroy());
     await new Promise<void>((r) => rude.listen(0, '127.0.0.1', () => r()));

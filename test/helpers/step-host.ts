@@ -208,6 +208,7 @@ export async function bench(
     item: async (x) => asStarted((await getItem(store.db, x))!),
     clockStop: (x) => clocks.stopIfCrossed(x),
     stillRunning: async (x) => (await getItem(store.db, x))?.status === 'running',
+    heldIn: async () => true,
     policy: (rec) => rec.policy_snapshot,
     // Items of the scripted host run on one repository.
     members: () => [],

@@ -147,6 +147,9 @@ export class Claims {
     });
     await pruneWorkers(this.d.store.db, new Date(this.d.clock.now() - FORGET_MS).toISOString());
     this.lastBeat = Date.now();
+    // Known before recovery: what it settles for this process's items is written under their claims.
+    for (const [id, generation] of await claimsHeldBy(this.d.store.db, this.name))
+      this.held.set(id, generation);
   }
 
   /** Starts heartbeating and, on a shared store, claiming work. */
@@ -416,5 +419,13 @@ function isLoopbackUrl(url: string): boolean {
     return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
   } catch {
     return true;
+  }
+}
+
+/** Thrown by a change of the walk once another process took the item over: the walk here ends. */
+export class WalkFenced extends Error {
+  constructor(readonly id: string) {
+    super(`work item ${id} was taken over by another process; this walk ends`);
+    this.name = 'WalkFenced';
   }
 }

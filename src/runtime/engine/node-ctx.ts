@@ -12,6 +12,7 @@ import type { EventLog } from '../events/event-log.js';
 import { patchWalk } from '../../store/item-walk.js';
 import type { StepHost, TaskRun } from './step-runner.js';
 import { stopKindOf, worstStatus } from './walk-helpers.js';
+import { WalkFenced } from './claims.js';
 
 /** How running a node ended: it completed, it stops the item, or the item stopped running under it. */
 export type NodeOutcome =
@@ -81,9 +82,13 @@ function atNode<K extends NodeEventKind>(ctx: NodeCtx, e: NodeEvent<K>): NewEven
   return { work_item_id: ctx.id, type: e.type, by: e.by ?? 'jig', node: ctx.node.id, payload };
 }
 
-/** Changes the walk and records the events of that change in one transaction. */
+/**
+ * Changes the walk and records the events of that change in one transaction, while this process
+ * still holds the item (else WalkFenced ends the walk: the process that took it over walks it).
+ */
 export async function move(ctx: NodeCtx, fn: (w: Walk) => Walk, events: NodeEvent[]): Promise<void> {
   await ctx.h.events.transact(async (uow) => {
+    if (!(await ctx.h.heldIn(uow.db, ctx.id))) throw new WalkFenced(ctx.id);
     await patchWalk(uow.db, ctx.id, fn, stamp(ctx.h.clock));
     for (const e of events) await uow.emit(atNode(ctx, e));
   });

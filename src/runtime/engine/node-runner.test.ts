@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findingTag } from '../../core/findings/identity.js';
 import { updateItem } from '../../store/work-items.js';
 import { bench, type Bench } from '../../../test/helpers/step-host.js';
+import { WalkFenced } from './claims.js';
 import { NodeRunner } from './node-runner.js';
 
 /*
@@ -84,6 +85,17 @@ describe('the node runner', () => {
       step_clock: { at: at(2), paused_ms: 0, path: 'build.check' },
       measured: ['s0001', 's0002', 's0003'],
     });
+    expect(await b.recorded()).toEqual([]);
+  });
+
+  it('a walk whose item another process took over changes nothing and ends (WalkFenced)', async () => {
+    b = await bench(TWO_STEPS);
+    b.script('build.write.a', { status: 'done' });
+    b.script('build.write.b', { status: 'done' });
+    const start = await b.walk();
+    b.host.heldIn = async () => false;
+    await expect(run()).rejects.toThrow(new WalkFenced(b.id));
+    expect(await b.walk()).toEqual(start);
     expect(await b.recorded()).toEqual([]);
   });
 

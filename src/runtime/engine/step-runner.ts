@@ -1,3 +1,5 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../store/schema.js';
 import type { StopKind } from '../../contract/item-status.js';
 import { stamp, type Clock } from '../clock.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -16,6 +18,8 @@ import type { StartedItem } from '../../store/started-item.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { documentReadable } from '../fs/worktree-document.js';
 import { patchWalk } from '../../store/item-walk.js';
+import type { Walk } from '../../contract/walk.js';
+import { WalkFenced } from './claims.js';
 import { skippedScopes } from '../../store/item-drafts.js';
 import { worktreeSnapshot } from './read-only.js';
 import type { WaitTarget } from '../../contract/config/task.js';
@@ -48,6 +52,11 @@ export interface StepHost {
   /** Stops the item when a wall clock of it ran out (recorded as the sweep records it); true if so. */
   clockStop(id: string): Promise<boolean>;
   stillRunning(id: string): Promise<boolean>;
+  /**
+   * Whether this process still walks the item, read inside the caller's transaction (claims.ts
+   * `heldIn`): every change of the walk checks it, so a takeover is never written over.
+   */
+  heldIn(db: Transaction<Database>, id: string): Promise<boolean>;
   policy(rec: ItemRecord): PolicyFile | null;
   /** A workspace item's selected members, or why they cannot run (members.ts). */
   members(rec: ItemRecord): MemberRun[] | string;
@@ -226,17 +235,12 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
       return { kind: 'halt' };
     }
     const before = opts.readOnly ? await snapshotAll(rec) : null;
-    walk = await patchWalk(
-      db,
-      rec.id,
-      (w) => ({
-        ...w,
-        step_at: new Date(host.clock.now()).toISOString(),
-        step_clock: { ...clockAt(w, host.clock.now()), path: step.path },
-        read_only_before: before,
-      }),
-      stamp(host.clock),
-    );
+    walk = await patchHeld(host, rec.id, (w) => ({
+      ...w,
+      step_at: new Date(host.clock.now()).toISOString(),
+      step_clock: { ...clockAt(w, host.clock.now()), path: step.path },
+      read_only_before: before,
+    }));
   }
   const paths = new Set(tasks.map((t) => t.path));
   const earlier =
@@ -312,13 +316,7 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
     const produces = r.task.kind === 'agent' && r.member === undefined ? r.task.produces : undefined;
     if (produces === undefined || !r.session || !passed(r.status)) continue;
     const ref = reportedArtifact(r.session, rec.worktree_path!, produces);
-    if (ref)
-      await patchWalk(
-        db,
-        rec.id,
-        (w) => ({ ...w, artifacts: { ...w.artifacts, [produces]: ref } }),
-        stamp(host.clock),
-      );
+    if (ref) await patchHeld(host, rec.id, (w) => ({ ...w, artifacts: { ...w.artifacts, [produces]: ref } }));
   }
   if (opts.readOnly && walk.read_only_before) {
     const after = await snapshotAll(rec);
@@ -326,4 +324,12 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
       return { kind: 'ran', runs, violation: { before: walk.read_only_before, after } };
   }
   return { kind: 'ran', runs };
+}
+
+/** `patchWalk` while this process still walks the item (claims.ts `heldIn`), else WalkFenced. */
+function patchHeld(host: StepHost, id: string, fn: (w: Walk) => Walk): Promise<Walk> {
+  return host.store.db.transaction().execute(async (trx) => {
+    if (!(await host.heldIn(trx, id))) throw new WalkFenced(id);
+    return patchWalk(trx, id, fn, stamp(host.clock));
+  });
 }

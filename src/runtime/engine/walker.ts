@@ -14,6 +14,7 @@ import type { NodeHost } from './node-ctx.js';
 import type { Parking } from './parking.js';
 import type { Escalations } from './escalation.js';
 import type { EngineResources } from './resources.js';
+import { WalkFenced } from './claims.js';
 import type { Slots } from './slots.js';
 import { startWalk, type Ready } from './walk-start.js';
 import { changedSince, memberRuns } from './members.js';
@@ -64,6 +65,7 @@ export class Walker {
       clockStop: (id) => this.p.clocks.stopIfCrossed(id),
       item: async (id) => asStarted(await r.item(id)),
       stillRunning: (id) => r.stillRunning(id),
+      heldIn: (db, id) => r.claims.heldIn(db, id),
       policy: (rec) => r.policyOf(rec),
       members: (rec) => memberRuns(rec, (p) => r.repos.find(p)),
       bumpPointers: (rec, node) => this.bump(rec.id, node),
@@ -117,6 +119,11 @@ export class Walker {
       try {
         await this.r.serial(id, () => this.walk(id));
       } catch (err) {
+        // Another process took the item over: its walk is the item's; this one just ends.
+        if (err instanceof WalkFenced) {
+          this.r.log.warn({ item: id }, err.message);
+          return;
+        }
         this.r.log.error({ err, item: id }, 'walk failed');
         await this.r.serial(id, async () => {
           const rec = await getItem(this.r.store.db, id);
@@ -250,7 +257,8 @@ export class Walker {
   ): Promise<void> {
     const stopped = await this.r.events.transact(async (uow) => {
       const cur = await getItem(uow.db, rec.id);
-      if (cur?.status !== 'running') return false;
+      // A move got there first, or another process took the item over: theirs stands.
+      if (cur?.status !== 'running' || !(await this.r.claims.heldIn(uow.db, rec.id))) return false;
       const w = cur.walk;
       await updateItem(uow.db, rec.id, {
         status: 'stopped',
