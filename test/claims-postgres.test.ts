@@ -1,11 +1,11 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Claims } from '../src/runtime/engine/claims.js';
 import { systemClock } from '../src/runtime/clock.js';
 import { EventLog } from '../src/runtime/events/event-log.js';
 import { openStore, type Store } from '../src/store/database.js';
 import { runningItemRows } from './helpers/item-rows.js';
-import { startPostgres, type Postgres } from './helpers/postgres.js';
+import { usePostgres } from './helpers/postgres.js';
 
 /*
  * The claim round of engine/claims.ts on a real PostgreSQL, with several claimers each on a store
@@ -14,22 +14,14 @@ import { startPostgres, type Postgres } from './helpers/postgres.js';
  * walker's kick does.
  */
 
-let server: Postgres | null = null;
-let skip = '';
+const postgres = usePostgres();
 const open: { store: Store; events: EventLog }[] = [];
-
-beforeAll(async () => {
-  const s = await startPostgres();
-  if ('skip' in s) skip = s.skip;
-  else server = s;
-}, 120_000);
 
 afterAll(async () => {
   for (const o of open) {
     await o.events.close();
     await o.store.close();
   }
-  server?.stop();
 });
 
 async function claimer(url: string, name: string): Promise<{ claims: Claims; store: Store }> {
@@ -57,7 +49,8 @@ async function seed(store: Store, n: number): Promise<string[]> {
 
 describe('claim rounds on PostgreSQL', () => {
   it('four claimers at once take disjoint shares; a silent one loses its items to the next round', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const url = await server.createDatabase(`claims_${process.pid}`);
     const all = await Promise.all(['w0', 'w1', 'w2', 'w3'].map((n) => claimer(url, n)));
     const ids = await seed(all[0]!.store, 40);

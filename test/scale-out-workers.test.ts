@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { events, isAlive } from './helpers/engine.js';
 import { makeRepo } from './helpers/git.js';
-import { startPostgres, type Postgres } from './helpers/postgres.js';
+import { usePostgres } from './helpers/postgres.js';
 import { cleanupAll, http, runJig, startJig, tempHome, type JigProcess } from './helpers/server.js';
 
 /*
@@ -15,14 +15,7 @@ import { cleanupAll, http, runJig, startJig, tempHome, type JigProcess } from '.
  * file outside every worktree, so a node run twice shows as two lines.
  */
 
-let server: Postgres | null = null;
-let skip = '';
-
-beforeAll(async () => {
-  const s = await startPostgres();
-  if ('skip' in s) skip = s.skip;
-  else server = s;
-}, 120_000);
+const postgres = usePostgres();
 
 /** Task processes a failed test could leave behind (the killed worker's). */
 const orphans: number[] = [];
@@ -30,7 +23,6 @@ const orphans: number[] = [];
 afterAll(async () => {
   for (const pid of orphans) if (isAlive(pid)) process.kill(-pid, 'SIGKILL');
   await cleanupAll();
-  server?.stop();
 });
 
 /** A task of node `node` that appends "<item> <node>" to `log` and takes a moment. */
@@ -118,7 +110,8 @@ async function allSeqs(url: string): Promise<number[]> {
 
 describe('one server and two workers on PostgreSQL', () => {
   it('run 20 items of a three-node chain: each node once, both workers take work, the event log whole', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const url = await server.createDatabase(`jig_workers_${process.pid}`);
     const env = { JIG_DATABASE_URL: url };
     const runs = join(tempHome(), 'runs.log');
@@ -242,7 +235,8 @@ describe('one server and two workers on PostgreSQL', () => {
   }, 240_000);
 
   it('a worker killed with -9 mid-task: the other finishes its item after 60 s of silence; the first, back, ends its task', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const url = await server.createDatabase(`jig_kill_${process.pid}`);
     const env = { JIG_DATABASE_URL: url };
     const dir = tempHome();

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { events, until } from './helpers/engine.js';
 import { makeRepo } from './helpers/git.js';
-import { startPostgres, type Postgres } from './helpers/postgres.js';
+import { usePostgres } from './helpers/postgres.js';
 import { cleanupAll, http, startJig } from './helpers/server.js';
 
 /*
@@ -12,23 +12,16 @@ import { cleanupAll, http, startJig } from './helpers/server.js';
  * completion, the event stream gap-free, and a restart finding everything where it was.
  */
 
-let server: Postgres | null = null;
-let skip = '';
-
-beforeAll(async () => {
-  const s = await startPostgres();
-  if ('skip' in s) skip = s.skip;
-  else server = s;
-}, 120_000);
+const postgres = usePostgres();
 
 afterAll(async () => {
   await cleanupAll();
-  server?.stop();
 });
 
 describe('jig serve on PostgreSQL', () => {
   it('runs an item of the manual chain to completion, and a restart reads it back', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const url = await server.createDatabase(`jig_serve_${process.pid}`);
     const env = { JIG_DATABASE_URL: url };
     const jig = await startJig({ env });

@@ -2,14 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/store/database.js';
 import { appendEvent, lastSeq, readEvents } from '../src/store/events.js';
 import { migrations } from '../src/store/migrations.js';
 import { searchEntries, upsertEntry } from '../src/store/search.js';
 import type { Database } from '../src/store/schema.js';
 import { ftsQuery } from '../src/core/search/fts-query.js';
-import { startPostgres, type Postgres } from './helpers/postgres.js';
+import { usePostgres } from './helpers/postgres.js';
 
 /*
  * PostgreSQL as a store (issue 27): every migration on both dialects with the same tables and
@@ -17,24 +17,16 @@ import { startPostgres, type Postgres } from './helpers/postgres.js';
  * units, one writer at a time across processes, and full-text search.
  */
 
-let server: Postgres | null = null;
-let skip = '';
+const postgres = usePostgres();
 const opened: Store[] = [];
-
-beforeAll(async () => {
-  const s = await startPostgres();
-  if ('skip' in s) skip = s.skip;
-  else server = s;
-}, 120_000);
 
 afterAll(async () => {
   for (const s of opened) await s.close().catch(() => undefined);
-  server?.stop();
 });
 
 let n = 0;
 async function pgStore(): Promise<Store> {
-  const url = await server!.createDatabase(`jig_store_${process.pid}_${n++}`);
+  const url = await postgres.server()!.createDatabase(`jig_store_${process.pid}_${n++}`);
   const s = await openStore(url);
   opened.push(s);
   return s;
@@ -82,7 +74,8 @@ async function item(db: Kysely<Database>, id: string): Promise<void> {
 
 describe('PostgreSQL as a store', () => {
   it('runs every migration, to the same tables and columns as SQLite', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const pg = await pgStore();
     const lite = await sqliteStore();
     expect(pg.kind).toBe('postgres');
@@ -101,7 +94,8 @@ describe('PostgreSQL as a store', () => {
   });
 
   it('keeps a text with a NUL character (PostgreSQL text cannot hold one) with U+FFFD in its place', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const s = await pgStore();
     await s.db.insertInto('jig_meta').values({ key: 'k\0', value: 'a\0b' }).execute();
     await s.db.transaction().execute(async (t) => {
@@ -112,7 +106,8 @@ describe('PostgreSQL as a store', () => {
   });
 
   it('reads counts, sums and seq as numbers, and dollars to the cent and beyond', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const s = await pgStore();
     await item(s.db, 'w1');
     await s.db
@@ -138,7 +133,8 @@ describe('PostgreSQL as a store', () => {
   });
 
   it('keeps seq gap-free and in commit order: overlapping writers, units rolled back', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const s = await pgStore();
     await item(s.db, 'w1');
     // Two stores on one database: two processes.
@@ -164,14 +160,13 @@ describe('PostgreSQL as a store', () => {
   });
 
   it('runs one writer at a time across processes: no read-then-write is lost', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const s = await pgStore();
     await item(s.db, 'w1');
     const stores = [
       s,
-      ...(await Promise.all(
-        [1, 2].map(() => openStore(server!.urlFor(`jig_store_${process.pid}_${n - 1}`))),
-      )),
+      ...(await Promise.all([1, 2].map(() => openStore(server.urlFor(`jig_store_${process.pid}_${n - 1}`))))),
     ];
     opened.push(...stores.slice(1));
     await Promise.all(
@@ -200,7 +195,8 @@ describe('PostgreSQL as a store', () => {
   });
 
   it('searches with stemming and prefixes, title first, with a snippet', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const s = await pgStore();
     await upsertEntry(s.db, {
       kind: 'item',
@@ -233,7 +229,8 @@ describe('PostgreSQL as a store', () => {
   });
 
   it('refuses a database a newer Jig migrated', async (ctx) => {
-    if (!server) return ctx.skip(skip);
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
     const s = await pgStore();
     await sql`INSERT INTO jig_schema (version, applied_at) VALUES (999, 'x')`.execute(s.db);
     await expect(openStore(server.urlFor(`jig_store_${process.pid}_${n - 1}`))).rejects.toThrow(

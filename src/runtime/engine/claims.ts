@@ -271,12 +271,8 @@ export class Claims {
   }
 
   /** Whether this process still holds the item (its claim not moved on to another). */
-  async holds(id: string): Promise<boolean> {
-    if (!this.shared) return true;
-    const mine = this.held.get(id);
-    if (mine === undefined) return false;
-    const claim = await claimOf(this.d.store.db, id);
-    return claim?.worker === this.name && claim.generation === mine;
+  holds(id: string): Promise<boolean> {
+    return this.heldIn(this.d.store.db, id);
   }
 
   /**
