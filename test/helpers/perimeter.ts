@@ -170,7 +170,7 @@ export interface NetnsJig {
   remote: Target;
   /** Requests through here reach it from 127.0.0.1 inside the namespace: a loopback peer. */
   local: Target;
-  /** What the server wrote to stdout and stderr so far. */
+  /** What the server wrote so far: its stdout, then its stderr. */
   output(): string;
   stop(): Promise<void>;
 }
@@ -195,9 +195,12 @@ export async function startJigInNetns(home: string): Promise<NetnsJig> {
     env: { ...process.env, JIG_HOME: home, JIG_HOST: '', JIG_PORT: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  proc.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  // Kept apart: two pipes arrive in no fixed order, and a line of one can land inside the other's.
+  let stdout = '';
+  let stderr = '';
+  proc.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const all = (): string => `${stdout}${stdout.endsWith('\n') || stdout === '' ? '' : '\n'}${stderr}`;
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
   const stop = async (): Promise<void> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
@@ -205,9 +208,9 @@ export async function startJigInNetns(home: string): Promise<NetnsJig> {
   };
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`jig in netns did not start:\n${out}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`jig in netns did not start:\n${all()}`)), 20_000);
       const poll = setInterval(() => {
-        if (/jig listening on /.test(out) && existsSync(remoteSock) && existsSync(localSock)) {
+        if (/jig listening on /.test(stdout) && existsSync(remoteSock) && existsSync(localSock)) {
           clearInterval(poll);
           clearTimeout(timer);
           resolve();
@@ -216,7 +219,7 @@ export async function startJigInNetns(home: string): Promise<NetnsJig> {
       void exited.then(() => {
         clearInterval(poll);
         clearTimeout(timer);
-        reject(new Error(`jig in netns exited before listening:\n${out}`));
+        reject(new Error(`jig in netns exited before listening:\n${all()}`));
       });
     });
   } catch (err) {
@@ -227,7 +230,7 @@ export async function startJigInNetns(home: string): Promise<NetnsJig> {
     home,
     remote: { socketPath: remoteSock },
     local: { socketPath: localSock },
-    output: () => out,
+    output: all,
     stop,
   };
 }
