@@ -207,9 +207,7 @@ describe('approve and reject', () => {
     await until(jig, item.id, (i) => i.status === 'completed');
 
     expect(await cli(['item', 'approve', item.id])).toEqual(
-      usage(
-        `${item.id} is not waiting at a gate (the item is completed); pass --gate G to approve one by name`,
-      ),
+      usage(`${item.id} is not waiting at a gate (the item is completed): nothing to approve`),
     );
     expect(await cli(['item', 'reject', item.id])).toEqual(
       usage('reject needs --note TEXT: what should change'),

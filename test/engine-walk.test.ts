@@ -112,12 +112,17 @@ describe('walking a chain', () => {
         i.stop?.kind === 'gate' && git(repo, 'log', '--format=%s', item.branch).startsWith('built\nbuilt'),
     );
     const ev = await events(jig, item.id);
+    // The rejection names the gate request it answered: the seq of the first gate_requested.
+    const asked = ev.filter((e) => e.type === 'gate_requested').map((e) => e.seq);
+    expect(asked).toHaveLength(2);
     expect(ev.find((e) => e.type === 'gate_rejected').payload).toEqual({
       gate: 'review',
       note: 'write it twice',
       reject_to: 'build',
       count: 1,
+      request: asked[0],
     });
+    expect((await http(`${jig.url}/api/work-items/${item.id}`)).json.gate_request).toBe(asked[1]);
     // A misspelt gate, or a node that is no gate, is answered with the gate that waits (issue 28).
     const wrongGate = await post(jig, `/api/work-items/${item.id}/gates/reveiw/approve`);
     expect([wrongGate.status, wrongGate.json]).toEqual([

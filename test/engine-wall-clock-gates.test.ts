@@ -197,7 +197,10 @@ describe('wall clocks at a gate', () => {
     const approved = await post(jig, `/api/work-items/${item.id}/gates/review/approve`);
     expect(approved.status, approved.text).toBe(200);
     ev = await events(jig, item.id);
-    expect(ofType(ev, 'gate_approved').map((e) => e.payload)).toEqual([{ gate: 'review' }]);
+    // The approval names the request it answered: the gate's one request, open through the cap stop.
+    expect(ofType(ev, 'gate_approved').map((e) => e.payload)).toEqual([
+      { gate: 'review', request: ofType(ev, 'gate_requested')[0].seq },
+    ]);
     // Whoever notices first (the sweep, or the check before a launch), the stop is the same.
     await eventOf(jig, item.id, 'work_item_needs_human', 2);
     const again = await until(jig, item.id, capStop);

@@ -45,6 +45,7 @@ describe('POST /api/triggers', () => {
       spent_usd: 0,
       spent_tokens: 0,
       current_node: null,
+      gate_request: null,
       stop: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),

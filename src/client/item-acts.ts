@@ -20,9 +20,44 @@ export function pendingGate(item: WorkItem): string | null {
   return item.status === 'stopped' && item.stop?.kind === 'gate' ? item.current_node : null;
 }
 
-/** Approves a gate (approving an approved gate answers the item as it is). */
-export const approveGate = (c: JigClient, id: string, gate: string, digest?: string): Promise<WorkItem> =>
-  c.call(approve, { params: { id, gate }, body: digest === undefined ? {} : { digest } });
+/**
+ * The gate a decision names, and the request it answers: the gate given (else the one the item
+ * waits on), with the item's open request when that is the gate it waits on. Null: no gate given
+ * and none waits.
+ */
+export function decisionTarget(
+  item: WorkItem,
+  given: string | undefined,
+): { gate: string; request: number | undefined } | null {
+  const waiting = item.gate_request !== null ? item.current_node : null;
+  const gate = given ?? pendingGate(item);
+  if (gate === null) return null;
+  return { gate, request: gate === waiting ? (item.gate_request ?? undefined) : undefined };
+}
+
+/** What a decision sends besides the gate: the request the sender saw, and for approve the digest. */
+export interface GateDecision {
+  request?: number | undefined;
+  digest?: string | undefined;
+}
+
+/**
+ * Approves a gate request (the same decision again answers the item as it is; a request already
+ * answered otherwise, or superseded, is 409 gate_not_waiting).
+ */
+export const approveGate = (
+  c: JigClient,
+  id: string,
+  gate: string,
+  d: GateDecision = {},
+): Promise<WorkItem> =>
+  c.call(approve, {
+    params: { id, gate },
+    body: {
+      ...(d.digest !== undefined ? { digest: d.digest } : {}),
+      ...(d.request !== undefined ? { request: d.request } : {}),
+    },
+  });
 
 /** Rejects a gate; the chain goes back to the gate's reject_to (or `node`) with the note as a steer. */
 export const rejectGate = (
@@ -30,8 +65,16 @@ export const rejectGate = (
   id: string,
   gate: string,
   note: string,
-  node?: string,
-): Promise<WorkItem> => c.call(reject, { params: { id, gate }, body: { note, node } });
+  d: { node?: string | undefined; request?: number | undefined } = {},
+): Promise<WorkItem> =>
+  c.call(reject, {
+    params: { id, gate },
+    body: {
+      note,
+      ...(d.node !== undefined ? { node: d.node } : {}),
+      ...(d.request !== undefined ? { request: d.request } : {}),
+    },
+  });
 
 /** The pending gate's document. */
 export const readGateArtifact = (c: JigClient, id: string) => c.call(gateArtifact, { params: { id } });

@@ -113,7 +113,7 @@ export const errorCatalogue = {
   item_at_gate: { status: 409, template: 'the item waits at gate {gate}: approve or reject it' },
   gate_not_waiting: {
     status: 409,
-    template: 'gate {gate} is not waiting for a decision (the item is {state}){pending}',
+    template: 'gate {gate} is not waiting for a decision (the item is {state}){answered}{pending}',
   },
   gate_unknown: { status: 404, template: "{gate} is no gate of this item's chain{pending}" },
   node_not_skippable: { status: 409, template: 'node {node} is not skippable' },
@@ -131,7 +131,7 @@ export const errorCatalogue = {
   invalid_model_override: { status: 422, template: '{field}: {value} is not a model id' },
   artifact_required: {
     status: 422,
-    template: 'gate {gate} needs its {kind} document before it can be approved',
+    template: 'gate {gate} needs its {kind} document, readable, before it can be approved{why}',
   },
   must_fix_open: {
     status: 409,

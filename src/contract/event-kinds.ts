@@ -266,12 +266,28 @@ export const eventCatalogue = {
     'The gate reviewer ended; Jig applies its verdict.',
     z.strictObject({ gate: str, session: str, status: str, verdict: nullableStr, concerns: str.optional() }),
   ),
-  gate_approved: kind('A gate was approved.', z.strictObject({ gate: str, auto_review: autoReview })),
+  gate_approved: kind(
+    "A gate was approved; `request` is the gate request a person's decision answered (its seq).",
+    z.strictObject({ gate: str, request: num.optional(), auto_review: autoReview }),
+  ),
   gate_rejected: kind(
-    'A gate was rejected: the walk goes back, or stays when its reject loop is used up.',
+    'A gate was rejected: the walk goes back, or stays when its reject loop is used up (then the gate asks again).',
     z.union([
-      z.strictObject({ gate: str, note: str, reject_to: str, count: num, auto_review: autoReview }),
-      z.strictObject({ gate: str, note: str, exhausted: z.literal(true), auto_review: autoReview }),
+      z.strictObject({
+        gate: str,
+        note: str,
+        reject_to: str,
+        count: num,
+        request: num.optional(),
+        auto_review: autoReview,
+      }),
+      z.strictObject({
+        gate: str,
+        note: str,
+        exhausted: z.literal(true),
+        request: num.optional(),
+        auto_review: autoReview,
+      }),
     ]),
   ),
   gate_timed_out: kind("A gate's timeout passed while it waited; the item stops with kind cap.", WallClock),

@@ -90,6 +90,13 @@ export const WorkItem = z.object({
   spent_usd: z.number(),
   spent_tokens: z.number().int().describe('tokens over all sessions: input (cached or not) plus output'),
   current_node: z.string().nullable(),
+  gate_request: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'the gate request the item waits on at current_node (the seq of its gate_requested event), or null: approve, reject and review send it as `request`, so a decision answers only the request its sender saw',
+    ),
   stop: z
     .object({
       kind: z.enum(stopKinds),

@@ -84,6 +84,14 @@ export const ReviewBody = z
       .describe(
         "approve at a gate: the sha256 of the gate's document as read (409 document_changed when it differs)",
       ),
+    request: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        "approve or request_changes at a gate: the item's gate_request as read; 409 gate_not_waiting once it is no longer open",
+      ),
   })
   .strict();
 

@@ -1,20 +1,35 @@
 import { z } from 'zod';
 import type { JigClient } from '../client/http.js';
-import { approveGate, pendingGate, raiseBudget, rejectGate } from '../client/item-acts.js';
+import { approveGate, decisionTarget, raiseBudget, rejectGate } from '../client/item-acts.js';
 import { escalateItem, getItem, moveItem, runMove } from '../client/items.js';
 import { defineTool, HUMAN_NOTE, ToolRefusal, type ToolSpec } from './tool.js';
 
-/** The gate named, else the one the item waits on now. */
-async function gateOf(c: JigClient, item: string, given: string | undefined): Promise<string> {
-  if (given) return given;
+/**
+ * The gate named, else the one the item waits on now, and the gate request decided on: the one
+ * given, else the one the item shows now (never a later one).
+ */
+async function gateOf(
+  c: JigClient,
+  item: string,
+  a: { gate?: string | undefined; request?: number | undefined },
+): Promise<{ gate: string; request: number | undefined }> {
   const now = await getItem(c, item);
-  const gate = pendingGate(now);
-  if (!gate)
+  const target = decisionTarget(now, a.gate);
+  if (!target)
     throw new ToolRefusal(
-      `work item ${item} is not waiting on a gate (status ${now.status}${now.current_node ? ` at ${now.current_node}` : ''}); pass gate to name one`,
+      `work item ${item} is not waiting on a gate (status ${now.status}${now.current_node ? ` at ${now.current_node}` : ''}): nothing to decide`,
     );
-  return gate;
+  return { gate: target.gate, request: a.request ?? target.request };
 }
+
+const requestInput = z
+  .number()
+  .int()
+  .positive()
+  .optional()
+  .describe(
+    "the item's gate_request the person decided on (get_work_item shows it); defaults to the request open now. A request answered or superseded since is refused (gate_not_waiting)",
+  );
 
 const gateInput = z
   .string()
@@ -34,13 +49,16 @@ export const actTools: ToolSpec[] = [
     refused: 'always',
     input: {
       gate: gateInput,
+      request: requestInput,
       digest: z
         .string()
         .optional()
         .describe("get_gate_artifact's digest: approve only if the document is still what the person read"),
     },
-    run: async (ctx, a, item) =>
-      approveGate(ctx.client, item, await gateOf(ctx.client, item, a.gate), a.digest),
+    run: async (ctx, a, item) => {
+      const { gate, request } = await gateOf(ctx.client, item, a);
+      return approveGate(ctx.client, item, gate, { digest: a.digest, request });
+    },
   }),
   defineTool({
     name: 'reject_gate',
@@ -54,10 +72,13 @@ export const actTools: ToolSpec[] = [
     input: {
       note: z.string().min(1).describe('what must change, as the next agent will read it'),
       gate: gateInput,
+      request: requestInput,
       node: z.string().min(1).optional().describe("the node to go back to instead of the gate's reject_to"),
     },
-    run: async (ctx, a, item) =>
-      rejectGate(ctx.client, item, await gateOf(ctx.client, item, a.gate), a.note, a.node),
+    run: async (ctx, a, item) => {
+      const { gate, request } = await gateOf(ctx.client, item, a);
+      return rejectGate(ctx.client, item, gate, a.note, { node: a.node, request });
+    },
   }),
   defineTool({
     name: 'pause_work_item',

@@ -58,12 +58,21 @@ export const workerTools: ToolSpec[] = [
       outcome: z.enum(['comment', 'approve', 'request_changes']),
       summary: z.string().optional(),
       node: z.string().optional(),
+      request: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe(
+          "at a gate: the item's gate_request the person decided on; defaults to the request open now",
+        ),
     },
     run: (ctx, a, item) =>
       submitReviewOf(ctx.client, item, {
         outcome: a.outcome,
         ...(a.summary ? { summary: a.summary } : {}),
         ...(a.node ? { node: a.node } : {}),
+        ...(a.request !== undefined ? { request: a.request } : {}),
       }),
   }),
   defineTool({

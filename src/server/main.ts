@@ -233,6 +233,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       record: (id) => items.record(id),
       engine,
       threads,
+      chainOf: (rec) => rec.chain_definition ?? config.runningChains.get(rec.chain)?.resolved ?? null,
     });
     items.onEnd = (id) => engine.ended(id);
     const intake = new AutoIntake({

@@ -120,3 +120,29 @@ export async function lastSeq(db: Db): Promise<number> {
     .executeTakeFirst();
   return Number(row?.m ?? 0);
 }
+
+/** The kinds that answer a gate request: a decision, a skip of the gate, or the gate asking again. */
+const GATE_ANSWERS = ['gate_approved', 'gate_rejected', 'node_skipped', 'gate_requested'];
+
+/**
+ * What answered the gate request `request` (the seq of a `gate_requested` at `gate`): the first
+ * decision, skip or new request of that gate after it, or null when none came yet.
+ */
+export async function gateAnswer(
+  db: Db,
+  id: string,
+  gate: string,
+  request: number,
+): Promise<EventRecord | null> {
+  const row = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('work_item_id', '=', id)
+    .where('node', '=', gate)
+    .where('seq', '>', request)
+    .where('type', 'in', GATE_ANSWERS)
+    .orderBy('seq', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toRecord(row) : null;
+}

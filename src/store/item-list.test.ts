@@ -56,6 +56,8 @@ function item(id: string, at: string, extra: Partial<ItemRecord> = {}): ItemReco
     steer: null,
     queued_at: null,
     workspace: null,
+    run_epoch: 0,
+    gate_request: null,
     state_error: null,
     ...extra,
   };

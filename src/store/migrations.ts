@@ -26,6 +26,7 @@ import { eventSeq } from './migrations/0024-event-seq.js';
 import { workers } from './migrations/0025-workers.js';
 import { leader } from './migrations/0026-leader.js';
 import { attachmentTexts } from './migrations/0027-attachment-texts.js';
+import { runEpoch } from './migrations/0028-run-epoch.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -74,4 +75,5 @@ export const migrations: Migration[] = [
   workers,
   leader,
   attachmentTexts,
+  runEpoch,
 ];

@@ -65,6 +65,10 @@ export interface WorkItemsTable {
   auto_gate: number | null;
   /** Migration 19: the workspace and members an item is filed on (ItemWorkspace as JSON), or null. */
   workspace: string | null;
+  /** Migration 28: bumped at every set-running; a walk writes only under the epoch it started in. */
+  run_epoch: number;
+  /** Migration 28: the seq of the `gate_requested` the item waits on, or null. */
+  gate_request: number | null;
 }
 
 /** Task processes the engine launched (migration 5). */

@@ -24,10 +24,10 @@ export async function runningCount(db: Db, except?: string): Promise<number> {
 export async function oldestQueued(
   db: Db,
   limit: number,
-): Promise<{ id: string; started_at: string | null }[]> {
+): Promise<{ id: string; started_at: string | null; run_epoch: number }[]> {
   return db
     .selectFrom('work_items')
-    .select(['id', 'started_at'])
+    .select(['id', 'started_at', 'run_epoch'])
     .where('status', '=', 'queued')
     .orderBy('queued_at')
     .limit(limit)

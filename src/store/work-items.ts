@@ -59,6 +59,13 @@ export interface ItemRecord {
   /** The workspace and members the item is filed on; null for an item on one repository. */
   workspace: ItemWorkspace | null;
   /**
+   * Bumped each time the item is set running (slots.ts): a walk writes only while the epoch is the
+   * one it started under, so a walk overtaken by a pause and a resume ends instead of going on.
+   */
+  run_epoch: number;
+  /** The seq of the `gate_requested` event the item waits on (a decision names it), or null. */
+  gate_request: number | null;
+  /**
    * Why the frozen chain, policy or walk could not be read (written by a newer release, or not as
    * its schema says); null when they could. Not a column: the engine stops such an item.
    */
@@ -139,6 +146,8 @@ function fromRow(r: WorkItemsTable): ItemRecord {
     steer: r.steer,
     queued_at: r.queued_at,
     workspace: ws.value,
+    run_epoch: Number(r.run_epoch ?? 0),
+    gate_request: r.gate_request === null || r.gate_request === undefined ? null : Number(r.gate_request),
     state_error: frozen.state_error ?? ws.error,
   };
 }
@@ -177,6 +186,8 @@ export const listColumns = [
   'steer',
   'queued_at',
   'workspace',
+  'run_epoch',
+  'gate_request',
 ] as const satisfies readonly (keyof WorkItemsTable)[];
 
 /**
@@ -275,6 +286,12 @@ export async function insertItem(db: Db, rec: ItemRecord): Promise<void> {
 export async function getItem(db: Db, id: string): Promise<ItemRecord | null> {
   const row = (await getQuery.run(db, { id })).rows[0];
   return row ? fromRow(row) : null;
+}
+
+/** The item's run epoch (ItemRecord.run_epoch), or null for no such item: a walk's fence reads it. */
+export async function runEpochOf(db: Db, id: string): Promise<number | null> {
+  const row = await db.selectFrom('work_items').select('run_epoch').where('id', '=', id).executeTakeFirst();
+  return row ? Number(row.run_epoch) : null;
 }
 
 export async function updateItem(db: Db, id: string, patch: Partial<ItemRecord>): Promise<void> {

@@ -25,6 +25,7 @@ export function runningItemRows(
     spent_usd: 0,
     spent_tokens: 0,
     skip_nodes: '[]',
+    run_epoch: 0,
     created_at: at,
     updated_at: at,
     started_at: at,

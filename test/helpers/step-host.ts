@@ -137,6 +137,8 @@ export async function bench(
     steer: null,
     queued_at: null,
     workspace: null,
+    run_epoch: 0,
+    gate_request: null,
     state_error: null,
   });
 

@@ -1,7 +1,13 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { JigClient } from '../../client/http.js';
 import { getItem } from '../../client/items.js';
-import { approveGate, dropBudgetCap, pendingGate, raiseBudget, rejectGate } from '../../client/item-acts.js';
+import {
+  approveGate,
+  decisionTarget,
+  dropBudgetCap,
+  raiseBudget,
+  rejectGate,
+} from '../../client/item-acts.js';
 import type { WorkItem } from '../../contract/items.js';
 import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
@@ -11,16 +17,29 @@ import { nextFor, printAct } from '../next-step.js';
 
 /* `jig item approve|reject|raise-budget`: the decisions a person takes on a stopped item. */
 
-/** The gate named by --gate, else the one the item waits at. */
-async function gateOf(c: JigClient, id: string, given: string | undefined, verb: string): Promise<string> {
-  if (given) return given;
+/**
+ * The gate named by --gate, else the one the item waits at, with the gate request the item shows
+ * now (--request, else read here): the decision answers that request and never a later one.
+ */
+async function gateOf(
+  c: JigClient,
+  id: string,
+  opts: { gate?: string | undefined; request?: number | undefined },
+  verb: string,
+): Promise<{ gate: string; request: number | undefined }> {
   const item = await getItem(c, id);
-  const gate = pendingGate(item);
-  if (!gate)
-    throw new BadArgument(
-      `${id} is not waiting at a gate (${nowPhrase(item)}); pass --gate G to ${verb} one by name`,
-    );
-  return gate;
+  const target = decisionTarget(item, opts.gate);
+  if (!target)
+    throw new BadArgument(`${id} is not waiting at a gate (${nowPhrase(item)}): nothing to ${verb}`);
+  return { gate: target.gate, request: opts.request ?? target.request };
+}
+
+/** A gate request: the positive integer `gate_request` of the item. */
+function requestNumber(value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError("a gate request: the item's gate_request, a positive integer");
+  return n;
 }
 
 /** A dollar amount, or 'none' (commander would store a null a parser answers as an empty string). */
@@ -55,17 +74,26 @@ export function registerItemGates(item: Command): void {
       '--digest <digest>',
       "approve only if the gate's document is still this revision (the digest `view artifact --json` printed)",
     )
+    .option(
+      '--request <n>',
+      "the gate request you decided on (the item's gate_request; default: the one open now)",
+      requestNumber,
+    )
     .option('--json', 'print the API answer')
-    .action((given: string | undefined, opts: { gate?: string; digest?: string; json?: boolean }) =>
-      itemVerb(async () => {
-        const c = new JigClient();
-        const id = await itemId(c, 'approve', given);
-        const gate = await gateOf(c, id, opts.gate, 'approve');
-        const res = await approveGate(c, id, gate, opts.digest);
-        if (opts.json) printJson(res);
-        else printAct(`approved ${gate} on ${res.id}; ${nowPhrase(res)}`, nextFor(res));
-        return EXIT_OK;
-      }),
+    .action(
+      (
+        given: string | undefined,
+        opts: { gate?: string; digest?: string; request?: number; json?: boolean },
+      ) =>
+        itemVerb(async () => {
+          const c = new JigClient();
+          const id = await itemId(c, 'approve', given);
+          const { gate, request } = await gateOf(c, id, opts, 'approve');
+          const res = await approveGate(c, id, gate, { digest: opts.digest, request });
+          if (opts.json) printJson(res);
+          else printAct(`approved ${gate} on ${res.id}; ${nowPhrase(res)}`, nextFor(res));
+          return EXIT_OK;
+        }),
     );
 
   item
@@ -75,16 +103,24 @@ export function registerItemGates(item: Command): void {
     .option('--note <text>', 'what to change (required)')
     .option('--gate <gate>', 'the gate to reject (default: the one the item waits at)')
     .option('--node <node>', "node to go back to (default: the gate's reject_to)")
+    .option(
+      '--request <n>',
+      "the gate request you decided on (the item's gate_request; default: the one open now)",
+      requestNumber,
+    )
     .option('--json', 'print the API answer')
     .action(
-      (given: string | undefined, opts: { note?: string; gate?: string; node?: string; json?: boolean }) =>
+      (
+        given: string | undefined,
+        opts: { note?: string; gate?: string; node?: string; request?: number; json?: boolean },
+      ) =>
         itemVerb(async () => {
           const note = opts.note?.trim();
           if (!note) throw new BadArgument('reject needs --note TEXT: what should change');
           const c = new JigClient();
           const id = await itemId(c, 'reject', given);
-          const gate = await gateOf(c, id, opts.gate, 'reject');
-          const res = await rejectGate(c, id, gate, note, opts.node);
+          const { gate, request } = await gateOf(c, id, opts, 'reject');
+          const res = await rejectGate(c, id, gate, note, { node: opts.node, request });
           if (opts.json) printJson(res);
           else {
             const back = res.current_node ? `, back at ${res.current_node}` : '';

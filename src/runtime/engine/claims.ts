@@ -418,10 +418,13 @@ function isLoopbackUrl(url: string): boolean {
   }
 }
 
-/** Thrown by a change of the walk once another process took the item over: the walk here ends. */
+/**
+ * Thrown by a change of the walk once it is no longer the item's walk (another process took the
+ * item over, or a person's move set it running anew while this walk's node ran): the walk here ends.
+ */
 export class WalkFenced extends Error {
   constructor(readonly id: string) {
-    super(`work item ${id} was taken over by another process; this walk ends`);
+    super(`work item ${id} is walked elsewhere now (taken over, or started anew); this walk ends`);
     this.name = 'WalkFenced';
   }
 }

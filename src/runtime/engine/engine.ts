@@ -3,7 +3,7 @@ import type { ProviderDefinition } from '../../contract/harness/provider.js';
 import type { ReattachSummary, WorkerInfo } from '../../contract/health.js';
 import { Claims } from './claims.js';
 import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
-import { getItem, type ItemRecord } from '../../store/work-items.js';
+import type { ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
 import { HarnessCatalog } from '../harness/catalog.js';
 import { AddonContent } from '../addons/content.js';
@@ -11,7 +11,7 @@ import { SkillCatalog } from '../harness/skills.js';
 import { Workers } from '../workers/workers.js';
 import { Escalations } from './escalation.js';
 import { reachGate } from './gate-walk.js';
-import { Gates } from './gates.js';
+import { Gates, type DecisionOptions } from './gates.js';
 import { Parking } from './parking.js';
 import { PersonMoves } from './person-moves.js';
 import { recover } from './recovery.js';
@@ -71,9 +71,9 @@ export class Engine {
       now: () => stamp(d.clock),
       item: (id) => itemOr404(d.store.db, id),
       policyOf: (rec) => rec.policy_snapshot ?? d.config.policy,
-      // Running, and still walked here: a claim that moved on to another process halts the walk.
-      stillRunning: async (id) =>
-        !this.closed && (await getItem(d.store.db, id))?.status === 'running' && (await claims.holds(id)),
+      // Running, and still walked here under the walk's epoch: a claim that moved on to another
+      // process, or a move that set the item running anew, halts the walk.
+      stillRunning: (id) => this.walker.stillRunning(id),
       serial: (id, fn) => queues.serial(id, fn),
       claim: (uow, rec, by) => this.slots.claim(uow, rec, by),
       promote: () => this.slots.promote(),
@@ -160,13 +160,22 @@ export class Engine {
     return this.moves.raiseBudget(id, capUsd, by);
   }
 
-  /** `digest`: approve only when the gate's document still has it (a person approves what they read). */
-  approve(id: string, gate: string, by: EventActor, digest?: string): Promise<ItemRecord> {
-    return this.gates.approve(id, gate, by, digest);
+  /**
+   * `request`: the gate request the person saw (else the one open on arrival); `digest`: approve
+   * only when the gate's document still has it (a person approves what they read).
+   */
+  approve(id: string, gate: string, by: EventActor, opts: DecisionOptions = {}): Promise<ItemRecord> {
+    return this.gates.approve(id, gate, by, opts);
   }
 
-  reject(id: string, gate: string, note: string, by: EventActor, node?: string): Promise<ItemRecord> {
-    return this.gates.reject(id, gate, note, by, node);
+  reject(
+    id: string,
+    gate: string,
+    note: string,
+    by: EventActor,
+    opts: DecisionOptions & { node?: string | undefined } = {},
+  ): Promise<ItemRecord> {
+    return this.gates.reject(id, gate, note, by, opts);
   }
 
   artifact(id: string): Promise<{ gate: string; kind: string; path: string; text: string; digest: string }> {

@@ -2,84 +2,101 @@ import { join } from 'node:path';
 import { JigError } from '../../contract/errors.js';
 import type { EventActor } from '../../contract/events.js';
 import type { ItemRecord } from '../../store/work-items.js';
-import { documentReadable, readDocument } from '../fs/worktree-document.js';
-import { needsDocument, passGate, rejectGate, type AtGate } from './gate-moves.js';
-import { gateOpen, pendingGateNote, unchanged } from './move-guards.js';
+import { documentProblem, documentReadable, readDocument } from '../fs/worktree-document.js';
+import { atGate, needsDocument, passGate, rejectGate, type AtGate } from './gate-moves.js';
+import { answeredBefore, waitsOn, type Decision } from './gate-requests.js';
+import { gateOpen, rowOf } from './move-guards.js';
 import type { EngineResources } from './resources.js';
 import { rejectTarget } from './walk-helpers.js';
 import { digestOf } from '../review/documents.js';
 
-/** The gate `gate` of the item's chain, or a 404 naming the gate that waits. */
-function atGate(rec: ItemRecord, gate: string): AtGate {
-  const chain = rec.chain_definition;
-  const walk = rec.walk;
-  const idx = chain?.nodes.findIndex((n) => n.id === gate) ?? -1;
-  const node = chain?.nodes[idx];
-  if (!chain || !walk || node?.kind !== 'gate') {
-    throw new JigError('gate_unknown', { gate, pending: pendingGateNote(rec) });
-  }
-  return { rec, chain, walk, idx, gate: node };
+/** What a person sends with a decision besides the gate. */
+export interface DecisionOptions {
+  /** The gate request the sender saw (`gate_request` of the item); absent: the one open on arrival. */
+  request?: number | undefined;
+  /** Approve only: the digest of the document the sender read. */
+  digest?: string | undefined;
 }
 
-function refuseClosed(rec: ItemRecord, gate: string): void {
-  if (!gateOpen(rec, gate)) {
-    throw new JigError(
-      'gate_not_waiting',
-      { gate, state: rec.status, pending: pendingGateNote(rec) },
-      { status: rec.status, gate },
-    );
-  }
-}
-
-/** A person's decisions at a gate, and the document a gate decides on. */
+/**
+ * A person's decisions at a gate, and the document a gate decides on. A decision answers one gate
+ * request: the one it names, or the one open when it arrives. It is decided on the row inside its
+ * transaction, never in the item's queue, so it answers at once whatever the walk is doing, and of
+ * two decisions on one request exactly one applies (docs/chains.md, "Gates").
+ */
 export class Gates {
   constructor(private readonly r: EngineResources) {}
 
-  approve(id: string, gate: string, by: EventActor, digest?: string): Promise<ItemRecord> {
-    return this.r.serial(id, async () => {
-      const rec = await this.r.item(id);
-      const at = atGate(rec, gate);
-      // Idempotent: approving a gate already approved answers the item as it is.
-      if (at.walk.approved.includes(gate) && at.walk.node > at.idx) return rec;
-      refuseClosed(rec, gate);
-      if (needsDocument(at.gate) && !this.artifactPath(rec, at.gate.artifact)) {
-        throw new JigError('artifact_required', { gate, kind: at.gate.artifact });
-      }
-      if (digest !== undefined) this.checkDigest(rec, gate, at.gate.artifact, digest);
+  async approve(id: string, gate: string, by: EventActor, opts: DecisionOptions = {}): Promise<ItemRecord> {
+    const seen = await this.r.item(id);
+    const at = atGate(seen, gate);
+    const request = opts.request ?? (gateOpen(seen, gate) ? seen.gate_request : undefined);
+    const decision: Decision = { kind: 'approve' };
+    if (waitsOn(seen, gate, request)) {
+      // Read outside the transaction (files, other tables), for the request seen; the
+      // transaction below writes only while that request is still the one open.
+      this.refuseDocument(seen, at);
+      if (opts.digest !== undefined) this.checkDigest(seen, gate, at.gate.artifact, opts.digest);
       const refused = await this.r.approvalRefusal?.(id);
       if (refused) throw refused;
-      await this.r.events.transact(async (uow) => {
-        await unchanged(uow, rec);
-        await passGate(this.r, uow, at, { by });
-        await this.r.claim(uow, rec, by);
-      });
-      const after = await this.r.item(id);
-      if (after.status === 'running') this.r.kick(id);
-      return after;
+    }
+    const applied = await this.r.events.transact(async (uow) => {
+      const rec = await rowOf(uow, id);
+      if (!waitsOn(rec, gate, request)) return answeredBefore(uow, rec, gate, request, decision);
+      await passGate(this.r, uow, atGate(rec, gate), { by, ...requestOf(rec) });
+      await this.r.claim(uow, rec, by);
+      return true;
     });
+    const after = await this.r.item(id);
+    if (applied && after.status === 'running') this.r.kick(id);
+    return after;
   }
 
-  reject(id: string, gate: string, note: string, by: EventActor, node?: string): Promise<ItemRecord> {
-    return this.r.serial(id, async () => {
-      const rec = await this.r.item(id);
+  async reject(
+    id: string,
+    gate: string,
+    note: string,
+    by: EventActor,
+    opts: DecisionOptions & { node?: string | undefined } = {},
+  ): Promise<ItemRecord> {
+    const seen = await this.r.item(id);
+    atGate(seen, gate);
+    const request = opts.request ?? (gateOpen(seen, gate) ? seen.gate_request : undefined);
+    const decision: Decision = { kind: 'reject', note };
+    const moved = await this.r.events.transact(async (uow) => {
+      const rec = await rowOf(uow, id);
+      if (!waitsOn(rec, gate, request)) return answeredBefore(uow, rec, gate, request, decision);
       const at = atGate(rec, gate);
-      refuseClosed(rec, gate);
-      const target = rejectTarget(at.chain, at.idx, node);
+      const target = rejectTarget(at.chain, at.idx, opts.node);
       if (target === null) {
         throw new JigError('validation_failed', {
-          reason: `body.node: ${node ?? 'reject_to'} is not an exec node before ${gate}`,
+          reason: `body.node: ${opts.node ?? 'reject_to'} is not an exec node before ${gate}`,
         });
       }
-      const back = await this.r.events.transact(async (uow) => {
-        await unchanged(uow, rec);
-        const moved = await rejectGate(this.r, uow, at, target, note, { by });
-        if (moved) await this.r.claim(uow, rec, by);
-        return moved;
-      });
-      const after = await this.r.item(id);
-      if (back && after.status === 'running') this.r.kick(id);
-      return after;
+      const back = await rejectGate(this.r, uow, at, target, note, { by, ...requestOf(rec) });
+      if (back) await this.r.claim(uow, rec, by);
+      return back;
     });
+    const after = await this.r.item(id);
+    if (moved && after.status === 'running') this.r.kick(id);
+    return after;
+  }
+
+  /**
+   * A gate that needs its document, or shows one that cannot be read (too large, a link out, not a
+   * file): a person cannot have read it, so it is not approved.
+   */
+  private refuseDocument(rec: ItemRecord, at: AtGate): void {
+    const kind = at.gate.artifact;
+    if (!kind) return;
+    const rel = rec.walk?.artifacts?.[kind];
+    const problem = rel && rec.worktree_path ? documentProblem(rec.worktree_path, rel) : null;
+    if (problem !== null) {
+      throw new JigError('artifact_required', { gate: at.gate.id, kind, why: `: ${rel} ${problem}` });
+    }
+    if (needsDocument(at.gate) && !this.artifactPath(rec, kind)) {
+      throw new JigError('artifact_required', { gate: at.gate.id, kind, why: '' });
+    }
   }
 
   /** The document a gate decides on: a path a task reported (`artifact_ref`) for that kind. */
@@ -127,4 +144,9 @@ export class Gates {
       digest: digestOf(doc.bytes),
     };
   }
+}
+
+/** The request a decision on this row answers, for its event. */
+function requestOf(rec: ItemRecord): { request?: number } {
+  return rec.gate_request === null ? {} : { request: rec.gate_request };
 }

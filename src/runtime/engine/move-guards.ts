@@ -24,6 +24,23 @@ export async function unchanged(uow: UnitOfWork, rec: ItemRecord): Promise<void>
   }
 }
 
+/** The item as its move's transaction reads it, or the catalogue's 404. */
+export async function rowOf(uow: UnitOfWork, id: string): Promise<ItemRecord> {
+  const rec = await getItem(uow.db, id);
+  if (!rec) throw new JigError('item_not_found', { id });
+  return rec;
+}
+
+/**
+ * What a refusal adds for an item that is running, queued or waiting: the move needs it stopped
+ * or paused, and a pause is the way there (docs/chains.md, "Moves while an item runs").
+ */
+export function pauseFirst(rec: ItemRecord): string {
+  return rec.status === 'running' || rec.status === 'queued' || rec.status === 'waiting'
+    ? `: pause it first`
+    : '';
+}
+
 const notEnded: ItemStatus[] = itemStatuses.filter((s) => !isEnded(s));
 
 /** The move needs the item in one of `allowed`; `rule` says so in words. */

@@ -2,45 +2,49 @@ import { JigError } from '../../contract/errors.js';
 import type { EventActor } from '../../contract/events.js';
 import { atNode, hold } from '../../core/chain/walk-state.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
-import { refuseEnded, unchanged, wrongStatus } from './move-guards.js';
+import { pauseFirst, refuseEnded, rowOf, wrongStatus } from './move-guards.js';
+import type { UnitOfWork } from '../events/event-log.js';
 import type { EngineResources } from './resources.js';
 import { planRetry, type RetryOptions } from './retry-plan.js';
 
 /**
  * A person's commands on an item (resume, pause, steer, retry, skip, raise its budget, report
- * progress). Each is decided in the item's queue and written in one transaction with its event;
+ * progress). Each is decided on the row inside one transaction that writes it with its event;
  * an item it sets running is handed to the walker.
  */
 export class PersonMoves {
   constructor(private readonly r: EngineResources) {}
 
-  /** Runs the move in the item's queue, then kicks the walk when the item ended up running. */
-  private then(id: string, move: (rec: ItemRecord) => Promise<boolean>): Promise<ItemRecord> {
-    return this.r.serial(id, async () => {
-      const go = await move(await this.r.item(id));
-      const after = await this.r.item(id);
-      if (go && after.status === 'running') this.r.kick(id);
-      return after;
-    });
+  /**
+   * Decides the move on the row as it is inside its transaction, then kicks the walk when the item
+   * ended up running. Never in the item's queue: a move answers at once, whatever the walk is doing
+   * (a running node holds the queue until it ends), and what it decided on is what it writes over.
+   */
+  private async then(
+    id: string,
+    move: (uow: UnitOfWork, rec: ItemRecord) => Promise<boolean>,
+  ): Promise<ItemRecord> {
+    const go = await this.r.events.transact(async (uow) => move(uow, await rowOf(uow, id)));
+    const after = await this.r.item(id);
+    if (go && after.status === 'running') this.r.kick(id);
+    return after;
   }
 
   /** Starts a paused item (first start or resume); the note becomes the next launch's steer. */
   resume(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
-    return this.then(id, async (rec) => {
+    return this.then(id, async (uow, rec) => {
       if (rec.status === 'running' || rec.status === 'queued') return false;
       if (rec.status !== 'paused') throw wrongStatus(rec, 'only a paused item can be resumed', ['paused']);
       if (this.r.config.newWorkBlocked && rec.walk === null) {
         throw new JigError('new_work_refused', this.r.config.newWorkBlocked);
       }
-      await this.r.events.transact(async (uow) => {
-        if (note) await updateItem(uow.db, id, { steer: note });
-        const status = await this.r.claim(uow, rec, by);
-        await uow.emit({
-          work_item_id: id,
-          type: rec.walk === null ? 'work_item_started' : 'work_item_resumed',
-          by,
-          payload: { status, ...(note ? { note } : {}) },
-        });
+      if (note) await updateItem(uow.db, id, { steer: note });
+      const status = await this.r.claim(uow, rec, by);
+      await uow.emit({
+        work_item_id: id,
+        type: rec.walk === null ? 'work_item_started' : 'work_item_resumed',
+        by,
+        payload: { status, ...(note ? { note } : {}) },
       });
       return true;
     });
@@ -81,15 +85,15 @@ export class PersonMoves {
   }
 
   steer(id: string, note: string, by: EventActor): Promise<ItemRecord> {
-    return this.then(id, async (rec) => {
+    return this.then(id, async (uow, rec) => {
       if (rec.status !== 'paused' && rec.status !== 'stopped') {
-        throw wrongStatus(rec, 'a steer is stored for a paused or stopped item', ['paused', 'stopped']);
+        throw wrongStatus(rec, `a steer is stored for a paused or stopped item${pauseFirst(rec)}`, [
+          'paused',
+          'stopped',
+        ]);
       }
-      await this.r.events.transact(async (uow) => {
-        await unchanged(uow, rec);
-        await updateItem(uow.db, id, { steer: note, updated_at: this.r.now() });
-        await uow.emit({ work_item_id: id, type: 'steer_context_set', by, payload: { note } });
-      });
+      await updateItem(uow.db, id, { steer: note, updated_at: this.r.now() });
+      await uow.emit({ work_item_id: id, type: 'steer_context_set', by, payload: { note } });
       return false;
     });
   }
@@ -100,43 +104,40 @@ export class PersonMoves {
    * recovery, fix-loop counters and escalation reset; the steer goes to the next agent launch.
    */
   retry(id: string, by: EventActor, opts: RetryOptions = {}): Promise<ItemRecord> {
-    return this.then(id, async (rec) => {
+    return this.then(id, async (uow, rec) => {
       const plan = planRetry(rec, opts);
-      await this.r.events.transact(async (uow) => {
-        await unchanged(uow, rec);
-        await updateItem(uow.db, id, {
-          walk: plan.walk,
-          current_node: plan.node,
-          ...(opts.steer ? { steer: opts.steer } : {}),
-          ...(plan.nodeOverrides ? { node_overrides: plan.nodeOverrides } : {}),
-        });
-        if (plan.nodeOverrides) {
-          await uow.emit({
-            work_item_id: id,
-            type: 'node_overrides_changed',
-            by,
-            payload: { value: plan.nodeOverrides },
-          });
-        }
+      await updateItem(uow.db, id, {
+        walk: plan.walk,
+        current_node: plan.node,
+        ...(opts.steer ? { steer: opts.steer } : {}),
+        ...(plan.nodeOverrides ? { node_overrides: plan.nodeOverrides } : {}),
+      });
+      if (plan.nodeOverrides) {
         await uow.emit({
           work_item_id: id,
-          type: 'work_item_retried',
+          type: 'node_overrides_changed',
           by,
-          node: plan.node,
-          payload: plan.payload,
+          payload: { value: plan.nodeOverrides },
         });
-        await this.r.claim(uow, rec, by);
+      }
+      await uow.emit({
+        work_item_id: id,
+        type: 'work_item_retried',
+        by,
+        node: plan.node,
+        payload: plan.payload,
       });
+      await this.r.claim(uow, rec, by);
       return true;
     });
   }
 
   /** Advances past the current node or gate without running it. */
   skip(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
-    return this.then(id, async (rec) => {
+    return this.then(id, async (uow, rec) => {
       const { walk, chain_definition: chain } = rec;
       if ((rec.status !== 'stopped' && rec.status !== 'paused') || !walk || !chain) {
-        throw wrongStatus(rec, 'only a stopped or paused item that has started can skip', [
+        throw wrongStatus(rec, `only a stopped or paused item that has started can skip${pauseFirst(rec)}`, [
           'stopped',
           'paused',
         ]);
@@ -146,18 +147,20 @@ export class PersonMoves {
       if (node.skippable === false) {
         throw new JigError('node_not_skippable', { node: node.id }, { status: rec.status, node: node.id });
       }
-      await this.r.events.transact(async (uow) => {
-        await unchanged(uow, rec);
-        await updateItem(uow.db, id, { walk: atNode(walk, walk.node + 1), updated_at: this.r.now() });
-        await uow.emit({
-          work_item_id: id,
-          type: 'node_skipped',
-          by,
-          node: node.id,
-          payload: { node: node.id, ...(note ? { note } : {}) },
-        });
-        if (rec.status === 'stopped') await this.r.claim(uow, rec, by);
+      await updateItem(uow.db, id, {
+        walk: atNode(walk, walk.node + 1),
+        // A gate skipped is a gate no longer waiting: its request is answered.
+        gate_request: null,
+        updated_at: this.r.now(),
       });
+      await uow.emit({
+        work_item_id: id,
+        type: 'node_skipped',
+        by,
+        node: node.id,
+        payload: { node: node.id, ...(note ? { note } : {}) },
+      });
+      if (rec.status === 'stopped') await this.r.claim(uow, rec, by);
       return true;
     });
   }
@@ -176,7 +179,7 @@ export class PersonMoves {
 
   /** Raises the item's own dollar cap above what it has spent; an item stopped on its budget runs again. */
   raiseBudget(id: string, capUsd: number, by: EventActor): Promise<ItemRecord> {
-    return this.then(id, async (rec) => {
+    return this.then(id, async (uow, rec) => {
       refuseEnded(rec);
       if (capUsd <= rec.spent_usd) {
         const amounts = { cap_usd: capUsd, spent_usd: rec.spent_usd };
@@ -184,23 +187,20 @@ export class PersonMoves {
       }
       const walk = rec.status === 'stopped' && rec.stop_kind === 'budget' ? rec.walk : null;
       const retry = walk !== null;
-      await this.r.events.transact(async (uow) => {
-        await unchanged(uow, rec);
-        await updateItem(uow.db, id, {
-          budget_usd: capUsd,
-          // Retried as `retry` does: the node reruns from a fresh entry.
-          ...(walk ? { walk: atNode(walk, walk.node) } : {}),
-          updated_at: this.r.now(),
-        });
-        await uow.emit({
-          work_item_id: id,
-          type: 'budget_raised',
-          by,
-          node: rec.current_node,
-          payload: { from: rec.budget_usd, to: capUsd, spent_usd: rec.spent_usd, retried: retry },
-        });
-        if (retry) await this.r.claim(uow, rec, by);
+      await updateItem(uow.db, id, {
+        budget_usd: capUsd,
+        // Retried as `retry` does: the node reruns from a fresh entry.
+        ...(walk ? { walk: atNode(walk, walk.node) } : {}),
+        updated_at: this.r.now(),
       });
+      await uow.emit({
+        work_item_id: id,
+        type: 'budget_raised',
+        by,
+        node: rec.current_node,
+        payload: { from: rec.budget_usd, to: capUsd, spent_usd: rec.spent_usd, retried: retry },
+      });
+      if (retry) await this.r.claim(uow, rec, by);
       return retry;
     });
   }

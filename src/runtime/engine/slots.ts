@@ -34,6 +34,10 @@ export class Slots {
       ...(w?.paused_at ? { walk: release(w, this.r.clock.now()) } : {}),
       ...(frozen ?? {}),
       status,
+      // A new walk's epoch: one still going from before (a pause and this move while its node ran)
+      // finds it moved on and writes nothing more. The gate request, if any, is answered.
+      ...(free ? { run_epoch: (cur?.run_epoch ?? rec.run_epoch) + 1 } : {}),
+      gate_request: null,
       queued_at: free ? null : now,
       started_at: rec.started_at ?? (free ? now : null),
       stop_kind: null,
@@ -80,6 +84,7 @@ export class Slots {
       for (const q of queued) {
         await updateItem(uow.db, q.id, {
           status: 'running',
+          run_epoch: Number(q.run_epoch) + 1,
           queued_at: null,
           started_at: q.started_at ?? now,
           updated_at: now,

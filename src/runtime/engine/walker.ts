@@ -7,14 +7,14 @@ import { atNode, clockAt } from '../../core/chain/walk-state.js';
 import { JigError } from '../../contract/errors.js';
 import { background } from '../background.js';
 import { asStarted } from '../../store/started-item.js';
-import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
+import { getItem, runEpochOf, updateItem, type ItemRecord } from '../../store/work-items.js';
 import { stoppedWalk } from './move-guards.js';
 import { NodeRunner } from './node-runner.js';
 import type { NodeHost } from './node-ctx.js';
 import type { Parking } from './parking.js';
 import type { Escalations } from './escalation.js';
 import type { EngineResources } from './resources.js';
-import { WalkFenced } from './claims.js';
+import { WalkFenced, type Claims } from './claims.js';
 import type { Slots } from './slots.js';
 import { startWalk, type Ready } from './walk-start.js';
 import { changedSince, memberRuns } from './members.js';
@@ -39,6 +39,13 @@ export interface WalkerPeers {
  */
 export class Walker {
   private readonly nodes: NodeRunner;
+  /**
+   * The run epoch of the walk going on here, per item (an item's walks run one at a time, in its
+   * queue). A person's move sets the item running without waiting for an older walk to end, so
+   * the older walk checks this before it writes: once the epoch moved on, it is no longer the
+   * item's walk and ends without a trace.
+   */
+  private readonly epochs = new Map<string, number>();
 
   constructor(
     private readonly r: EngineResources,
@@ -65,7 +72,7 @@ export class Walker {
       clockStop: (id) => this.p.clocks.stopIfCrossed(id),
       item: async (id) => asStarted(await r.item(id)),
       stillRunning: (id) => r.stillRunning(id),
-      heldIn: (db, id) => r.claims.heldIn(db, id),
+      heldIn: (db, id) => this.fenceIn(db, id),
       policy: (rec) => r.policyOf(rec),
       members: (rec) => memberRuns(rec, (p) => r.repos.find(p)),
       bumpPointers: (rec, node) => this.bump(rec.id, node),
@@ -117,20 +124,7 @@ export class Walker {
       if (!(await this.r.claims.take(id))) return;
       this.r.claims.walked(id, true);
       try {
-        await this.r.serial(id, () => this.walk(id));
-      } catch (err) {
-        // Another process took the item over: its walk is the item's; this one just ends.
-        if (err instanceof WalkFenced) {
-          this.r.log.warn({ item: id }, err.message);
-          return;
-        }
-        this.r.log.error({ err, item: id }, 'walk failed');
-        await this.r.serial(id, async () => {
-          const rec = await getItem(this.r.store.db, id);
-          const why = err instanceof Error ? err.message : String(err);
-          if (rec?.status === 'running')
-            await this.stop(rec, 'infra', `internal error: ${why}`, rec.current_node);
-        });
+        await this.r.serial(id, () => this.walkOnce(id));
       } finally {
         this.r.claims.walked(id, false);
       }
@@ -138,9 +132,52 @@ export class Walker {
     background(this.r.log, 'stopping an item whose walk failed', walked, { item: id });
   }
 
-  private async walk(id: string): Promise<void> {
+  /** One walk under the epoch it starts in; a failure stops the item, unless the walk was overtaken. */
+  private async walkOnce(id: string): Promise<void> {
     const first = await this.r.item(id);
     if (first.status !== 'running') return;
+    this.epochs.set(id, first.run_epoch);
+    try {
+      await this.walk(first);
+    } catch (err) {
+      // Overtaken (another process took the item over, or a move set it running anew): the item's
+      // walk is the other one; this one just ends.
+      if (err instanceof WalkFenced) {
+        this.r.log.warn({ item: id }, err.message);
+        return;
+      }
+      this.r.log.error({ err, item: id }, 'walk failed');
+      const rec = await getItem(this.r.store.db, id);
+      const why = err instanceof Error ? err.message : String(err);
+      if (rec?.status === 'running')
+        await this.stop(rec, 'infra', `internal error: ${why}`, rec.current_node);
+    } finally {
+      this.epochs.delete(id);
+    }
+  }
+
+  /**
+   * Whether the walk going on here may still write the item: this process holds its claim and, in
+   * a walk, the item is still under the epoch the walk started in. Read inside the writer's
+   * transaction, so a move committed just before is never written over.
+   */
+  async fenceIn(db: Parameters<Claims['heldIn']>[0], id: string): Promise<boolean> {
+    if (!(await this.r.claims.heldIn(db, id))) return false;
+    const epoch = this.epochs.get(id);
+    return epoch === undefined || (await runEpochOf(db, id)) === epoch;
+  }
+
+  /** The item still runs under this walk's epoch (and this process walks it): the walk may go on. */
+  async stillRunning(id: string): Promise<boolean> {
+    if (this.r.closed()) return false;
+    const rec = await getItem(this.r.store.db, id);
+    if (rec?.status !== 'running') return false;
+    const epoch = this.epochs.get(id);
+    return (epoch === undefined || rec.run_epoch === epoch) && this.r.claims.holds(id);
+  }
+
+  private async walk(first: ItemRecord): Promise<void> {
+    const id = first.id;
     const start = await startWalk(this.r, this.p.slots, id);
     if (start.kind === 'halt') return;
     if (start.kind === 'stop') return this.stop(first, start.stop, start.reason, start.node, start.session);
@@ -175,7 +212,7 @@ export class Walker {
       }
       if (walk.entry === undefined) {
         const entered = await this.r.events.transact(async (uow) => {
-          if (!(await this.r.claims.heldIn(uow.db, id))) return false;
+          if (!(await this.fenceIn(uow.db, id))) return false;
           await updateItem(uow.db, id, {
             walk: { ...walk, entry: 1, phase: 'node', node_clock: clockAt(walk, this.r.clock.now()) },
             current_node: node.id,
@@ -207,7 +244,7 @@ export class Walker {
       if (bump) return this.stop(await this.r.item(id), 'infra', bump, node.id);
       const advanced = await this.r.events.transact(async (uow) => {
         // Another process took the item over while the node ran: its walk is the item's now.
-        if (!(await this.r.claims.heldIn(uow.db, id))) return false;
+        if (!(await this.fenceIn(uow.db, id))) return false;
         const cur = await getItem(uow.db, id);
         if (!cur?.walk) throw new Error(`work item ${id} lost its walk while node ${node.id} ran`);
         await updateItem(uow.db, id, { walk: atNode(cur.walk, cur.walk.node + 1), updated_at: this.r.now() });
@@ -258,7 +295,7 @@ export class Walker {
     const stopped = await this.r.events.transact(async (uow) => {
       const cur = await getItem(uow.db, rec.id);
       // A move got there first, or another process took the item over: theirs stands.
-      if (cur?.status !== 'running' || !(await this.r.claims.heldIn(uow.db, rec.id))) return false;
+      if (cur?.status !== 'running' || !(await this.fenceIn(uow.db, rec.id))) return false;
       const w = cur.walk;
       await updateItem(uow.db, rec.id, {
         status: 'stopped',
@@ -269,15 +306,21 @@ export class Walker {
         ...(w ? { walk: stoppedWalk(w, kind, this.r.clock.now()) } : {}),
       });
       const stop = { work_item_id: rec.id, by: 'jig' as const, node };
-      await uow.emit(
-        kind === 'gate'
-          ? { ...stop, type: 'gate_requested', payload: { gate: node, message: reason } }
-          : {
-              ...stop,
-              type: 'work_item_needs_human',
-              payload: { kind, reason, ...(session ? { session } : {}) },
-            },
-      );
+      if (kind !== 'gate') {
+        await uow.emit({
+          ...stop,
+          type: 'work_item_needs_human',
+          payload: { kind, reason, ...(session ? { session } : {}) },
+        });
+        return true;
+      }
+      // The request a person's decision names: the seq of this event (docs/chains.md, "Gates").
+      const asked = await uow.emit({
+        ...stop,
+        type: 'gate_requested',
+        payload: { gate: node, message: reason },
+      });
+      await updateItem(uow.db, rec.id, { gate_request: asked.seq });
       return true;
     });
     if (!stopped) return;
@@ -293,7 +336,7 @@ export class Walker {
     await this.r.events.transact(async (uow) => {
       // A person's move that ended the item meanwhile keeps its ending; a takeover, its walk.
       if ((await getItem(uow.db, rec.id))?.status !== 'running') return;
-      if (!(await this.r.claims.heldIn(uow.db, rec.id))) return;
+      if (!(await this.fenceIn(uow.db, rec.id))) return;
       const now = this.r.now();
       await updateItem(uow.db, rec.id, {
         status: 'completed',

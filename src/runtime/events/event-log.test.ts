@@ -44,6 +44,7 @@ async function fileOne(uow: UnitOfWork, id: string): Promise<number> {
       node_overrides: '{}',
       policy_override: '{}',
       skip_nodes: '[]',
+      run_epoch: 0,
       auto_gate: null,
       spent_usd: 0,
       spent_tokens: 0,

@@ -16,6 +16,15 @@ export function documentReadable(worktree: string, rel: string): boolean {
   return inspectInside(worktree, rel, RULES).ok;
 }
 
+/**
+ * Why a document that is there cannot be read by these rules ("is larger than 10485760 bytes", "is
+ * a FIFO, not a regular file"), without reading it; null when it can, or when it is not there.
+ */
+export function documentProblem(worktree: string, rel: string): string | null {
+  const seen = inspectInside(worktree, rel, RULES);
+  return seen.ok || seen.reason === 'missing' ? null : seen.detail;
+}
+
 /** A document from the worktree, by the rules of safe-read.ts. */
 export function readDocument(worktree: string, rel: string) {
   return readInside(worktree, rel, RULES);

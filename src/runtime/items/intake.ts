@@ -295,6 +295,8 @@ export async function fileItem(
     steer: null,
     queued_at: null,
     workspace: checked.workspace,
+    run_epoch: 0,
+    gate_request: null,
     state_error: null,
   };
   try {

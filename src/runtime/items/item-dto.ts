@@ -57,6 +57,11 @@ export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
     spent_usd: rec.spent_usd,
     spent_tokens: rec.spent_tokens ?? 0,
     current_node: rec.current_node,
+    // Open only while the item is stopped at the gate (a gate or a wall clock stop there).
+    gate_request:
+      rec.status === 'stopped' && (rec.stop_kind === 'gate' || rec.stop_kind === 'cap')
+        ? rec.gate_request
+        : null,
     stop:
       rec.stop_kind === null
         ? null

@@ -3,6 +3,7 @@ import type { FixTarget, Review, ReviewOutcome, ReviewThread } from '../../contr
 import type { Store } from '../../store/database.js';
 import { insertReview, listReviews } from '../../store/threads.js';
 import type { ItemRecord } from '../../store/work-items.js';
+import type { ResolvedChain } from '../../core/chain/model.js';
 import type { Engine } from '../engine/engine.js';
 import { gateOpen, pendingGateNote } from '../engine/move-guards.js';
 import { rejectTarget } from '../engine/walk-helpers.js';
@@ -50,6 +51,8 @@ export class ReviewsService {
       record: (id: string) => Promise<ItemRecord>;
       engine: Engine;
       threads: ThreadsService;
+      /** The item's chain: frozen once started, else the one it would run (null when unknown). */
+      chainOf: (rec: ItemRecord) => ResolvedChain | null;
     },
   ) {}
 
@@ -103,6 +106,7 @@ export class ReviewsService {
       summary?: string | undefined;
       node?: string | undefined;
       digest?: string | undefined;
+      request?: number | undefined;
     },
     gate: string | undefined,
     worker: string | undefined,
@@ -110,15 +114,21 @@ export class ReviewsService {
     let rec = await this.d.record(id);
     refuseWorker(rec, worker, 'submit a review');
     const pending = this.pendingGate(rec);
-    if (gate !== undefined && gate !== pending)
+    if (gate !== undefined && this.d.chainOf(rec)?.nodes.find((n) => n.id === gate)?.kind !== 'gate')
+      throw new JigError('gate_unknown', { gate, pending: pendingGateNote(rec) });
+    if (gate !== undefined && gate !== pending && b.request === undefined)
       throw new JigError(
         'gate_not_waiting',
-        { gate, state: rec.status, pending: pendingGateNote(rec) },
-        { status: rec.status, gate },
+        { gate, state: rec.status, answered: '', pending: pendingGateNote(rec) },
+        { status: rec.status, gate, request: null },
       );
     const atGate = gate ?? pending;
     if (b.node !== undefined && b.outcome !== 'request_changes')
       throw new JigError('validation_failed', { reason: 'body.node: only request_changes reruns a node' });
+    if (b.request !== undefined && b.outcome === 'comment')
+      throw new JigError('validation_failed', {
+        reason: 'body.request: a comment decides no gate; approve or request_changes answer a request',
+      });
     if (b.digest !== undefined && b.outcome !== 'approve')
       throw new JigError('validation_failed', {
         reason: "body.digest: only approve checks the gate's document",
@@ -130,8 +140,23 @@ export class ReviewsService {
     if (b.outcome === 'approve') {
       const refused = await this.mustFixRefusal(id);
       if (refused) throw refused;
-      if (atGate) rec = await this.d.engine.approve(id, atGate, 'human', b.digest);
+      // A request named is answered by the engine, which refuses one no longer open.
+      const decided = atGate ?? (b.request !== undefined ? (rec.current_node ?? '') : null);
+      if (decided !== null)
+        rec = await this.d.engine.approve(id, decided, 'human', { digest: b.digest, request: b.request });
     } else if (b.outcome === 'request_changes') {
+      // A request named must be the one open: a rerun of another node is not what was decided on.
+      if (b.request !== undefined && (pending === null || rec.gate_request !== b.request))
+        throw new JigError(
+          'gate_not_waiting',
+          {
+            gate: gate ?? pending ?? rec.current_node ?? 'none',
+            state: rec.status,
+            answered: `; request ${b.request} is no longer open`,
+            pending: pendingGateNote(rec),
+          },
+          { status: rec.status, gate: gate ?? pending, request: pending ? rec.gate_request : null },
+        );
       const target = await this.fixTarget(id, b.node);
       if (target.node === null)
         throw target.gate
@@ -145,7 +170,7 @@ export class ReviewsService {
       round = target.round;
       const brief = fixBrief(b.summary, target.round, open);
       rec = target.gate
-        ? await this.d.engine.reject(id, target.gate, brief, 'human', b.node)
+        ? await this.d.engine.reject(id, target.gate, brief, 'human', { node: b.node, request: b.request })
         : await this.d.engine.retry(id, 'human', { steer: brief });
     }
     const review: Review = {

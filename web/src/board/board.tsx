@@ -131,7 +131,10 @@ export function Board({ archived = false }: { archived?: boolean }) {
   };
   const act = async (item: Item, action: RowAction | 'approve') => {
     if (action === 'approve' && item.current_node)
-      await post(`/api/work-items/${item.id}/gates/${encodeURIComponent(item.current_node)}/approve`);
+      await post(
+        `/api/work-items/${item.id}/gates/${encodeURIComponent(item.current_node)}/approve`,
+        item.gate_request !== null ? { request: item.gate_request } : {},
+      );
     else if (action === 'resume') await post(`/api/work-items/${item.id}/resume`);
     else if (action === 'retry') await post(`/api/work-items/${item.id}/retry`);
     // A gate's document and a question are read on the full page; the rest fits the panel.

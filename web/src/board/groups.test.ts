@@ -24,6 +24,7 @@ const base: Item = {
   spent_usd: 0,
   spent_tokens: 0,
   current_node: null,
+  gate_request: null,
   stop: null,
   created_at: '2026-11-24T10:00:00.000Z',
   updated_at: '2026-11-24T10:00:00.000Z',

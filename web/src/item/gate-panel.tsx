@@ -52,6 +52,8 @@ export function GatePanel({
   const [target, setTarget] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The decision answers the request this page shows, never one that came after it.
+  const seen = item.gate_request !== null ? { request: item.gate_request } : {};
   const decide = async (path: string, body: unknown) => {
     setBusy(true);
     setError(null);
@@ -64,6 +66,9 @@ export function GatePanel({
     } catch (e) {
       // The document changed under the person: show the new text; they approve again having read it.
       if (e instanceof ApiError && e.code === 'document_changed') await doc.refetch();
+      // Someone else decided first, or the gate asked again: show the item as it is now.
+      if (e instanceof ApiError && e.code === 'gate_not_waiting')
+        await client.invalidateQueries({ queryKey: ['item', item.id] });
       setError((e as Error).message);
     } finally {
       setBusy(false);
@@ -92,7 +97,7 @@ export function GatePanel({
           className="primary"
           disabled={busy || mustFix > 0}
           title={mustFix > 0 ? 'A must-fix thread is open: resolve it or request changes' : undefined}
-          onClick={() => void decide('approve', doc.data ? { digest: doc.data.digest } : {})}
+          onClick={() => void decide('approve', doc.data ? { ...seen, digest: doc.data.digest } : seen)}
         >
           Approve
         </button>
@@ -117,7 +122,7 @@ export function GatePanel({
           className="reject-form"
           onSubmit={(e) => {
             e.preventDefault();
-            void decide('reject', { note, ...(target ? { node: target } : {}) });
+            void decide('reject', { note, ...seen, ...(target ? { node: target } : {}) });
           }}
         >
           <label htmlFor="reject-note">What should change (the next agent reads this)</label>

@@ -112,6 +112,8 @@ export default function ReviewPage() {
         ...(v.outcome === 'request_changes' && v.node ? { node: v.node } : {}),
         // Approve what was read: a gate document changed since is refused, and shown anew.
         ...(v.outcome === 'approve' && doc.data ? { digest: doc.data.digest } : {}),
+        // At a gate the review answers the request this page shows, never a later one.
+        ...(gate && v.outcome !== 'comment' && it.gate_request !== null ? { request: it.gate_request } : {}),
       });
       setDone(describeReview(r.review));
       setFinishing(false);

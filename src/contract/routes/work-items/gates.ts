@@ -4,8 +4,19 @@ import { WorkItem } from '../../items.js';
 import { defineRoute } from '../../route.js';
 import { GateParams, ItemIdParams, Note, itemErrors } from './params.js';
 
+/** The gate request a decision answers: `gate_request` of the item as the sender saw it. */
+export const GateRequest = z
+  .number()
+  .int()
+  .positive()
+  .optional()
+  .describe(
+    "the item's gate_request you saw: the decision applies only while that request is open (else 409 gate_not_waiting); without it, to the request open when the decision arrives",
+  );
+
 export const ApproveBody = z
   .object({
+    request: GateRequest,
     digest: z
       .string()
       .regex(/^[0-9a-f]{64}$/, 'a sha256 in hex, as the artifact and documents routes give it')
@@ -15,7 +26,9 @@ export const ApproveBody = z
   .strict()
   .nullish();
 
-export const RejectBody = z.object({ note: Note, node: z.string().min(1).optional() }).strict();
+export const RejectBody = z
+  .object({ note: Note, node: z.string().min(1).optional(), request: GateRequest })
+  .strict();
 
 /** The document a pending gate shows the person deciding it. */
 export const GateArtifact = z.object({
@@ -30,7 +43,8 @@ export const GateArtifact = z.object({
 export const approveGate = defineRoute({
   method: 'POST',
   path: '/api/work-items/:id/gates/:gate/approve',
-  summary: 'Approve the pending gate (approving an approved gate answers the item as it is)',
+  summary:
+    'Approve the pending gate request (the same decision again answers the item as it is; another decision on an answered request is 409)',
   tags: ['gates'],
   params: GateParams,
   body: ApproveBody,

@@ -6,12 +6,18 @@ import { routeFile } from '../../route-file.js';
 export const gateRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
   r.serve(approveGate, async (req) =>
     inst.items.dto(
-      await inst.engine.approve(req.params.id, req.params.gate, 'human', req.body?.digest ?? undefined),
+      await inst.engine.approve(req.params.id, req.params.gate, 'human', {
+        digest: req.body?.digest ?? undefined,
+        request: req.body?.request ?? undefined,
+      }),
     ),
   );
   r.serve(rejectGate, async (req) =>
     inst.items.dto(
-      await inst.engine.reject(req.params.id, req.params.gate, req.body.note, 'human', req.body.node),
+      await inst.engine.reject(req.params.id, req.params.gate, req.body.note, 'human', {
+        node: req.body.node,
+        request: req.body.request,
+      }),
     ),
   );
   r.serve(gateArtifact, async (req) => inst.engine.artifact(req.params.id));
