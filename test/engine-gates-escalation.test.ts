@@ -199,8 +199,12 @@ nodes:
       { env: { FAKE_AGENT_MODE: 'done', FAKE_AGENT_TOKENS: '400,100' } },
     );
     const first = await fileItem(jig, repo, 'capped');
-    expect((await until(jig, first.id, ended)).status).toBe('completed');
-    // The first session spent past the task's cap; the item's next launch of it would be refused.
+    // The session told its 500 tokens at its end, past the task's cap: the item stops there (issue 40).
+    const capStop = await until(jig, first.id, ended);
+    expect([capStop.status, capStop.stop.kind]).toEqual(['stopped', 'budget']);
+    expect(capStop.stop.reason).toContain(
+      'token_budget of task build.main.work: 500 tokens used of 100 tokens',
+    );
     const second = await fileItem(jig, repo, 'capped', false);
     const paused = await post(jig, `/api/work-items/${second.id}/escalate`, { message: 'help' });
     expect(paused.status).toBe(409);

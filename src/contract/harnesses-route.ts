@@ -40,6 +40,7 @@ export const ProvidersAnswer = z.object({
         resume: z.boolean(),
       }),
       rate_limit_signal: z.boolean(),
+      usage_reported: z.enum(['live', 'at_end']),
       model_pattern: z.array(z.string()),
       verified_with: z.object({ package: z.string(), version: z.string(), date: z.string() }).nullable(),
       source: z.string().nullable(),

@@ -9,6 +9,7 @@ import {
   rejectGate,
 } from '../../client/item-acts.js';
 import type { WorkItem } from '../../contract/items.js';
+import { usdText } from '../../core/money/usd.js';
 import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
 import { BadArgument } from './item-setup-args.js';
@@ -51,7 +52,7 @@ function usdOrNone(value: string): number | 'none' {
   return n;
 }
 
-const dollars = (n: number): string => `$${n.toFixed(2)}`;
+const dollars = (n: number): string => `$${usdText(n)}`;
 
 function droppedLine(item: WorkItem): string {
   const cap = item.budget_cap;

@@ -14,6 +14,7 @@ import { registerViewThreads } from './view-threads.js';
 import { registerViewMore } from './view-more.js';
 import { itemFor } from './view-target.js';
 import { registerViewWatch } from './view-watch.js';
+import { usdText } from '../../core/money/usd.js';
 
 /** `beads shop-1 (P2, closed)`: the issue, its priority when known, and what became of it once settled. */
 function issueLine(x: {
@@ -92,7 +93,7 @@ export function registerView(program: Command): void {
               ]
             : []),
           ...(i.issues ? [`issues   ${i.issues.map(issueLine).join(', ')}`] : []),
-          `budget   $${i.budget_cap.spent_usd.toFixed(2)} of ${i.budget_cap.cap_usd === null ? 'no cap' : `$${i.budget_cap.cap_usd.toFixed(2)} (${i.budget_cap.key})`}`,
+          `budget   $${usdText(i.budget_cap.spent_usd)} of ${i.budget_cap.cap_usd === null ? 'no cap' : `$${usdText(i.budget_cap.cap_usd)} (${i.budget_cap.key})`}`,
         ];
         if (i.stop?.suggested_action)
           lines.push(`next     ${i.stop.suggested_action.action}: ${i.stop.suggested_action.reason}`);

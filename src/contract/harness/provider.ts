@@ -282,6 +282,12 @@ export const ProviderDefinition = z
       .boolean()
       .default(false)
       .describe('true: its reader reports rate limits, so a launch may fall back to another harness'),
+    usage_reported: z
+      .enum(['live', 'at_end'])
+      .default('at_end')
+      .describe(
+        "when the stream tells the session's usage: live (as it goes, so a cap stops it within a second) or at_end (only in its last event: in a scope with a token or dollar cap such a launch runs alone, reserving what is left)",
+      ),
     verified_with: VerifiedWith.nullable().describe('the published CLI these facts were checked against'),
     source: z.string().optional().describe('where the facts come from, when not verified'),
   })

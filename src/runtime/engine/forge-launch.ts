@@ -1,3 +1,4 @@
+import { documentReadable } from '../fs/worktree-document.js';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import type { RepoEntry } from '../../contract/config/repos.js';
@@ -53,7 +54,12 @@ export async function launchForge(
   if (!rec.branch || !base)
     return { refuse: { stop: 'config', reason: `${task.path}: the item has no branch to push` } };
   const known = await getMergeRequest(r.store.db, rec.id, shared);
-  const meta = rec.walk?.artifacts?.mr_meta;
+  // A document recorded with a problem (a link out, over 10 MiB) is never handed on to be read.
+  const recorded = rec.walk?.artifacts?.mr_meta;
+  const meta =
+    typeof recorded === 'string' && rec.worktree_path && documentReadable(rec.worktree_path, recorded)
+      ? recorded
+      : undefined;
   // The root's merge request closes the item's issues on its forge; a member's is its own project's.
   const closes = member ? [] : closingLines(await issuesOf(r.store.db, rec.id), loc);
   const env: Record<string, string> = {

@@ -80,6 +80,9 @@ export async function runAutoReview(d: {
   if (!(await d.stillRunning())) return { kind: 'halt' };
   if (out.kind === 'refuse') return { kind: 'stop', stop: out.stop, reason: out.reason };
   const s = out.session;
+  // Over a cap (told at its end, or crossed as it ran): a budget stop, not a question for a person.
+  if (s.status === 'budget_exceeded')
+    return { kind: 'stop', stop: 'budget', reason: s.note ?? 'a spend cap was crossed' };
   const verdict = typeof s.result?.verdict === 'string' ? s.result.verdict : null;
   const concerns = typeof s.result?.concerns === 'string' ? s.result.concerns.trim() : '';
   await d.events.record(

@@ -16,7 +16,7 @@ import { sessionsOf, type SessionRecord, type SessionStatus } from '../../store/
 import type { ItemRecord } from '../../store/work-items.js';
 import type { StartedItem } from '../../store/started-item.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
-import { documentReadable } from '../fs/worktree-document.js';
+import { documentPresent } from '../fs/worktree-document.js';
 import { patchWalk } from '../../store/item-walk.js';
 import type { Walk } from '../../contract/walk.js';
 import { WalkFenced } from './claims.js';
@@ -104,18 +104,19 @@ export interface StepHost {
 
 /**
  * The document a task produced: the `artifact_ref` it reported (a path inside the worktree), else
- * the file at the path Jig gave it ($JIG_ARTIFACT_PATH) when it wrote one there. Either must be a
- * document Jig would read (worktree-document.ts): a link out of the worktree or a FIFO is none.
+ * the file at the path Jig gave it ($JIG_ARTIFACT_PATH) when it wrote one there. Recorded when it is
+ * there at all, readable or not: one Jig will not read (over 10 MiB, a link out of the worktree, a
+ * FIFO) is listed with its problem and refuses the gate that shows it, never read and never dropped.
  */
 function reportedArtifact(s: SessionRecord, worktree: string, kind: string): string | null {
   const ref = s.result?.artifact_ref;
   if (typeof ref === 'string' && ref !== '') {
     const abs = resolve(worktree, ref);
     const rel = relative(worktree, abs);
-    if (rel && !rel.startsWith('..') && !isAbsolute(rel) && documentReadable(worktree, rel)) return rel;
+    if (rel && !rel.startsWith('..') && !isAbsolute(rel) && documentPresent(worktree, rel)) return rel;
   }
   const fallback = join('.jig', 'docs', `${kind}.md`);
-  return documentReadable(worktree, fallback) ? fallback : null;
+  return documentPresent(worktree, fallback) ? fallback : null;
 }
 
 /** A lone task (judge, escalation) as a step, so it runs, caps and resumes like any other. */

@@ -17,6 +17,16 @@ export function documentReadable(worktree: string, rel: string): boolean {
 }
 
 /**
+ * Whether `rel` names something in the worktree, readable or not (too large, a FIFO, a link out):
+ * a task's document is recorded then, so it is listed with its problem and a gate that shows it
+ * is refused rather than passed as if there were none.
+ */
+export function documentPresent(worktree: string, rel: string): boolean {
+  const seen = inspectInside(worktree, rel, RULES);
+  return seen.ok || (seen.reason !== 'missing' && seen.reason !== 'bad_path');
+}
+
+/**
  * Why a document that is there cannot be read by these rules ("is larger than 10485760 bytes", "is
  * a FIFO, not a regular file"), without reading it; null when it can, or when it is not there.
  */

@@ -29,7 +29,8 @@ import { allowedTools, artifactPath, promptOf, resetOf } from './agent-inputs.js
 import { candidates, type Candidate } from './agent-candidates.js';
 import { dailySpent } from './item-spend.js';
 import type { SessionRunner } from './session-runner.js';
-import { crossedCap, crossedReason } from './spend.js';
+import { cappedScopes, crossedCap, crossedReason } from './spend.js';
+import { SpendReservations } from './spend-reservations.js';
 import { launchEnv } from './task-env.js';
 
 /** How an agent task's launch went: a session that ran, or why none could (the item stops). */
@@ -111,6 +112,8 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 export class AgentRunner {
   /** Harness+model pairs a provider limited, until when (ms): skipped without a launch until then. */
   private readonly limited = new Map<string, number>();
+  /** Capped scopes held by a launch whose CLI tells its usage only at its end. */
+  private readonly reservations = new SpendReservations();
   private harnessCache: { text: string | null; file: HarnessesFile | null; problems: string } | null = null;
 
   constructor(
@@ -276,23 +279,41 @@ export class AgentRunner {
     if (pre.artifact !== null) env.JIG_ARTIFACT_PATH = pre.artifact;
     // The hook runs in the CLI's environment: this tells it which Jig, and which task's policy.
     if (hook?.ok) Object.assign(env, { JIG_HOME: this.d.home, JIG_TASK_PATH: r.task.path });
-    const { session, launched } = await this.sessions.start({
-      itemId: rec.id,
-      node: r.node,
-      taskPath: r.task.path,
-      kind: 'agent',
-      argv: launch.argv,
-      cwd: pre.worktree,
-      env,
-      timeCapS: r.timeCapS,
-      ...(r.brief !== undefined ? { brief: r.brief } : {}),
-      ...(r.member ? { member: r.member.name } : {}),
-      agent: { harness: harnessId, provider: launch.provider, model },
-    });
-    // A steer is delivered once: the launch that carried it consumed it.
-    if (steer) await updateItem(this.d.store.db, rec.id, { steer: null });
-    r.onStart?.(session);
-    const done = await this.sessions.finish(session, launched);
+    // In a capped scope, a CLI that tells its usage only at its end runs alone (spend-reservations.ts).
+    const keys = cappedScopes(rec, r.chain, r.policy, r.task.path).map(
+      (c) => `${rec.id}|${c.scope}|${c.path}`,
+    );
+    const release = await this.reservations.acquire(keys, launch.provider.usage_reported !== 'live');
+    let done: SessionRecord;
+    try {
+      if (keys.length > 0) {
+        // What a session that held the scope spent counts now, and the item may have moved meanwhile.
+        const over = await this.overCap(r);
+        if (over) return { kind: 'refuse', stop: 'budget', reason: over };
+        // An escalation turn runs on a stopped item; any other launch is for a running one.
+        if (r.node !== ESCALATION_NODE && !(await this.stillRunning(rec.id)))
+          return refuse(`${r.task.path}: the item stopped while the launch waited for its capped scope`);
+      }
+      const { session, launched } = await this.sessions.start({
+        itemId: rec.id,
+        node: r.node,
+        taskPath: r.task.path,
+        kind: 'agent',
+        argv: launch.argv,
+        cwd: pre.worktree,
+        env,
+        timeCapS: r.timeCapS,
+        ...(r.brief !== undefined ? { brief: r.brief } : {}),
+        ...(r.member ? { member: r.member.name } : {}),
+        agent: { harness: harnessId, provider: launch.provider, model },
+      });
+      // A steer is delivered once: the launch that carried it consumed it.
+      if (steer) await updateItem(this.d.store.db, rec.id, { steer: null });
+      r.onStart?.(session);
+      done = await this.sessions.finish(session, launched);
+    } finally {
+      release();
+    }
     tried.last = done;
     if (done.status !== 'rate_limited') return { kind: 'session', session: done };
     const resetsAt = resetOf(done, this.d.clock.now());

@@ -21,7 +21,9 @@ import type { Clock, TimerHandle } from '../clock.js';
 import type { EventLog } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
 import { descendants, isSameProcess } from '../process/proc-info.js';
-import { readResult, type ResultOutcome } from './session-result.js';
+import { readResult } from './session-result.js';
+import { redact, resolveStatus, type Ending, type PersonEnding } from './session-status.js';
+import { inScope, type OverCap } from './item-spend.js';
 import { endGroup, launch, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
 
 export interface SessionRequest {
@@ -57,20 +59,17 @@ export interface AgentHooks {
   provider(id: string): ProviderDefinition | undefined;
   prices(): PriceTable;
   /**
-   * Called with the session's usage each time it grows (and once at the end): the item's totals
-   * follow, and the answer is why a cap is crossed, or null.
+   * Called with the session's usage each time it grows (and once at the end, before its status is
+   * written): the item's totals follow, and the answer is the cap crossed (why, and its scope), or
+   * null.
    */
-  onUsage(s: SessionRecord, final: boolean): Promise<string | null>;
+  onUsage(s: SessionRecord, final: boolean): Promise<OverCap | null>;
 }
 
 /** How often a running agent's log is read for usage (pacing the read of a file, not the clock). */
 const POLL_MS = 1000;
 
-/** Why the server itself ended a session, which decides its status over the exit code. */
-type Ending = 'capped' | PersonEnding | { budget: string };
-
-/** How a person's move ends a session: a pause can resume it, a cancel (or abandon) ends it for good. */
-export type PersonEnding = 'paused' | 'cancelled';
+export type { PersonEnding } from './session-status.js';
 
 /**
  * Starts task processes, watches them to the end (or adopts them after a restart) and turns how
@@ -243,14 +242,7 @@ export class SessionRunner {
         last = key;
         await updateSession(this.store.db, s.id, usage);
         const over = await this.agents.onUsage({ ...s, ...usage }, false);
-        if (over && !this.endings.has(s.id) && s.pid !== null) {
-          this.endings.set(s.id, { budget: over });
-          this.log.info({ session: s.id, reason: over }, 'cap crossed: ending the session');
-          const pid = s.pid;
-          // No grace: spend must stop now. A CLI given time to exit may send one more model
-          // request (Claude with an MCP server child took long enough to).
-          background(this.log, 'ending a session over its cap', () => endGroup(pid, 0, this.remember(s)));
-        }
+        if (over && !this.endings.has(s.id)) this.overCap(s, over);
       } catch (err) {
         this.log.warn({ err, session: s.id }, 'reading live usage failed');
       } finally {
@@ -267,6 +259,27 @@ export class SessionRunner {
     };
     poll().catch(() => undefined); // ended by the abort when the session is recorded or the runner closes
     this.watches.set(s.id, { watch, stop });
+  }
+
+  /**
+   * A cap was crossed: the session that crossed it ends now, and with it every other session of
+   * the item this process runs inside the same scope (parallel tasks of a capped node or item),
+   * each recorded as over its budget with the same reason.
+   */
+  private overCap(s: SessionRecord, over: OverCap, ended = false): void {
+    const others = [...this.live.values()].filter((o) => o.id !== s.id);
+    const stopping = [...(ended ? [] : [s]), ...others].filter(
+      (o) => o.work_item_id === s.work_item_id && inScope(o, over) && !this.endings.has(o.id),
+    );
+    for (const o of stopping) {
+      this.endings.set(o.id, { budget: over.reason });
+      const pid = o.pid;
+      if (pid === null) continue;
+      this.log.info({ session: o.id, reason: over.reason }, 'cap crossed: ending the session');
+      // No grace: spend must stop now. A CLI given time to exit may send one more model
+      // request (Claude with an MCP server child took long enough to).
+      background(this.log, 'ending a session over its cap', () => endGroup(pid, 0, this.remember(o)));
+    }
   }
 
   /** A time cap is enforced while the task runs, not only before it starts. */
@@ -372,6 +385,21 @@ export class SessionRunner {
         note = judged.note ?? undefined;
       }
     }
+    const exitedAt = this.now();
+    // Spend a CLI reported only at its end is held to the caps too: over one, the session ends as
+    // over its budget (whatever it said of its work) and the item stops at this node; the
+    // item's other sessions in that scope end with it.
+    if (agent && ending === undefined && status !== 'rate_limited' && status !== 'config_error') {
+      const over = await this.agents.onUsage(
+        { ...s, ...usage, status, exit_code: exitCode, exited_at: exitedAt },
+        true,
+      );
+      if (over) {
+        note = `${over.reason} (reported at the session's end; it ended ${status})`;
+        status = 'budget_exceeded';
+        this.overCap(s, over, true);
+      }
+    }
     const done: SessionRecord = {
       ...s,
       ...usage,
@@ -380,7 +408,7 @@ export class SessionRunner {
       result,
       readout,
       note: note ?? null,
-      exited_at: this.now(),
+      exited_at: exitedAt,
     };
     const written = await this.events.transact(async (uow) => {
       // Not over a release: another process took the item over while this one was silent.
@@ -409,6 +437,7 @@ export class SessionRunner {
     }
     if (status === 'unknown')
       this.log.warn({ session: s.id }, 'session ended with no exit code and no result');
+    // The totals as stored now (the check above ran before the row was written).
     if (agent) await this.agents.onUsage(done, true);
     return done;
   }
@@ -435,38 +464,4 @@ export class SessionRunner {
     for (const w of this.watches.values()) w.stop.abort();
     this.watches.clear();
   }
-}
-
-/** Argv as shown in events and the task's log view: values of secret-looking options hidden. */
-export function redact(argv: readonly string[]): string[] {
-  const SECRET = /(key|token|secret|password|auth)/i;
-  return argv.map((a, i) => {
-    const eq = /^(--?[A-Za-z0-9_.-]+)=(.*)$/.exec(a);
-    if (eq && SECRET.test(eq[1]!)) return `${eq[1]}=***`;
-    if (/^[A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD)[A-Z0-9_]*=/.test(a)) return `${a.split('=')[0]}=***`;
-    const prev = argv[i - 1];
-    if (prev && /^--?[A-Za-z0-9_.-]+$/.test(prev) && SECRET.test(prev)) return '***';
-    return a;
-  });
-}
-
-/**
- * Status rules (reference §2.4): a result file with a valid status wins; an invalid one (or one Jig
- * refuses to read: see session-result.ts) is `failed`; with no result file, exit 0 is `done` and
- * anything else `failed`. A cap or a pause the server imposed decides over the exit code. No exit
- * code and no result: `unknown`.
- */
-function resolveStatus(
-  file: ResultOutcome | null,
-  exitCode: number | null,
-  ending: Ending | undefined,
-): ResultOutcome {
-  if (ending === 'capped') return { status: 'capped_out', result: null, note: 'time cap reached' };
-  if (ending === 'paused' || ending === 'cancelled') return { status: ending, result: null };
-  if (ending !== undefined) return { status: 'budget_exceeded', result: null, note: ending.budget };
-  if (file !== null) return file;
-  if (exitCode === null) return { status: 'unknown', result: null, note: 'no exit code and no result file' };
-  return exitCode === 0
-    ? { status: 'done', result: null }
-    : { status: 'failed', result: null, note: `exit code ${exitCode}` };
 }

@@ -5,6 +5,7 @@ import type { SessionRecord } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { overrideAt } from '../../core/items/policy-override.js';
 import { countedTokens } from './agent-session.js';
+import { usdText } from '../../core/money/usd.js';
 
 export interface Crossed {
   scope: 'task' | 'step' | 'node' | 'work_item' | 'daily';
@@ -42,26 +43,30 @@ function locate(chain: ResolvedChain, taskPath: string): { task?: Visit; step?: 
   return { ...(task ? { task } : {}), ...(step ? { step } : {}), ...(node ? { node } : {}) };
 }
 
+interface Scope {
+  scope: Crossed['scope'];
+  path: string;
+  caps: Caps;
+  level?: Caps;
+  of: SessionRecord[];
+}
+
 /**
- * The first token or dollar cap the item's spend has reached, for a task about to launch or running:
- * the task, its step and its node (over their sessions in the current entry), the work item (the
- * chain's caps, its own budget or policy's `budget.work_item_usd`), and policy's `daily_usd` over
- * every item since local midnight. Null when all are below their caps.
+ * The scopes a task's spend counts in: the task, its step and its node (over their sessions in the
+ * current entry) and the work item (the chain's caps), each with its caps (the item's own override
+ * for the scope replacing the chain's).
  */
-export function crossedCap(input: {
-  rec: ItemRecord;
-  chain: ResolvedChain;
-  policy: PolicyFile | null;
-  taskPath: string;
-  sessions: readonly SessionRecord[];
-  dailySpent: number;
-}): Crossed | null {
-  const { rec, chain, policy, taskPath, sessions } = input;
+function scopesOf(
+  rec: ItemRecord,
+  chain: ResolvedChain,
+  policy: PolicyFile | null,
+  taskPath: string,
+  sessions: readonly SessionRecord[],
+): Scope[] {
   const d = policy?.defaults;
   const where = locate(chain, taskPath);
   const since = rec.walk?.step_at ?? '';
-  const scopes: { scope: Crossed['scope']; path: string; caps: Caps; level?: Caps; of: SessionRecord[] }[] =
-    [];
+  const scopes: Scope[] = [];
   if (where.task) {
     scopes.push({
       scope: 'task',
@@ -106,6 +111,26 @@ export function crossedCap(input: {
       ...(o.token_budget !== undefined ? { token_budget: o.token_budget } : {}),
       ...(o.budget_usd !== undefined ? { budget_usd: o.budget_usd } : {}),
     };
+  }
+  return scopes;
+}
+
+/**
+ * The first token or dollar cap the item's spend has reached, for a task about to launch or running:
+ * the task, its step and its node (over their sessions in the current entry), the work item (the
+ * chain's caps, its own budget or policy's `budget.work_item_usd`), and policy's `daily_usd` over
+ * every item since local midnight. Null when all are below their caps.
+ */
+export function crossedCap(input: {
+  rec: ItemRecord;
+  chain: ResolvedChain;
+  policy: PolicyFile | null;
+  taskPath: string;
+  sessions: readonly SessionRecord[];
+  dailySpent: number;
+}): Crossed | null {
+  const { rec, chain, policy, taskPath, sessions } = input;
+  for (const sc of scopesOf(rec, chain, policy, taskPath, sessions)) {
     const t = pick(sc.caps, sc.level, 'token_budget');
     if (t !== null && tokens(sc.of) >= t)
       return { scope: sc.scope, path: sc.path, key: 'token_budget', limit: t, used: tokens(sc.of) };
@@ -123,8 +148,31 @@ export function crossedCap(input: {
   return null;
 }
 
+/**
+ * The scopes of the item holding a token or dollar cap over this task (the daily ceiling spans
+ * every item and is left out): where a launch that tells its usage only at its end reserves what
+ * is left (spend-reservations.ts).
+ */
+export function cappedScopes(
+  rec: ItemRecord,
+  chain: ResolvedChain,
+  policy: PolicyFile | null,
+  taskPath: string,
+): { scope: Crossed['scope']; path: string }[] {
+  const out = scopesOf(rec, chain, policy, taskPath, [])
+    .filter(
+      (sc) =>
+        pick(sc.caps, sc.level, 'token_budget') !== null || pick(sc.caps, sc.level, 'budget_usd') !== null,
+    )
+    .map(({ scope, path }) => ({ scope, path }));
+  const itemCap = rec.budget_usd ?? policy?.budget?.work_item_usd ?? null;
+  if (itemCap !== null && !out.some((s) => s.scope === 'work_item'))
+    out.push({ scope: 'work_item', path: rec.id });
+  return out;
+}
+
 const fmt = (c: Crossed, v: number): string =>
-  c.key === 'token_budget' ? `${Math.round(v)} tokens` : `${v.toFixed(2)} USD`;
+  c.key === 'token_budget' ? `${Math.round(v)} tokens` : `${usdText(v)} USD`;
 
 /** The stop reason a person reads, naming the cap to raise. */
 export function crossedReason(c: Crossed): string {
@@ -132,7 +180,7 @@ export function crossedReason(c: Crossed): string {
     c.scope === 'daily'
       ? 'policy.yaml budget.daily_usd (all items since local midnight)'
       : c.key === 'work_item_usd'
-        ? "the item's dollar budget (raise it with POST /api/work-items/{id}/budget)"
+        ? `the item's dollar budget (raise it with \`jig item raise-budget ${c.path} --usd N\` or POST /api/work-items/${c.path}/budget/raise)`
         : `${c.key} of ${c.scope === 'work_item' ? 'the work item' : `${c.scope} ${c.path}`}`;
   return `${where}: ${fmt(c, c.used)} used of ${fmt(c, c.limit)}`;
 }

@@ -68,6 +68,7 @@ export const harnessRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
             resume: d.capabilities.resume !== undefined,
           },
           rate_limit_signal: d.rate_limit_signal,
+          usage_reported: d.usage_reported,
           model_pattern: d.model_pattern ?? [],
           verified_with: d.verified_with,
           source: d.source ?? null,

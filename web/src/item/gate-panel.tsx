@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
+import type { ItemDocument } from '../../../src/contract/documents.js';
 import { ApiError, get, post, type Item } from '../api.js';
 import { ChangedFiles, OpenThreads, useOpenThreads } from './changes.js';
 
@@ -44,6 +45,12 @@ export function GatePanel({
       }
     },
   });
+  // A document the gate shows but Jig will not read (too large, a link out): said, and not approved.
+  const docs = useQuery({
+    queryKey: ['item', item.id, 'documents'],
+    queryFn: () => get<{ documents: ItemDocument[] }>(`/api/work-items/${item.id}/documents`),
+  });
+  const unreadable = docs.data?.documents.find((d) => d.gate === gate && d.problem !== null) ?? null;
   const threads = useOpenThreads(item);
   const open = threads.data?.threads ?? [];
   const mustFix = open.filter((t) => t.label === 'must-fix').length;
@@ -86,6 +93,11 @@ export function GatePanel({
             <Markdown text={doc.data.text} />
           </Suspense>
         </article>
+      ) : unreadable ? (
+        <p role="alert" className="doc-problem">
+          The {unreadable.kind} document cannot be shown: {unreadable.problem}. Approve waits until it can be
+          read; reject to have it written again.
+        </p>
       ) : (
         doc.isSuccess && <p className="muted">This gate shows no document.</p>
       )}
@@ -95,8 +107,14 @@ export function GatePanel({
         <button
           type="button"
           className="primary"
-          disabled={busy || mustFix > 0}
-          title={mustFix > 0 ? 'A must-fix thread is open: resolve it or request changes' : undefined}
+          disabled={busy || mustFix > 0 || unreadable !== null}
+          title={
+            mustFix > 0
+              ? 'A must-fix thread is open: resolve it or request changes'
+              : unreadable
+                ? 'The document cannot be read: it cannot be approved'
+                : undefined
+          }
           onClick={() => void decide('approve', doc.data ? { ...seen, digest: doc.data.digest } : seen)}
         >
           Approve
