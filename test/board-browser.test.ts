@@ -243,7 +243,8 @@ describe.skipIf(noChromium !== null)(
       // What the gate's decision covers: the change size in the header, the changed files.
       expect(await page.locator('.item-meta .change-size').innerText()).toBe('+1 −0 in 1 file');
       // The issue it implements is named in the header (a bead has no page to link).
-      expect(await page.locator('.item-meta .item-issue').innerText()).toBe(' · beads shop-a1');
+      // Trimmed: a line break before the span (a narrower header) drops its leading space in innerText.
+      expect((await page.locator('.item-meta .item-issue').innerText()).trim()).toBe('· beads shop-a1');
       const files = page.getByRole('list', { name: 'changed files' });
       expect(await files.innerText()).toMatch(/^out\.txt \+1 −0 added$/);
       await shot(page, 'item-gate');
@@ -273,7 +274,14 @@ describe.skipIf(noChromium !== null)(
       await shot(page, 'item-gate-thread');
       await api('POST', `/api/work-items/${item.id}/threads/${thread.json.id}/resolve`, {});
       await expect.poll(() => page.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(false);
+      // The approval names the gate request the page showed, so it can never pass a later one.
+      const shown = (await api('GET', `/api/work-items/${item.id}`)).json.gate_request;
+      expect(typeof shown).toBe('number');
+      const sent = page.waitForRequest((r) =>
+        r.url().endsWith(`/api/work-items/${item.id}/gates/review/approve`),
+      );
       await page.getByRole('button', { name: 'Approve' }).click();
+      expect((await sent).postDataJSON()).toEqual({ request: shown });
       await until(jig, item.id, (i) => i.status === 'completed');
       await expect.poll(() => page.locator('.item-meta .status').innerText()).toBe('done');
     });

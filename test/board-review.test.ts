@@ -191,10 +191,15 @@ describe.skipIf(noChromium !== null)(
       await finish.getByRole('radio', { name: /^Approve/ }).check();
       await finish.getByText('passes the gate review').waitFor();
       await shot(page, 'review-approve');
+      const shown = (await http(api(''))).json.gate_request;
       const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/${id}/review`));
       await finish.getByRole('button', { name: 'Submit review' }).click();
-      // Sent with the digest of the document on the page.
-      expect((await sent).postDataJSON()).toEqual({ outcome: 'approve', digest: artifact.digest });
+      // Sent with the digest of the document on the page, and the gate request the page showed.
+      expect((await sent).postDataJSON()).toEqual({
+        outcome: 'approve',
+        digest: artifact.digest,
+        request: shown,
+      });
       await page.getByRole('status').filter({ hasText: 'Approved: review passed.' }).waitFor();
       const done = await until(jig, id, (i) => i.status === 'completed');
       expect(done.status).toBe('completed');

@@ -198,7 +198,10 @@ describe('auto-intake from beads', () => {
       start: true,
     });
     expect(spent.status, spent.text).toBe(201);
-    await until(w.jig, spent.json.id, (i) => i.status === 'completed');
+    // Its session told its spend at its end, past daily_usd: the item stops there (issue 40).
+    const capped = await until(w.jig, spent.json.id, (i) => i.status === 'stopped');
+    expect(capped.stop.kind).toBe('budget');
+    expect(capped.stop.reason).toContain('policy.yaml budget.daily_usd (all items since local midnight)');
     const two = await poll(w.jig);
     expect(two.json.skipped).toEqual([
       { bead: 'shop-a', reason: 'already_item' },

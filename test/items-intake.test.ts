@@ -2,6 +2,7 @@ import { rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setRepoKeys } from './helpers/agents.js';
 import { makeRepo } from './helpers/git.js';
 import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js';
 
@@ -215,10 +216,13 @@ describe('refusals that come from the configuration', () => {
         .status,
     ).toBe(200);
     expect((await trigger({ title: 'steered', repo })).status).toBe(201);
-    await http(`${jig.url}${path}`, {
+    // The API refuses the name before saving it (issue 40); a hand edit of repos.yaml still can.
+    const patched = await http(`${jig.url}${path}`, {
       method: 'PATCH',
       body: { steering: ['project-standards', 'house-style'] },
     });
+    expect([patched.status, patched.json.code]).toEqual([422, 'repo_steering_invalid']);
+    setRepoKeys(jig.home, repo, { steering: ['project-standards', 'house-style'] });
     const res = await trigger({ title: 'x', repo });
     expect(res.status).toBe(422);
     expect(res.json).toEqual({

@@ -47,7 +47,13 @@ const table: [Setup, string, number, string, boolean][] = [
   ['paused', 'complete', 200, 'completed', false],
   ['paused', 'abandon', 200, 'abandoned', false],
   ['paused', 'archive', 409, 'the item is paused; only a completed or cancelled item can be archived', false],
-  ['paused', 'restore', 409, 'the item is paused; only an archived item can be restored', false],
+  [
+    'paused',
+    'restore',
+    409,
+    'the item is paused; only an item that has ended can be restored (an archived one comes back under Done)',
+    false,
+  ],
   ['cancelled', 'cancel', 200, 'cancelled', false],
   [
     'cancelled',

@@ -141,10 +141,11 @@ describe('local_files', () => {
 });
 
 describe('the document a gate decides on', () => {
-  const needsDoc = {
-    detail: 'gate review needs its spec document before it can be approved',
+  // The refusal says why the document cannot be read (issue 40: it was "needs its document").
+  const needsDoc = (why: string) => ({
+    detail: `gate review needs its spec document, readable, before it can be approved: .jig/docs/spec.md ${why}`,
     code: 'artifact_required',
-  };
+  });
 
   it('a document a later step replaced by a link out of the worktree, or by a FIFO, is not read', async () => {
     const cases: [string, string][] = [
@@ -162,7 +163,7 @@ describe('the document a gate decides on', () => {
       });
       const approve = await post(jig, `/api/work-items/${item.id}/gates/review/approve`);
       expect(approve.status, chain).toBe(422);
-      expect(approve.json).toEqual(needsDoc);
+      expect(approve.json).toEqual(needsDoc(why));
       expect((await http(`${jig.url}/api/health`)).status).toBe(200);
     }
   });
@@ -182,6 +183,6 @@ describe('the document a gate decides on', () => {
       code: 'not_found',
     });
     const approve = await post(jig, `/api/work-items/${item.id}/gates/review/approve`);
-    expect(approve.json).toEqual(needsDoc);
+    expect(approve.json).toEqual(needsDoc(`leads outside the worktree (to ${join(outside, 'secret.md')})`));
   });
 });

@@ -1,8 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentSetup } from './helpers/agents.js';
+import { bigDocumentSetup } from './helpers/big-document.js';
 import { fileItem, post, until } from './helpers/engine.js';
 import { cleanupAll, http, type JigProcess } from './helpers/server.js';
 
@@ -11,34 +8,12 @@ import { cleanupAll, http, type JigProcess } from './helpers/server.js';
  * absent from the documents, "no document" on the board, and the gate approved. It is listed with
  * its problem now, and approving the gate that shows it is refused like a missing one.
  */
-const CHAIN = `
-nodes:
-  - id: write
-    kind: exec
-    tasks:
-      - id: author
-        kind: agent
-        harness: claude
-        produces: spec
-        prompt: Write the spec.
-  - id: review
-    kind: gate
-    artifact: spec
-    reject_to: write
-`;
 
 let jig: JigProcess;
 let repo: string;
 
 beforeAll(async () => {
-  // The agent writes an 11 MB spec, over the 10 MiB a document may be.
-  const dir = mkdtempSync(join(tmpdir(), 'jig-docs-'));
-  const script = join(dir, 'script.json');
-  writeFileSync(
-    script,
-    JSON.stringify({ rules: [{ match: 'Write the spec', mode: 'done', artifact: 'a'.repeat(11_000_000) }] }),
-  );
-  ({ jig, repo } = await agentSetup({ big: CHAIN }, { env: { FAKE_AGENT_SCRIPT: script } }));
+  ({ jig, repo } = await bigDocumentSetup());
 });
 afterAll(cleanupAll);
 

@@ -42,11 +42,22 @@ export const AccessAnswer = z.object({
 export type AccessAnswer = z.infer<typeof AccessAnswer>;
 
 /** What Settings › Access changes; the password has its own verb (`jig admin password`). */
+/** A host name or address, as a browser sends it in `Host` (a port may follow): exact, no wildcard. */
+const EXACT_HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(:[0-9]{1,5})?$/;
+
+export const AllowedHost = z.string().superRefine((v, ctx) => {
+  if (!EXACT_HOST.test(v))
+    ctx.addIssue({
+      code: 'custom',
+      message: `${JSON.stringify(v)} is not an exact host name: list each name a browser uses (no wildcards), with an optional :port`,
+    });
+});
+
 export const AccessPutBody = z
   .object({
     bind: z.string(),
     port: z.number(),
-    allowed_hosts: z.array(z.string()),
+    allowed_hosts: z.array(AllowedHost),
     session_expiry_days: z.number(),
   })
   .partial()

@@ -37,6 +37,18 @@ export async function callTool(
   }
 }
 
+/**
+ * The SDK keeps its tools in a plain object and looks a `tools/call` name up in it, so `constructor`
+ * or `toString` found Object.prototype's method and answered "Tool constructor disabled". A table
+ * without a prototype makes every name that is no tool "not found". (The field is the SDK's own, set
+ * in its constructor and read by its handlers; test/hardening-prototype-names.test.ts notices when
+ * a new SDK stops using it.)
+ */
+function ownToolsOnly(server: McpServer): void {
+  const inner = server as unknown as { _registeredTools?: object };
+  if (inner._registeredTools !== undefined) inner._registeredTools = Object.create(null) as object;
+}
+
 /** One MCP server with every tool, calling the API through `ctx.client`. */
 export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
   const server = new McpServer(
@@ -48,6 +60,7 @@ export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
         'whose description says a person decides.',
     },
   );
+  ownToolsOnly(server);
   for (const spec of tools) {
     const input = spec.kind === 'none' ? spec.input : { ...workItemIdInput, ...spec.input };
     server.registerTool(

@@ -133,8 +133,20 @@ export async function scenario(
   }
   expect((await ok(client, 'get_work_item', { work_item_id: id })).stop?.kind).toBe('gate');
 
+  // The item shows its gate request; a decision naming another request is refused (issue 40).
+  expect(typeof atGate.gate_request).toBe('number');
+  const stale = await call(client, 'approve_gate', { work_item_id: id, request: atGate.gate_request + 1 });
+  expect(stale.isError).toBe(true);
+  expect(stale.text).toMatch(/^gate review is not waiting for a decision .*\(HTTP 409, gate_not_waiting\)$/);
   const approved = await ok(client, 'approve_gate', { work_item_id: id });
   expect(approved.id).toBe(id);
+  // The same decision on the same request again answers the item as it is.
+  const again = await ok(client, 'approve_gate', {
+    work_item_id: id,
+    gate: 'review',
+    request: atGate.gate_request,
+  });
+  expect(again.id).toBe(id);
   const done = await untilTool(client, id, (i) => i.status === 'completed');
   expect(done.display_status).toBe('done');
 

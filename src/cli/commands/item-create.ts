@@ -106,8 +106,9 @@ function nodeOverrides(list: NodeAssignment[]): Record<string, Record<string, st
   if (list.length === 0) return undefined;
   const out: Record<string, Record<string, string>> = {};
   for (const { node, field, value } of list) {
-    const entry = (out[node] ??= {});
-    if (field in entry) throw new BadArgument(`--node-override ${node}.${field} is given twice`);
+    // A node may be called `constructor`: only the entries made here count, never Object's.
+    const entry = (Object.hasOwn(out, node) ? out[node] : undefined) ?? (out[node] = {});
+    if (Object.hasOwn(entry, field)) throw new BadArgument(`--node-override ${node}.${field} is given twice`);
     entry[field] = value;
   }
   return out;
@@ -117,7 +118,7 @@ function policyOverride(list: PolicyAssignment[]): Record<string, unknown> | und
   if (list.length === 0) return undefined;
   const out: Record<string, unknown> = {};
   for (const { key, value } of list) {
-    if (key in out) throw new BadArgument(`--policy ${key} is given twice`);
+    if (Object.hasOwn(out, key)) throw new BadArgument(`--policy ${key} is given twice`);
     out[key] = value;
   }
   return out;

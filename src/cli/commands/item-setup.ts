@@ -158,7 +158,7 @@ export function registerItemSetup(item: Command): void {
           throw new BadArgument('set-policy needs --policy PATH.FIELD=VALUE (repeatable) or --clear');
         const override: Record<string, unknown> = {};
         for (const { key, value } of policy) {
-          if (key in override) throw new BadArgument(`--policy ${key} is given twice`);
+          if (Object.hasOwn(override, key)) throw new BadArgument(`--policy ${key} is given twice`);
           override[key] = value;
         }
         const res = await patchItem(new JigClient(), id, { policy_override: override });

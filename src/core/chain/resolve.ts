@@ -160,7 +160,8 @@ export class Resolver {
     return {
       ...m,
       entries: m.entries.map((e) => {
-        const fn = fns[e.key];
+        // A key of the file (`toString:` too) must not find Object.prototype's method.
+        const fn = Object.hasOwn(fns, e.key) ? fns[e.key] : undefined;
         return fn ? { ...e, value: fn(e.value) ?? e.value } : e;
       }),
     };

@@ -10,6 +10,7 @@ import type { Across, Found } from './across.js';
 import { checkIcons } from './check-icons.js';
 import { checkReferences } from './check-references.js';
 import { locate } from './tree.js';
+import { own } from '../json/own.js';
 
 /** library.yaml: the harness, profile and steering names it uses; icons the board does not know (warnings). */
 export function checkLibraryAcross(library: LibraryLoad, at: Across): Found {
@@ -46,7 +47,7 @@ export function checkChainAcross(c: ChainLoad, at: Across): Found {
     if (
       v.slot === 'auto_review' &&
       typeof prof === 'string' &&
-      at.harnesses?.profiles[prof]?.fallback?.length
+      own(at.harnesses?.profiles, prof)?.fallback?.length
     ) {
       problems.push({
         path: v.path,

@@ -4,6 +4,7 @@ import type { Across } from './across.js';
 import type { FileLoad } from './load-file.js';
 import { didYouMean } from './suggest.js';
 import { locate } from './tree.js';
+import { own } from '../json/own.js';
 
 /** intake.yaml against the rest: each schedule's chain and repo, and the polled repos, exist. */
 export function checkIntakeAcross(intake: FileLoad<IntakeFile>, across: Across): Problem[] {
@@ -22,7 +23,8 @@ export function checkIntakeAcross(intake: FileLoad<IntakeFile>, across: Across):
         ...locate(tree, ['schedules', i, 'chain'], 'value'),
       });
     }
-    const ws = workspaces[s.repo];
+    // A schedule's repo `constructor` is no workspace (and so not connected).
+    const ws = own(workspaces, s.repo);
     if (repoPaths && !repoPaths.includes(s.repo) && !ws) {
       problems.push({
         path: `schedules.${i}`,

@@ -121,9 +121,8 @@ export function emptyMap(origin: Origin, pos: Pos = START): AMap {
 export function toPlain(node: ANode): unknown {
   if (node.t === 'scalar') return node.value;
   if (node.t === 'seq') return node.items.map(toPlain);
-  const out: Record<string, unknown> = {};
-  for (const e of node.entries) out[e.key] = toPlain(e.value);
-  return out;
+  // As own properties, `__proto__` too (an assignment would set the prototype and drop the key).
+  return Object.fromEntries(node.entries.map((e) => [e.key, toPlain(e.value)]));
 }
 
 export function entry(node: ANode | undefined, key: string): AEntry | undefined {

@@ -2,6 +2,7 @@ import type { ConfigTexts } from '../config/validate-set.js';
 import { parse } from 'yaml';
 import { parseYamlTree } from '../config/tree.js';
 import { TextMemo } from '../config/text-memo.js';
+import { own } from '../json/own.js';
 
 const CHAIN_FILE = /^chains\/([^/]+)\.yaml$/;
 
@@ -38,7 +39,8 @@ export function textsWithDraft(published: ConfigTexts, files: Record<string, str
 /** The text of one draft-able file in a config set (null when the set has none). */
 export function textOf(texts: ConfigTexts, file: string): string | null {
   const chain = CHAIN_FILE.exec(file)?.[1];
-  if (chain !== undefined) return texts.chains[chain] ?? null;
+  // The chain id comes from a request: `constructor` must not find Object.prototype's.
+  if (chain !== undefined) return own(texts.chains, chain) ?? null;
   const field = setField(file);
   return field === undefined ? null : (texts[field] ?? null);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SessionReadout } from '../../contract/harness/provider.js';
+import { own } from '../json/own.js';
 
 /*
  * The packaged price table (`defaults/prices.json`, USD per million tokens) and the cost of a
@@ -61,13 +62,14 @@ export function findRate(
   provider: string,
   model: string,
 ): { model: string; rate: Rate } | null {
-  const p = table.providers[provider];
+  // The model is what a CLI or an override named: `constructor` has no price, not a Function's.
+  const p = own(table.providers, provider);
   if (!p) return null;
   const key = normalizeModel(model);
-  const direct = p.models[key];
+  const direct = own(p.models, key);
   if (direct) return { model: key, rate: direct };
-  const alias = p.aliases[key];
-  const viaAlias = alias === undefined ? undefined : p.models[alias];
+  const alias = own(p.aliases, key);
+  const viaAlias = alias === undefined ? undefined : own(p.models, alias);
   return viaAlias && alias !== undefined ? { model: alias, rate: viaAlias } : null;
 }
 

@@ -1,5 +1,6 @@
 import { DEFAULT_HARNESS } from '../../contract/config/harnesses.js';
 import type { HarnessesFile, Provider } from '../../contract/config/harnesses.js';
+import { own } from '../json/own.js';
 
 /** Where a launch's model or effort came from, highest first (reference §3.5). */
 export type Source =
@@ -39,7 +40,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !=
  */
 export function resolveLaunch(r: LaunchRequest): LaunchResolution {
   const harnessId = str(r.task.harness) ?? r.defaultHarness ?? DEFAULT_HARNESS;
-  const entry = r.harnesses.harnesses[harnessId];
+  // Names from a chain or an item's overrides: `constructor` is no harness, profile or repo model.
+  const entry = own(r.harnesses.harnesses, harnessId);
   if (!entry) return { ok: false, reason: `${r.task.path}: harness ${harnessId} is not in harnesses.yaml` };
   if (entry.enabled === false)
     return { ok: false, reason: `${r.task.path}: harness ${harnessId} is disabled in harnesses.yaml` };
@@ -62,7 +64,7 @@ export function resolveLaunch(r: LaunchRequest): LaunchResolution {
   take(r.itemOverride?.model, r.itemOverride?.effort, 'item_override');
   const profileName = str(r.task.profile);
   if (profileName) {
-    const profile = r.harnesses.profiles[profileName];
+    const profile = own(r.harnesses.profiles, profileName);
     if (!profile)
       return { ok: false, reason: `${r.task.path}: profile ${profileName} is not in harnesses.yaml` };
     const written = profile.providers?.[provider];
@@ -75,7 +77,7 @@ export function resolveLaunch(r: LaunchRequest): LaunchResolution {
   } else {
     take(r.task.model, r.task.effort, 'task');
   }
-  take(r.repoModels?.[harnessId], null, 'repo');
+  take(own(r.repoModels, harnessId), null, 'repo');
   take(entry.defaults?.model, entry.defaults?.effort, 'harness_defaults');
   return {
     ok: true,

@@ -64,7 +64,11 @@ export function decideMove(move: Move, s: ItemState): MoveResult {
       if (!s.archived) {
         return ended(s)
           ? { ok: true, to: s, changed: false }
-          : refuse('only an archived item can be restored', ['completed', 'cancelled', 'abandoned']);
+          : refuse('only an item that has ended can be restored (an archived one comes back under Done)', [
+              'completed',
+              'cancelled',
+              'abandoned',
+            ]);
       }
       return { ok: true, to: { ...s, archived: false }, changed: true };
     case 'pause':

@@ -1,4 +1,5 @@
 import type { RepoEntry, ReposFile } from '../../contract/config/repos.js';
+import { own } from '../json/own.js';
 
 /** A selected member resolved to its connected repository (by `id`). */
 export interface SelectedMember {
@@ -31,7 +32,8 @@ export function selectMembers(
   name: string,
   asked: readonly string[] | undefined,
 ): Selection | null {
-  const ws = file.workspaces?.[name];
+  // `name` is the request's `repo`: `constructor` is no workspace.
+  const ws = own(file.workspaces, name);
   if (!ws) return null;
   const defs = Object.entries(ws.members ?? {});
   const names = defs.map(([m]) => m);

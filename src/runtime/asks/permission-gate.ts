@@ -5,10 +5,12 @@ import type { ToolPolicy } from '../../core/policy/ratchet.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
 import type { PermissionAsks } from './permission-asks.js';
+import { own } from '../../core/json/own.js';
 
 /** Jig's names for a CLI's tool (`permission_hook.tool_names`), else the name as it is. */
 export function jigToolNames(provider: ProviderDefinition | undefined, tool: string): string[] {
-  const mapped = provider?.capabilities.permission_hook?.tool_names?.[tool];
+  // The tool name is the CLI's (from the hook's request): `constructor` maps to nothing.
+  const mapped = own(provider?.capabilities.permission_hook?.tool_names, tool);
   if (mapped === undefined) return [tool];
   return typeof mapped === 'string' ? [mapped] : [...mapped];
 }
@@ -43,7 +45,7 @@ export class PermissionGate {
   ): Promise<CheckAnswer> {
     const rec = await this.d.asks.workerItem(id, worker);
     const { tools, providers } = this.d.launchPolicy(rec, b.task);
-    const names = jigToolNames(providers[b.cli], b.tool_name);
+    const names = jigToolNames(own(providers, b.cli), b.tool_name);
     if (tools === null)
       return {
         decision: 'none',

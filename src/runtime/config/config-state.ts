@@ -139,8 +139,18 @@ export class ConfigState implements ChainCatalog {
         ? { ...read.texts, library: text }
         : { ...read.texts, chains: { ...read.texts.chains, [chain]: text } };
     const after = validateConfigSet(texts);
-    const own = chain === null ? after.library.problems : (after.chains[chain]?.problems ?? []);
-    return { problems: own, breaks: chainBreaks(before, after) };
+    const mine = chain === null ? after.library.problems : (own(after.chains, chain)?.problems ?? []);
+    return { problems: mine, breaks: chainBreaks(before, after) };
+  }
+
+  /**
+   * Whether the running library defines steering `name` (own keys only: a name such as
+   * `constructor` is no entry); null while no library is loaded, when nobody can tell.
+   */
+  steeringDefined(name: string): boolean | null {
+    const steering = this.library?.model?.steering;
+    if (!steering) return this.library?.model ? false : null;
+    return Object.hasOwn(steering, name);
   }
 
   /** A library steering entry of the running library, as agent launches read it. */

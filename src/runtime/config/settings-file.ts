@@ -5,6 +5,7 @@ import { JigError } from '../../contract/errors.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { readConfigText } from './config-dir.js';
 import { assign } from './yaml-edit.js';
+import { own } from '../../core/json/own.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -58,7 +59,7 @@ export function saveSettings<T>(o: {
   const now: unknown = doc.toJS() ?? {};
   for (const [key, value] of Object.entries(o.patch)) {
     if (value === undefined) continue;
-    const had = isObj(now) ? now[key] : undefined;
+    const had = isObj(now) ? own(now, key) : undefined;
     assign(doc, map, key, isObj(value) && isObj(had) ? { ...had, ...value } : value);
   }
   const next = o.schema.safeParse(doc.toJS() ?? {});

@@ -14,6 +14,7 @@ import {
   type ConfigSetOptions,
   type ConfigTexts,
 } from '../../core/config/validate-set.js';
+import { own } from '../../core/json/own.js';
 import type { DraftRecord } from '../../store/drafts.js';
 
 /**
@@ -78,7 +79,7 @@ export function configResultCore(
       return [file, parsedOr(text, fallback)];
     }),
   );
-  const chain = area === 'chains' ? set.chains[key] : undefined;
+  const chain = area === 'chains' ? own(set.chains, key) : undefined;
   // A chain draft answers for its own files; the library for everything a library save would
   // refuse, each naming the chain or repo it breaks and the component it comes from.
   const problems =

@@ -30,6 +30,7 @@ import {
 import { stamp } from '../clock.js';
 import { isSettingsArea, type ConfigDrafts, type DraftView, type Snapshot } from './config-drafts.js';
 import { withFile } from './draft-files.js';
+import { setOwn } from '../../core/json/own.js';
 
 type OpAnswers = { op: string; result?: unknown }[];
 export type OpsView = DraftView & { ops: OpAnswers };
@@ -44,10 +45,11 @@ interface Ran {
 async function draftsCopiedFrom(db: Db, ops: readonly ChainOp[]): Promise<Record<string, string | null>> {
   const out: Record<string, string | null> = {};
   for (const op of ops) {
-    if (op.op !== 'new_chain' || op.from === undefined || op.from in out) continue;
+    // `from` is the request's: a chain named `constructor` is looked up like any other.
+    if (op.op !== 'new_chain' || op.from === undefined || Object.hasOwn(out, op.from)) continue;
     const other = await getDraft(db, 'chains', op.from);
     const file = chainFileOf(op.from);
-    if (other && file in other.files) out[op.from] = other.files[file] ?? null;
+    if (other && file in other.files) setOwn(out, op.from, other.files[file] ?? null);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { stamp } from '../clock.js';
+import { own } from '../../core/json/own.js';
 import { asStarted } from '../../store/started-item.js';
 import { itemOr404 } from './resources.js';
 import { existsSync } from 'node:fs';
@@ -77,7 +78,7 @@ export async function restartOnNewBase(
   cap: number,
   how: string,
 ): Promise<NodeOutcome> {
-  const count = (rec.walk.base_restarts?.[ctx.node.id] ?? 0) + 1;
+  const count = (own(rec.walk.base_restarts, ctx.node.id) ?? 0) + 1;
   if (count > cap) {
     // Not pinned: the nodes from restart_from never ran on this base, so a retry must restart them.
     return stopOf(

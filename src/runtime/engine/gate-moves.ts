@@ -1,4 +1,5 @@
 import { JigError } from '../../contract/errors.js';
+import { own } from '../../core/json/own.js';
 import type { EventActor } from '../../contract/events.js';
 import { pendingGateNote } from './move-guards.js';
 import type { Walk } from '../../contract/walk.js';
@@ -86,7 +87,7 @@ export async function rejectGate(
   via: GateVia,
 ): Promise<boolean> {
   const { rec, chain, walk, gate } = at;
-  const count = (walk.rejects[gate.id] ?? 0) + 1;
+  const count = (own(walk.rejects, gate.id) ?? 0) + 1;
   const cap = r.policyOf(rec)?.default?.attempts ?? 3;
   const reviews = { ...walk.reviews };
   delete reviews[gate.id];

@@ -1,4 +1,5 @@
 import { reviewVerdicts, verdictOf } from '../../contract/verdicts.js';
+import { own } from '../../core/json/own.js';
 import { autoGateOn } from '../../core/items/auto-gate.js';
 import { stamp, type Clock } from '../clock.js';
 import type { StopKind } from '../../contract/item-status.js';
@@ -28,7 +29,7 @@ export function autoReviewApplies(
 ): ModelAgentTask | null {
   const task = gate.kind === 'gate' ? gate.auto_review : undefined;
   if (!task || !autoGateOn(rec)) return null;
-  const used = rec.walk?.reviews?.[gate.id] ?? 0;
+  const used = own(rec.walk?.reviews, gate.id) ?? 0;
   return used < (policy?.auto_review_attempts ?? 1) ? task : null;
 }
 
@@ -52,7 +53,7 @@ export async function runAutoReview(d: {
   stillRunning: () => Promise<boolean>;
 }): Promise<ReviewOutcome> {
   const { rec, gate } = d;
-  const attempt = (rec.walk?.reviews?.[gate.id] ?? 0) + 1;
+  const attempt = (own(rec.walk?.reviews, gate.id) ?? 0) + 1;
   await d.events.transact(async (uow) => {
     await patchWalk(
       uow.db,

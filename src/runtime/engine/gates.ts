@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { own } from '../../core/json/own.js';
 import { JigError } from '../../contract/errors.js';
 import type { EventActor } from '../../contract/events.js';
 import type { ItemRecord } from '../../store/work-items.js';
@@ -89,7 +90,7 @@ export class Gates {
   private refuseDocument(rec: ItemRecord, at: AtGate): void {
     const kind = at.gate.artifact;
     if (!kind) return;
-    const rel = rec.walk?.artifacts?.[kind];
+    const rel = own(rec.walk?.artifacts, kind);
     const problem = rel && rec.worktree_path ? documentProblem(rec.worktree_path, rel) : null;
     if (problem !== null) {
       throw new JigError('artifact_required', { gate: at.gate.id, kind, why: `: ${rel} ${problem}` });
@@ -101,7 +102,7 @@ export class Gates {
 
   /** The document a gate decides on: a path a task reported (`artifact_ref`) for that kind. */
   artifactPath(rec: ItemRecord, kind: string): string | null {
-    const rel = rec.walk?.artifacts?.[kind];
+    const rel = own(rec.walk?.artifacts, kind);
     if (!rel || !rec.worktree_path) return null;
     return documentReadable(rec.worktree_path, rel) ? join(rec.worktree_path, rel) : null;
   }
@@ -113,7 +114,7 @@ export class Gates {
         reason: `body.digest: gate ${gate} shows no document to pin`,
       });
     }
-    const rel = rec.walk?.artifacts?.[kind];
+    const rel = own(rec.walk?.artifacts, kind);
     const doc = rel && rec.worktree_path ? readDocument(rec.worktree_path, rel) : null;
     const now = doc?.ok ? digestOf(doc.bytes) : 'unreadable';
     if (now !== digest) throw new JigError('document_changed', { kind, gate, digest: now });
@@ -129,7 +130,7 @@ export class Gates {
     }
     const g = rec.chain_definition.nodes.find((n) => n.id === gate);
     const kind = g?.kind === 'gate' ? g.artifact : undefined;
-    const rel = kind ? rec.walk?.artifacts?.[kind] : undefined;
+    const rel = kind ? own(rec.walk?.artifacts, kind) : undefined;
     const root = rec.worktree_path;
     const doc = rel && root ? readDocument(root, rel) : null;
     if (!kind || !rel || !root || !doc?.ok) {

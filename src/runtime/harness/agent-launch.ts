@@ -5,6 +5,7 @@ import type { ModelAgentTask } from '../../core/chain/model.js';
 import { buildArgv } from '../../core/harness/build-argv.js';
 import { resolveLaunch, type LaunchChoice } from '../../core/harness/resolve-launch.js';
 import { composeSteering, type SteeringInstructions } from '../../core/steering/compose.js';
+import { own } from '../../core/json/own.js';
 
 export interface AgentLaunchInput {
   task: ModelAgentTask;
@@ -55,7 +56,8 @@ export type AgentLaunch =
  * prompt (the task's, then any steer), turned into argv by the provider's definition.
  */
 export function buildAgentLaunch(i: AgentLaunchInput): AgentLaunch {
-  const nodeOverride = i.nodeOverrides?.[i.node];
+  // A node may be called `constructor`: an item without overrides for it has none.
+  const nodeOverride = own(i.nodeOverrides, i.node);
   const resolved = resolveLaunch({
     task: i.task,
     harnesses: i.harnesses,

@@ -112,7 +112,7 @@ function usable(deps: IntakeDeps, repo: RepoEntry, what = repo.path): void {
   }
   // The repo's steering is read at every launch: a name the library does not define is refused now.
   const steering = deps.config.runningLibrary?.model?.steering ?? {};
-  const unknown = (repo.steering ?? []).filter((name) => !(name in steering));
+  const unknown = (repo.steering ?? []).filter((name) => !Object.hasOwn(steering, name));
   if (unknown.length > 0) {
     throw new JigError('repo_steering_invalid', { path: what, names: unknown.join(', ') });
   }

@@ -58,8 +58,12 @@ export class ReposService {
     private readonly configDir: string,
     private readonly store: Store,
     private readonly startCwd: string = process.cwd(),
-    /** Checks a default chain named in a request (a hand-edited repos.yaml is checked at reload). */
-    private readonly chains: ChainCatalog | null = null,
+    /**
+     * Checks a default chain and steering named in a request (a hand-edited repos.yaml is checked
+     * at reload).
+     */
+    private readonly chains:
+      (ChainCatalog & { steeringDefined?(name: string): boolean | null }) | null = null,
     /** A worker's `--repo-map`: the server's path of a repo, as checked out on this machine. */
     private readonly pathMap: readonly PathMapping[] = [],
   ) {}
@@ -210,6 +214,11 @@ export class ReposService {
       throw new JigError('validation_failed', {
         reason: 'body.sandbox: set either network or unrestricted_network, not both',
       });
+    }
+    // Saved, an unknown name would refuse every new item of the repo: refused here, file untouched.
+    const unknown = (checked.data.steering ?? []).filter((n) => this.chains?.steeringDefined?.(n) === false);
+    if (Object.hasOwn(patch, 'steering') && unknown.length > 0) {
+      throw new JigError('repo_steering_invalid', { path: existing.path, names: unknown.join(', ') });
     }
     writeRepoEntry(this.configDir, r.doc, existing.path, checked.data);
     return view(checked.data, await countOpenForRepo(this.store.db, existing.path));

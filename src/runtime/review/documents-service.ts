@@ -6,6 +6,7 @@ import { AttachmentKind, type WorkItem } from '../../contract/items.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { listDocuments, pendingGateDocument, readArtifact } from './documents.js';
 import { openInEditor } from './editors.js';
+import { own } from '../../core/json/own.js';
 
 /** An item's documents: listed with digests, read, and opened in an editor on this machine. */
 export class DocumentsService {
@@ -31,9 +32,9 @@ export class DocumentsService {
   /** Opens one of the item's documents; an attachment outside the worktree opens as a copy. */
   async open(id: string, kind: string, editor: string | undefined) {
     const rec = await this.d.record(id);
-    if (rec.walk?.artifacts?.[kind]) return openInEditor(readArtifact(rec, kind).path, editor);
+    if (own(rec.walk?.artifacts, kind)) return openInEditor(readArtifact(rec, kind).path, editor);
     const parsed = AttachmentKind.safeParse(kind);
-    if (!parsed.success || !(kind in this.d.dto(rec).attachments))
+    if (!parsed.success || !Object.hasOwn(this.d.dto(rec).attachments, kind))
       throw new JigError('not_found', { what: `a ${kind} document of item ${id}` });
     const text = await this.d.attachmentText(id, parsed.data);
     mkdirSync(this.d.docsDir, { recursive: true, mode: 0o700 });

@@ -5,6 +5,7 @@ import { JigError } from '../../contract/errors.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { readDocument } from '../fs/worktree-document.js';
 import { gateOpen } from '../engine/move-guards.js';
+import { own } from '../../core/json/own.js';
 
 export const digestOf = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
@@ -78,7 +79,8 @@ export function readArtifact(
   rec: ItemRecord,
   kind: string,
 ): { kind: string; node: string | null; path: string; text: string; digest: string } {
-  const rel = rec.walk?.artifacts?.[kind];
+  // `kind` is the request's: `constructor` must find no document, not Object.prototype's.
+  const rel = own(rec.walk?.artifacts, kind);
   if (!rel) throw new JigError('not_found', { what: `a ${kind} document of item ${rec.id}` });
   const root = rec.worktree_path;
   if (!root) throw new JigError('not_found', { what: `the worktree of item ${rec.id}` });

@@ -1,4 +1,5 @@
 import type { AccessState } from '../../contract/drafts/harness-ops.js';
+import { own } from '../../core/json/own.js';
 import { accessState } from '../../core/drafts/settings/harness-docs.js';
 import type { HarnessesFile } from '../../contract/config/harnesses.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
@@ -18,7 +19,7 @@ export interface Candidate {
  * (a profile and a model/effort are never mixed: naming one drops the other).
  */
 export function candidates(task: ModelAgentTask, harnesses: HarnessesFile): Candidate[] {
-  const profile = task.profile !== undefined ? harnesses.profiles[task.profile] : undefined;
+  const profile = task.profile !== undefined ? own(harnesses.profiles, task.profile) : undefined;
   const entries: FallbackEntry[] = task.fallback ?? profile?.fallback ?? [];
   const out: Candidate[] = [{ index: 0, task }];
   entries.forEach((e, i) => {

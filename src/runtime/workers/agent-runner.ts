@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { own } from '../../core/json/own.js';
 import { packageRoot } from '../package-root.js';
 import { clearPermissionHook, installPermissionHook } from '../harness/permission-hook.js';
 import { DEFAULT_HARNESS } from '../../contract/config/harnesses.js';
@@ -240,7 +241,8 @@ export class AgentRunner {
       steer: resume ? null : steer,
       resumeSessionId: resume,
       allowedTools: allowedTools(
-        pre.providers[pre.harnesses.harnesses[harnessId]?.provider ?? '']?.capabilities.allowed_tools,
+        own(pre.providers, own(pre.harnesses.harnesses, harnessId)?.provider ?? '')?.capabilities
+          .allowed_tools,
         tools,
       ),
       ...(tools?.deny_tools.length ? { deniedTools: tools.deny_tools } : {}),
@@ -339,7 +341,7 @@ export class AgentRunner {
     pre: Preflight,
     harnessId: string,
   ): Promise<{ ok: true; args: string[] } | { ok: false; reason: string } | null> {
-    const caps = pre.providers[pre.harnesses.harnesses[harnessId]?.provider ?? '']?.capabilities;
+    const caps = own(pre.providers, own(pre.harnesses.harnesses, harnessId)?.provider ?? '')?.capabilities;
     const { tools } = pre;
     if (!caps?.permission_hook || caps.allowed_tools) return null;
     if (!tools || (tools.allowed_tools === null && tools.deny_tools.length === 0)) {

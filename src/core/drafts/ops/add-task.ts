@@ -1,3 +1,4 @@
+import { own } from '../../json/own.js';
 import { RESERVED_SEGMENTS } from '../../../contract/config/ids.js';
 import { TASK_KINDS } from '../../../contract/config/task.js';
 import type { ChainOpOf } from '../../../contract/drafts/chain-ops.js';
@@ -54,7 +55,7 @@ function bodyOf(t: Target, op: ChainOpOf<'add_task'>): Body {
   }
   if (op.extends !== undefined) {
     const tasks = isObj(t.lib) ? t.lib.tasks : undefined;
-    if (!isObj(tasks) || !isObj(tasks[op.extends])) {
+    if (!isObj(tasks) || !isObj(own(tasks, op.extends))) {
       throw new OpRefused(`extends \`${op.extends}\`: the library has no task of that name`);
     }
     return { extends: op.extends };

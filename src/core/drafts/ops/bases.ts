@@ -1,3 +1,4 @@
+import { own } from '../../json/own.js';
 import type { ChainOpOf } from '../../../contract/drafts/chain-ops.js';
 import { isObj, OpRefused, type Obj, type OpDocs } from './context.js';
 import { opDoc } from './fragment.js';
@@ -44,7 +45,7 @@ function nodeAndBase(docs: OpDocs, node: string, base: string): { l: Located; ba
   const { doc, library } = opDoc(docs);
   const lib = libraryForLookup(docs);
   const nodes = isObj(lib) ? lib.nodes : undefined;
-  if (!isObj(nodes) || !isObj(nodes[base])) throw new OpRefused(`the library has no node \`${base}\``);
+  if (!isObj(nodes) || !isObj(own(nodes, base))) throw new OpRefused(`the library has no node \`${base}\``);
   const l = mustLocate(doc, node, library);
   if (l.kind !== 'node') throw new OpRefused(`\`${node}\` is not a node: only a node extends a library node`);
   if (l.library) {
@@ -52,7 +53,7 @@ function nodeAndBase(docs: OpDocs, node: string, base: string): { l: Located; ba
     const chain = [l.library.name];
     for (let at: unknown = base; typeof at === 'string' && !chain.includes(at);) {
       chain.push(at);
-      const next = nodes[at];
+      const next = own(nodes, at);
       at = isObj(next) ? next.extends : undefined;
       if (at === l.library.name) {
         throw new OpRefused(

@@ -1,3 +1,4 @@
+import { own, setOwn } from '../../json/own.js';
 import type { ChainOpOf } from '../../../contract/drafts/chain-ops.js';
 import { isObj, OpRefused, type Obj, type OpDocs } from './context.js';
 import { opDoc, writeShorthand } from './fragment.js';
@@ -47,7 +48,7 @@ export function removeAt(obj: Obj, segs: readonly string[]): boolean {
     delete obj[head];
     return true;
   }
-  const next = obj[head];
+  const next = own(obj, head);
   if (!isObj(next) || !removeAt(next, rest)) return false;
   if (Object.keys(next).length === 0) delete obj[head];
   return true;
@@ -57,9 +58,9 @@ export function removeAt(obj: Obj, segs: readonly string[]): boolean {
 function holderFor(obj: Obj, segs: readonly string[]): Obj {
   let cur = obj;
   for (const seg of segs.slice(0, -1)) {
-    const v = cur[seg];
+    const v = own(cur, seg);
     const next: Obj = isObj(v) ? v : {};
-    cur[seg] = next;
+    setOwn(cur, seg, next);
     cur = next;
   }
   return cur;
@@ -69,7 +70,7 @@ function holderFor(obj: Obj, segs: readonly string[]): Obj {
 function checkWay(obj: Obj, segs: readonly string[], field: string): void {
   let cur: unknown = obj;
   for (const [i, seg] of segs.slice(0, -1).entries()) {
-    const v: unknown = isObj(cur) ? cur[seg] : undefined;
+    const v: unknown = isObj(cur) ? own(cur, seg) : undefined;
     if (v === undefined || v === null) return;
     if (!isObj(v)) {
       const at = segs.slice(0, i + 1).join('.');
@@ -134,7 +135,8 @@ export function setField(docs: OpDocs, op: ChainOpOf<'set_field'>): undefined {
     removeAt(target, segs);
     return done(l);
   }
-  holderFor(target, segs)[last] = value;
+  // Segments are the request's: each is a key of the file (`__proto__` too), never a prototype.
+  setOwn(holderFor(target, segs), last, value);
   return done(l);
 }
 

@@ -1,3 +1,4 @@
+import { own, setOwn } from '../../json/own.js';
 import type { LibrarySection } from '../../../contract/config/library.js';
 import { isObj, LIBRARY_FILE, type Obj, type OpDocs } from './context.js';
 import { locateInChain, locateInLibrary, type ComponentKind, type Located } from './locate.js';
@@ -38,13 +39,15 @@ const dropNulls = (m: Obj): Obj => Object.fromEntries(Object.entries(m).filter((
 export function mergeLayers(parent: Obj, child: Obj): Obj {
   const drop = new Set(Object.keys(child).flatMap((k) => routeRivals(k)));
   const out: Obj = {};
+  // Keys are the files' (a `__proto__:` key too): each is set as the layer's own.
   for (const [k, p] of Object.entries(parent)) {
     if (drop.has(k)) continue;
-    if (!Object.hasOwn(child, k)) out[k] = p;
-    else if (child[k] === null) continue;
-    else out[k] = isObj(p) && isObj(child[k]) ? mergeLayers(p, child[k]) : child[k];
+    const c = own(child, k);
+    if (!Object.hasOwn(child, k)) setOwn(out, k, p);
+    else if (c === null) continue;
+    else setOwn(out, k, isObj(p) && isObj(c) ? mergeLayers(p, c) : c);
   }
-  for (const [k, c] of Object.entries(child)) if (!Object.hasOwn(parent, k) && c !== null) out[k] = c;
+  for (const [k, c] of Object.entries(child)) if (!Object.hasOwn(parent, k) && c !== null) setOwn(out, k, c);
   return out;
 }
 
@@ -56,7 +59,8 @@ export function resolvedLibrary(
   seen: string[] = [],
 ): Obj | null {
   const sec = isObj(lib) ? lib[section] : undefined;
-  const raw = isObj(sec) ? sec[name] : undefined;
+  // `name` comes from a request or a file's `extends:`: `__proto__` must find no component.
+  const raw = isObj(sec) ? own(sec, name) : undefined;
   if (!isObj(raw)) return null;
   const ext = raw.extends;
   const parent =
@@ -85,7 +89,7 @@ export function parentLayer(doc: unknown, library: boolean, lib: unknown, l: Loc
   const up = containerPath(l);
   if (up !== null && l.holder.type === 'key') {
     const container = library ? locateInLibrary(doc, up) : locateInChain(doc, up);
-    const v = container ? parentLayer(doc, library, lib, container)[l.holder.key] : undefined;
+    const v = container ? own(parentLayer(doc, library, lib, container), l.holder.key) : undefined;
     if (isObj(v)) above = v;
   }
   const section = EXTENDS_SECTION[l.kind];
@@ -104,7 +108,8 @@ export function valueAt(layer: Obj, segs: readonly string[], lib: unknown): unkn
   let cur: unknown = layer;
   for (const seg of segs) {
     if (!isObj(cur)) return undefined;
-    let v = cur[seg];
+    // A segment of a request's field: `constructor` must not find Object.prototype's.
+    let v = own(cur, seg);
     if (SLOT_KEYS.has(seg) && isObj(v) && typeof v.extends === 'string') {
       const base = resolvedLibrary(lib, 'tasks', v.extends);
       if (base) v = mergeLayers(base, v);

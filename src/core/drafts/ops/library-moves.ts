@@ -1,3 +1,4 @@
+import { own } from '../../json/own.js';
 import { LIBRARY_SECTIONS, type LibrarySection } from '../../../contract/config/library.js';
 import { TASK_KINDS } from '../../../contract/config/task.js';
 import type { ChainOpOf } from '../../../contract/drafts/chain-ops.js';
@@ -69,7 +70,8 @@ function nodeKind(node: Obj, lib: Obj): unknown {
   let at: Obj = node;
   for (;;) {
     if (at.kind !== undefined && at.kind !== null) return at.kind;
-    const parent = typeof at.extends === 'string' && isObj(lib.nodes) ? lib.nodes[at.extends] : undefined;
+    const parent =
+      typeof at.extends === 'string' && isObj(lib.nodes) ? own(lib.nodes, at.extends) : undefined;
     if (typeof at.extends !== 'string' || seen.has(at.extends) || !isObj(parent)) return 'exec';
     seen.add(at.extends);
     at = parent;

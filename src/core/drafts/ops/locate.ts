@@ -1,3 +1,4 @@
+import { own } from '../../json/own.js';
 import { isObj, OpRefused, type Obj } from './context.js';
 
 /*
@@ -154,9 +155,11 @@ export function locateInLibrary(library: unknown, path: string): Located | null 
   if (!isObj(library)) return null;
   const [section, name, ...rest] = split(path);
   if (section === undefined || name === undefined) return null;
-  const sec = library[section];
-  if (!isObj(sec) || !isObj(sec[name])) return null;
-  const v = sec[name];
+  // Both come from a request's path: `tasks.constructor` or `__proto__.x` must find nothing, not
+  // Object.prototype (which an op would then change for the whole process).
+  const sec = own(library, section);
+  const v = isObj(sec) ? own(sec, name) : undefined;
+  if (!isObj(sec) || !isObj(v)) return null;
   const holder: Holder = { type: 'key', obj: sec, key: name };
   const comp = [section, name];
   const lib = { section, name };

@@ -1,3 +1,4 @@
+import { own } from '../../json/own.js';
 import { isObj, LIBRARY_FILE, OpRefused, type Obj, type OpDocs } from './context.js';
 import { opDoc } from './fragment.js';
 import { parentLayer, resolvedLibrary } from './inherited.js';
@@ -34,7 +35,7 @@ export function nodeKind(node: Obj, lib: unknown): string {
   for (let at: Obj = node; ;) {
     if (typeof at.kind === 'string') return at.kind;
     const ext = at.extends;
-    const parent = typeof ext === 'string' ? nodes[ext] : undefined;
+    const parent = typeof ext === 'string' ? own(nodes, ext) : undefined;
     if (typeof ext !== 'string' || seen.has(ext) || !isObj(parent)) return 'exec';
     seen.add(ext);
     at = parent;

@@ -1,4 +1,5 @@
 import type { DraftChangeRow } from '../../../contract/drafts/answers.js';
+import { own } from '../../json/own.js';
 import { sameData } from '../../json/same.js';
 import { isObj, type Obj } from '../ops/context.js';
 import type { SettingsInput } from './docs.js';
@@ -11,14 +12,14 @@ import { HARNESSES_FILE, POLICY_FILE, accessLists, accessState } from './harness
  */
 
 const mapAt = (doc: unknown, key: string): Obj => {
-  const v = isObj(doc) ? doc[key] : undefined;
+  const v = isObj(doc) ? own(doc, key) : undefined;
   return isObj(v) ? v : {};
 };
 
 /** Top-level keys whose values differ, in the order the draft has them, then the dropped ones. */
 function differing(before: Obj, after: Obj): string[] {
   const keys = [...Object.keys(after), ...Object.keys(before).filter((k) => !Object.hasOwn(after, k))];
-  return keys.filter((k) => !sameData(before[k], after[k]));
+  return keys.filter((k) => !sameData(own(before, k), own(after, k)));
 }
 
 function fileRow(file: string, before: unknown, after: unknown, parses: boolean): DraftChangeRow | null {

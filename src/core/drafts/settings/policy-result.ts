@@ -83,7 +83,8 @@ export function keyScope(dotted: string): { scope: string; level?: PolicyLevel }
     return isLevel(second) ? { scope: 'limits', level: second } : { scope: 'limits' };
   }
   if (top === 'loops') return { scope: 'loops' };
-  return { scope: TOP_SCOPE[top] ?? 'other' };
+  // `top` is a key of the file as typed (a draft's text may hold `constructor:`): only the table's own.
+  return { scope: (Object.hasOwn(TOP_SCOPE, top) ? TOP_SCOPE[top] : undefined) ?? 'other' };
 }
 
 /** A file problem with the keys of the group it is in. */

@@ -8,6 +8,7 @@ import { isObj, type Obj } from '../ops/context.js';
 import type { SettingsFacts, SettingsInput, SettingsPart } from './docs.js';
 import { shown } from './key-changes.js';
 import { repoEntries, resolveRepos, type ReposResolved } from './repos-resolved.js';
+import { own } from '../../json/own.js';
 
 export type { ReposResolved, RepoResolved } from './repos-resolved.js';
 
@@ -111,10 +112,11 @@ function problemsOf(input: SettingsInput, after: unknown, before: unknown): Draf
 /** The keys whose values differ between two entries, in the order the draft writes them. */
 function differing(was: Obj, now: Obj): string[] {
   const keys = [...new Set([...Object.keys(now), ...Object.keys(was)])];
-  return keys.filter((k) => !sameData(was[k], now[k]));
+  return keys.filter((k) => !sameData(own(was, k), own(now, k)));
 }
 
-const valueOr = (e: Obj, k: string) => (k in e ? shown(e[k]) : 'not set');
+// Keys are the file's as typed: a key one entry lacks is not set there, whatever Object has.
+const valueOr = (e: Obj, k: string) => (Object.hasOwn(e, k) ? shown(e[k]) : 'not set');
 
 function changesOf(before: unknown, after: unknown): DraftChangeRow[] {
   const was = new Map(repoEntries(before).map((e) => [e.path, e.entry]));
