@@ -25,6 +25,14 @@ const forbidden = layers.map((from) => ({
 }));
 forbidden.push(
   {
+    name: 'routes-thin',
+    comment:
+      'routes parse, make one service call and answer: they never query the store (issue 41); the services they use come from the composition root (server/compose.ts)',
+    severity: 'error',
+    from: { path: '^src/server/routes/' },
+    to: { path: '^src/store/' },
+  },
+  {
     name: 'pure-core-contract',
     comment: 'core/ and contract/ are pure: no node:* built-ins, no fastify, no store',
     severity: 'error',

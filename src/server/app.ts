@@ -11,7 +11,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Instance } from '../runtime/instance.js';
+import type { Services } from './compose.js';
 import { answerClientError, answerFrameworkError, installErrorHandling } from './error-handler.js';
 import { installJsonBodyParser } from './json-body.js';
 import { serializerCompiler } from './serializer.js';
@@ -70,7 +70,7 @@ export interface RouteRecord {
 const BODY_LIMIT = 1024 * 1024;
 
 /** Builds the HTTP app for one instance. Listening, signals and the lock belong to server/main.ts. */
-export async function buildApp(inst: Instance): Promise<{ app: FastifyInstance; routes: RouteRecord[] }> {
+export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; routes: RouteRecord[] }> {
   const app = Fastify({
     // pino's Logger is a FastifyBaseLogger; the cast keeps the app's type the default one.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it (see above)

@@ -10,7 +10,7 @@ import {
   type PresentedCredentials,
 } from '../core/perimeter/decide.js';
 import { hostName, isLoopbackBind } from '../core/perimeter/hosts.js';
-import { AuthService, SESSION_COOKIE } from '../runtime/auth/auth-service.js';
+import { SESSION_COOKIE, type AuthService } from '../runtime/auth/auth-service.js';
 import type { Instance } from '../runtime/instance.js';
 import { escapeHtml, sendHtml, simplePage } from './html.js';
 import { loginPage } from './login-page.js';
@@ -34,7 +34,7 @@ function perimeterHeaders(req: FastifyRequest): PerimeterHeaders {
   return out;
 }
 
-function hostPage(inst: Instance, sent: string): string {
+function hostPage(inst: Pick<Instance, 'port' | 'bind'>, sent: string): string {
   const name = hostName(sent);
   const shown = sent === '' ? '(no Host header)' : sent;
   const port = inst.port > 0 ? `:${inst.port}` : '';
@@ -58,7 +58,7 @@ function refusalPage(err: JigError): string {
 }
 
 function refuse(
-  inst: Instance,
+  inst: Pick<Instance, 'port' | 'bind'>,
   req: FastifyRequest,
   reply: FastifyReply,
   d: Exclude<Decision, { allow: true }>,
@@ -79,8 +79,11 @@ function refuse(
  * is read on every route, on 404s, and on WebSocket upgrade requests (which reach Fastify's router
  * as GETs). The decision itself is `core/perimeter/decide.ts`; this only gathers its inputs.
  */
-export async function installPerimeter(app: FastifyInstance, inst: Instance): Promise<AuthService> {
-  const auth = new AuthService(inst);
+export async function installPerimeter(
+  app: FastifyInstance,
+  inst: Pick<Instance, 'port' | 'bind'> & { auth: AuthService },
+): Promise<AuthService> {
+  const { auth } = inst;
   await app.register(cookie);
   app.decorateRequest('caller', null);
 

@@ -4,7 +4,7 @@ import type { Instance } from '../runtime/instance.js';
 import type { Handler } from './route-file.js';
 
 /** `POST /api/apply/reload` and `POST /api/templates/reload`: one reload, answered at either path. */
-export function reloadHandler(inst: Instance): Handler<typeof applyReload> {
+export function reloadHandler(inst: Pick<Instance, 'config'>): Handler<typeof applyReload> {
   return async (req, reply) => {
     const answer = inst.config.reload();
     for (const r of answer.refused)

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
+import { JigError } from '../contract/errors.js';
 import { itemStatuses, stopKinds, type ItemStatus, type StopKind } from '../contract/item-status.js';
 import type { ResolvedChain } from '../contract/config/chain-model.js';
 import type { PolicyFile } from '../contract/config/policy.js';
@@ -286,6 +287,13 @@ export async function insertItem(db: Db, rec: ItemRecord): Promise<void> {
 export async function getItem(db: Db, id: string): Promise<ItemRecord | null> {
   const row = (await getQuery.run(db, { id })).rows[0];
   return row ? fromRow(row) : null;
+}
+
+/** The item as stored, or the catalogue's 404 (every service's `record`). */
+export async function itemOr404(db: Db, id: string): Promise<ItemRecord> {
+  const rec = await getItem(db, id);
+  if (!rec) throw new JigError('item_not_found', { id });
+  return rec;
 }
 
 /** The item's run epoch (ItemRecord.run_epoch), or null for no such item: a walk's fence reads it. */

@@ -35,12 +35,15 @@ export class AuthService {
   private readonly limiter: LoginLimiter;
   private readonly peerToken: string;
 
-  constructor(inst: Instance, limits: Partial<LimiterOptions> = {}) {
-    this.peerToken = inst.peerToken;
-    this.access = new LiveAccess(inst);
-    this.mcpToken = new TokenFile(inst.paths.mcpTokenPath);
-    this.triggerToken = new TokenFile(inst.paths.triggerTokenPath);
-    this.sessions = new SessionStore(inst.store.db);
+  constructor(
+    d: Pick<Instance, 'paths' | 'log' | 'access' | 'store' | 'peerToken'> & { mcpToken: TokenFile },
+    limits: Partial<LimiterOptions> = {},
+  ) {
+    this.peerToken = d.peerToken;
+    this.access = new LiveAccess({ configDir: d.paths.configDir, log: d.log, atStart: d.access });
+    this.mcpToken = d.mcpToken;
+    this.triggerToken = new TokenFile(d.paths.triggerTokenPath);
+    this.sessions = new SessionStore(d.store.db);
     this.limiter = new LoginLimiter(limits);
   }
 

@@ -40,20 +40,30 @@ export class ConfigState implements ChainCatalog {
   private intakeModel: IntakeFile | null = null;
   private readonly listeners = new Set<(what: ReloadAnswer) => void>();
   /** Extra checks on intake.yaml that live outside the file schema (the cron dialect). */
-  intakeRules: (load: FileLoad<IntakeFile>) => Problem[] = () => [];
+  private readonly intakeRules: (load: FileLoad<IntakeFile>) => Problem[];
   /** Extra checks on policy.yaml outside its schema (legacy `triggers:` crons that cannot be read). */
-  policyRules: (load: FileLoad<PolicyFile>) => Problem[] = () => [];
+  private readonly policyRules: (load: FileLoad<PolicyFile>) => Problem[];
 
   /** sha256 of the text running, per file (library, chains, policy, intake); absent = none running. */
   private readonly runningSha = new Map<string, string | null>();
   /** sha256 of harnesses.yaml and repos.yaml as the last reload checked them. */
   private readonly checkedSha = new Map<string, string | null>();
 
-  /** `addonsDir`: the add-on content store (`$JIG_HOME/addons`); null reads no add-ons. */
+  /**
+   * `addonsDir`: the add-on content store (`$JIG_HOME/addons`); null reads no add-ons. `rules`: the
+   * checks of intake.yaml and policy.yaml that live outside their schemas (cron-rules.ts).
+   */
   constructor(
     private readonly configDir: string,
     readonly addonsDir: string | null = null,
-  ) {}
+    rules: {
+      intake?: (load: FileLoad<IntakeFile>) => Problem[];
+      policy?: (load: FileLoad<PolicyFile>) => Problem[];
+    } = {},
+  ) {
+    this.intakeRules = rules.intake ?? (() => []);
+    this.policyRules = rules.policy ?? (() => []);
+  }
 
   /** The first load at start; an intake file that does not load turns schedules off. */
   loadAtStart(): ReloadAnswer {

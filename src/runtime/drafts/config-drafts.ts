@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { JigError } from '../../contract/errors.js';
 import {
   draftFiles,
@@ -6,6 +7,7 @@ import {
   settingsAreas,
   type DraftArea,
 } from '../../contract/drafts/areas.js';
+import type { DraftListAnswer } from '../../contract/drafts/answers.js';
 import type { ConfigTexts } from '../../core/config/validate-set.js';
 import type { SettingsAreaName } from '../../core/drafts/settings/docs.js';
 import { parseText, textOf } from '../../core/drafts/texts.js';
@@ -13,6 +15,7 @@ import type { Store } from '../../store/database.js';
 import {
   dropDraft,
   getDraft,
+  listDrafts,
   popStep,
   recordStep,
   saveDraft,
@@ -103,6 +106,25 @@ export class ConfigDrafts {
       updated_at: draft?.updated_at ?? null,
       result,
     };
+  }
+
+  /** Every open draft in short: its area and key, files, changes, problems and last write. */
+  async list(): Promise<z.infer<typeof DraftListAnswer>> {
+    const rows = await listDrafts(this.d.store.db);
+    return rows.flatMap((d) =>
+      isDraftArea(d.area)
+        ? [
+            {
+              area: d.area,
+              key: d.key,
+              files: Object.keys(d.files).sort(),
+              changes: d.changes,
+              problems: d.problems,
+              updated_at: d.updated_at,
+            },
+          ]
+        : [],
+    );
   }
 
   async get(area: DraftArea, key: string): Promise<DraftView> {

@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
 import type { PolicyFile } from '../../contract/config/policy.js';
-import { JigError } from '../../contract/errors.js';
 import type { EventActor } from '../../contract/events.js';
 import type { StopKind } from '../../contract/item-status.js';
 import type { Store } from '../../store/database.js';
-import { getItem, type ItemRecord } from '../../store/work-items.js';
+import type { ItemRecord } from '../../store/work-items.js';
 import type { Clock } from '../clock.js';
 import type { ConfigState } from '../config/config-state.js';
 import type { EventLog, UnitOfWork } from '../events/event-log.js';
@@ -100,9 +99,4 @@ export class ItemQueues {
   }
 }
 
-/** The item as stored, or the catalogue's 404. */
-export async function itemOr404(db: Store['db'], id: string): Promise<ItemRecord> {
-  const rec = await getItem(db, id);
-  if (!rec) throw new JigError('item_not_found', { id });
-  return rec;
-}
+export { itemOr404 } from '../../store/work-items.js';

@@ -2,7 +2,7 @@ import { isJigError } from '../../contract/errors.js';
 import type { IntakeCheck, IntakeSkip } from '../../contract/intake-checks.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import type { Store } from '../../store/database.js';
-import { recordIntakeCheck } from '../../store/intake-checks.js';
+import { listIntakeChecks, recordIntakeCheck } from '../../store/intake-checks.js';
 import { upsertEntry } from '../../store/search.js';
 import { filedIssues } from '../../store/item-issues.js';
 import { activeCount } from '../../store/slots.js';
@@ -78,6 +78,11 @@ export class AutoIntake {
   }
 
   /** Whether polls run (intake.yaml loads and says `enabled`). */
+  /** The polls recorded, newest first (the newest 500 are kept). */
+  checks(limit: number): Promise<IntakeCheck[]> {
+    return listIntakeChecks(this.d.store.db, limit);
+  }
+
   get enabled(): boolean {
     return this.d.config.intake?.enabled === true;
   }

@@ -67,10 +67,15 @@ export interface ListQuery {
 
 /** Work items: filing, reading, and the moves that need no running engine. */
 export class ItemsService {
-  /** Set by the engine: ends a running item's processes when a move ends the item. */
-  onEnd: (id: string) => Promise<void> = async () => {};
-
-  constructor(private readonly deps: IntakeDeps) {}
+  constructor(
+    private readonly deps: IntakeDeps & {
+      /**
+       * The engine's side of an ending: a running item's processes end and its slot goes on (the
+       * engine implements it; built before this service, it needs nothing of it).
+       */
+      ended?: (id: string) => Promise<void>;
+    },
+  ) {}
 
   private get db() {
     return this.deps.store.db;
@@ -332,7 +337,7 @@ export class ItemsService {
     // the next start) rather than answered as if the move had failed.
     try {
       // The processes go before their worktree does.
-      if (was === 'running' || was === 'queued' || was === 'waiting') await this.onEnd(id);
+      if (was === 'running' || was === 'queued' || was === 'waiting') await this.deps.ended?.(id);
     } catch (err) {
       this.deps.log?.error({ err, item: id }, `ending the processes of a ${move}d item failed`);
     }

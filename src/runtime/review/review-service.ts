@@ -11,6 +11,7 @@ import {
 import { safeRelativePath } from '../../core/review/paths.js';
 import type { Store } from '../../store/database.js';
 import { addAttempt, clearViewed, listAttempts, setViewed, viewedMarks } from '../../store/review.js';
+import { listReviews } from '../../store/threads.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { blobsAt, changedPaths, diffCommits } from './diff.js';
 import { keepCommit, snapshotCommit, snapshotIfPresent } from './snapshot.js';
@@ -52,10 +53,14 @@ export class ReviewService {
       log: Logger;
       now: () => string;
       record: (id: string) => Promise<ItemRecord>;
-      /** The state this person last reviewed (reviews record it), or null before a first review. */
-      lastReviewed?: (id: string) => Promise<string | null>;
     },
   ) {}
+
+  /** The state this person last reviewed (each review records it), or null before a first review. */
+  private async lastReviewed(id: string): Promise<string | null> {
+    const mine = await listReviews(this.d.store.db, id, OWNER);
+    return mine.reverse().find((r) => r.sha !== null)?.sha ?? null;
+  }
 
   private where(rec: ItemRecord): Where {
     const worktree = rec.worktree_path && existsSync(rec.worktree_path) ? rec.worktree_path : null;
@@ -113,7 +118,7 @@ export class ReviewService {
       });
     }
     if (name === 'last_review') {
-      const sha = (await this.d.lastReviewed?.(rec.id)) ?? null;
+      const sha = await this.lastReviewed(rec.id);
       if (sha) return sha;
       throw new JigError('validation_failed', { reason: `${field}: you have not reviewed this item yet` });
     }

@@ -56,13 +56,6 @@ export class ReviewsService {
     },
   ) {}
 
-  /** The must-fix threads still open, as the refusal names them (null when none is). */
-  async mustFixRefusal(id: string): Promise<JigError | null> {
-    const open = (await this.d.threads.open(id)).filter((t) => t.label === 'must-fix');
-    if (open.length === 0) return null;
-    return new JigError('must_fix_open', { count: open.length, threads: open.map((t) => t.id).join(', ') });
-  }
-
   private pendingGate(rec: ItemRecord): string | null {
     const g = rec.current_node;
     return rec.status === 'stopped' && rec.stop_kind === 'gate' && g && gateOpen(rec, g) ? g : null;
@@ -138,7 +131,7 @@ export class ReviewsService {
     let node: string | null = null;
     let round: number | null = null;
     if (b.outcome === 'approve') {
-      const refused = await this.mustFixRefusal(id);
+      const refused = await this.d.threads.mustFixRefusal(id);
       if (refused) throw refused;
       // A request named is answered by the engine, which refuses one no longer open.
       const decided = atGate ?? (b.request !== undefined ? (rec.current_node ?? '') : null);
@@ -201,11 +194,5 @@ export class ReviewsService {
       });
     });
     return { review, rec: await this.d.record(id) };
-  }
-
-  /** The state this person last reviewed: `last_review` in a compare. */
-  async lastReviewed(id: string): Promise<string | null> {
-    const mine = await listReviews(this.d.store.db, id, OWNER);
-    return mine.reverse().find((r) => r.sha !== null)?.sha ?? null;
   }
 }

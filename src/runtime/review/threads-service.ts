@@ -216,4 +216,14 @@ export class ThreadsService {
   async open(id: string): Promise<ReviewThread[]> {
     return (await this.list(id, true)).threads;
   }
+
+  /**
+   * Why an approval is refused now: the must-fix threads still open, named (null when none is).
+   * The engine asks it before a gate passes; a review's approval asks it too.
+   */
+  async mustFixRefusal(id: string): Promise<JigError | null> {
+    const open = (await this.open(id)).filter((t) => t.label === 'must-fix');
+    if (open.length === 0) return null;
+    return new JigError('must_fix_open', { count: open.length, threads: open.map((t) => t.id).join(', ') });
+  }
 }

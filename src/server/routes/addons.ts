@@ -12,11 +12,11 @@ import {
   reviewUpdate,
   uninstallAddon,
 } from '../../contract/routes/addons.js';
-import type { Instance } from '../../runtime/instance.js';
+import type { Services } from '../compose.js';
 import { routeFile } from '../route-file.js';
 
 /** Add-ons and their collections (docs/addons.md). */
-export const addonsRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const addonsRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'addons'>) => {
   const a = inst.addons;
   r.serve(listAddons, async () => a.list());
   // A relative directory is the server's own: the CLI sends an absolute path.

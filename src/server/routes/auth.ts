@@ -3,7 +3,7 @@ import { isJigError } from '../../contract/errors.js';
 import { login, loginPage as loginPageRoute, logout } from '../../contract/routes/auth.js';
 import { isLoopbackBind } from '../../core/perimeter/hosts.js';
 import { SESSION_COOKIE, type AuthService } from '../../runtime/auth/auth-service.js';
-import type { Instance } from '../../runtime/instance.js';
+import type { Services } from '../compose.js';
 import { sendHtml } from '../html.js';
 import { loginPage, noPasswordPage, safeNext } from '../login-page.js';
 import { routeFile } from '../route-file.js';
@@ -29,7 +29,7 @@ function page(reply: FastifyReply, status: number, html: string): FastifyReply {
 }
 
 /** The login page, and logging in and out (reachable without a login: core/perimeter/routes.ts). */
-export const authRoutes = routeFile(import.meta.url, (r, inst: Instance, auth: AuthService) => {
+export const authRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'bind'>, auth: AuthService) => {
   // Only this plugin reads HTML forms; everywhere else a body is JSON.
   r.app.addContentTypeParser(FORM, { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));

@@ -6,89 +6,90 @@ import {
   listHarnesses,
   listProviders,
 } from '../../contract/routes/harnesses.js';
-import { TemplatesService } from '../../runtime/config/templates-service.js';
-import type { Instance } from '../../runtime/instance.js';
+import type { Services } from '../compose.js';
 import { readConfigText } from '../../runtime/config/config-dir.js';
 import { loadHarnesses } from '../../core/config/load-settings.js';
-import { HarnessCatalog } from '../../runtime/harness/catalog.js';
 import { executableVersion, resolveExecutable } from '../../runtime/harness/installed.js';
 import { routeFile } from '../route-file.js';
 
 /** Harnesses, agent profiles and the providers (agent CLIs) Jig knows. */
-export const harnessRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
-  const svc = new TemplatesService(inst.paths.configDir, inst.config, (path) => inst.repos.find(path));
-  const catalog = new HarnessCatalog(inst.paths.configDir);
+export const harnessRoutes = routeFile(
+  import.meta.url,
+  (r, inst: Pick<Services, 'harnessCatalog' | 'paths' | 'templates'>) => {
+    const svc = inst.templates;
+    const catalog = inst.harnessCatalog;
 
-  r.serve(harnessProfiles, async () => svc.profiles());
+    r.serve(harnessProfiles, async () => svc.profiles());
 
-  r.serve(listHarnesses, async () => {
-    // No file: no harnesses, said as such below.
-    const load = loadHarnesses(readConfigText(inst.paths.configDir, 'harnesses.yaml'));
-    const providers = catalog.providers().providers;
-    const harnesses = await Promise.all(
-      Object.entries(load.model?.harnesses ?? {}).map(async ([id, h]) => {
-        const def = providers[h.provider];
-        const executable = h.executable ?? def?.command[0] ?? h.provider;
-        const path = resolveExecutable(executable);
-        const v = def?.verified_with;
-        return {
-          id,
-          provider: h.provider,
-          enabled: h.enabled,
-          executable,
-          path,
-          installed: path !== null,
-          version: path ? await executableVersion(path) : null,
-          verified_with: v ? `${v.package}@${v.version}` : null,
-        };
-      }),
-    );
-    return { harnesses, problems: load.problems };
-  });
+    r.serve(listHarnesses, async () => {
+      // No file: no harnesses, said as such below.
+      const load = loadHarnesses(readConfigText(inst.paths.configDir, 'harnesses.yaml'));
+      const providers = catalog.providers().providers;
+      const harnesses = await Promise.all(
+        Object.entries(load.model?.harnesses ?? {}).map(async ([id, h]) => {
+          const def = providers[h.provider];
+          const executable = h.executable ?? def?.command[0] ?? h.provider;
+          const path = resolveExecutable(executable);
+          const v = def?.verified_with;
+          return {
+            id,
+            provider: h.provider,
+            enabled: h.enabled,
+            executable,
+            path,
+            installed: path !== null,
+            version: path ? await executableVersion(path) : null,
+            verified_with: v ? `${v.package}@${v.version}` : null,
+          };
+        }),
+      );
+      return { harnesses, problems: load.problems };
+    });
 
-  const providers = () => {
-    const load = catalog.providers();
-    return {
-      providers: Object.values(load.providers)
-        .sort((a, b) => a.id.localeCompare(b.id))
-        .map((d) => ({
-          id: d.id,
-          display_name: d.display_name,
-          command: d.command,
-          capabilities: {
-            system_prompt:
-              d.capabilities.context.channel === 'system_prompt' ? ('flag' as const) : ('inline' as const),
-            model: d.capabilities.model !== undefined,
-            effort: d.capabilities.effort !== undefined,
-            permission_mode: d.capabilities.permission_mode !== undefined,
-            allowed_tools: d.capabilities.allowed_tools !== undefined,
-            denied_tools: d.capabilities.deny_tools !== undefined,
-            permission_prompt: d.capabilities.permission_prompt !== undefined,
-            permission_hook: d.capabilities.permission_hook?.install ?? null,
-            resume: d.capabilities.resume !== undefined,
-          },
-          rate_limit_signal: d.rate_limit_signal,
-          usage_reported: d.usage_reported,
-          model_pattern: d.model_pattern ?? [],
-          verified_with: d.verified_with,
-          source: d.source ?? null,
-        })),
-      problems: load.problems,
+    const providers = () => {
+      const load = catalog.providers();
+      return {
+        providers: Object.values(load.providers)
+          .sort((a, b) => a.id.localeCompare(b.id))
+          .map((d) => ({
+            id: d.id,
+            display_name: d.display_name,
+            command: d.command,
+            capabilities: {
+              system_prompt:
+                d.capabilities.context.channel === 'system_prompt' ? ('flag' as const) : ('inline' as const),
+              model: d.capabilities.model !== undefined,
+              effort: d.capabilities.effort !== undefined,
+              permission_mode: d.capabilities.permission_mode !== undefined,
+              allowed_tools: d.capabilities.allowed_tools !== undefined,
+              denied_tools: d.capabilities.deny_tools !== undefined,
+              permission_prompt: d.capabilities.permission_prompt !== undefined,
+              permission_hook: d.capabilities.permission_hook?.install ?? null,
+              resume: d.capabilities.resume !== undefined,
+            },
+            rate_limit_signal: d.rate_limit_signal,
+            usage_reported: d.usage_reported,
+            model_pattern: d.model_pattern ?? [],
+            verified_with: d.verified_with,
+            source: d.source ?? null,
+          })),
+        problems: load.problems,
+      };
     };
-  };
 
-  r.serve(listProviders, async () => providers());
+    r.serve(listProviders, async () => providers());
 
-  r.serve(getProvider, async ({ params }) => {
-    const found = providers().providers.find((p) => p.id === params.id);
-    if (!found) throw new JigError('not_found', { what: `provider ${params.id}` });
-    return found;
-  });
+    r.serve(getProvider, async ({ params }) => {
+      const found = providers().providers.find((p) => p.id === params.id);
+      if (!found) throw new JigError('not_found', { what: `provider ${params.id}` });
+      return found;
+    });
 
-  r.serve(getProfile, async ({ params }) => {
-    const all = svc.profiles();
-    const found = all.profiles.find((p) => p.name === params.name);
-    if (!found) throw new JigError('not_found', { what: `profile ${params.name}` });
-    return found;
-  });
-});
+    r.serve(getProfile, async ({ params }) => {
+      const all = svc.profiles();
+      const found = all.profiles.find((p) => p.name === params.name);
+      if (!found) throw new JigError('not_found', { what: `profile ${params.name}` });
+      return found;
+    });
+  },
+);

@@ -1,10 +1,25 @@
 import type { HealthAnswer } from '../../contract/health.js';
 import { getHealth } from '../../contract/routes/health.js';
-import type { Instance } from '../../runtime/instance.js';
+import type { Services } from '../compose.js';
 import { installedVersion } from '../../runtime/package-root.js';
 import { routeFile } from '../route-file.js';
 
-export async function healthAnswer(inst: Instance): Promise<HealthAnswer> {
+export async function healthAnswer(
+  inst: Pick<
+    Services,
+    | 'config'
+    | 'paths'
+    | 'startedAt'
+    | 'bind'
+    | 'port'
+    | 'version'
+    | 'reattach'
+    | 'search'
+    | 'auth'
+    | 'store'
+    | 'engine'
+  >,
+): Promise<HealthAnswer> {
   const c = inst.config;
   return {
     status: c.degraded ? 'degraded' : 'ok',
@@ -21,13 +36,14 @@ export async function healthAnswer(inst: Instance): Promise<HealthAnswer> {
     installed: installedVersion(),
     reattach_summary: inst.reattach,
     index: await inst.search.health(),
-    session_expiry_days: inst.access.session_expiry_days,
+    // access.yaml as it is now: a new session length shows at once.
+    session_expiry_days: inst.auth.access.current().session_expiry_days,
     store: inst.store.kind,
     worker: inst.engine.workerName,
     workers: await inst.engine.workers(),
   };
 }
 
-export const healthRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const healthRoutes = routeFile(import.meta.url, (r, inst: Parameters<typeof healthAnswer>[0]) => {
   r.serve(getHealth, async () => healthAnswer(inst));
 });

@@ -1,12 +1,12 @@
 import { JigError } from '../../contract/errors.js';
 import { mcpDelete, mcpGet, mcpPost } from '../../contract/routes/mcp.js';
 import { answerMcpPost } from '../../mcp/http.js';
-import { TokenFile } from '../../runtime/auth/token-file.js';
 import type { Instance } from '../../runtime/instance.js';
+import type { Services } from '../compose.js';
 import { routeFile } from '../route-file.js';
 
 /** How this server reaches its own API: a loopback address on a wildcard or loopback bind. */
-function selfUrl(inst: Instance): string {
+function selfUrl(inst: Pick<Instance, 'bind' | 'port'>): string {
   let host = inst.bind;
   if (host === '0.0.0.0' || host === '') host = '127.0.0.1';
   else if (host === '::') host = '[::1]';
@@ -25,24 +25,27 @@ function refusalStatus(status: number): 400 | 406 | 413 | 415 {
  * with the MCP token. A refusal of the MCP transport (406, 415, a malformed JSON-RPC message)
  * answers `{detail, code: bad_request}` with the transport's status, like every other 4xx.
  */
-export const mcpRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
-  const token = new TokenFile(inst.paths.mcpTokenPath);
-  r.serve(mcpPost, async (req, reply) => {
-    const self = { url: selfUrl(inst), token: token.current() };
-    const a = await answerMcpPost(req.headers, req.body, self, inst.version);
-    if (!a.ok) return reply.code(refusalStatus(a.status)).send({ detail: a.detail, code: 'bad_request' });
-    if (a.contentType) void reply.header('content-type', a.contentType);
-    return reply.code(a.status === 202 ? 202 : 200).send(a.body ?? undefined);
-  });
-  const refuse = (method: string) => {
-    throw new JigError('method_not_allowed', { method, path: '/mcp' }, { allow: 'POST' });
-  };
-  r.serve(mcpGet, async (_req, reply) => {
-    void reply.header('allow', 'POST');
-    return refuse('GET');
-  });
-  r.serve(mcpDelete, async (_req, reply) => {
-    void reply.header('allow', 'POST');
-    return refuse('DELETE');
-  });
-});
+export const mcpRoutes = routeFile(
+  import.meta.url,
+  (r, inst: Pick<Services, 'bind' | 'mcpToken' | 'port' | 'version'>) => {
+    const token = inst.mcpToken;
+    r.serve(mcpPost, async (req, reply) => {
+      const self = { url: selfUrl(inst), token: token.current() };
+      const a = await answerMcpPost(req.headers, req.body, self, inst.version);
+      if (!a.ok) return reply.code(refusalStatus(a.status)).send({ detail: a.detail, code: 'bad_request' });
+      if (a.contentType) void reply.header('content-type', a.contentType);
+      return reply.code(a.status === 202 ? 202 : 200).send(a.body ?? undefined);
+    });
+    const refuse = (method: string) => {
+      throw new JigError('method_not_allowed', { method, path: '/mcp' }, { allow: 'POST' });
+    };
+    r.serve(mcpGet, async (_req, reply) => {
+      void reply.header('allow', 'POST');
+      return refuse('GET');
+    });
+    r.serve(mcpDelete, async (_req, reply) => {
+      void reply.header('allow', 'POST');
+      return refuse('DELETE');
+    });
+  },
+);

@@ -1,11 +1,10 @@
 import { getPolicy, putPolicy } from '../../contract/routes/policy.js';
-import { PolicySettings } from '../../runtime/config/policy-settings.js';
-import type { Instance } from '../../runtime/instance.js';
+import type { Services } from '../compose.js';
 import { routeFile } from '../route-file.js';
 
 /** policy.yaml, read and saved with an ETag so two editors cannot overwrite each other. */
-export const policyRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
-  const svc = new PolicySettings(inst.paths.configDir, inst.config, inst.store);
+export const policyRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'policySettings'>) => {
+  const svc = inst.policySettings;
 
   r.serve(getPolicy, async (_req, reply) => {
     const { answer, etag } = await svc.get();

@@ -8,11 +8,11 @@ import {
   probeRepo,
 } from '../../contract/routes/repos.js';
 import { checkForge } from '../../runtime/forge/for-repo.js';
-import type { Instance } from '../../runtime/instance.js';
+import type { Services } from '../compose.js';
 import { routeFile } from '../route-file.js';
 
 /** Connected repositories: list, probe, connect, change, disconnect. */
-export const repoRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const repoRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'repos'>) => {
   r.serve(listRepos, async () => inst.repos.list());
   r.serve(probeRepo, async (req) => inst.repos.probe(req.body.path));
   r.serve(checkRepoForge, async (req) => {

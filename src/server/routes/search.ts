@@ -1,10 +1,10 @@
 import { JigError } from '../../contract/errors.js';
 import { reindex, reindexState, search } from '../../contract/routes/search.js';
-import type { Instance } from '../../runtime/instance.js';
+import type { Services } from '../compose.js';
 import { routeFile } from '../route-file.js';
 
 /** Full-text search and its rescan. */
-export const searchRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const searchRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'repos' | 'search'>) => {
   r.serve(search, async ({ query }) => inst.search.search(query.q, query.limit, query.kind));
   r.serve(reindexState, async () => inst.search.state);
   r.serve(reindex, async (req, reply) => {

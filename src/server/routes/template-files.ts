@@ -1,11 +1,10 @@
 import { getChainFile, getLibraryFile, putChainFile, putLibrary } from '../../contract/routes/templates.js';
-import { TemplateFiles } from '../../runtime/config/template-files.js';
-import type { Instance } from '../../runtime/instance.js';
+import type { Services } from '../compose.js';
 import { routeFile } from '../route-file.js';
 
 /** library.yaml and chain files as text: read with an ETag, saved whole after the reload's checks. */
-export const templateFileRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
-  const files = new TemplateFiles(inst.paths.configDir, inst.config);
+export const templateFileRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'templateFiles'>) => {
+  const files = inst.templateFiles;
 
   r.serve(getLibraryFile, async (_req, reply) => {
     const { etag, ...answer } = files.read(null);

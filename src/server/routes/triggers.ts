@@ -1,9 +1,9 @@
 import { fileTrigger } from '../../contract/routes/triggers.js';
-import type { Instance } from '../../runtime/instance.js';
+import type { Services } from '../compose.js';
 import { routeFile } from '../route-file.js';
 
 /** `POST /api/triggers`: a stable route. Files a paused item; a trigger can never start work. */
-export const triggerRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const triggerRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'items'>) => {
   r.serve(fileTrigger, async (req, reply) => {
     const b = req.body;
     const { rec, replayed } = await inst.items.trigger(

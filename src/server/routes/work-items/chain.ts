@@ -1,8 +1,8 @@
 import { getItemChain } from '../../../contract/routes/work-items/chain.js';
-import type { Instance } from '../../../runtime/instance.js';
+import type { Services } from '../../compose.js';
 import { routeFile } from '../../route-file.js';
 
 /** The nodes the board draws for an item. */
-export const itemChainRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const itemChainRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'items'>) => {
   r.serve(getItemChain, async (req) => inst.items.chainOf(req.params.id));
 });

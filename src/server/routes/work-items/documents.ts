@@ -10,7 +10,7 @@ import {
 } from '../../../contract/routes/work-items/documents.js';
 import { JigError } from '../../../contract/errors.js';
 import { isLoopbackAddress } from '../../../core/perimeter/hosts.js';
-import type { Instance } from '../../../runtime/instance.js';
+import type { Services } from '../../compose.js';
 import { findEditors } from '../../../runtime/review/editors.js';
 import { routeFile } from '../../route-file.js';
 
@@ -23,7 +23,7 @@ function localOnly(req: FastifyRequest, what: string): void {
 }
 
 /** An item's documents, and editors that open them (or its worktree) on this machine. */
-export const documentRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const documentRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'documents'>) => {
   r.serve(itemDocuments, async (req) => inst.documents.list(req.params.id));
   r.serve(itemArtifact, async (req) => inst.documents.read(req.params.id, req.params.kind));
   r.serve(listEditors, async () => findEditors());

@@ -4,8 +4,7 @@ import {
   getItemDraft,
   putItemDraft,
 } from '../../../contract/routes/work-items/draft.js';
-import type { Instance } from '../../../runtime/instance.js';
-import { ItemDrafts } from '../../../runtime/items/item-drafts.js';
+import type { Services } from '../../compose.js';
 import { routeFile } from '../../route-file.js';
 
 /**
@@ -20,8 +19,8 @@ export function workerOf(headers: Record<string, string | string[] | undefined>)
 }
 
 /** `/api/work-items/:id/draft`: the item's own chain draft, and its apply. */
-export const itemDraftRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
-  const drafts = new ItemDrafts(inst);
+export const itemDraftRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'itemDrafts'>) => {
+  const drafts = inst.itemDrafts;
 
   r.serve(getItemDraft, async (req) => drafts.get(req.params.id, workerOf(req.headers)));
 

@@ -1,9 +1,9 @@
 import { escalateItem, stopEscalation } from '../../../contract/routes/work-items/escalate.js';
-import type { Instance } from '../../../runtime/instance.js';
+import type { Services } from '../../compose.js';
 import { routeFile } from '../../route-file.js';
 
 /** A message to an agent that helps with a stopped item, and the end of its turn. */
-export const escalateRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const escalateRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'engine'>) => {
   r.serve(escalateItem, async (req, reply) => {
     const out = await inst.engine.escalate(req.params.id, req.body.message, 'human');
     return reply.code(202).send({ work_item_id: req.params.id, ...out });

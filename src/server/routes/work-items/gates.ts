@@ -1,9 +1,9 @@
 import { approveGate, gateArtifact, rejectGate } from '../../../contract/routes/work-items/gates.js';
-import type { Instance } from '../../../runtime/instance.js';
+import type { Services } from '../../compose.js';
 import { routeFile } from '../../route-file.js';
 
 /** The pending gate of an item: approve it, reject it, or read the document it shows. */
-export const gateRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const gateRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'engine' | 'items'>) => {
   r.serve(approveGate, async (req) =>
     inst.items.dto(
       await inst.engine.approve(req.params.id, req.params.gate, 'human', {

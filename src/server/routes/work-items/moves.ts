@@ -8,11 +8,11 @@ import {
   restoreItem,
 } from '../../../contract/routes/work-items/moves.js';
 import type { Move } from '../../../core/items/moves.js';
-import type { Instance } from '../../../runtime/instance.js';
+import type { Services } from '../../compose.js';
 import { routeFile, type Handler } from '../../route-file.js';
 
 /** The moves that end, archive or bring back an item, and the preview of a cancel. */
-export const moveRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const moveRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'items'>) => {
   r.serve(cancelPreview, async (req) => inst.items.cancelPreview(req.params.id));
 
   // One handler for the five; each route has its own description (and literal path) in contract/.

@@ -6,12 +6,12 @@ import {
   listAllAsks,
   listItemAsks,
 } from '../../../contract/routes/work-items/permission-asks.js';
-import type { Instance } from '../../../runtime/instance.js';
+import type { Services } from '../../compose.js';
 import { routeFile } from '../../route-file.js';
 import { workerOf } from './draft.js';
 
 /** Permission asks: a worker's tool call waiting for a person's allow or deny. */
-export const permissionAskRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const permissionAskRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'asks' | 'gate'>) => {
   r.serve(createAsk, async (req, reply) =>
     reply.code(201).send(await inst.asks.ask(req.params.id, req.body, workerOf(req.headers))),
   );

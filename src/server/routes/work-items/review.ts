@@ -4,11 +4,11 @@ import {
   itemDiff,
   markViewed,
 } from '../../../contract/routes/work-items/review.js';
-import type { Instance } from '../../../runtime/instance.js';
+import type { Services } from '../../compose.js';
 import { routeFile } from '../../route-file.js';
 
 /** Reviewing an item's changes: its diff, compares between attempts, viewed marks. */
-export const reviewRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const reviewRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'review'>) => {
   r.serve(itemDiff, async (req) => inst.review.diff(req.params.id, req.query));
   r.serve(itemCompare, async (req) => inst.review.compare(req.params.id, req.query));
   r.serve(markViewed, async (req) => inst.review.markViewed(req.params.id, req.body.path, true));

@@ -5,11 +5,11 @@ import {
   skipItem,
   steerItem,
 } from '../../../contract/routes/work-items/run.js';
-import type { Instance } from '../../../runtime/instance.js';
+import type { Services } from '../../compose.js';
 import { routeFile } from '../../route-file.js';
 
 /** The engine's moves on one item: start, stop, steer, rerun and skip. */
-export const runRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
+export const runRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'engine' | 'items'>) => {
   r.serve(resumeItem, async (req) =>
     inst.items.dto(await inst.engine.resume(req.params.id, req.body?.note, 'human')),
   );

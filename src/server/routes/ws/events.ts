@@ -1,19 +1,14 @@
 import type { WebSocket } from '@fastify/websocket';
 import { JigError } from '../../../contract/errors.js';
 import { eventStream } from '../../../contract/routes/ws/events.js';
-import { readEvents } from '../../../store/events.js';
-import type { Instance } from '../../../runtime/instance.js';
-import { EventHub } from '../../event-hub.js';
+import type { Services } from '../../compose.js';
 import { routeFile } from '../../route-file.js';
 
 const PING_MS = 25_000;
 
 /** The live event stream: every subscriber shares one read per batch (server/event-hub.ts). */
-export const eventStreamRoutes = routeFile(import.meta.url, (r, inst: Instance) => {
-  const hub = new EventHub({
-    source: inst.events,
-    read: (after, limit) => readEvents(inst.store.db, { after, limit }),
-  });
+export const eventStreamRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'events' | 'hub'>) => {
+  const { hub } = inst;
   r.app.addHook('onClose', async () => hub.close());
 
   r.socket(
