@@ -45,6 +45,15 @@ describe('/mcp (Streamable HTTP)', () => {
     filed = await scenario(client, repo, (item) => connect({ 'x-jig-work-item': item }));
     // Over HTTP there is no cwd: an item tool needs its id.
     expect((await ok(client, 'list_work_items')).total).toBe(1);
+    // The MCP tools act for a person: their moves are recorded as an agent's, a browser's or the
+    // CLI's as a person's (issue 41).
+    const evs = (await http(`${jig.url}/api/work-items/${filed}/events?limit=1000`)).json.events;
+    const by = (type: string) => evs.filter((e: any) => e.type === type).map((e: any) => e.by);
+    expect([by('work_item_created'), by('work_item_started'), by('gate_approved')]).toEqual([
+      ['agent'],
+      ['agent'],
+      ['agent'],
+    ]);
   });
 
   it("sends the /mcp caller's worker to the API, not the server process's: the API refuses it its own draft", async () => {

@@ -4,6 +4,7 @@ import { ErrorBodySchema, type ReceivedErrorBody } from '../contract/error-body.
 import type { ErrorCode } from '../contract/errors.js';
 import type { RouteContract } from '../contract/route.js';
 import { HOME_MARK_HEADER, homeMark } from '../contract/home-mark.js';
+import { VIA_HEADER } from '../contract/via.js';
 import { discoverServer, jigHome, type Discovered } from './discover.js';
 
 /** The server could not be reached at all (not running, wrong address). */
@@ -124,6 +125,7 @@ export class JigClient {
   readonly server: Discovered;
   /** The item whose worker this client speaks for; `undefined` reads it from the process's env. */
   private readonly workItem: string | null | undefined;
+  private readonly via: string | null;
 
   /**
    * `workItem` names the worker's item for the `x-jig-work-item` header (null: none). Left out, the
@@ -133,11 +135,14 @@ export class JigClient {
   constructor(
     server?: Partial<Discovered> & {
       workItem?: string | null;
+      /** What drives this client, sent as `x-jig-via` (contract/via.ts): the MCP tools say `mcp`. */
+      via?: string;
       /** Called once when the server answering is not this home's (see checkHome). */
       onOtherHome?: (url: string, home: string) => void;
     },
   ) {
-    const { workItem, onOtherHome, ...given } = server ?? {};
+    const { workItem, onOtherHome, via, ...given } = server ?? {};
+    this.via = via ?? null;
     const found = discoverServer();
     this.server = { ...found, ...given };
     this.workItem = workItem;
@@ -203,6 +208,7 @@ export class JigClient {
     // its own item's draft. An escalation turn has the item's id too but is not a worker.
     const worker = this.worker();
     if (worker) headers['x-jig-work-item'] = worker;
+    if (this.via) headers[VIA_HEADER] = this.via;
     if (input.body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {

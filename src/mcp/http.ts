@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { JigClient } from '../client/http.js';
+import { MCP_VIA } from '../contract/via.js';
 import { buildMcpServer } from './server.js';
 
 /** Where the server's own API answers, and the token that opens it off loopback. */
@@ -51,6 +52,7 @@ export async function answerMcpPost(
         token: self.token,
         source: 'JIG_URL',
         workItem: worker ? worker : null,
+        via: MCP_VIA,
       }),
       caller: { item: worker ? worker : null, escalation: false },
       cwdItem: null,

@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { JigClient } from '../client/http.js';
+import { MCP_VIA } from '../contract/via.js';
 import { worktreeItem } from '../client/worktree-item.js';
 import { repoOfCwd } from './cwd.js';
 import { buildMcpServer } from './server.js';
@@ -11,7 +12,7 @@ import type { ToolContext } from './tool.js';
  */
 export async function stdioContext(env: NodeJS.ProcessEnv = process.env): Promise<ToolContext> {
   const worker = env.JIG_WORK_ITEM_ID?.trim();
-  const client = new JigClient();
+  const client = new JigClient({ via: MCP_VIA });
   return {
     client,
     caller: { item: worker ? worker : null, escalation: env.JIG_ESCALATION_TURN === '1' },

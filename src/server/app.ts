@@ -17,6 +17,7 @@ import { installJsonBodyParser } from './json-body.js';
 import { serializerCompiler } from './serializer.js';
 import { fastifyTimeouts, serverLimits } from './limits.js';
 import { installPerimeter } from './perimeter.js';
+import { installActor } from './actor.js';
 import { installForwarding } from './forward.js';
 import { applyRoutes } from './routes/apply.js';
 import { authRoutes } from './routes/auth.js';
@@ -140,6 +141,8 @@ export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; 
   });
   // Before every route: the Host, cross-site and login rules (spec: Authentication).
   const auth = await installPerimeter(app, inst);
+  // Who each request's moves are recorded as (actor.ts).
+  installActor(app);
   // Then: a request about an item walked on another machine is answered there (forward.ts).
   installForwarding(app, inst);
 

@@ -103,6 +103,8 @@ export class ReviewsService {
     },
     gate: string | undefined,
     worker: string | undefined,
+    /** Who decides: a person, or an agent for one (the MCP tools); recorded on every event. */
+    by: 'human' | 'agent' = 'human',
   ): Promise<{ review: Review; rec: ItemRecord }> {
     let rec = await this.d.record(id);
     refuseWorker(rec, worker, 'submit a review');
@@ -136,7 +138,7 @@ export class ReviewsService {
       // A request named is answered by the engine, which refuses one no longer open.
       const decided = atGate ?? (b.request !== undefined ? (rec.current_node ?? '') : null);
       if (decided !== null)
-        rec = await this.d.engine.approve(id, decided, 'human', { digest: b.digest, request: b.request });
+        rec = await this.d.engine.approve(id, decided, by, { digest: b.digest, request: b.request });
     } else if (b.outcome === 'request_changes') {
       // A request named must be the one open: a rerun of another node is not what was decided on.
       if (b.request !== undefined && (pending === null || rec.gate_request !== b.request))
@@ -163,8 +165,8 @@ export class ReviewsService {
       round = target.round;
       const brief = fixBrief(b.summary, target.round, open);
       rec = target.gate
-        ? await this.d.engine.reject(id, target.gate, brief, 'human', { node: b.node, request: b.request })
-        : await this.d.engine.retry(id, 'human', { steer: brief });
+        ? await this.d.engine.reject(id, target.gate, brief, by, { node: b.node, request: b.request })
+        : await this.d.engine.retry(id, by, { steer: brief });
     }
     const review: Review = {
       id: newReviewId('r'),
@@ -181,7 +183,7 @@ export class ReviewsService {
       await uow.emit({
         work_item_id: id,
         type: 'review_submitted',
-        by: 'human',
+        by,
         node,
         payload: {
           review: review.id,

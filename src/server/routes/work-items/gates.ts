@@ -6,7 +6,7 @@ import { routeFile } from '../../route-file.js';
 export const gateRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'engine' | 'items'>) => {
   r.serve(approveGate, async (req) =>
     inst.items.dto(
-      await inst.engine.approve(req.params.id, req.params.gate, 'human', {
+      await inst.engine.approve(req.params.id, req.params.gate, req.actor, {
         digest: req.body?.digest ?? undefined,
         request: req.body?.request ?? undefined,
       }),
@@ -14,7 +14,7 @@ export const gateRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'e
   );
   r.serve(rejectGate, async (req) =>
     inst.items.dto(
-      await inst.engine.reject(req.params.id, req.params.gate, req.body.note, 'human', {
+      await inst.engine.reject(req.params.id, req.params.gate, req.body.note, req.actor, {
         node: req.body.node,
         request: req.body.request,
       }),

@@ -17,7 +17,7 @@ export const workItemRoutes = routeFile(
       const b = req.body;
       const input = { ...b, attachments: b.attachments };
       if (req.query.dry_run === '1' || req.query.dry_run === 'true') return inst.items.dryRun(input, b.start);
-      return reply.code(201).send(await inst.itemRequests.file(input, 'human', 'human'));
+      return reply.code(201).send(await inst.itemRequests.file(input, 'human', req.actor));
     });
 
     r.serve(listItems, async (req) => inst.items.list(req.query));
@@ -25,15 +25,15 @@ export const workItemRoutes = routeFile(
     r.serve(getItem, async (req) => inst.itemRequests.detail(req.params.id));
 
     r.serve(patchItem, async (req) =>
-      inst.items.dto(await inst.items.patch(req.params.id, req.body, 'human')),
+      inst.items.dto(await inst.items.patch(req.params.id, req.body, req.actor)),
     );
 
     r.serve(duplicateItem, async (req, reply) =>
-      reply.code(201).send(inst.items.dto(await inst.items.duplicate(req.params.id, 'human'))),
+      reply.code(201).send(inst.items.dto(await inst.items.duplicate(req.params.id, req.actor))),
     );
 
     r.serve(bulkItems, async (req) => ({
-      results: await inst.itemRequests.bulk(req.body.ids, req.body.action, 'human', req.body.reason),
+      results: await inst.itemRequests.bulk(req.body.ids, req.body.action, req.actor, req.body.reason),
     }));
   },
 );

@@ -16,14 +16,15 @@ export const mergeRequestRoutes = routeFile(
       merge_requests: await inst.mergeRequests.list(req.params.id),
     }));
     r.serve(setMrLabels, async (req) => {
-      const by = workerOf(req.headers) === req.params.id ? 'agent' : 'human';
-      return { merge_request: await inst.mergeRequests.setLabels(req.params.id, req.body.labels, by) };
+      return {
+        merge_request: await inst.mergeRequests.setLabels(req.params.id, req.body.labels, req.actor),
+      };
     });
     r.serve(reopenMr, async (req) => {
       if (workerOf(req.headers) === req.params.id)
         throw new JigError('worker_own_item', { what: 'reopen the merge request', id: req.params.id });
       const merge_request = await inst.mergeRequests.reopen(req.params.id);
-      return { merge_request, item: inst.items.dto(await inst.engine.retry(req.params.id, 'human')) };
+      return { merge_request, item: inst.items.dto(await inst.engine.retry(req.params.id, req.actor)) };
     });
   },
 );

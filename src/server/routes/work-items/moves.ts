@@ -22,7 +22,7 @@ export const moveRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'i
       const reason = req.body?.reason?.trim();
       if (reasonRequired && !reason)
         throw new JigError('validation_failed', { reason: `body.reason: say why the item is ${m}ed` });
-      return inst.items.dto(await inst.items.move(req.params.id, m, 'human', reason));
+      return inst.items.dto(await inst.items.move(req.params.id, m, req.actor, reason));
     };
   r.serve(cancelItem, move('cancel'));
   r.serve(completeItem, move('complete'));

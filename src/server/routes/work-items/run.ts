@@ -11,15 +11,15 @@ import { routeFile } from '../../route-file.js';
 /** The engine's moves on one item: start, stop, steer, rerun and skip. */
 export const runRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'engine' | 'items'>) => {
   r.serve(resumeItem, async (req) =>
-    inst.items.dto(await inst.engine.resume(req.params.id, req.body?.note, 'human')),
+    inst.items.dto(await inst.engine.resume(req.params.id, req.body?.note, req.actor)),
   );
-  r.serve(pauseItem, async (req) => inst.items.dto(await inst.engine.pause(req.params.id, 'human')));
+  r.serve(pauseItem, async (req) => inst.items.dto(await inst.engine.pause(req.params.id, req.actor)));
   r.serve(steerItem, async (req) =>
-    inst.items.dto(await inst.engine.steer(req.params.id, req.body.note, 'human')),
+    inst.items.dto(await inst.engine.steer(req.params.id, req.body.note, req.actor)),
   );
   r.serve(retryItem, async (req) =>
     inst.items.dto(
-      await inst.engine.retry(req.params.id, 'human', {
+      await inst.engine.retry(req.params.id, req.actor, {
         ...(req.body?.path ? { path: req.body.path } : {}),
         ...(req.body?.steer ? { steer: req.body.steer } : {}),
         ...(req.body?.task_config ? { task_config: req.body.task_config } : {}),
@@ -27,6 +27,6 @@ export const runRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'en
     ),
   );
   r.serve(skipItem, async (req) =>
-    inst.items.dto(await inst.engine.skip(req.params.id, req.body?.note, 'human')),
+    inst.items.dto(await inst.engine.skip(req.params.id, req.body?.note, req.actor)),
   );
 });

@@ -33,6 +33,7 @@ export const threadRoutes = routeFile(
         req.body,
         undefined,
         workerOf(req.headers),
+        req.actor,
       );
       return { review, item: inst.items.dto(rec) };
     });
@@ -42,6 +43,7 @@ export const threadRoutes = routeFile(
         req.body,
         req.params.gate,
         workerOf(req.headers),
+        req.actor,
       );
       return { review, item: inst.items.dto(rec) };
     });
