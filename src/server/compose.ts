@@ -21,8 +21,11 @@ import { ConfigDrafts } from '../runtime/drafts/config-drafts.js';
 import { DraftOps } from '../runtime/drafts/draft-ops.js';
 import { DraftPublisher } from '../runtime/drafts/publish.js';
 import { PolicyPreviewService } from '../runtime/drafts/policy-preview.js';
-import type { ProcessIdentity } from '../runtime/engine/claims.js';
 import { Engine } from '../runtime/engine/engine.js';
+import { Claims, type ProcessIdentity } from '../runtime/engine/claims.js';
+import { Workers } from '../runtime/workers/workers.js';
+import { SkillCatalog } from '../runtime/harness/skills.js';
+import { AddonContent } from '../runtime/addons/content.js';
 import type { EventLog } from '../runtime/events/event-log.js';
 import { MergeRequestsService } from '../runtime/forge/merge-requests-service.js';
 import { HarnessCatalog } from '../runtime/harness/catalog.js';
@@ -160,6 +163,22 @@ export function compose(f: Foundations): Services {
     clock,
   };
 
+  // The engine's own services: the processes it launches, and which process walks each item.
+  const workers = new Workers({
+    store,
+    events,
+    config,
+    paths,
+    log,
+    clock,
+    // Known once the server listens (startServer sets it); read at each launch.
+    port: () => inst.port,
+    catalog: harnessCatalog,
+    skills: new SkillCatalog(paths.configDir),
+    addons: new AddonContent(paths.addonsDir, config),
+    identity: f.identity,
+  });
+  const claims = new Claims({ store, events, clock, log, identity: f.identity, home: paths.home });
   const review = new ReviewService({ store, log, now, record });
   const threads = new ThreadsService({ store, events, now, record });
   const engine = new Engine({
@@ -175,6 +194,9 @@ export function compose(f: Foundations): Services {
     onNodeRunEnd: (rec, node) => review.recordAttempt(rec, node),
     approvalRefusal: (id) => threads.mustFixRefusal(id),
     identity: f.identity,
+    catalog: harnessCatalog,
+    workers,
+    claims,
   });
   const items = new ItemsService({
     log,

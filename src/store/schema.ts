@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { StopKind } from '../contract/item-status.js';
 
 /** Tables as Kysely sees them; each migration that adds a table adds its interface here. */
 export interface JigMetaTable {
@@ -44,7 +45,8 @@ export interface WorkItemsTable {
   chain_definition: string | null;
   policy_snapshot: string | null;
   current_node: string | null;
-  stop_kind: string | null;
+  /** A stop kind (contract/item-status.ts); a value another release wrote is read as `infra`. */
+  stop_kind: StopKind | null;
   stop_reason: string | null;
   suggested_action: string | null;
   worktree_path: string | null;

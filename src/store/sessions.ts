@@ -1,28 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
+import { sessionStatus, type SessionStatus } from '../contract/session-status.js';
 import type { Database, WorkerSessionsTable } from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export type SessionStatus =
-  | 'running'
-  | 'done'
-  | 'done_with_concerns'
-  | 'failed'
-  | 'needs_context'
-  | 'config_error'
-  | 'capped_out'
-  | 'paused'
-  /** Ended because a person cancelled or abandoned its item: it will not be resumed, unlike `paused`. */
-  | 'cancelled'
-  | 'unknown'
-  /** An agent whose provider limited it (429, usage limit); the launch falls back or parks. */
-  | 'rate_limited'
-  /** The CLI could not work at all (not logged in, bad key, executable missing): not a code failure. */
-  | 'infra_error'
-  /** Ended by the server because a token or dollar cap was crossed while it ran. */
-  | 'budget_exceeded'
-  /** An external wait on the forge, polled by the server: no process (runtime/engine/waits.ts). */
-  | 'waiting';
+export type { SessionStatus };
 
 export interface SessionRecord extends Omit<WorkerSessionsTable, 'argv' | 'result' | 'status' | 'readout'> {
   status: SessionStatus;
@@ -38,7 +20,7 @@ const parse = (v: string | null): Record<string, unknown> | null =>
 function fromRow(r: WorkerSessionsTable): SessionRecord {
   return {
     ...r,
-    status: r.status as SessionStatus,
+    status: sessionStatus(r.status),
     argv: JSON.parse(r.argv) as string[],
     result: parse(r.result),
     readout: parse(r.readout),

@@ -1,4 +1,4 @@
-import { asStarted, type StartedItem } from '../../src/store/started-item.js';
+import { asStarted, type StartedItem } from '../../src/runtime/engine/started-item.js';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,18 +1,18 @@
 import { stamp } from '../clock.js';
 import { own } from '../../core/json/own.js';
-import { asStarted } from '../../store/started-item.js';
+import { asStarted } from './started-item.js';
 import { itemOr404 } from './resources.js';
 import { existsSync } from 'node:fs';
 import type { ModelTask } from '../../core/chain/model.js';
 import type { SessionRecord } from '../../store/sessions.js';
 import { updateItem } from '../../store/work-items.js';
-import type { StartedItem } from '../../store/started-item.js';
+import type { StartedItem } from './started-item.js';
 import { git } from '../git/git.js';
 import { OPEN_OPERATIONS } from '../git/open-operations.js';
 import { failureReason, hardStop, move, stopOf, type NodeCtx, type NodeOutcome } from './node-ctx.js';
 import { atNode } from '../../core/chain/walk-state.js';
 import { runStep, stepOf, type TaskRun } from './step-runner.js';
-import { passed } from './walk-helpers.js';
+import { passed } from '../../core/chain/walk-rules.js';
 
 /** What `jig.mr_rebase` reports in its result file (see `runtime/builtins/mr-rebase.ts`). */
 export interface RebaseReport {

@@ -1,14 +1,10 @@
 import type { EventActor } from '../../contract/events.js';
 import type { ProviderDefinition } from '../../contract/harness/provider.js';
 import type { ReattachSummary, WorkerInfo } from '../../contract/health.js';
-import { Claims } from './claims.js';
+import type { Claims } from './claims.js';
 import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
-import { HarnessCatalog } from '../harness/catalog.js';
-import { AddonContent } from '../addons/content.js';
-import { SkillCatalog } from '../harness/skills.js';
-import { Workers } from '../workers/workers.js';
 import { Escalations } from './escalation.js';
 import { reachGate } from './gate-walk.js';
 import { Gates, type DecisionOptions } from './gates.js';
@@ -47,26 +43,12 @@ export class Engine {
   private closed = false;
 
   constructor(d: EngineDeps) {
-    const catalog = new HarnessCatalog(d.paths.configDir);
-    const skills = new SkillCatalog(d.paths.configDir);
-    const addons = new AddonContent(d.paths.addonsDir, d.config);
-    const workers = new Workers({ ...d, catalog, skills, addons });
+    const { workers, claims } = d;
     const queues = new ItemQueues();
-    const claims = new Claims({
-      store: d.store,
-      events: d.events,
-      clock: d.clock,
-      log: d.log,
-      identity: d.identity,
-      home: d.paths.home,
-    });
     this.claims = claims;
     // The moves one system asks of another, bound late: each system is built below, before any runs.
     this.r = {
       ...d,
-      workers,
-      claims,
-      catalog,
       closed: () => this.closed,
       now: () => stamp(d.clock),
       item: (id) => itemOr404(d.store.db, id),

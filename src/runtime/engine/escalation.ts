@@ -14,7 +14,7 @@ import type { EventLog } from '../events/event-log.js';
 import type { ReposService } from '../repos/repos-service.js';
 import { patchWalk } from '../../store/item-walk.js';
 import type { Workers } from '../workers/workers.js';
-import { passed } from './walk-helpers.js';
+import { passed } from '../../core/chain/walk-rules.js';
 
 /** The node name escalation sessions are recorded under: they belong to no node of the chain. */
 export { ESCALATION_NODE };

@@ -2,12 +2,11 @@ import { DEFAULT_LOOP_SEVERITIES } from '../../contract/config/policy.js';
 import { judgeVerdicts, verdictOf, type JudgeVerdict } from '../../contract/verdicts.js';
 import type { Walk } from '../../contract/walk.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
-import type { ModelFixLoop } from '../../core/chain/model.js';
 import { fixBrief } from '../../core/findings/brief.js';
 import { stuckReason } from '../../core/findings/stuck.js';
 import { overrideAt } from '../../core/items/policy-override.js';
 import { loopLimits } from '../../core/policy/loops.js';
-import type { StartedItem } from '../../store/started-item.js';
+import type { StartedItem } from './started-item.js';
 import { measure, type Measurement } from './measure.js';
 import {
   failureReason,
@@ -99,7 +98,8 @@ export async function decide(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcom
 
 export async function judge(ctx: NodeCtx, rec: StartedItem, stuck: Stuck): Promise<NodeOutcome | null> {
   const w = rec.walk;
-  const task = (ctx.node.fix_loop as ModelFixLoop).judge!;
+  const task = ctx.node.fix_loop?.judge;
+  if (!task) throw new Error(`node ${ctx.node.id} has no fix_loop judge to run`);
   const { m, loop } = await current(ctx, rec, w);
   const r = await runStep(ctx.h, {
     rec: rec,
@@ -184,12 +184,14 @@ export function repairMembers(
   loop: Measurement['findings'],
 ): ReadonlySet<string> | undefined {
   const from = [...m.failed, ...loop].map((x) => x.member);
-  if (from.length === 0 || from.some((x) => x === undefined)) return undefined;
-  return new Set(from as string[]);
+  const named = from.filter((x): x is string => x !== undefined);
+  if (from.length === 0 || named.length < from.length) return undefined;
+  return new Set(named);
 }
 
 export async function repair(ctx: NodeCtx, rec: StartedItem): Promise<NodeOutcome | null> {
-  const loop = ctx.node.fix_loop as ModelFixLoop;
+  const loop = ctx.node.fix_loop;
+  if (!loop) throw new Error(`node ${ctx.node.id} has no fix_loop to repair with`);
   for (let i = rec.walk.step; i < loop.steps.length; i++) {
     const cur = await ctx.h.item(ctx.id);
     const w = cur.walk;

@@ -10,7 +10,7 @@ import type { ItemRecord } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Workers } from '../workers/workers.js';
 import { patchWalk } from '../../store/item-walk.js';
-import { passed } from './walk-helpers.js';
+import { passed } from '../../core/chain/walk-rules.js';
 
 /** What the reviewer's verdict asks of the gate; the engine applies it (a worker never decides). */
 export type ReviewOutcome =

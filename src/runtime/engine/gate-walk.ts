@@ -4,7 +4,7 @@ import { needsDocument, passGate, rejectGate, type AtGate } from './gate-moves.j
 import { autoReviewApplies, runAutoReview } from './gate-review.js';
 import type { Gates } from './gates.js';
 import type { EngineResources } from './resources.js';
-import { rejectTarget } from './walk-helpers.js';
+import { rejectTarget } from '../../core/chain/walk-rules.js';
 
 /**
  * The walk reached a gate: its reviewer runs first when it has one, and the verdict moves the walk

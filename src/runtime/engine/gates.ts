@@ -8,7 +8,7 @@ import { atGate, needsDocument, passGate, rejectGate, type AtGate } from './gate
 import { answeredBefore, waitsOn, type Decision } from './gate-requests.js';
 import { gateOpen, rowOf } from './move-guards.js';
 import type { EngineResources } from './resources.js';
-import { rejectTarget } from './walk-helpers.js';
+import { rejectTarget } from '../../core/chain/walk-rules.js';
 import { digestOf } from '../review/documents.js';
 
 /** What a person sends with a decision besides the gate. */

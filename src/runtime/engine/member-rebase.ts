@@ -4,7 +4,7 @@ import { rebaseReport, type RebaseReport } from './base-change.js';
 import { withMember } from './member-worktrees.js';
 import { stopOf, type NodeCtx, type NodeOutcome } from './node-ctx.js';
 import type { TaskRun } from './step-runner.js';
-import { passed } from './walk-helpers.js';
+import { passed } from '../../core/chain/walk-rules.js';
 
 /**
  * The members' runs of a fanned-out `jig.mr_rebase` (the root's is the node's as for any item):

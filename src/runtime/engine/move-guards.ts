@@ -1,8 +1,6 @@
 import { JigError } from '../../contract/errors.js';
-import { itemStatuses, type ItemStatus, type StopKind } from '../../contract/item-status.js';
+import { itemStatuses, type ItemStatus } from '../../contract/item-status.js';
 import { isEnded } from '../../core/items/status.js';
-import type { Walk } from '../../contract/walk.js';
-import { clockAt, hold } from '../../core/chain/walk-state.js';
 import { getItem, type ItemRecord } from '../../store/work-items.js';
 import type { UnitOfWork } from '../events/event-log.js';
 
@@ -73,15 +71,6 @@ export function gateOpen(rec: ItemRecord, gate: string): boolean {
     node.id === gate &&
     (rec.stop_kind === 'gate' || rec.stop_kind === 'cap')
   );
-}
-
-/**
- * The walk as an item stops: a gate starts its clock; a stop for a person holds the wall clocks,
- * like a pause (a rate-limit park is a wait and keeps them running).
- */
-export function stoppedWalk(w: Walk, kind: StopKind, at: number): Walk {
-  if (kind === 'gate') return w.gate_clock ? w : { ...w, gate_clock: clockAt(w, at) };
-  return kind === 'rate_limit' ? w : hold(w, at);
 }
 
 /**

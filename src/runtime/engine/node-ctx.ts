@@ -1,5 +1,5 @@
 import { stamp } from '../clock.js';
-import type { StartedItem } from '../../store/started-item.js';
+import type { StartedItem } from './started-item.js';
 import type { StopKind } from '../../contract/item-status.js';
 import type { Walk } from '../../contract/walk.js';
 import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
@@ -11,7 +11,7 @@ import type { NewEventOf } from '../../store/events.js';
 import type { EventLog } from '../events/event-log.js';
 import { patchWalk } from '../../store/item-walk.js';
 import type { StepHost, TaskRun } from './step-runner.js';
-import { stopKindOf, worstStatus } from './walk-helpers.js';
+import { stopKindOf, worstStatus } from '../../core/chain/walk-rules.js';
 import { WalkFenced } from './claims.js';
 
 /** How running a node ended: it completed, it stops the item, or the item stopped running under it. */

@@ -4,7 +4,7 @@ import type { ModelExecNode, ModelStep, ResolvedChain } from '../../core/chain/m
 import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import { roundOf } from '../../core/findings/stuck.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
-import type { StartedItem } from '../../store/started-item.js';
+import type { StartedItem } from './started-item.js';
 import { decide, judge, judged, loopSeverities, repair } from './fix-loop.js';
 import { measure } from './measure.js';
 import {
@@ -23,7 +23,7 @@ import {
 import { afterRebase, baseRebase, checkBase, conflictPlan, isConflict, rebaseReport } from './base-change.js';
 import { freshEntry, remeasure } from '../../core/chain/walk-state.js';
 import { runStep, stepOf } from './step-runner.js';
-import { passed } from './walk-helpers.js';
+import { passed } from '../../core/chain/walk-rules.js';
 
 /**
  * The latest session of each task of the step other than `only`, when it finished (done,

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { isSameProcess } from '../process/proc-info.js';
 import type { Parking } from './parking.js';
 import type { EngineResources } from './resources.js';
-import { passed, stopKindOf } from './walk-helpers.js';
+import { passed, stopKindOf } from '../../core/chain/walk-rules.js';
 
 /**
  * After a restart: adopts every session that is still running (same pid, same start time),

@@ -13,7 +13,7 @@ import type { ReposService } from '../repos/repos-service.js';
 import type { Workers } from '../workers/workers.js';
 import type { Claims, ProcessIdentity } from './claims.js';
 
-/** What the server hands the engine. */
+/** What the server hands the engine (the composition root builds each once: server/compose.ts). */
 export interface EngineDeps {
   store: Store;
   events: EventLog;
@@ -34,6 +34,12 @@ export interface EngineDeps {
   approvalRefusal?: (id: string) => Promise<Error | null>;
   /** Who this process is among those sharing the store (docs/scale-out.md). */
   identity: ProcessIdentity;
+  /** The agent CLIs Jig knows and their prices. */
+  catalog: HarnessCatalog;
+  /** The processes the engine launches, watches and adopts. */
+  workers: Workers;
+  /** Which process walks each running item. */
+  claims: Claims;
 }
 
 /**
@@ -42,10 +48,6 @@ export interface EngineDeps {
  * systems themselves, so a system depends on what it asks for and the facade alone wires them.
  */
 export interface EngineResources extends EngineDeps {
-  workers: Workers;
-  /** Which process walks each running item (claims.ts). */
-  claims: Claims;
-  catalog: HarnessCatalog;
   /** True once the server is closing: nothing new starts. */
   closed(): boolean;
   /** The clock's time as stored. */

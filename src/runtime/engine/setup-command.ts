@@ -4,7 +4,7 @@ import type { StopKind } from '../../contract/item-status.js';
 import { SETUP_NODE } from '../../contract/verdicts.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import type { EngineResources } from './resources.js';
-import { passed, stopKindOf } from './walk-helpers.js';
+import { passed, stopKindOf } from '../../core/chain/walk-rules.js';
 import type { Prepared } from './worktree.js';
 
 /** Why the walk cannot start: the item stops with this (or `halt`: it stopped meanwhile). */

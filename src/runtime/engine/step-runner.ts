@@ -14,7 +14,7 @@ import type {
 import type { Store } from '../../store/database.js';
 import { sessionsOf, type SessionRecord, type SessionStatus } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
-import type { StartedItem } from '../../store/started-item.js';
+import type { StartedItem } from './started-item.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { documentPresent } from '../fs/worktree-document.js';
 import { patchWalk } from '../../store/item-walk.js';
@@ -25,7 +25,7 @@ import { worktreeSnapshot } from './read-only.js';
 import type { WaitTarget } from '../../contract/config/task.js';
 import { taskSpec, type ImmediateForge, type TaskSpec } from './task-spec.js';
 import type { MemberRun } from './members.js';
-import { passed, timeCapMinutes } from './walk-helpers.js';
+import { passed, timeCapMinutes } from '../../core/chain/walk-rules.js';
 import { clockAt, wallClockCrossed } from './wall-clock.js';
 
 export interface TaskRun {

@@ -2,7 +2,7 @@ import type { StopKind } from '../../contract/item-status.js';
 import type { Walk } from '../../contract/walk.js';
 import { updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { UnitOfWork } from '../events/event-log.js';
-import { stoppedWalk } from './move-guards.js';
+import { stoppedWalk } from '../../core/chain/walk-rules.js';
 
 /**
  * Stops an item for a person from outside its walk (a wait, the merge request watcher), inside the

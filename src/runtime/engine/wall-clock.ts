@@ -1,12 +1,13 @@
+import { ScopePolicy } from '../../contract/config/scope-policy.js';
 import type { Walk, WallClock } from '../../contract/walk.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import { clockedItemIds } from '../../store/item-scans.js';
 import { clockAt, elapsedMinutes, heldMs, hold, release } from '../../core/chain/walk-state.js';
 import type { Logger } from 'pino';
 import type { PolicyFile } from '../../contract/config/policy.js';
-import type { ModelNode, ModelStep, ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import type { ModelNode, ModelTask, ResolvedChain } from '../../core/chain/model.js';
+import { stepAt } from '../../core/chain/walk-rules.js';
 import { WaitTarget } from '../../contract/config/task.js';
-import { walkChain } from '../../core/chain/walk.js';
 import { overrideAt } from '../../core/items/policy-override.js';
 import { durationMinutes } from '../../core/policy/gate-timeout.js';
 import type { Store } from '../../store/database.js';
@@ -36,9 +37,8 @@ export interface WallCrossed {
 
 type Level = { total_time_cap_minutes?: number } | undefined;
 const own = (v: unknown): number | undefined => {
-  const n = (v as { policy?: { total_time_cap_minutes?: unknown } } | undefined)?.policy
-    ?.total_time_cap_minutes;
-  return typeof n === 'number' ? n : undefined;
+  const r = ScopePolicy.safeParse(v && typeof v === 'object' && 'policy' in v ? v.policy : undefined);
+  return r.success ? r.data?.total_time_cap_minutes : undefined;
 };
 
 /**
@@ -55,11 +55,6 @@ function capOf(override: unknown, path: string, value: unknown, level: Level, ma
 /** A wait's timeout when neither its task nor policy.yaml's task defaults set one. */
 export const DEFAULT_WAIT_MINUTES = 90;
 const isWait = (t: ModelTask): boolean => t.kind === 'forge' && WaitTarget.safeParse(t.target).success;
-
-function stepAt(chain: ResolvedChain, path: string): ModelStep | null {
-  const v = walkChain(chain).find((x) => x.kind === 'step' && x.path === path);
-  return (v?.value as ModelStep | undefined) ?? null;
-}
 
 /**
  * The first wall-clock cap the item has reached: the running step's and its tasks' (their clock is

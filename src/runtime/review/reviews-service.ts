@@ -6,7 +6,7 @@ import type { ItemRecord } from '../../store/work-items.js';
 import type { ResolvedChain } from '../../core/chain/model.js';
 import type { Engine } from '../engine/engine.js';
 import { gateOpen, pendingGateNote } from '../engine/move-guards.js';
-import { rejectTarget } from '../engine/walk-helpers.js';
+import { rejectTarget } from '../../core/chain/walk-rules.js';
 import type { EventLog } from '../events/event-log.js';
 import { OWNER } from './review-service.js';
 import { snapshotIfPresent } from './snapshot.js';

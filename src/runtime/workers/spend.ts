@@ -1,3 +1,4 @@
+import { ScopePolicy } from '../../contract/config/scope-policy.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import type { ResolvedChain } from '../../core/chain/model.js';
 import { walkChain, type Visit } from '../../core/chain/walk.js';
@@ -18,8 +19,12 @@ export interface Crossed {
 type Caps = { token_budget?: number; budget_usd?: number };
 
 const capsOf = (v: unknown): Caps => {
-  const p = (v as { policy?: Caps } | undefined)?.policy;
-  return p && typeof p === 'object' ? p : {};
+  const r = ScopePolicy.safeParse(v && typeof v === 'object' && 'policy' in v ? v.policy : undefined);
+  const p = r.success ? r.data : undefined;
+  return {
+    ...(p?.token_budget !== undefined ? { token_budget: p.token_budget } : {}),
+    ...(p?.budget_usd !== undefined ? { budget_usd: p.budget_usd } : {}),
+  };
 };
 
 /** A scope's own cap, else policy.yaml's default for its level. */

@@ -1,6 +1,6 @@
-import type { ResolvedChain } from '../contract/config/chain-model.js';
-import type { Walk } from '../contract/walk.js';
-import type { ItemRecord } from './work-items.js';
+import type { ResolvedChain } from '../../contract/config/chain-model.js';
+import type { Walk } from '../../contract/walk.js';
+import type { ItemRecord } from '../../store/work-items.js';
 
 /** An item that has started: its chain is frozen and it has a walk. */
 export type StartedItem = ItemRecord & { walk: Walk; chain_definition: ResolvedChain };

@@ -1,14 +1,26 @@
-import type {
-  ModelExecNode,
-  ModelNode,
-  ModelStep,
-  ModelTask,
-  ResolvedChain,
-} from '../../core/chain/model.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
-import { overrideAt } from '../../core/items/policy-override.js';
-import type { SessionStatus } from '../../store/sessions.js';
+import type { ScopePolicy } from '../../contract/config/scope-policy.js';
 import type { StopKind } from '../../contract/item-status.js';
+import type { SessionStatus } from '../../contract/session-status.js';
+import type { Walk } from '../../contract/walk.js';
+import { overrideAt } from '../items/policy-override.js';
+import type { ModelExecNode, ModelStep, ModelTask, ResolvedChain } from './model.js';
+import { clockAt, hold } from './walk-state.js';
+
+/*
+ * The walk's pure rules: which time cap a task runs under, where a rejection goes back to, which
+ * failure of a step a person acts on first, which stop a session's end leads to, and the walk as
+ * an item stops. No I/O: the engine (runtime/engine) applies them.
+ */
+
+/**
+ * The walk as an item stops: a gate starts its clock; a stop for a person holds the wall clocks,
+ * like a pause (a rate-limit park is a wait and keeps them running).
+ */
+export function stoppedWalk(w: Walk, kind: StopKind, at: number): Walk {
+  if (kind === 'gate') return w.gate_clock ? w : { ...w, gate_clock: clockAt(w, at) };
+  return kind === 'rate_limit' ? w : hold(w, at);
+}
 
 /** The time cap a task runs under: the nearest scope that sets one, else policy.yaml's task default. */
 export function timeCapMinutes(
@@ -23,18 +35,15 @@ export function timeCapMinutes(
     const o = overrideAt(override, p).time_cap_minutes;
     if (o !== undefined) return o;
   }
-  const own = (x: unknown): number | undefined => {
-    const p = (x as { policy?: { time_cap_minutes?: unknown } } | undefined)?.policy;
-    return typeof p?.time_cap_minutes === 'number' ? p.time_cap_minutes : undefined;
-  };
+  const own = (x: { policy?: ScopePolicy | undefined }): number | undefined => x.policy?.time_cap_minutes;
   const defaults = policy?.defaults?.tasks;
   return own(task) ?? own(step) ?? own(node) ?? own(chain) ?? defaults?.time_cap_minutes ?? null;
 }
 
 /** The exec node a rejection re-enters: `reject_to`, else the nearest exec node before the gate. */
 export function rejectTarget(chain: ResolvedChain, gateIndex: number, override?: string): number | null {
-  const gate = chain.nodes[gateIndex] as ModelNode & { reject_to?: string };
-  const name = override ?? gate.reject_to;
+  const gate = chain.nodes[gateIndex];
+  const name = override ?? (gate?.kind === 'gate' ? gate.reject_to : undefined);
   if (name) {
     const i = chain.nodes.findIndex((n) => n.id === name);
     return i >= 0 && i < gateIndex && chain.nodes[i]!.kind === 'exec' ? i : null;
@@ -74,3 +83,27 @@ export const stopKindOf: Partial<Record<SessionStatus, StopKind>> = {
   unknown: 'infra',
   failed: 'failed',
 };
+
+/** Every step of a plan, and of the plans its steps and tasks fall back on (`on_failure`). */
+function* planSteps(steps: readonly ModelStep[]): Generator<ModelStep> {
+  for (const step of steps) {
+    yield step;
+    if (step.on_failure) yield* planSteps(step.on_failure.steps);
+    for (const t of step.tasks) if (t.on_failure) yield* planSteps(t.on_failure.steps);
+  }
+}
+
+/** The step of a resolved chain at `path`: a node's own, or one of its handlers' plans. */
+export function stepAt(chain: ResolvedChain, path: string): ModelStep | null {
+  for (const node of chain.nodes) {
+    if (node.kind !== 'exec') continue;
+    const plans = [
+      node.steps,
+      node.on_failure?.steps,
+      node.fix_loop?.steps,
+      node.on_base_changed?.on_conflict?.steps,
+    ];
+    for (const steps of plans) for (const s of planSteps(steps ?? [])) if (s.path === path) return s;
+  }
+  return null;
+}
