@@ -150,7 +150,7 @@ export function compose(f: Foundations): Services {
   const facts = {
     paths,
     version: f.version,
-    startedAt: Date.now(),
+    startedAt: clock.now(),
     bind: f.bind,
     port: 0,
     access: f.access,
@@ -206,6 +206,7 @@ export function compose(f: Foundations): Services {
     chains: config,
     events,
     attachmentsDir: paths.attachmentsDir,
+    clock,
     ended: (id) => engine.ended(id),
   });
   const reviews = new ReviewsService({
@@ -303,7 +304,7 @@ export function compose(f: Foundations): Services {
     theme: new ThemeSettings(paths.configDir),
     mcpToken,
     auth: new AuthService({ paths, log, access: f.access, store, peerToken: facts.peerToken, mcpToken }),
-    updates: new UpdateChecker(f.version),
+    updates: new UpdateChecker(f.version, env, clock),
     policySettings: new PolicySettings(paths.configDir, config, store),
     templateFiles: new TemplateFiles(paths.configDir, config),
     configDrafts,

@@ -67,7 +67,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const env = opts.env ?? process.env;
   const paths = resolveHomePaths(env);
   mkdirSync(paths.runDir, { recursive: true, mode: 0o700 });
-  const lock = PidLock.acquire(paths.pidPath);
+  const clock = opts.clock ?? systemClock();
+  const lock = PidLock.acquire(paths.pidPath, clock);
   let log: Logger | undefined;
   let store: Store | undefined;
   try {
@@ -84,7 +85,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     );
     const s = compose({
       ...{ paths, env, log, store, events, access, bind, identity, repoMap },
-      clock: opts.clock ?? systemClock(),
+      clock,
       version: installedVersion(),
       ...(opts.onRestart ? { onRestart: opts.onRestart } : {}),
     });

@@ -88,7 +88,7 @@ export class Claims {
   private hooks: ClaimsHooks | null = null;
   private stop: AbortController | null = null;
   private lastBeat = 0;
-  private startedAt = new Date().toISOString();
+  private startedAt: string;
   private leads = false;
 
   /** Whether other processes may share the store (PostgreSQL): claims, heartbeats and fences apply. */
@@ -99,6 +99,7 @@ export class Claims {
   constructor(private readonly d: ClaimsDeps) {
     this.name = d.identity.name;
     this.shared = d.store.kind === 'postgres';
+    this.startedAt = new Date(d.clock.now()).toISOString();
   }
 
   private now(): string {
@@ -146,7 +147,7 @@ export class Claims {
       await succeed(uow.db, identity.name, host, this.d.home, at);
     });
     await pruneWorkers(this.d.store.db, new Date(this.d.clock.now() - FORGET_MS).toISOString());
-    this.lastBeat = Date.now();
+    this.lastBeat = this.d.clock.now();
     // Known before recovery: what it settles for this process's items is written under their claims.
     for (const [id, generation] of await claimsHeldBy(this.d.store.db, this.name))
       this.held.set(id, generation);
@@ -344,9 +345,9 @@ export class Claims {
 
   /** Wakes the loop now (a NOTIFY said work is waiting). */
   private async tick(): Promise<void> {
-    if (Date.now() - this.lastBeat >= HEARTBEAT_MS) {
+    if (this.d.clock.now() - this.lastBeat >= HEARTBEAT_MS) {
       await heartbeat(this.d.store.db, this.name, this.now());
-      this.lastBeat = Date.now();
+      this.lastBeat = this.d.clock.now();
     }
     await this.fence();
     if (this.d.identity.takesWork) await this.claimMore();

@@ -1,4 +1,5 @@
 import { linkSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { stamp, type Clock } from '../clock.js';
 import { randomBytes } from 'node:crypto';
 import { writeFileAtomic } from './atomic-write.js';
 import { isSameProcess, processStartTime } from '../process/proc-info.js';
@@ -51,13 +52,13 @@ export class PidLock {
     this.record = record;
   }
 
-  static acquire(path: string): PidLock {
+  static acquire(path: string, clock: Clock): PidLock {
     const record: PidRecord = {
       pid: process.pid,
       start_time: processStartTime(process.pid),
       bind: null,
       port: null,
-      started_at: new Date().toISOString(),
+      started_at: stamp(clock),
     };
     for (let attempt = 0; attempt < 5; attempt++) {
       const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;

@@ -20,6 +20,7 @@ import { requireChain, type ChainCatalog, type ChainSummary } from './chain-cata
 import { branchName, newItemId } from './ids.js';
 import type { Logger } from 'pino';
 import type { ItemWorkspace } from '../../contract/item-workspace.js';
+import { stamp, type Clock } from '../clock.js';
 import type { IssueTracker, ItemIssue } from '../../contract/item-issues.js';
 import { linkIssues } from '../../store/item-issues.js';
 
@@ -72,6 +73,8 @@ export interface IntakeDeps {
   chains: ChainCatalog;
   events: EventLog;
   attachmentsDir: string;
+  /** The runtime's one clock: filing times and the idempotency window read it. */
+  clock: Clock;
 }
 
 export interface CheckedIntake {
@@ -256,7 +259,7 @@ export async function fileItem(
   checked: CheckedIntake,
   opts: FileOptions,
 ): Promise<ItemRecord> {
-  const now = new Date().toISOString();
+  const now = stamp(deps.clock);
   const id = newItemId();
   const issues = issuesOf(input);
   const rec: ItemRecord = {

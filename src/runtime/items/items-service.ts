@@ -1,4 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
+import { stamp } from '../clock.js';
 import { requireChain } from './chain-catalog.js';
 import { JigError } from '../../contract/errors.js';
 import type { AttachmentKind, PatchItemBody, WorkItem } from '../../contract/items.js';
@@ -283,7 +284,7 @@ export class ItemsService {
       events.push({ type: 'attachments_changed', payload: { kinds: Object.keys(next) } });
     }
     if (events.length === 0) return rec;
-    changes.updated_at = new Date().toISOString();
+    changes.updated_at = stamp(this.deps.clock);
     await this.deps.events.transact(async (uow) => {
       await updateItem(uow.db, id, changes);
       for (const [kind, text] of texts)
@@ -314,7 +315,7 @@ export class ItemsService {
           { status: rec.status, allowed: decision.allowed },
         );
       if (!decision.changed) return { rec, after: rec, changed: false };
-      const now = new Date().toISOString();
+      const now = stamp(this.deps.clock);
       const changes: Partial<ItemRecord> = { status: decision.to.status, updated_at: now };
       if (move === 'archive') changes.archived_at = now;
       if (move === 'restore') changes.archived_at = null;
@@ -436,7 +437,7 @@ export class ItemsService {
   /** Spend since local midnight against policy's daily cap. */
   async budgetToday() {
     const budget = (this.deps.config.policy?.budget ?? {}) as Record<string, unknown>;
-    const midnight = new Date();
+    const midnight = new Date(this.deps.clock.now());
     midnight.setHours(0, 0, 0, 0);
     const cap = num(budget.daily_usd);
     // Agent sessions are the only spenders; a session with tokens but no price counts as unpriced.

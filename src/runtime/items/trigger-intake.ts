@@ -44,7 +44,7 @@ export async function fileTrigger(deps: IntakeDeps, input: IntakeInput, key?: st
     return { rec, replayed: false };
   }
   const sha256 = requestDigest(input);
-  const since = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  const since = new Date(deps.clock.now() - IDEMPOTENCY_WINDOW_MS).toISOString();
   const earlier = await findTriggerKey(deps.store.db, key, since);
   if (earlier) return replay(deps, earlier, sha256);
   const checked = checkIntake(deps, input);

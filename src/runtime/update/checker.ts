@@ -1,4 +1,5 @@
 import type { UpdateAnswer } from '../../contract/routes/update.js';
+import { stamp, systemClock, type Clock } from '../clock.js';
 import { compareVersions, newestOnChannel, type Channel } from '../../core/update/versions.js';
 import { installedVersion } from '../package-root.js';
 import { feedUrl, fetchDistTags, packageName } from './feed.js';
@@ -21,7 +22,7 @@ export class UpdateChecker {
   constructor(
     private readonly running: string,
     private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Clock = systemClock(),
   ) {}
 
   cached(channel: Channel): UpdateAnswer {
@@ -32,7 +33,7 @@ export class UpdateChecker {
     this.inFlight ??= (async () => {
       const feed = feedUrl(this.env, packageName());
       const distTags = await fetchDistTags(feed);
-      return { at: this.now().toISOString(), feed, distTags };
+      return { at: stamp(this.clock), feed, distTags };
     })().finally(() => {
       this.inFlight = null;
     });

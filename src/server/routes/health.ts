@@ -10,6 +10,7 @@ export async function healthAnswer(
     | 'config'
     | 'paths'
     | 'startedAt'
+    | 'clock'
     | 'bind'
     | 'port'
     | 'version'
@@ -29,7 +30,7 @@ export async function healthAnswer(
     intake_off: c.intakeOff,
     run_dir: inst.paths.runDir,
     pid: process.pid,
-    uptime_s: Math.round((Date.now() - inst.startedAt) / 100) / 10,
+    uptime_s: Math.round((inst.clock.now() - inst.startedAt) / 100) / 10,
     bind: inst.bind,
     port: inst.port,
     version: inst.version,
