@@ -45,8 +45,7 @@ export async function callTool(
  * a new SDK stops using it.)
  */
 function ownToolsOnly(server: McpServer): void {
-  const inner = server as unknown as { _registeredTools?: object };
-  if (inner._registeredTools !== undefined) inner._registeredTools = Object.create(null) as object;
+  if (Reflect.has(server, '_registeredTools')) Reflect.set(server, '_registeredTools', Object.create(null));
 }
 
 /** One MCP server with every tool, calling the API through `ctx.client`. */

@@ -111,7 +111,9 @@ export async function openStore(path: string, migrations: Migration[] = defaultM
   const dataVersion = raw.prepare('PRAGMA data_version').pluck();
   const changeVersion = (): string => `${String(totalChanges.get())}:${String(dataVersion.get())}`;
   const counts = new Map<string, { version: string; n: number }>();
-  const any = db as unknown as Kysely<unknown>;
+  // Migrations see an untyped schema (each knows the tables of its own time): a second Kysely on the
+  // same connection, never destroyed (that would close the connection the store keeps).
+  const any = new Kysely<unknown>({ dialect: new SqliteDialect({ database: raw }) });
   try {
     const version = await currentVersion(any);
     const latest = migrations.reduce((m, x) => Math.max(m, x.version), 0);

@@ -26,7 +26,7 @@ export class Prepared<P extends object, R> {
     const markers: Record<string, string> = {};
     for (const k of this.keys) markers[k] = `${MARK}${k}`;
     // The builder only places the values; markers stand in for them while the SQL is compiled.
-    const c = this.build(db, markers as unknown as P).compile();
+    const c = this.build(db, markers as P).compile();
     const keys = c.parameters.map((v) => {
       if (typeof v !== 'string' || !v.startsWith(MARK)) {
         throw new Error(`prepared query binds a value that is not a parameter: ${String(v)} in ${c.sql}`);

@@ -196,10 +196,14 @@ export const listColumns = [
  * columns a listing leaves out (the walk, the frozen chain and policy) are null.
  */
 export function listRecord(values: readonly unknown[]): ItemRecord {
-  const row: Record<string, unknown> = { chain_definition: null, policy_snapshot: null, walk: null };
+  const row: Partial<Record<keyof WorkItemsTable, unknown>> = {
+    chain_definition: null,
+    policy_snapshot: null,
+    walk: null,
+  };
   listColumns.forEach((k, i) => (row[k] = values[i]));
   // The columns of this table in their order, as Kysely would have typed them.
-  return fromRow(row as unknown as WorkItemsTable);
+  return fromRow(row as WorkItemsTable);
 }
 
 function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {

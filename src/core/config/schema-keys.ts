@@ -16,7 +16,8 @@ interface Def {
   discriminator?: string;
   getter?: () => z.ZodType;
 }
-const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+// zod 4's own definition of a schema, read for the few fields the walk below needs.
+const defOf = (s: z.ZodType): Def => s._zod.def;
 
 function unwrap(s: z.ZodType, value: unknown): z.ZodType {
   for (;;) {

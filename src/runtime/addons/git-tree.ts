@@ -52,6 +52,11 @@ async function fetchRefs(dir: string, url: string): Promise<Outcome<null>> {
  * short never leaves a mirror that looks whole) and fetched when asked. `fetched` says whether it
  * is as new as the remote now, which spares a second fetch for a pinned commit.
  */
+/** The object types `git ls-tree` names (the pattern above admits no other). */
+function isEntryType(t: string | undefined): t is TreeEntry['type'] {
+  return t === 'blob' || t === 'tree' || t === 'commit';
+}
+
 export async function openMirror(
   cacheDir: string,
   url: string,
@@ -157,14 +162,15 @@ export async function lsTree(
   for (const rec of r.stdout.split('\0')) {
     const m = /^(\d+) (blob|tree|commit) ([0-9a-f]+) +(-|\d+)\t(.*)$/s.exec(rec);
     if (!m) continue;
-    const [, mode, type, oid, size, path] = m as unknown as [
-      string,
-      string,
-      TreeEntry['type'],
-      string,
-      string,
-      string,
-    ];
+    const [, mode, type, oid, size, path] = m;
+    if (
+      mode === undefined ||
+      !isEntryType(type) ||
+      oid === undefined ||
+      size === undefined ||
+      path === undefined
+    )
+      continue;
     entries.push({ mode, type, oid, size: size === '-' ? null : Number(size), path });
   }
   return ok(entries);

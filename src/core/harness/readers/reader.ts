@@ -74,13 +74,22 @@ function assign(out: SessionReadout, field: ReadoutField, v: unknown): void {
 
 function clearField(out: SessionReadout, field: ReadoutField): void {
   const fresh = emptyReadout();
-  if (field.startsWith('tokens.')) {
+  if (
+    field === 'tokens.input' ||
+    field === 'tokens.output' ||
+    field === 'tokens.cache_read' ||
+    field === 'tokens.cache_write'
+  ) {
     const k = field.slice(7) as keyof SessionReadout['tokens'];
     out.tokens[k] = fresh.tokens[k];
   } else if (field === 'rate_limit.hit') out.rate_limit.hit = false;
   else if (field === 'rate_limit.resets_at') out.rate_limit.resets_at = null;
-  else
-    (out as unknown as Record<string, unknown>)[field] = (fresh as unknown as Record<string, unknown>)[field];
+  else copyField(out, fresh, field);
+}
+
+/** One top-level field of a readout, copied from another: typed by its key, whichever it is. */
+function copyField<K extends keyof SessionReadout>(to: SessionReadout, from: SessionReadout, k: K): void {
+  to[k] = from[k];
 }
 
 function apply(rule: ReaderRule, event: unknown, out: SessionReadout, ctx: ExtractContext): void {
