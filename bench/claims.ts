@@ -9,6 +9,7 @@
  */
 import pg from 'pg';
 import pino from 'pino';
+import { ProcessRegistry } from '../src/runtime/engine/process-registry.js';
 import { Claims } from '../src/runtime/engine/claims.js';
 import { systemClock } from '../src/runtime/clock.js';
 import { EventLog } from '../src/runtime/events/event-log.js';
@@ -44,8 +45,14 @@ async function jigClaims(url: string, n: number): Promise<{ ms: number; each: nu
         events,
         clock: systemClock(),
         log,
-        identity: { name: `w${i}`, role: 'worker', takesWork: true, slots: null },
-        home: `/bench/w${i}`,
+        registry: new ProcessRegistry({
+          store,
+          events,
+          clock: systemClock(),
+          log,
+          identity: { name: `w${i}`, role: 'worker', takesWork: true, slots: null },
+          home: `/bench/w${i}`,
+        }),
       });
       await claims.register();
       return { store, events, claims };

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ProcessRegistry } from '../src/runtime/engine/process-registry.js';
 import { Claims } from '../src/runtime/engine/claims.js';
 import { systemClock } from '../src/runtime/clock.js';
 import { EventLog } from '../src/runtime/events/event-log.js';
@@ -24,12 +25,15 @@ afterAll(async () => {
   }
 });
 
-async function claimer(url: string, name: string): Promise<{ claims: Claims; store: Store }> {
+async function claimer(
+  url: string,
+  name: string,
+): Promise<{ claims: Claims; store: Store; registry: ProcessRegistry }> {
   const store = await openStore(url);
   const events = new EventLog(store);
   await events.init();
   open.push({ store, events });
-  const claims = new Claims({
+  const registry = new ProcessRegistry({
     store,
     events,
     clock: systemClock(),
@@ -37,8 +41,15 @@ async function claimer(url: string, name: string): Promise<{ claims: Claims; sto
     identity: { name, role: 'worker', takesWork: true, slots: null },
     home: `/homes/${name}`,
   });
+  const claims = new Claims({
+    store,
+    events,
+    clock: systemClock(),
+    log: pino({ level: 'silent' }),
+    registry,
+  });
   await claims.register();
-  return { claims, store };
+  return { claims, store, registry };
 }
 
 async function seed(store: Store, n: number): Promise<string[]> {
@@ -98,7 +109,7 @@ describe('claim rounds on PostgreSQL', () => {
     expect(events.map((e) => [e.work_item_id, JSON.parse(e.payload)])).toEqual(
       [...mine].sort().map((id) => [id, { worker: takerOf(id), from: 'w0', generation: 2, sessions: [] }]),
     );
-    const workers = await all[1]!.claims.workers();
+    const workers = await all[1]!.registry.workers();
     expect(workers.map((w) => [w.name, w.alive, w.self, w.leads])).toEqual([
       ['w0', false, false, false],
       ['w1', true, true, false],

@@ -22,7 +22,8 @@ import { DraftOps } from '../runtime/drafts/draft-ops.js';
 import { DraftPublisher } from '../runtime/drafts/publish.js';
 import { PolicyPreviewService } from '../runtime/drafts/policy-preview.js';
 import { Engine } from '../runtime/engine/engine.js';
-import { Claims, type ProcessIdentity } from '../runtime/engine/claims.js';
+import { Claims } from '../runtime/engine/claims.js';
+import { ProcessRegistry, type ProcessIdentity } from '../runtime/engine/process-registry.js';
 import { Workers } from '../runtime/workers/workers.js';
 import { SkillCatalog } from '../runtime/harness/skills.js';
 import { AddonContent } from '../runtime/addons/content.js';
@@ -178,7 +179,8 @@ export function compose(f: Foundations): Services {
     addons: new AddonContent(paths.addonsDir, config),
     identity: f.identity,
   });
-  const claims = new Claims({ store, events, clock, log, identity: f.identity, home: paths.home });
+  const registry = new ProcessRegistry({ store, events, clock, log, identity: f.identity, home: paths.home });
+  const claims = new Claims({ store, events, clock, log, registry });
   const review = new ReviewService({ store, log, now, record });
   const threads = new ThreadsService({ store, events, now, record });
   const engine = new Engine({
@@ -197,6 +199,7 @@ export function compose(f: Foundations): Services {
     catalog: harnessCatalog,
     workers,
     claims,
+    registry,
   });
   const items = new ItemsService({
     log,

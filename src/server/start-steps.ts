@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { AccessFile } from '../contract/config/access.js';
-import { defaultWorkerName, type ProcessIdentity } from '../runtime/engine/claims.js';
+import { defaultWorkerName, type ProcessIdentity } from '../runtime/engine/process-registry.js';
 import type { HomePaths } from '../runtime/home/paths.js';
 import type { PreparedHome } from '../runtime/home/prepare-home.js';
 import { openStore, type Store } from '../store/database.js';

@@ -1,68 +1,36 @@
-import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { WorkerInfo } from '../../contract/health.js';
 import {
   claimable,
   claimFree,
   claimOf,
   claimsOf,
   claimsHeldBy,
-  heartbeat,
   isSilent,
   liveTakers,
-  listWorkers,
-  advertise,
-  markLeading,
-  markStopped,
-  pruneWorkers,
-  registerWorker,
   setClaim,
   statusesOf,
-  succeed,
   ownIdle,
-  workerNamed,
 } from '../../store/claims.js';
 import type { Store } from '../../store/database.js';
-import { getSession, releaseSessions } from '../../store/sessions.js';
+import { releaseSessions } from '../../store/sessions.js';
 import { runningCount } from '../../store/slots.js';
 import { getItem } from '../../store/work-items.js';
 import { background } from '../background.js';
-import type { Clock } from '../clock.js';
+import { stamp, type Clock } from '../clock.js';
+import type { ProcessRegistry } from './process-registry.js';
 import type { EventLog, UnitOfWork } from '../events/event-log.js';
 
-/** A process that has not said it is alive for this long loses its claims (docs/scale-out.md). */
-export const SILENCE_MS = 60_000;
-/** How often a process says it is alive: several times within the silence, so a slow beat is no death. */
-const HEARTBEAT_MS = 5_000;
 /** How often a worker looks for items to claim and checks the ones it holds (a NOTIFY wakes it sooner). */
 const POLL_MS = 1_000;
-/** A process silent this long is dropped from the list health shows. */
-const FORGET_MS = 24 * 60 * 60_000;
-
-/** Who this process is among the ones sharing the store. */
-export interface ProcessIdentity {
-  /** `--name`, `JIG_WORKER_NAME`, or host:pid. */
-  name: string;
-  role: 'serve' | 'worker';
-  /** Whether it claims and walks items (`jig serve --no-work` does not). */
-  takesWork: boolean;
-  /** Most items it walks at once (the global max_concurrent still holds); null: no own limit. */
-  slots: number | null;
-}
-
-export function defaultWorkerName(env: NodeJS.ProcessEnv): string {
-  return env.JIG_WORKER_NAME?.trim() || `${hostname()}:${process.pid}`;
-}
 
 export interface ClaimsDeps {
   store: Store;
   events: EventLog;
   clock: Clock;
   log: Logger;
-  identity: ProcessIdentity;
-  /** JIG_HOME: the process that ran there before is this one's predecessor. */
-  home: string;
+  /** This process among those sharing the store: its name, heartbeats and silence. */
+  registry: ProcessRegistry;
 }
 
 /** What claims ask of the engine: start a walk here, and end this process's sessions of an item. */
@@ -75,7 +43,7 @@ export interface ClaimsHooks {
  * Which process walks each running item. On SQLite one process owns the store and walks
  * everything: every claim is granted and nothing is written. On PostgreSQL any number of
  * processes share it: each claims running items (unclaimed, its own, or held by a process silent
- * for SILENCE_MS), heartbeats, and ends its sessions of an item whose claim moved on (the fence:
+ * for SILENCE_MS, process-registry.ts), heartbeats, and ends its sessions of an item whose claim moved on (the fence:
  * a generation bumped at every claim), so no node runs in two places at once.
  */
 export class Claims {
@@ -87,9 +55,6 @@ export class Claims {
   private readonly walking = new Map<string, number>();
   private hooks: ClaimsHooks | null = null;
   private stop: AbortController | null = null;
-  private lastBeat = 0;
-  private startedAt: string;
-  private leads = false;
 
   /** Whether other processes may share the store (PostgreSQL): claims, heartbeats and fences apply. */
   get isShared(): boolean {
@@ -97,58 +62,25 @@ export class Claims {
   }
 
   constructor(private readonly d: ClaimsDeps) {
-    this.name = d.identity.name;
-    this.shared = d.store.kind === 'postgres';
-    this.startedAt = new Date(d.clock.now()).toISOString();
+    this.name = d.registry.name;
+    this.shared = d.registry.shared;
   }
 
   private now(): string {
-    return new Date(this.d.clock.now()).toISOString();
+    return stamp(this.d.clock);
   }
 
   private silentSince(): string {
-    return new Date(this.d.clock.now() - SILENCE_MS).toISOString();
+    return this.d.registry.silentSince();
   }
 
   /**
-   * Records this process, succeeding the one that ran in its home before (its claims and running
-   * sessions become this one's): before recovery, which adopts this process's sessions only.
+   * The claims this process held when it last ran (its predecessor's, after a succession), known
+   * before recovery: what recovery settles for its items is written under their claims.
    */
   async register(): Promise<void> {
-    const at = this.now();
-    this.startedAt = at;
-    // On SQLite one process owns the store: nothing to record, nobody to succeed.
+    await this.d.registry.register();
     if (!this.shared) return;
-    const { identity } = this.d;
-    const host = hostname();
-    await this.d.events.transact(async (uow) => {
-      const same = await workerNamed(uow.db, identity.name);
-      if (
-        same &&
-        same.stopped_at === null &&
-        same.heartbeat_at >= this.silentSince() &&
-        (same.host !== host || same.home !== this.d.home)
-      )
-        throw new Error(
-          `another live process is named ${identity.name} (on ${same.host}, home ${same.home}): ` +
-            'give this one another --name (or JIG_WORKER_NAME)',
-        );
-      await registerWorker(uow.db, {
-        name: identity.name,
-        role: identity.role,
-        host,
-        home: this.d.home,
-        pid: process.pid,
-        takes_work: identity.takesWork ? 1 : 0,
-        started_at: at,
-        heartbeat_at: at,
-        stopped_at: null,
-      });
-      await succeed(uow.db, identity.name, host, this.d.home, at);
-    });
-    await pruneWorkers(this.d.store.db, new Date(this.d.clock.now() - FORGET_MS).toISOString());
-    this.lastBeat = this.d.clock.now();
-    // Known before recovery: what it settles for this process's items is written under their claims.
     for (const [id, generation] of await claimsHeldBy(this.d.store.db, this.name))
       this.held.set(id, generation);
   }
@@ -169,42 +101,10 @@ export class Claims {
     this.stop = null;
   }
 
-  /** Where this process answers the others (server/forward.ts); nothing to say on SQLite. */
-  async advertise(url: string, token: string): Promise<void> {
-    if (this.shared) await advertise(this.d.store.db, this.name, url, token);
-  }
-
-  /**
-   * Another live process that has an item's files: the one whose session it is (`session`), else
-   * the one holding the item's claim. Null when that is this process, nobody, or a silent one.
-   */
-  async peerFor(id: string, session?: string): Promise<{ name: string; url: string; token: string } | null> {
-    if (!this.shared) return null;
-    const db = this.d.store.db;
-    const name = session ? (await getSession(db, session))?.worker : (await claimOf(db, id))?.worker;
-    if (!name || name === this.name) return null;
-    const w = await workerNamed(db, name);
-    if (!w?.url || !w.peer_token || w.stopped_at !== null || w.heartbeat_at < this.silentSince()) return null;
-    // A loopback address names that machine only: from another, it would reach whatever listens here.
-    if (w.host !== hostname() && isLoopbackUrl(w.url)) return null;
-    return { name, url: w.url, token: w.peer_token };
-  }
-
-  /** Records that this process leads now, or no longer (health and the doctor show it). */
-  async leading(on: boolean): Promise<void> {
-    this.leads = on;
-    if (this.shared) await markLeading(this.d.store.db, this.name, on);
-  }
-
   /** Stops claiming and records the stop (health shows it; the claims lapse after the silence). */
   async close(): Promise<void> {
     this.halt();
-    if (!this.shared) return;
-    try {
-      await markStopped(this.d.store.db, this.name, this.now());
-    } catch (err) {
-      this.d.log.warn({ err }, 'could not record this process as stopped');
-    }
+    await this.d.registry.stopped();
   }
 
   /**
@@ -213,7 +113,7 @@ export class Claims {
    */
   async take(id: string): Promise<boolean> {
     if (!this.shared) return true;
-    if (!this.d.identity.takesWork) return false;
+    if (!this.d.registry.identity.takesWork) return false;
     return this.d.events.transact((uow) => this.takeIn(uow, id));
   }
 
@@ -226,7 +126,7 @@ export class Claims {
       this.held.set(id, claim.generation);
       return true;
     }
-    const slots = this.d.identity.slots;
+    const slots = this.d.registry.identity.slots;
     if (slots !== null && this.walking.size >= slots) return false;
     const from = claim?.worker ?? null;
     if (from !== null && !(await isSilent(uow.db, from, this.silentSince()))) return false;
@@ -296,38 +196,6 @@ export class Claims {
     else this.walking.delete(id);
   }
 
-  /** The processes sharing the store, for health. */
-  async workers(): Promise<WorkerInfo[]> {
-    const since = this.silentSince();
-    if (!this.shared)
-      return [
-        {
-          name: this.name,
-          role: this.d.identity.role,
-          host: hostname(),
-          pid: process.pid,
-          takes_work: this.d.identity.takesWork,
-          started_at: this.startedAt,
-          heartbeat_at: this.now(),
-          alive: true,
-          self: true,
-          leads: this.leads,
-        },
-      ];
-    return (await listWorkers(this.d.store.db)).map((w) => ({
-      name: w.name,
-      role: w.role === 'worker' ? 'worker' : 'serve',
-      host: w.host,
-      pid: Number(w.pid),
-      takes_work: Number(w.takes_work) === 1,
-      started_at: w.started_at,
-      heartbeat_at: w.heartbeat_at,
-      alive: w.stopped_at === null && w.heartbeat_at >= since,
-      self: w.name === this.name,
-      leads: Number(w.leads) === 1 && w.stopped_at === null && w.heartbeat_at >= since,
-    }));
-  }
-
   private async loop(signal: AbortSignal | undefined): Promise<void> {
     while (signal && !signal.aborted) {
       try {
@@ -345,12 +213,9 @@ export class Claims {
 
   /** Wakes the loop now (a NOTIFY said work is waiting). */
   private async tick(): Promise<void> {
-    if (this.d.clock.now() - this.lastBeat >= HEARTBEAT_MS) {
-      await heartbeat(this.d.store.db, this.name, this.now());
-      this.lastBeat = this.d.clock.now();
-    }
+    await this.d.registry.beatIfDue();
     await this.fence();
-    if (this.d.identity.takesWork) await this.claimMore();
+    if (this.d.registry.identity.takesWork) await this.claimMore();
   }
 
   /**
@@ -395,7 +260,7 @@ export class Claims {
     const ids = await this.d.events.transact(async (uow) => {
       const since = this.silentSince();
       const share = Math.ceil((await runningCount(uow.db)) / Math.max(1, await liveTakers(uow.db, since)));
-      const slots = this.d.identity.slots ?? Number.POSITIVE_INFINITY;
+      const slots = this.d.registry.identity.slots ?? Number.POSITIVE_INFINITY;
       const walking = [...this.walking.keys()];
       // Its own items come back to it first, whatever its room (their worktrees are here): an item
       // stopped at a gate and approved waits for no slot of this process.
@@ -406,16 +271,6 @@ export class Claims {
     });
     for (const id of ids) this.hooks?.walk(id);
     return ids;
-  }
-}
-
-/** Whether an advertised URL points at its own machine's loopback. */
-function isLoopbackUrl(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
-  } catch {
-    return true;
   }
 }
 

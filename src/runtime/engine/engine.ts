@@ -96,7 +96,7 @@ export class Engine {
       this.clocks.close();
       this.mrWatch.close();
       this.waits.follow();
-      await this.claims
+      await this.r.registry
         .leading(false)
         .catch((err: unknown) => this.r.log.warn({ err }, 'could not record the lead given up'));
       return;
@@ -105,7 +105,7 @@ export class Engine {
     this.clocks.start();
     this.mrWatch.start();
     await this.waits.lead();
-    await this.claims.leading(true);
+    await this.r.registry.leading(true);
   }
 
   // ---------- a person's moves ----------
@@ -228,17 +228,17 @@ export class Engine {
 
   /** Where this process answers the others sharing the store (server/forward.ts). */
   advertise(url: string, token: string): Promise<void> {
-    return this.claims.advertise(url, token);
+    return this.r.registry.advertise(url, token);
   }
 
   /** The live process that has an item's (or one session's) files, when another (server/forward.ts). */
   peerFor(id: string, session?: string): Promise<{ name: string; url: string; token: string } | null> {
-    return this.claims.peerFor(id, session);
+    return this.r.registry.peerFor(id, session);
   }
 
   /** The processes sharing the store, for health. */
   workers(): Promise<WorkerInfo[]> {
-    return this.claims.workers();
+    return this.r.registry.workers();
   }
 
   close(): void {

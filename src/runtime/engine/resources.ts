@@ -11,7 +11,8 @@ import type { HarnessCatalog } from '../harness/catalog.js';
 import type { HomePaths } from '../home/paths.js';
 import type { ReposService } from '../repos/repos-service.js';
 import type { Workers } from '../workers/workers.js';
-import type { Claims, ProcessIdentity } from './claims.js';
+import type { Claims } from './claims.js';
+import type { ProcessIdentity, ProcessRegistry } from './process-registry.js';
 
 /** What the server hands the engine (the composition root builds each once: server/compose.ts). */
 export interface EngineDeps {
@@ -40,6 +41,8 @@ export interface EngineDeps {
   workers: Workers;
   /** Which process walks each running item. */
   claims: Claims;
+  /** This process among those sharing the store (its heartbeats, address and lead). */
+  registry: ProcessRegistry;
 }
 
 /**
