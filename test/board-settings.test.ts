@@ -161,9 +161,15 @@ describe.skipIf(noChromium !== null)(
       const poll = page.getByLabel('Poll every (s)');
       await poll.fill('600');
       await poll.press('Tab');
+      // The schedule alone is a draft already: wait for the interval's change to have landed too.
+      await expect
+        .poll(async () => (await api('/api/drafts/intake/intake')).result.resolved.interval_s, {
+          timeout: 15_000,
+        })
+        .toBe(600);
       await page
         .getByRole('status')
-        .filter({ hasText: /Draft: \d+ changes$/ })
+        .filter({ hasText: /Draft: \d+ changes/ })
         .waitFor();
       const draft = await api('/api/drafts/intake/intake');
       expect(draft.result.resolved.schedules).toEqual([

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /*
  * The look of the pages Jig answers without the board (login, Host refused, not found, not built):
- * the board's colours, type and controls (web/src/styles.css `:root`), small enough to sit in the
+ * the board's colours, type and controls (web/src/styles/base.css `:root`), small enough to sit in the
  * page itself. A refused Host cannot fetch a stylesheet, so it is inline, allowed by its hash in
  * the CSP rather than by 'unsafe-inline'.
  */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import type { AnalyticsAnswer, AnalyticsGroup, AnalyticsRow } from '../../../src/contract/analytics.js';
-import { get } from '../api.js';
+import type { AnalyticsGroup, AnalyticsRow } from '../../../src/contract/analytics.js';
+import { analyticsQuery } from '../queries.js';
 import { BarChart } from './bars.js';
 import { count, duration, percent, usd } from './figures.js';
 import './analytics.css';
@@ -21,7 +21,7 @@ const tokensOf = (r: AnalyticsRow) =>
   r.tokens.input + r.tokens.output + r.tokens.cache_read + r.tokens.cache_write;
 
 /**
- * Analytics: what the work cost, from `GET /api/analytics` — cost and tokens per node, repository,
+ * Analytics: what the work cost, from the analytics route — cost and tokens per node, repository,
  * model, week (and chain, harness, day) as bar charts with the same figures in a table, the totals,
  * and how each node's runs ended. The grouping and range live in the address, so a view can be shared.
  */
@@ -37,11 +37,7 @@ export default function Analytics() {
     else next.delete(key);
     setParams(next, { replace: true });
   };
-  const q = new URLSearchParams({ group_by: group.group, ...(from ? { from } : {}), ...(to ? { to } : {}) });
-  const answer = useQuery({
-    queryKey: ['analytics', group.group, from, to],
-    queryFn: () => get<AnalyticsAnswer>(`/api/analytics?${q.toString()}`),
-  });
+  const answer = useQuery(analyticsQuery({ group: group.group, from, to }));
   const a = answer.data;
   return (
     <section className="page analytics" aria-labelledby="analytics-title">

@@ -1,12 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { post } from '../api.js';
+import type { BulkBody } from '../../../src/contract/items.js';
+import type { z } from 'zod';
+import { callRoute, routes } from '../api.js';
+import { keys } from '../queries.js';
 
-type BulkAction = 'pause' | 'cancel' | 'archive' | 'restore';
-
-interface BulkResult {
-  results: { id: string; ok: boolean; detail: string | null }[];
-}
+type BulkAction = z.infer<typeof BulkBody>['action'];
 
 /** How long a bulk cancel waits for Undo before it is sent: a cancel cannot be taken back after. */
 const UNDO_MS = 5000;
@@ -24,10 +23,8 @@ export function BulkBar({ ids, archived, onDone }: { ids: string[]; archived: bo
   const timer = useRef<number | undefined>(undefined);
 
   const send = async (action: BulkAction, list: string[], why?: string) => {
-    const r = await post<BulkResult>('/api/work-items/bulk', {
-      action,
-      ids: list,
-      ...(why ? { reason: why } : {}),
+    const r = await callRoute(routes.bulkItems, {
+      body: { action, ids: list, ...(why ? { reason: why } : {}) },
     });
     const failed = r.results.filter((x) => !x.ok);
     setMessage(
@@ -35,7 +32,8 @@ export function BulkBar({ ids, archived, onDone }: { ids: string[]; archived: bo
         ? `${action === 'pause' ? 'paused' : action === 'cancel' ? 'cancelled' : `${action}d`} ${list.length}`
         : `${list.length - failed.length} of ${list.length} done; ${failed[0]!.id}: ${failed[0]!.detail ?? 'refused'}`,
     );
-    await client.invalidateQueries({ queryKey: ['items'] });
+    // Up to 500 items moved at once: the lists are read again rather than each item.
+    await client.invalidateQueries({ queryKey: keys.lists });
     onDone();
   };
 

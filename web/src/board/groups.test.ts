@@ -1,37 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../api.js';
+import { anItem } from '../fixtures.js';
 import { actionOf, age, arrange, groupItems, groupOf, reasonOf } from './groups.js';
 
-const base: Item = {
-  id: 'aaaaaaaa',
-  title: 't',
-  description: '',
-  status: 'paused',
-  display_status: 'paused',
-  archived: false,
-  chain: 'default',
-  repo: '/r',
-  branch: 'jig/a',
-  base_branch: null,
-  source: 'human',
-  attachments: {},
-  agent_overrides: {},
-  node_overrides: {},
-  policy_override: {},
-  skip_nodes: [],
-  auto_gate: true,
-  budget_cap: { cap_usd: null, key: null, spent_usd: 0 },
-  spent_usd: 0,
-  spent_tokens: 0,
-  current_node: null,
-  gate_request: null,
-  stop: null,
-  created_at: '2026-11-24T10:00:00.000Z',
-  updated_at: '2026-11-24T10:00:00.000Z',
-  started_at: null,
-  ended_at: null,
-  archived_at: null,
-};
+const base: Item = anItem();
 
 const item = (over: Partial<Item>): Item => ({ ...base, ...over });
 const stopped = (kind: NonNullable<Item['stop']>['kind'], node = 'build') =>

@@ -1,6 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import type { ResolvedChainAnswer } from '../../../src/contract/templates.js';
-import { get, type Item } from '../api.js';
+import type { Item } from '../api.js';
+import { resolvedChainQuery } from '../queries.js';
 
 /** The node ids of a resolved chain, read without trusting the shape of `resolved` (typed unknown). */
 function nodeIds(answer: ResolvedChainAnswer): string[] {
@@ -19,8 +20,7 @@ function nodeIds(answer: ResolvedChainAnswer): string[] {
 export function useChainNodes(chains: readonly string[]): Map<string, string[]> {
   const answers = useQueries({
     queries: chains.map((id) => ({
-      queryKey: ['chain-nodes', id],
-      queryFn: () => get<ResolvedChainAnswer>(`/api/templates/chains/${encodeURIComponent(id)}/resolved`),
+      ...resolvedChainQuery(id),
       staleTime: 60_000,
       retry: false,
     })),

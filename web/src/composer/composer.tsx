@@ -1,13 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
-import type { ChainListAnswer } from '../../../src/contract/templates.js';
-import type { DryRunAnswer } from '../../../src/contract/items.js';
+import type { CreateItemBody, DryRunAnswer } from '../../../src/contract/items.js';
 import type { ReposAnswer } from '../../../src/contract/repos.js';
 import { plural } from '../words.js';
-import { get, post, type Item } from '../api.js';
+import { callRoute, routes, type Item } from '../api.js';
+import { chainsQuery, keys, reposQuery } from '../queries.js';
 
 type DryRun = z.infer<typeof DryRunAnswer>;
+type Body = z.input<typeof CreateItemBody>;
 type Repos = z.infer<typeof ReposAnswer>;
 
 interface Draft {
@@ -25,7 +26,7 @@ interface Draft {
 type Workspace = Repos['workspaces'][number];
 
 /** The create body as the API takes it; `members` only when some are left out (default all). */
-function body(d: Draft, start: boolean, ws: Workspace | undefined) {
+function body(d: Draft, start: boolean, ws: Workspace | undefined): Body {
   const attachments: Record<string, { text: string }> = {};
   if (d.spec?.trim()) attachments.spec = { text: d.spec };
   if (d.plan?.trim()) attachments.plan = { text: d.plan };
@@ -53,11 +54,8 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
     const d = dialog.current;
     if (d && !d.open) d.showModal();
   }, []);
-  const repos = useQuery({ queryKey: ['repos'], queryFn: () => get<Repos>('/api/repos') });
-  const chains = useQuery({
-    queryKey: ['chains'],
-    queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
-  });
+  const repos = useQuery(reposQuery());
+  const chains = useQuery(chainsQuery());
   const enabled = (repos.data?.repos ?? []).filter((r) => r.enabled);
   const workspaces = (repos.data?.workspaces ?? []).filter((w) => w.ready);
   const [d, setD] = useState<Draft>({
@@ -81,8 +79,8 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
   useEffect(() => {
     if (!draft.repo || !draft.title.trim()) return setDry(null);
     const t = window.setTimeout(() => {
-      post<DryRun>('/api/work-items?dry_run=1', JSON.parse(key))
-        .then((run) => setDry({ run }))
+      callRoute(routes.createItem, { query: { dry_run: '1' }, body: JSON.parse(key) as Body })
+        .then((run) => setDry('dry_run' in run ? { run } : null))
         .catch((e: Error) => setDry({ error: e.message }));
     }, 250);
     return () => window.clearTimeout(t);
@@ -92,8 +90,10 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
     setBusy(true);
     setError(null);
     try {
-      const item = await post<Item>('/api/work-items', body(draft, start, ws));
-      await client.invalidateQueries({ queryKey: ['items'] });
+      const item = await callRoute(routes.createItem, { body: body(draft, start, ws) });
+      if ('dry_run' in item) throw new Error('the server answered a dry run');
+      // A new item: the lists are read again to take it in.
+      await client.invalidateQueries({ queryKey: keys.lists });
       onCreated(item);
     } catch (e) {
       setError((e as Error).message);

@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
 
 /** How far apart nodes stand in walk order. */
 export const GAP = 200;
-/** Where the diamond's corners are in a gate node (styles.css `.gn-diamond`): edges meet them there. */
+/** Where the diamond's corners are in a gate node (styles/graph.css `.gn-diamond`): edges meet them there. */
 export const DIAMOND_MID = 29;
 
 export function ExecShell({

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { patch, type Item } from '../api.js';
+import { callRoute, routes, type Item } from '../api.js';
+import { putItem } from '../item-cache.js';
 
 /** The item's brief, editable in place (`PATCH description`: agents read it at their next launch). */
 export function Brief({ item }: { item: Item }) {
@@ -11,9 +12,12 @@ export function Brief({ item }: { item: Item }) {
   const save = async () => {
     setError(null);
     try {
-      await patch(`/api/work-items/${item.id}`, { description: text });
+      const saved = await callRoute(routes.patchItem, {
+        params: { id: item.id },
+        body: { description: text },
+      });
       setEditing(false);
-      await client.invalidateQueries({ queryKey: ['item', item.id] });
+      await putItem(client, saved);
     } catch (e) {
       setError((e as Error).message);
     }

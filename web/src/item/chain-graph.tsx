@@ -1,22 +1,15 @@
-import {
-  Background,
-  Controls,
-  MarkerType,
-  ReactFlow,
-  type Edge,
-  type Node,
-  type NodeProps,
-} from '@xyflow/react';
+import { Background, Controls, ReactFlow, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { DIAMOND_MID, ExecShell, GAP, GateShell } from '../graph/node-shells.js';
+import { chainEdges, positionOf } from '../graph/layout.js';
+import { ExecShell, GateShell } from '../graph/node-shells.js';
 import { useMemo } from 'react';
 import type { ModelNode } from '../../../src/contract/config/chain-model.js';
 import { duration, type NodeStatus } from './node-states.js';
 
 /*
  * The item's chain as a graph: exec nodes as boxes, gates as diamonds, in walk order left to
- * right, with each gate's reject arc drawn back under the row. Pan, zoom and fit come with React
- * Flow; a chain is a line, so its layout is the order itself and needs no layout engine.
+ * right, with each gate's reject arc drawn back under the row (graph/layout.ts). Pan, zoom and fit
+ * come with React Flow.
  */
 
 type Data = { node: ModelNode; status: NodeStatus; selected: boolean };
@@ -80,30 +73,17 @@ export default function ChainGraph({ nodes, states, selected, onSelect, onOpen }
     const graphNodes: ChainNode[] = nodes.map((n, i) => ({
       id: n.id,
       type: n.kind,
-      position: { x: i * GAP, y: n.kind === 'gate' ? 27 - DIAMOND_MID : 0 },
+      position: positionOf(i, n.kind),
       data: { node: n, status: states.get(n.id) ?? fallback, selected: n.id === selected },
       ariaLabel: `${n.kind === 'gate' ? 'gate' : 'node'} ${n.id}: ${STATE_LABEL[(states.get(n.id) ?? fallback).state]}`,
     }));
-    const edges: Edge[] = nodes.slice(1).map((n, i) => ({
-      id: `${nodes[i]!.id}->${n.id}`,
-      source: nodes[i]!.id,
-      target: n.id,
-      markerEnd: { type: MarkerType.ArrowClosed },
-    }));
-    for (const n of nodes) {
-      if (n.kind !== 'gate' || !n.reject_to) continue;
-      edges.push({
-        id: `${n.id}~>${n.reject_to}`,
-        source: n.id,
-        sourceHandle: 'reject',
-        target: n.reject_to,
-        targetHandle: 'back',
-        type: 'smoothstep',
-        className: 'reject-arc',
-        label: 'reject',
-        markerEnd: { type: MarkerType.ArrowClosed },
-      });
-    }
+    const edges = chainEdges(
+      nodes.map((n) => ({
+        id: n.id,
+        kind: n.kind,
+        rejectTo: n.kind === 'gate' ? (n.reject_to ?? null) : null,
+      })),
+    );
     return { graphNodes, edges };
   }, [nodes, states, selected]);
   return (

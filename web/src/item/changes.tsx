@@ -1,25 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ItemDiff } from '../../../src/contract/review.js';
 import type { ReviewThread } from '../../../src/contract/threads.js';
-import { ApiError, get, type Item } from '../api.js';
+import type { Item } from '../api.js';
+import { itemChangesQuery, openThreadsQuery } from '../queries.js';
 
 /**
  * The item's changes against its base as counts per file (no patches), or null before it has a
  * worktree. Keyed under the item, so the live stream's refresh of the item refreshes it too.
  */
 export function useChanges(item: Item) {
-  return useQuery({
-    queryKey: ['item', item.id, 'changes', item.updated_at],
-    enabled: item.started_at !== null,
-    queryFn: async () => {
-      try {
-        return await get<ItemDiff>(`/api/work-items/${item.id}/diff?format=stat&limit=500`);
-      } catch (e) {
-        if (e instanceof ApiError && (e.status === 409 || e.status === 422)) return null;
-        throw e;
-      }
-    },
-  });
+  return useQuery({ ...itemChangesQuery(item), enabled: item.started_at !== null });
 }
 
 /** "+12 −3 in 4 files": the header's change size. */
@@ -71,10 +60,7 @@ export function ChangedFiles({ item }: { item: Item }) {
 
 /** The open review threads a gate's decision must weigh; a must-fix one blocks Approve. */
 export function useOpenThreads(item: Item) {
-  return useQuery({
-    queryKey: ['item', item.id, 'threads', item.updated_at],
-    queryFn: () => get<{ threads: ReviewThread[] }>(`/api/work-items/${item.id}/threads?open_only=1`),
-  });
+  return useQuery(openThreadsQuery(item));
 }
 
 function place(t: ReviewThread): string {

@@ -1,19 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import type { ItemDocument } from '../../../src/contract/documents.js';
-import { ApiError, get, post, type Item } from '../api.js';
+import { ApiError, callRoute, routes, type Item } from '../api.js';
+import { putItem, refreshItem } from '../item-cache.js';
+import { gateDocQuery, itemDocumentsQuery } from '../queries.js';
 import { ChangedFiles, OpenThreads, useOpenThreads } from './changes.js';
 
 // The Markdown renderer and its sanitizer load with the first document, not with the board.
 const Markdown = lazy(() => import('./markdown.js'));
-
-interface GateDoc {
-  gate: string;
-  kind: string;
-  path: string;
-  text: string;
-  digest: string;
-}
 
 /**
  * A gate waiting for this person: its document, the changed files, the open review threads,
@@ -34,22 +27,9 @@ export function GatePanel({
   rejectTo: string | null;
 }) {
   const client = useQueryClient();
-  const doc = useQuery({
-    queryKey: ['item', item.id, 'artifact', gate],
-    queryFn: async () => {
-      try {
-        return await get<GateDoc>(`/api/work-items/${item.id}/artifact`);
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 404) return null;
-        throw e;
-      }
-    },
-  });
+  const doc = useQuery(gateDocQuery(item.id, gate));
   // A document the gate shows but Jig will not read (too large, a link out): said, and not approved.
-  const docs = useQuery({
-    queryKey: ['item', item.id, 'documents'],
-    queryFn: () => get<{ documents: ItemDocument[] }>(`/api/work-items/${item.id}/documents`),
-  });
+  const docs = useQuery(itemDocumentsQuery(item.id));
   const unreadable = docs.data?.documents.find((d) => d.gate === gate && d.problem !== null) ?? null;
   const threads = useOpenThreads(item);
   const open = threads.data?.threads ?? [];
@@ -61,21 +41,20 @@ export function GatePanel({
   const [busy, setBusy] = useState(false);
   // The decision answers the request this page shows, never one that came after it.
   const seen = item.gate_request !== null ? { request: item.gate_request } : {};
-  const decide = async (path: string, body: unknown) => {
+  const params = { id: item.id, gate };
+  const decide = async (send: () => Promise<Item>) => {
     setBusy(true);
     setError(null);
     try {
-      await post(`/api/work-items/${item.id}/gates/${encodeURIComponent(gate)}/${path}`, body);
+      const decided = await send();
       setRejecting(false);
       setNote('');
-      await client.invalidateQueries({ queryKey: ['item', item.id] });
-      await client.invalidateQueries({ queryKey: ['items'] });
+      await putItem(client, decided);
     } catch (e) {
       // The document changed under the person: show the new text; they approve again having read it.
-      if (e instanceof ApiError && e.code === 'document_changed') await doc.refetch();
+      if (e instanceof ApiError && e.is('document_changed')) await doc.refetch();
       // Someone else decided first, or the gate asked again: show the item as it is now.
-      if (e instanceof ApiError && e.code === 'gate_not_waiting')
-        await client.invalidateQueries({ queryKey: ['item', item.id] });
+      if (e instanceof ApiError && e.is('gate_not_waiting')) await refreshItem(client, item.id);
       setError((e as Error).message);
     } finally {
       setBusy(false);
@@ -115,7 +94,14 @@ export function GatePanel({
                 ? 'The document cannot be read: it cannot be approved'
                 : undefined
           }
-          onClick={() => void decide('approve', doc.data ? { ...seen, digest: doc.data.digest } : seen)}
+          onClick={() =>
+            void decide(() =>
+              callRoute(routes.approveGate, {
+                params,
+                body: doc.data ? { ...seen, digest: doc.data.digest } : seen,
+              }),
+            )
+          }
         >
           Approve
         </button>
@@ -140,7 +126,12 @@ export function GatePanel({
           className="reject-form"
           onSubmit={(e) => {
             e.preventDefault();
-            void decide('reject', { note, ...seen, ...(target ? { node: target } : {}) });
+            void decide(() =>
+              callRoute(routes.rejectGate, {
+                params,
+                body: { note, ...seen, ...(target ? { node: target } : {}) },
+              }),
+            );
           }}
         >
           <label htmlFor="reject-note">What should change (the next agent reads this)</label>

@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { TaskView } from './task-view.js';
 import { useState } from 'react';
 import type { ModelNode, ModelStep, ModelTask } from '../../../src/contract/config/chain-model.js';
-import { post, type Item } from '../api.js';
+import { callRoute, routes, type Item } from '../api.js';
+import { putItem } from '../item-cache.js';
 import { duration, type NodeStatus } from './node-states.js';
 
 /** What a task runs, in one line: the agent's harness and prompt, the command, the builtin. */
@@ -75,8 +76,10 @@ export function Inspector({
   const retry = async () => {
     setError(null);
     try {
-      await post(`/api/work-items/${item.id}/retry`, { path: node.id });
-      await client.invalidateQueries({ queryKey: ['item', item.id] });
+      await putItem(
+        client,
+        await callRoute(routes.retryItem, { params: { id: item.id }, body: { path: node.id } }),
+      );
     } catch (e) {
       setError((e as Error).message);
     }

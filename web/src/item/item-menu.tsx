@@ -3,7 +3,9 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { CancelPreview } from '../../../src/contract/routes/work-items/moves.js';
 import type { Session } from '../../../src/contract/routes/work-items/sessions.js';
-import { get, post, type Item } from '../api.js';
+import { callRoute, routes, type Item } from '../api.js';
+import { putItem, refreshItem } from '../item-cache.js';
+import { keys } from '../queries.js';
 
 /** A modal dialog in the page's own `<dialog>`: Esc and the close button end it. */
 function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
@@ -45,26 +47,34 @@ export function ItemMenu({ item }: { item: Item }) {
     setText('');
     setError(null);
   };
-  const act = async (path: string, body: unknown, after?: (answer: unknown) => void) => {
+  /** Runs a move of the menu, closes its dialog, then `settle`s the cache with the move's answer. */
+  const act = async <T,>(send: () => Promise<T>, settle: (answer: T) => Promise<void>) => {
     setError(null);
     try {
-      const answer = await post<unknown>(`/api/work-items/${item.id}/${path}`, body);
+      const answer = await send();
       close();
-      await client.invalidateQueries({ queryKey: ['item', item.id] });
-      await client.invalidateQueries({ queryKey: ['items'] });
-      after?.(answer);
+      await settle(answer);
     } catch (e) {
       setError((e as Error).message);
     }
+  };
+  const params = { id: item.id };
+  const end = (how: 'cancel' | 'complete') => {
+    const body = text.trim() ? { reason: text.trim() } : {};
+    return act(
+      () =>
+        how === 'cancel'
+          ? callRoute(routes.cancelItem, { params, body })
+          : callRoute(routes.completeItem, { params, body }),
+      (moved) => putItem(client, moved),
+    );
   };
   const choose = async (what: Open | 'duplicate' | 'copy' | 'worktree') => {
     setMenu(false);
     setNote(null);
     if (what === 'worktree') {
       try {
-        const opened = await post<{ editor: string; path: string }>(
-          `/api/work-items/${item.id}/open-worktree`,
-        );
+        const opened = await callRoute(routes.openWorktree, { params });
         setNote(`opened ${opened.path} in ${opened.editor}`);
       } catch (e) {
         setNote((e as Error).message);
@@ -72,7 +82,14 @@ export function ItemMenu({ item }: { item: Item }) {
       return;
     }
     if (what === 'duplicate')
-      return act('duplicate', {}, (a) => void navigate(`/work-items/${(a as Item).id}`));
+      return act(
+        () => callRoute(routes.duplicateItem, { params }),
+        async (copy) => {
+          // A new item: the lists are read again to take it in.
+          await client.invalidateQueries({ queryKey: keys.lists });
+          void navigate(`/work-items/${copy.id}`);
+        },
+      );
     if (what === 'copy') {
       try {
         await navigator.clipboard.writeText(item.id);
@@ -82,13 +99,20 @@ export function ItemMenu({ item }: { item: Item }) {
       }
       return;
     }
-    if (what === 'cancel') setPreview(await get<CancelPreview>(`/api/work-items/${item.id}/cancel-preview`));
+    if (what === 'cancel') setPreview(await callRoute(routes.cancelPreview, { params }));
     if (what === 'log') {
-      const { sessions } = await get<{ sessions: Session[] }>(`/api/work-items/${item.id}/sessions`);
+      const { sessions } = await callRoute(routes.listSessions, { params });
       const last = sessions[sessions.length - 1];
       if (!last) return setNote('no task has run yet: there is no log');
-      const res = await fetch(`/api/work-items/${item.id}/sessions/${last.id}/log?tail=65536`);
-      setLog({ session: last, text: await res.text() });
+      try {
+        const text = await callRoute(routes.readSessionLog, {
+          params: { id: item.id, session: last.id },
+          query: { tail: 65536 },
+        });
+        setLog({ session: last, text });
+      } catch (e) {
+        return setNote(`the log could not be read: ${(e as Error).message}`);
+      }
     }
     setOpen(what);
   };
@@ -144,7 +168,13 @@ export function ItemMenu({ item }: { item: Item }) {
               type="button"
               className="primary"
               disabled={!text.trim()}
-              onClick={() => void act('escalate', { message: text })}
+              onClick={() =>
+                void act(
+                  () => callRoute(routes.escalateItem, { params, body: { message: text } }),
+                  // An agent starts on the item: it is read again, not answered.
+                  () => refreshItem(client, item.id),
+                )
+              }
             >
               Escalate
             </button>
@@ -182,7 +212,7 @@ export function ItemMenu({ item }: { item: Item }) {
               type="button"
               className={open === 'cancel' ? 'danger' : 'primary'}
               disabled={open === 'cancel' && preview?.allowed === false}
-              onClick={() => void act(open, text.trim() ? { reason: text.trim() } : {})}
+              onClick={() => void end(open)}
             >
               {open === 'complete' ? 'Mark complete' : 'Cancel the item'}
             </button>

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { ItemChainAnswer } from '../../../src/contract/routes/work-items/chain.js';
 import type { EventsPage } from '../../../src/contract/events.js';
-import { ApiError, get, post, type Item } from '../api.js';
+import { ApiError } from '../api.js';
 import { reasonOf } from '../board/groups.js';
+import { itemChainQuery, itemEventsQuery, itemQuery } from '../queries.js';
 import { Brief } from './brief.js';
 import { ChangeSize } from './changes.js';
 import { DraftPanel } from './draft/draft-panel.js';
@@ -12,6 +12,7 @@ import { StartButton } from './draft/start-ask.js';
 import { GatePanel } from './gate-panel.js';
 import { Inspector } from './inspector.js';
 import { ItemMenu } from './item-menu.js';
+import { makeMove, MOVES, type Move } from './moves.js';
 import { nodeStates, type NodeStatus } from './node-states.js';
 
 // The graph library is the biggest part of this page: loaded with it, not with the board.
@@ -39,55 +40,13 @@ function describe(e: EventsPage['events'][number]): string {
   }
 }
 
-/** Past every seq there will be: reading backward from it gives the newest events. */
-const NEWEST = Number.MAX_SAFE_INTEGER;
-
-const MOVES: { move: string; label: string; when: (i: Item) => boolean }[] = [
-  {
-    move: 'resume',
-    label: 'Resume',
-    when: (i) => i.status === 'paused',
-  },
-  {
-    move: 'pause',
-    label: 'Pause',
-    when: (i) => i.status === 'running' || i.status === 'queued' || i.status === 'waiting',
-  },
-  {
-    move: 'reopen-mr',
-    label: 'Reopen merge request',
-    when: (i) => i.status === 'stopped' && i.stop?.kind === 'mr_closed',
-  },
-  {
-    move: 'retry',
-    label: 'Retry',
-    when: (i) => i.status === 'stopped' && i.stop?.kind !== 'gate' && i.stop?.kind !== 'mr_closed',
-  },
-  {
-    move: 'archive',
-    label: 'Archive',
-    when: (i) => ['completed', 'cancelled', 'abandoned'].includes(i.status) && !i.archived,
-  },
-];
-
 export function ItemPage() {
   const { id = '', node: linked } = useParams();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const item = useQuery({
-    queryKey: ['item', id],
-    queryFn: () => get<Item>(`/api/work-items/${encodeURIComponent(id)}`),
-  });
-  const events = useQuery({
-    queryKey: ['item', id, 'events'],
-    queryFn: () =>
-      get<EventsPage>(`/api/work-items/${encodeURIComponent(id)}/events?limit=1000&before=${NEWEST}`),
-  });
-  const chain = useQuery({
-    queryKey: ['item', id, 'chain', item.data?.started_at ?? null],
-    queryFn: () => get<ItemChainAnswer>(`/api/work-items/${encodeURIComponent(id)}/chain`),
-    enabled: item.isSuccess,
-  });
+  const item = useQuery(itemQuery(id));
+  const events = useQuery(itemEventsQuery(id, 1000));
+  const chain = useQuery({ ...itemChainQuery(id, item.data?.started_at ?? null), enabled: item.isSuccess });
   const [error, setError] = useState<string | null>(null);
   // A node's own address (`/work-items/ID/nodes/NODE`) opens the page with that node in the Inspector.
   const [picked, setPicked] = useState<string | null>(linked ?? null);
@@ -115,11 +74,10 @@ export function ItemPage() {
     );
   }
   const it = item.data;
-  const move = async (m: string) => {
+  const move = async (m: Move) => {
     setError(null);
     try {
-      await post(`/api/work-items/${it.id}/${m}`);
-      await client.invalidateQueries({ queryKey: ['item', id] });
+      await makeMove(client, it.id, m);
     } catch (e) {
       setError((e as Error).message);
     }

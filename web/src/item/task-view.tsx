@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ModelTask } from '../../../src/contract/config/chain-model.js';
 import type { Session } from '../../../src/contract/routes/work-items/sessions.js';
-import { get, type Item } from '../api.js';
+import { callRoute, routes, type Item } from '../api.js';
+import { itemSessionsQuery } from '../queries.js';
 
 type Tab = 'overview' | 'input' | 'output' | 'log' | 'config';
 
@@ -25,9 +26,10 @@ function LiveLog({ item, session }: { item: Item; session: Session }) {
     let timer: number | undefined;
     const read = async () => {
       try {
-        const res = await fetch(`/api/work-items/${item.id}/sessions/${session.id}/log?offset=${offset}`);
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        const chunk = await res.text();
+        const chunk = await callRoute(routes.readSessionLog, {
+          params: { id: item.id, session: session.id },
+          query: { offset },
+        });
         offset += new TextEncoder().encode(chunk).length;
         if (!stopped && chunk) setText((t) => t + chunk);
       } catch (e) {
@@ -71,10 +73,7 @@ function Input({ task, session }: { task: ModelTask; session: Session | undefine
 /** One task of the chain: its last run's overview, input, output (the result file) and log. */
 export function TaskView({ item, task }: { item: Item; task: ModelTask }) {
   const [tab, setTab] = useState<Tab>('overview');
-  const sessions = useQuery({
-    queryKey: ['item', item.id, 'sessions'],
-    queryFn: () => get<{ sessions: Session[] }>(`/api/work-items/${item.id}/sessions`),
-  });
+  const sessions = useQuery(itemSessionsQuery(item.id));
   const runs = (sessions.data?.sessions ?? []).filter((s) => s.task_path === task.path);
   const last = runs[runs.length - 1];
   return (

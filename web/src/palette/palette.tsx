@@ -2,8 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { SearchAnswer } from '../../../src/contract/search.js';
-import { allItems, get } from '../api.js';
+import { itemsQuery, searchQuery } from '../queries.js';
 import { byKind, hasWord, KIND_HEADING, placeOf, snippetParts } from './hits.js';
 import './palette.css';
 
@@ -29,19 +28,18 @@ function useDebounced<T>(value: T, ms: number): T {
 
 /**
  * ⌘K / Ctrl+K: find a work item by title or id (matched here, at once), anything Jig knows by its
- * words (`GET /api/search`, once typing pauses: documents, events, threads, issues, chains…), or
+ * words (the search route, once typing pauses: documents, events, threads, issues, chains…), or
  * jump to a page. A native <dialog> holds cmdk's list (cmdk's own dialog would inject a <style>
  * tag, which the board's CSP refuses).
  */
 export function Palette({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const dialog = useRef<HTMLDialogElement>(null);
-  const items = useQuery({ queryKey: ['items', false], queryFn: () => allItems('false') });
+  const items = useQuery(itemsQuery(false));
   const [query, setQuery] = useState('');
   const asked = useDebounced(query.trim(), DEBOUNCE_MS);
   const search = useQuery({
-    queryKey: ['search', asked],
-    queryFn: () => get<SearchAnswer>(`/api/search?q=${encodeURIComponent(asked)}&limit=30`),
+    ...searchQuery(asked),
     enabled: hasWord(asked),
     placeholderData: keepPreviousData,
   });

@@ -2,24 +2,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { EventsPage } from '../../../src/contract/events.js';
-import { get, post, type Item } from '../api.js';
+import { callRoute, routes, type Item } from '../api.js';
 import { age, reasonOf } from '../board/groups.js';
 import { StartButton } from '../item/draft/start-ask.js';
+import { mainMove, makeMove, type Move } from '../item/moves.js';
+import { putItem } from '../item-cache.js';
+import { itemEventsQuery, itemQuery } from '../queries.js';
 
 type Tab = 'overview' | 'activity' | 'config';
-
-/** The one move the panel offers for the item's state; a gate goes to the full page to be read. */
-function mainMove(item: Item): { move: string; label: string } | null {
-  if (item.status === 'paused')
-    return { move: 'resume', label: item.started_at === null ? 'Start' : 'Resume' };
-  if (item.status === 'running' || item.status === 'queued') return { move: 'pause', label: 'Pause' };
-  if (item.status === 'stopped' && item.stop?.kind !== 'gate' && item.stop?.kind !== 'rate_limit')
-    return { move: 'retry', label: 'Retry' };
-  if (['completed', 'cancelled', 'abandoned'].includes(item.status) && !item.archived)
-    return { move: 'archive', label: 'Archive' };
-  return null;
-}
 
 function Budget({ item }: { item: Item }) {
   const client = useQueryClient();
@@ -30,10 +20,12 @@ function Budget({ item }: { item: Item }) {
   const save = async () => {
     setError(null);
     try {
-      await post(`/api/work-items/${item.id}/budget/raise`, { cap_usd: Number(value) });
+      const raised = await callRoute(routes.raiseBudget, {
+        params: { id: item.id },
+        body: { cap_usd: Number(value) },
+      });
       setEditing(false);
-      await client.invalidateQueries({ queryKey: ['item', item.id] });
-      await client.invalidateQueries({ queryKey: ['items'] });
+      await putItem(client, raised);
     } catch (e) {
       setError((e as Error).message);
     }
@@ -92,25 +84,13 @@ export function Peek({ id, onClose }: { id: string; onClose: () => void }) {
   const client = useQueryClient();
   const [tab, setTab] = useState<Tab>('overview');
   const [error, setError] = useState<string | null>(null);
-  const item = useQuery({
-    queryKey: ['item', id],
-    queryFn: () => get<Item>(`/api/work-items/${encodeURIComponent(id)}`),
-  });
-  const events = useQuery({
-    queryKey: ['item', id, 'events'],
-    queryFn: () =>
-      get<EventsPage>(
-        `/api/work-items/${encodeURIComponent(id)}/events?limit=50&before=${Number.MAX_SAFE_INTEGER}`,
-      ),
-    enabled: tab === 'activity',
-  });
+  const item = useQuery(itemQuery(id));
+  const events = useQuery({ ...itemEventsQuery(id, 50), enabled: tab === 'activity' });
   const it = item.data;
-  const move = async (m: string) => {
+  const move = async (m: Move) => {
     setError(null);
     try {
-      await post(`/api/work-items/${id}/${m}`);
-      await client.invalidateQueries({ queryKey: ['item', id] });
-      await client.invalidateQueries({ queryKey: ['items'] });
+      await makeMove(client, id, m);
     } catch (e) {
       setError((e as Error).message);
     }

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReviewThread } from '../../../src/contract/threads.js';
 import type { Item } from '../api.js';
+import { compareKey } from '../queries.js';
 import { FileDiff } from './file-diff.js';
 import { FileTree } from './file-tree.js';
 import { setViewed, useCompare, type Pending } from './review-data.js';
@@ -60,7 +61,7 @@ export function DiffView({
     setError(null);
     try {
       await setViewed(item.id, path, viewed);
-      await client.invalidateQueries({ queryKey: ['item', item.id, 'review-diff'] });
+      await client.invalidateQueries({ queryKey: compareKey(item.id) });
     } catch (e) {
       setError((e as Error).message);
     } finally {

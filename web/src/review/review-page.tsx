@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type { ItemChainAnswer } from '../../../src/contract/routes/work-items/chain.js';
-import type { Review } from '../../../src/contract/threads.js';
-import { ApiError, get, post, type Item } from '../api.js';
+import { ApiError, callRoute, routes } from '../api.js';
+import { refreshItem } from '../item-cache.js';
+import { itemChainQuery, itemQuery } from '../queries.js';
 import { DiffView } from './diff-view.js';
 import { describeReview, FinishReview, type Verdict } from './finish-review.js';
 import { useGateDoc, useThreads, type Pending } from './review-data.js';
@@ -38,17 +38,10 @@ function usePending(id: string) {
 export default function ReviewPage() {
   const { id = '' } = useParams();
   const client = useQueryClient();
-  const item = useQuery({
-    queryKey: ['item', id],
-    queryFn: () => get<Item>(`/api/work-items/${encodeURIComponent(id)}`),
-  });
+  const item = useQuery(itemQuery(id));
   const it = item.data;
   const gate = it && it.status === 'stopped' && it.stop?.kind === 'gate' ? it.current_node : null;
-  const chain = useQuery({
-    queryKey: ['item', id, 'chain', it?.started_at ?? null],
-    enabled: it !== undefined,
-    queryFn: () => get<ItemChainAnswer>(`/api/work-items/${encodeURIComponent(id)}/chain`),
-  });
+  const chain = useQuery({ ...itemChainQuery(id, it?.started_at ?? null), enabled: it !== undefined });
   const doc = useGateDoc(id, gate);
   const threads = useThreads(id);
   const [pending, setPending] = usePending(id);
@@ -95,35 +88,42 @@ export default function ReviewPage() {
     try {
       // Each pending comment becomes a thread first: a request for changes sends them to the agent.
       for (const p of pending) {
-        await post(`/api/work-items/${it.id}/threads`, {
-          body: p.body,
-          file_path: p.file_path,
-          start_line: p.start_line,
-          end_line: p.end_line,
-          side: p.side,
-          ...(p.label ? { label: p.label } : {}),
-          ...(p.suggestion !== null ? { suggestion: p.suggestion } : {}),
+        await callRoute(routes.postThread, {
+          params: { id: it.id },
+          body: {
+            body: p.body,
+            file_path: p.file_path,
+            start_line: p.start_line,
+            end_line: p.end_line,
+            side: p.side,
+            ...(p.label ? { label: p.label } : {}),
+            ...(p.suggestion !== null ? { suggestion: p.suggestion } : {}),
+          },
         });
         setPending((list) => list.filter((x) => x.key !== p.key));
       }
-      const r = await post<{ review: Review; item: Item }>(`/api/work-items/${it.id}/review`, {
-        outcome: v.outcome,
-        ...(v.summary ? { summary: v.summary } : {}),
-        ...(v.outcome === 'request_changes' && v.node ? { node: v.node } : {}),
-        // Approve what was read: a gate document changed since is refused, and shown anew.
-        ...(v.outcome === 'approve' && doc.data ? { digest: doc.data.digest } : {}),
-        // At a gate the review answers the request this page shows, never a later one.
-        ...(gate && v.outcome !== 'comment' && it.gate_request !== null ? { request: it.gate_request } : {}),
+      const r = await callRoute(routes.submitReview, {
+        params: { id: it.id },
+        body: {
+          outcome: v.outcome,
+          ...(v.summary ? { summary: v.summary } : {}),
+          ...(v.outcome === 'request_changes' && v.node ? { node: v.node } : {}),
+          // Approve what was read: a gate document changed since is refused, and shown anew.
+          ...(v.outcome === 'approve' && doc.data ? { digest: doc.data.digest } : {}),
+          // At a gate the review answers the request this page shows, never a later one.
+          ...(gate && v.outcome !== 'comment' && it.gate_request !== null
+            ? { request: it.gate_request }
+            : {}),
+        },
       });
       setDone(describeReview(r.review));
       setFinishing(false);
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'document_changed') await doc.refetch();
+      if (e instanceof ApiError && e.is('document_changed')) await doc.refetch();
       setError((e as Error).message);
     } finally {
       setBusy(false);
-      await client.invalidateQueries({ queryKey: ['item', it.id] });
-      await client.invalidateQueries({ queryKey: ['items'] });
+      await refreshItem(client, it.id);
     }
   };
 

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { ReviewThread } from '../../../src/contract/threads.js';
-import { post } from '../api.js';
+import { callRoute, routes } from '../api.js';
+import { keys } from '../queries.js';
 import { CommentForm } from './comment-form.js';
 import type { Pending } from './review-data.js';
 
@@ -47,13 +48,13 @@ export function ThreadView({ itemId, thread }: { itemId: string; thread: ReviewT
   const [replying, setReplying] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const act = async (path: string, body: unknown = {}) => {
+  const act = async (send: () => Promise<unknown>) => {
     setBusy(true);
     setError(null);
     try {
-      await post(`/api/work-items/${itemId}/threads${path}`, body);
+      await send();
       setReplying(false);
-      await client.invalidateQueries({ queryKey: ['item', itemId] });
+      await client.invalidateQueries({ queryKey: keys.item(itemId) });
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -92,7 +93,14 @@ export function ThreadView({ itemId, thread }: { itemId: string; thread: ReviewT
           reply
           busy={busy}
           error={error}
-          onSubmit={(d) => void act('', { thread_id: thread.id, body: d.body })}
+          onSubmit={(d) =>
+            void act(() =>
+              callRoute(routes.postThread, {
+                params: { id: itemId },
+                body: { thread_id: thread.id, body: d.body },
+              }),
+            )
+          }
           onCancel={() => setReplying(false)}
         />
       ) : (
@@ -103,7 +111,14 @@ export function ThreadView({ itemId, thread }: { itemId: string; thread: ReviewT
           <button
             type="button"
             disabled={busy}
-            onClick={() => void act(`/${thread.id}/${resolved ? 'reopen' : 'resolve'}`)}
+            onClick={() => {
+              const params = { id: itemId, thread: thread.id };
+              void act(() =>
+                resolved
+                  ? callRoute(routes.reopenThread, { params })
+                  : callRoute(routes.resolveThread, { params }),
+              );
+            }}
           >
             {resolved ? 'Reopen' : 'Resolve'}
           </button>

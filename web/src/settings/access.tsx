@@ -1,17 +1,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AccessAnswer, AccessPutBody } from '../../../src/contract/settings-route.js';
-import { get, post, put } from '../api.js';
+import { callRoute, routes } from '../api.js';
+import { accessQuery, applyQuery } from '../queries.js';
 import { parseNumber } from './draft.js';
 
 /*
- * Settings › Access: access.yaml (`GET`/`PUT /api/access`), the login password (`PUT
- * /api/access/password`, the current one required when one is set) and the tokens (`POST
- * /api/access/rotate-tokens`, after saying what a rotation breaks).
+ * Settings › Access: access.yaml (its GET and PUT), the login password (its PUT, the current one
+ * required when one is set) and the tokens (rotated, after saying what a rotation breaks).
  */
 
 export function AccessPage() {
-  const q = useQuery({ queryKey: ['access'], queryFn: () => get<AccessAnswer>('/api/access') });
+  const q = useQuery(accessQuery());
   if (q.error)
     return (
       <p className="banner error" role="alert">
@@ -67,8 +67,8 @@ function Listen({ a }: { a: AccessAnswer }) {
     setBusy(true);
     setError(null);
     try {
-      client.setQueryData(['access'], await put<AccessAnswer>('/api/access', body));
-      await client.invalidateQueries({ queryKey: ['apply'] });
+      client.setQueryData(accessQuery().queryKey, await callRoute(routes.putAccess, { body }));
+      await client.invalidateQueries({ queryKey: applyQuery().queryKey });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -141,11 +141,10 @@ function Password({ set }: { set: boolean }) {
     setError(null);
     setDone(null);
     try {
-      const answer = await put<AccessAnswer>('/api/access/password', {
-        password,
-        ...(set ? { current } : {}),
+      const answer = await callRoute(routes.putAccessPassword, {
+        body: { password, ...(set ? { current } : {}) },
       });
-      client.setQueryData(['access'], answer);
+      client.setQueryData(accessQuery().queryKey, answer);
       setCurrent('');
       setNext('');
       setDone(password === null ? 'Password cleared.' : 'Password set.');
@@ -219,9 +218,7 @@ function Tokens() {
   async function rotate() {
     setError(null);
     try {
-      const r = await post<{ rotated: string[] }>('/api/access/rotate-tokens', {
-        tokens: ['mcp', 'trigger'],
-      });
+      const r = await callRoute(routes.rotateTokens, { body: { tokens: ['mcp', 'trigger'] } });
       setDone(`Rotated: ${r.rotated.join(', ')}.`);
       setAsking(false);
     } catch (e) {

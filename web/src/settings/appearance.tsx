@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ThemeAnswer, ThemePutBody } from '../../../src/contract/settings-route.js';
-import { get, put } from '../api.js';
+import type { ThemePutBody } from '../../../src/contract/settings-route.js';
+import { callRoute, routes } from '../api.js';
+import { themeQuery } from '../queries.js';
 
 /*
- * Settings › Appearance: theme.yaml through `GET`/`PUT /api/theme`. Each choice is saved as it is
- * made; the ['theme'] query it updates is the one the shell's ThemeApplier reads, so the board
- * changes at once.
+ * Settings › Appearance: theme.yaml through its GET and PUT. Each choice is saved as it is made;
+ * the theme query it updates is the one the shell's ThemeApplier reads, so the board changes at once.
  */
 
 const MODES = ['system', 'light', 'dark'] as const;
@@ -18,7 +18,7 @@ const OPEN_IN = ['peek', 'full'] as const;
 
 export function AppearancePage() {
   const client = useQueryClient();
-  const q = useQuery({ queryKey: ['theme'], queryFn: () => get<ThemeAnswer>('/api/theme') });
+  const q = useQuery(themeQuery());
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   if (q.error)
@@ -34,7 +34,7 @@ export function AppearancePage() {
     setError(null);
     setSaved(false);
     try {
-      client.setQueryData(['theme'], await put<ThemeAnswer>('/api/theme', body));
+      client.setQueryData(themeQuery().queryKey, await callRoute(routes.putTheme, { body }));
       setSaved(true);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

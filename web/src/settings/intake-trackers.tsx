@@ -1,4 +1,4 @@
-import type { Draft } from './draft.js';
+import type { Draft } from '../drafts/use-area-draft.js';
 
 /*
  * The trackers auto-intake reads besides beads: intake.yaml's `issues:`, `linear:` and `jira:`

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { IntakeChecksAnswer } from '../../../src/contract/intake-checks.js';
 import type { IntakeAnswer } from '../../../src/contract/intake-route.js';
-import type { z } from 'zod';
-import { get } from '../api.js';
-import { DraftBar, FieldProblems, problemsAt, useAreaDraft, type AreaDraft, type Problem } from './draft.js';
+import { intakeChecksQuery, intakeQuery } from '../queries.js';
+import { DraftBar } from '../drafts/draft-bar.js';
+import { useAreaDraft, type AreaDraft } from '../drafts/use-area-draft.js';
+import { FieldProblems, problemsAt, type Problem } from './draft.js';
 import { CheckField, FieldVersion, NumberField } from './field.js';
 import { IntakeTrackers } from './intake-trackers.js';
 import { ScheduleForm, type NewSchedule } from './schedule-form.js';
@@ -13,8 +13,8 @@ const SCHEDULE_FIELDS = ['cron', 'repo', 'chain', 'title', 'description'] as con
 
 /*
  * Settings › Auto-intake: intake.yaml through the `intake` draft (toggle, interval, priority
- * ceiling, repos, schedules), the running schedules' next fire times from `GET /api/intake`, and
- * the log of auto-intake polls (`GET /api/intake/checks`).
+ * ceiling, repos, schedules), the running schedules' next fire times from the intake route, and
+ * the log of auto-intake polls (its checks).
  */
 
 export interface IntakeResolved {
@@ -39,8 +39,8 @@ function intakeResolved(v: unknown): IntakeResolved | null {
 }
 
 export function IntakePage() {
-  const d = useAreaDraft('intake', [['intake']]);
-  const running = useQuery({ queryKey: ['intake'], queryFn: () => get<IntakeAnswer>('/api/intake') });
+  const d = useAreaDraft('intake', { after: [intakeQuery().queryKey] });
+  const running = useQuery(intakeQuery());
   if (d.loadError)
     return (
       <p className="banner error" role="alert">
@@ -55,7 +55,7 @@ export function IntakePage() {
 
   return (
     <div className="settings-area">
-      <DraftBar area="intake" d={d} label="intake.yaml" />
+      <DraftBar d={d} label="intake.yaml" />
       {running.data?.invalid_intake && (
         <p className="banner error" role="alert">
           The running intake.yaml does not load: {running.data.invalid_intake}
@@ -252,10 +252,7 @@ function Schedules({
 }
 
 function ChecksLog() {
-  const checks = useQuery({
-    queryKey: ['intake-checks'],
-    queryFn: () => get<z.infer<typeof IntakeChecksAnswer>>('/api/intake/checks?limit=20'),
-  });
+  const checks = useQuery(intakeChecksQuery());
   return (
     <section className="settings-card" aria-labelledby="checks-h">
       <h2 id="checks-h">Checks log</h2>

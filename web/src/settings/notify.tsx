@@ -2,10 +2,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { NotifyEvent, NotifyFormat } from '../../../src/contract/config/notify.js';
 import type { NotifyAnswer, NotifyPutBody, NotifyTestAnswer } from '../../../src/contract/notify-route.js';
-import { get, post, put } from '../api.js';
+import { callRoute, routes } from '../api.js';
+import { notifyQuery } from '../queries.js';
 
 /*
- * Settings › Notifications: notify.yaml through `GET`/`PUT /api/notify`. The URL and the secret are
+ * Settings › Notifications: notify.yaml through its GET and PUT. The URL and the secret are
  * never shown back (only whether they are set), so their fields replace or clear them; "Send a
  * test" posts one message now and shows what the webhook answered.
  */
@@ -31,7 +32,7 @@ const NOTIFY_EVENTS: NotifyEvent[] = [
 ];
 
 export function NotifyPage() {
-  const q = useQuery({ queryKey: ['notify'], queryFn: () => get<NotifyAnswer>('/api/notify') });
+  const q = useQuery(notifyQuery());
   // Outside the form, which starts again from each new answer: "Saved." outlives the save.
   const [saved, setSaved] = useState(false);
   if (q.error)
@@ -71,8 +72,8 @@ function NotifyForm({
     setBusy(true);
     setError(null);
     try {
-      const answer = await put<NotifyAnswer>('/api/notify', change);
-      client.setQueryData(['notify'], answer);
+      const answer = await callRoute(routes.putNotify, { body: change });
+      client.setQueryData(notifyQuery().queryKey, answer);
       setSaved(true);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -86,7 +87,7 @@ function NotifyForm({
     setTest(null);
     setTestError(null);
     try {
-      setTest(await post<NotifyTestAnswer>('/api/notify/test'));
+      setTest(await callRoute(routes.testNotify));
     } catch (e) {
       setTestError(e instanceof Error ? e.message : String(e));
     } finally {

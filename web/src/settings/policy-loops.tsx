@@ -1,4 +1,5 @@
-import type { AreaDraft, Problem } from './draft.js';
+import type { AreaDraft } from '../drafts/use-area-draft.js';
+import type { Problem } from './draft.js';
 import { FieldProblems, Source } from './draft.js';
 import { NumberField } from './field.js';
 import type { PolicyResolved, Sourced } from './policy-types.js';

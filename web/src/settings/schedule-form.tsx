@@ -1,11 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { z } from 'zod';
-import type { ReposAnswer } from '../../../src/contract/repos.js';
-import type { ChainListAnswer } from '../../../src/contract/templates.js';
-import { get } from '../api.js';
-
-type Repos = z.infer<typeof ReposAnswer>;
+import { chainsQuery, reposQuery } from '../queries.js';
 
 export interface NewSchedule {
   cron: string;
@@ -33,11 +28,8 @@ export function ScheduleForm({
   initial?: NewSchedule;
   onCancel?: () => void;
 }) {
-  const repos = useQuery({ queryKey: ['repos'], queryFn: () => get<Repos>('/api/repos') });
-  const chains = useQuery({
-    queryKey: ['chains'],
-    queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
-  });
+  const repos = useQuery(reposQuery());
+  const chains = useQuery(chainsQuery());
   const [s, setS] = useState<NewSchedule>(initial ?? EMPTY);
   const targets = [
     ...(repos.data?.repos ?? []).map((r) => r.path),

@@ -2,17 +2,18 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { CleanupAnswer, StorageAnswer } from '../../../src/contract/storage.js';
-import { get, post } from '../api.js';
+import { callRoute, routes } from '../api.js';
+import { storageQuery } from '../queries.js';
 import { bytes } from './bytes.js';
 
 /*
- * Settings › Storage: what Jig's home takes (`GET /api/storage`), and the clean-up of ended items'
+ * Settings › Storage: what Jig's home takes (the storage route), and the clean-up of ended items'
  * worktrees: first the server's dry run (what would go, and how much), then the real one after a
  * confirm, which frees exactly what the preview listed.
  */
 
 export function StoragePage() {
-  const q = useQuery({ queryKey: ['storage'], queryFn: () => get<StorageAnswer>('/api/storage') });
+  const q = useQuery(storageQuery());
   if (q.error)
     return (
       <p className="banner error" role="alert">
@@ -100,18 +101,16 @@ function Cleanup({ reclaimable }: { reclaimable: StorageAnswer['reclaimable'] })
     setBusy(true);
     setError(null);
     try {
-      const qs = new URLSearchParams({
-        older_than_days: days.trim() || '0',
-        ...(dry ? { dry_run: '1' } : {}),
+      const answer = await callRoute(routes.cleanupStorage, {
+        query: { older_than_days: days.trim() || '0', ...(dry ? { dry_run: '1' } : {}) },
       });
-      const answer = await post<CleanupAnswer>(`/api/storage/cleanup?${qs.toString()}`);
       if (dry) {
         setPreview(answer);
         setFreed(null);
       } else {
         setPreview(null);
         setFreed(answer);
-        await client.invalidateQueries({ queryKey: ['storage'] });
+        await client.invalidateQueries({ queryKey: storageQuery().queryKey });
       }
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

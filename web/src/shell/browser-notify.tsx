@@ -1,8 +1,9 @@
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { EventRecord } from '../../../src/contract/events.js';
-import { get, type Item } from '../api.js';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEventListener } from '../live.js';
+import { itemQuery } from '../queries.js';
 
 /*
  * "This browser" notifications (docs/notifications.md): while the board is open, an item that waits
@@ -31,6 +32,7 @@ function reasonOf(e: EventRecord): string {
 
 export function BrowserNotify() {
   const navigate = useNavigate();
+  const client = useQueryClient();
   const [permission, setPermission] = useState<Permission>(permissionNow);
   const [on, setOn] = useState(() => localStorage.getItem(KEY) === '1');
   const enabled = on && permission === 'granted';
@@ -40,7 +42,9 @@ export function BrowserNotify() {
       const what = WANTED[e.type];
       if (!enabled || !what || !e.work_item_id) return;
       const id = e.work_item_id;
-      void get<Item>(`/api/work-items/${encodeURIComponent(id)}`)
+      // The item's title, from the cache when it is there (the live batch reads the item too).
+      void client
+        .fetchQuery(itemQuery(id))
         .then((item) => {
           const note = new Notification(`${item.title} ${what}`, { body: reasonOf(e), tag: id });
           note.onclick = () => {
@@ -50,7 +54,7 @@ export function BrowserNotify() {
         })
         .catch(() => undefined);
     },
-    [enabled, navigate],
+    [enabled, navigate, client],
   );
   useEventListener(onEvent);
 

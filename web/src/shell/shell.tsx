@@ -2,9 +2,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Archive, BarChart3, LayoutList, Menu, Plus, Search, Settings, Shapes } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import type { ApplyAnswer } from '../../../src/contract/apply.js';
-import { get, type Health } from '../api.js';
 import { useLive, type LiveState } from '../live.js';
+import { applyQuery, healthQuery } from '../queries.js';
 import { ThemeApplier } from '../settings/apply-theme.js';
 import { BrowserNotify } from './browser-notify.js';
 
@@ -30,11 +29,7 @@ const LIVE_LABEL: Record<LiveState, string> = {
 };
 
 function ApplyChip() {
-  const apply = useQuery({
-    queryKey: ['apply'],
-    queryFn: () => get<ApplyAnswer>('/api/apply'),
-    refetchInterval: 30_000,
-  });
+  const apply = useQuery({ ...applyQuery(), refetchInterval: 30_000 });
   const a = apply.data;
   if (!a) return null;
   // Files read when needed (harnesses.yaml, repos.yaml) apply by themselves: only a reload's count.
@@ -65,11 +60,7 @@ export function Shell({
 }) {
   const client = useQueryClient();
   const live = useLive(client);
-  const health = useQuery({
-    queryKey: ['health'],
-    queryFn: () => get<Health>('/api/health'),
-    staleTime: 60_000,
-  });
+  const health = useQuery({ ...healthQuery(), staleTime: 60_000 });
   return (
     <div className="shell">
       <ThemeApplier />

@@ -2,94 +2,46 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import type { PolicyGetAnswer } from '../../../src/contract/policy-route.js';
-import type { ProbeAnswer, ReposAnswer } from '../../../src/contract/repos.js';
-import type { ChainListAnswer } from '../../../src/contract/templates.js';
+import type { ReposAnswer } from '../../../src/contract/repos.js';
 import { plural } from '../words.js';
-import { get, post, type Item } from '../api.js';
+import { callRoute, routes } from '../api.js';
+import { chainsQuery, keys, policyQuery } from '../queries.js';
+import { CommandFields, PathForm } from '../repos/connect-parts.js';
 import { ProbeSummary } from '../repos/probe-summary.js';
+import { useRepoConnect } from '../repos/use-repo-connect.js';
 
 type Repos = z.infer<typeof ReposAnswer>;
 
 /** Step 1: a repository by path, probed, its commands decided, connected. */
 function ConnectStep({ suggested, onDone }: { suggested: string; onDone: (path: string) => void }) {
-  const client = useQueryClient();
-  const [path, setPath] = useState(suggested);
-  const [probe, setProbe] = useState<ProbeAnswer | null>(null);
-  const [tests, setTests] = useState('');
-  const [setup, setSetup] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const look = async () => {
-    setError(null);
-    try {
-      const p = await post<ProbeAnswer>('/api/repos/probe', { path });
-      setProbe(p);
-      setTests(p.test_command?.value ?? '');
-      setSetup(p.setup_command?.value ?? '');
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
-  const connect = async () => {
-    if (!probe) return;
-    setError(null);
-    try {
-      await post('/api/repos', { path: probe.path, test_command: tests, setup_command: setup });
-      await client.invalidateQueries({ queryKey: ['repos'] });
-      onDone(probe.path);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
+  const c = useRepoConnect(suggested);
+  const probe = c.probe;
   return (
     <section aria-labelledby="step-connect">
       <h2 id="step-connect">1. Connect a repository</h2>
-      <form
-        className="wizard-row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void look();
-        }}
-      >
-        <label>
-          Path of a git checkout on this machine
-          <input
-            value={path}
-            onChange={(e) => setPath(e.target.value)}
-            placeholder="/home/me/src/project"
-            required
-          />
-        </label>
-        <button type="submit">Look at it</button>
-      </form>
+      <PathForm c={c} className="wizard-row" />
       {probe && (
         <div className="probe">
           <ProbeSummary probe={probe} connectedNote="already connected" />
-          <label>
-            Test command (empty: the repository has no tests)
-            <input value={tests} onChange={(e) => setTests(e.target.value)} />
-          </label>
-          <label>
-            Setup command (empty: nothing to set up)
-            <input value={setup} onChange={(e) => setSetup(e.target.value)} />
-          </label>
-          <button type="button" className="primary" onClick={() => void connect()}>
+          <CommandFields c={c} setupBox={false} />
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void c.connect().then((repo) => repo && onDone(probe.path))}
+          >
             Connect {probe.name}
           </button>
         </div>
       )}
-      {error && <p role="alert">{error}</p>}
+      {c.error && <p role="alert">{c.error}</p>}
     </section>
   );
 }
 
 /** Step 2: what will run and under which limits. */
 function ChainStep() {
-  const chains = useQuery({
-    queryKey: ['chains'],
-    queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
-  });
-  const policy = useQuery({ queryKey: ['policy'], queryFn: () => get<PolicyGetAnswer>('/api/policy') });
+  const chains = useQuery(chainsQuery());
+  const policy = useQuery(policyQuery());
   return (
     <section aria-labelledby="step-chain">
       <h2 id="step-chain">2. Chains and limits</h2>
@@ -127,8 +79,10 @@ function FirstItemStep({ repo }: { repo: string }) {
   const create = async (start: boolean) => {
     setError(null);
     try {
-      const item = await post<Item>('/api/work-items', { title, repo, chain, start });
-      await client.invalidateQueries({ queryKey: ['items'] });
+      const item = await callRoute(routes.createItem, { body: { title, repo, chain, start } });
+      if ('dry_run' in item) throw new Error('the server answered a dry run');
+      // A new item: the lists are read again to take it in.
+      await client.invalidateQueries({ queryKey: keys.lists });
       void navigate(`/work-items/${item.id}`);
     } catch (e) {
       setError((e as Error).message);

@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ModelNode } from '../../../../src/contract/config/chain-model.js';
 import type { AddedNode } from '../../../../src/contract/items/draft.js';
-import type { LibraryAnswer } from '../../../../src/contract/templates.js';
-import { get } from '../../api.js';
+import { libraryQuery } from '../../queries.js';
 import { freeId } from './ops.js';
 
 /** The library sections a node can be built from, and what an added node of each looks like. */
@@ -27,10 +26,7 @@ export function AddNode({
   points: string[];
   onAdd: (after: string, node: AddedNode) => Promise<boolean>;
 }) {
-  const library = useQuery({
-    queryKey: ['library'],
-    queryFn: () => get<LibraryAnswer>('/api/templates/library'),
-  });
+  const library = useQuery(libraryQuery());
   const [ref, setRef] = useState('');
   const [after, setAfter] = useState('');
   const [id, setId] = useState('');

@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AddedNode, ItemDraftAnswer, ItemDraftOp } from '../../../../src/contract/items/draft.js';
-import { ApiError, del, post, put, type Item } from '../../api.js';
+import type { AddedNode, ItemDraftOp } from '../../../../src/contract/items/draft.js';
+import { ApiError, callRoute, routes, type Item } from '../../api.js';
+import { refreshItem } from '../../item-cache.js';
+import { itemDraftQuery } from '../../queries.js';
 import { AddNode } from './add-node.js';
-import { canDraft, draftKey, draftPath, useItemDraft } from './draft-query.js';
+import { canDraft, useItemDraft } from './draft-query.js';
 import { NodeEdits } from './node-edits.js';
 import { addPoints, bare, describeOp, editableNodes } from './ops.js';
 import './draft.css';
@@ -18,6 +20,8 @@ const usd = (n: number) => `$${n.toFixed(2)}`;
 export function DraftPanel({ item }: { item: Item }) {
   const client = useQueryClient();
   const draft = useItemDraft(item);
+  const draftQuery = itemDraftQuery(item);
+  const params = { id: item.id };
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   // Each save sends the whole op list: a second edit made before the first one's answer would be
@@ -45,7 +49,8 @@ export function DraftPanel({ item }: { item: Item }) {
     setNote(null);
     setBusy(true);
     try {
-      client.setQueryData(draftKey(item), await put<ItemDraftAnswer>(draftPath(item.id), { ops: next }));
+      const saved = await callRoute(routes.putItemDraft, { params, body: { ops: next } });
+      client.setQueryData(draftQuery.queryKey, saved);
       return true;
     } catch (e) {
       return refused(e);
@@ -57,22 +62,22 @@ export function DraftPanel({ item }: { item: Item }) {
     setError(null);
     setNote(null);
     try {
-      client.setQueryData(draftKey(item), await post<ItemDraftAnswer>(`${draftPath(item.id)}/apply`));
+      client.setQueryData(draftQuery.queryKey, await callRoute(routes.applyItemDraft, { params }));
       setNote('Applied: the item runs the revised chain from its next node.');
-      await client.invalidateQueries({ queryKey: ['item', item.id] });
+      await refreshItem(client, item.id);
     } catch (e) {
       refused(e);
       // A refused apply writes nothing; the draft's own marks (passed, problems) say why.
-      if (e instanceof ApiError) await client.invalidateQueries({ queryKey: draftKey(item) });
+      if (e instanceof ApiError) await client.invalidateQueries({ queryKey: draftQuery.queryKey });
     }
   };
   const discard = async () => {
     setError(null);
     setNote(null);
     try {
-      await del(draftPath(item.id));
+      await callRoute(routes.deleteItemDraft, { params });
       setNote('Discarded.');
-      await client.invalidateQueries({ queryKey: draftKey(item) });
+      await client.invalidateQueries({ queryKey: draftQuery.queryKey });
     } catch (e) {
       refused(e);
     }

@@ -1,8 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import type { ItemDraftAnswer } from '../../../../src/contract/items/draft.js';
-import { post, type Item } from '../../api.js';
-import { canDraft, draftKey, draftPath, fetchDraft } from './draft-query.js';
+import { callRoute, routes, type Item } from '../../api.js';
+import { refreshItem } from '../../item-cache.js';
+import { itemDraftQuery } from '../../queries.js';
+import { canDraft } from './draft-query.js';
 import { describeOp } from './ops.js';
 
 /**
@@ -22,11 +24,7 @@ export function useStartAsk(item: Item): { ask: (go: () => unknown) => Promise<v
     }
     let draft: ItemDraftAnswer;
     try {
-      draft = await client.fetchQuery({
-        queryKey: draftKey(item),
-        queryFn: () => fetchDraft(item.id),
-        staleTime: 0,
-      });
+      draft = await client.fetchQuery({ ...itemDraftQuery(item), staleTime: 0 });
     } catch (e) {
       // No readable draft (a worker's own item, a race with its end): nothing to ask about.
       setError(`The draft could not be read (${(e as Error).message}); starting anyway.`);
@@ -40,8 +38,9 @@ export function useStartAsk(item: Item): { ask: (go: () => unknown) => Promise<v
     if (!pending) return;
     setError(null);
     try {
-      client.setQueryData(draftKey(item), await post<ItemDraftAnswer>(`${draftPath(item.id)}/apply`));
-      await client.invalidateQueries({ queryKey: ['item', item.id] });
+      const applied = await callRoute(routes.applyItemDraft, { params: { id: item.id } });
+      client.setQueryData(itemDraftQuery(item).queryKey, applied);
+      await refreshItem(client, item.id);
       const { go } = pending;
       setPending(null);
       go();

@@ -7,10 +7,11 @@ import type {
   InstalledAddon,
   UpdatesAnswer,
 } from '../../../../src/contract/addons-api.js';
-import { ApiError, get } from '../../api.js';
+import { ApiError } from '../../api.js';
+import { addonsQuery, addonUpdatesQuery, chainsQuery, keys } from '../../queries.js';
 
 /*
- * What the Add-ons tab reads (`GET /api/addons`, `GET /api/addons/updates`) and the little it
+ * What the Add-ons tab reads (the add-ons and their updates, queries.ts) and the little it
  * needs to say about an answer. The updates are read without a fetch when the tab opens, so
  * opening it never reaches a remote; Check for updates fetches and stores its answer in the same
  * place.
@@ -19,21 +20,12 @@ import { ApiError, get } from '../../api.js';
 export type { AddonReview, AddonsAnswer, CollectionInfo, InstalledAddon, UpdatesAnswer };
 export type Update = UpdatesAnswer['updates'][number];
 
-export const ADDONS_KEY = ['addons'] as const;
-export const UPDATES_KEY = ['addons', 'updates'] as const;
-
 export function useAddons() {
-  return useQuery({
-    queryKey: ADDONS_KEY,
-    queryFn: ({ signal }) => get<AddonsAnswer>('/api/addons', signal),
-  });
+  return useQuery(addonsQuery());
 }
 
 export function useUpdates() {
-  return useQuery({
-    queryKey: UPDATES_KEY,
-    queryFn: ({ signal }) => get<UpdatesAnswer>('/api/addons/updates?fetch=0', signal),
-  });
+  return useQuery(addonUpdatesQuery());
 }
 
 /**
@@ -43,9 +35,9 @@ export function useUpdates() {
 export function useRefresh() {
   const client = useQueryClient();
   return async () => {
-    await client.invalidateQueries({ queryKey: ADDONS_KEY });
-    await client.invalidateQueries({ queryKey: ['chains'] });
-    await client.invalidateQueries({ queryKey: ['library'] });
+    await client.invalidateQueries({ queryKey: keys.addons });
+    await client.invalidateQueries({ queryKey: chainsQuery().queryKey });
+    await client.invalidateQueries({ queryKey: keys.library });
   };
 }
 
@@ -71,7 +63,7 @@ export function useAction() {
 /** The server's words for a refusal; anything else as it came. */
 export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-export const isStale = (e: unknown): boolean => e instanceof ApiError && e.code === 'addon_review_stale';
+export const isStale = (e: unknown): boolean => e instanceof ApiError && e.is('addon_review_stale');
 
 /** `file:line` of an add-on problem, as the CLI prints it. */
 export const at = (p: { file: string; line: number | null }): string =>

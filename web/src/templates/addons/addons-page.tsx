@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { get } from '../../api.js';
+import { callRoute, routes } from '../../api.js';
+import { addonUpdatesQuery } from '../../queries.js';
 import { plural } from '../../words.js';
 import '../library/templates.css';
 import './addons.css';
-import { messageOf, UPDATES_KEY, useAddons, useUpdates, type UpdatesAnswer } from './addons-data.js';
+import { messageOf, useAddons, useUpdates } from './addons-data.js';
 import { AddCollection, CollectionCard } from './collections.js';
 import { InstalledTable } from './installed-table.js';
 import { ReviewPanel, type ReviewTarget } from './review-panel.js';
@@ -31,8 +32,8 @@ export function AddonsPage() {
     setChecking(true);
     setChecked(null);
     try {
-      const u = await get<UpdatesAnswer>('/api/addons/updates?fetch=1');
-      client.setQueryData(UPDATES_KEY, u);
+      const u = await callRoute(routes.checkUpdates, { query: { fetch: '1' } });
+      client.setQueryData(addonUpdatesQuery().queryKey, u);
       setChecked(
         u.updates.length === 0
           ? 'Every add-on is at the version its collection has.'

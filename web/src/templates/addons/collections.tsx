@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { del, patch, post } from '../../api.js';
+import { callRoute, routes } from '../../api.js';
 import { plural } from '../../words.js';
 import { messageOf, useAction, useRefresh, type CollectionInfo } from './addons-data.js';
 import type { ReviewTarget } from './review-panel.js';
@@ -61,7 +61,7 @@ function ListedAddon({
 export function CollectionCard({ c, onReview }: { c: CollectionInfo; onReview: (t: Install) => void }) {
   const [confirm, setConfirm] = useState(false);
   const { run, refusal } = useAction();
-  const path = `/api/addons/collections/${encodeURIComponent(c.name)}`;
+  const params = { name: c.name };
   return (
     <section className="tpl-card" aria-labelledby={`coll-${c.name}`}>
       <h3 id={`coll-${c.name}`}>
@@ -88,7 +88,11 @@ export function CollectionCard({ c, onReview }: { c: CollectionInfo; onReview: (
             type="checkbox"
             aria-label={`Collection ${c.name} auto-update`}
             checked={c.auto_update}
-            onChange={(e) => void run(() => patch(path, { auto_update: e.target.checked }))}
+            onChange={(e) =>
+              void run(() =>
+                callRoute(routes.patchCollection, { params, body: { auto_update: e.target.checked } }),
+              )
+            }
           />{' '}
           Auto-update its add-ons
         </label>
@@ -99,7 +103,7 @@ export function CollectionCard({ c, onReview }: { c: CollectionInfo; onReview: (
               className="danger"
               onClick={() => {
                 setConfirm(false);
-                void run(() => del(path));
+                void run(() => callRoute(routes.removeCollection, { params }));
               }}
             >
               Remove {c.name} for good
@@ -158,9 +162,8 @@ export function AddCollection() {
         e.preventDefault();
         setError(null);
         setAdded(null);
-        post<CollectionInfo>('/api/addons/collections', {
-          source: source.trim(),
-          ...(ref.trim() ? { ref: ref.trim() } : {}),
+        callRoute(routes.addCollection, {
+          body: { source: source.trim(), ...(ref.trim() ? { ref: ref.trim() } : {}) },
         })
           .then(async (c) => {
             await refresh();

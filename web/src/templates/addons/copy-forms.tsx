@@ -1,11 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { z } from 'zod';
-import type { OpsAnswer } from '../../../../src/contract/drafts/answers.js';
-import type { ChainListAnswer, LibraryAnswer } from '../../../../src/contract/templates.js';
-import { del, get, post } from '../../api.js';
-import { draftPath, useDraftList } from '../chains/draft-api.js';
+import { callRoute, routes } from '../../api.js';
+import { chainsQuery, keys, libraryQuery } from '../../queries.js';
+import { newChain, useDraftList } from '../chains/draft-api.js';
 import { bareName, freeName, messageOf } from './addons-data.js';
 
 /*
@@ -16,7 +14,8 @@ import { bareName, freeName, messageOf } from './addons-data.js';
  * editor to finish it in.
  */
 
-const LIBRARY_DRAFT = '/api/drafts/library/library';
+/** The library's one draft. */
+const LIBRARY_DRAFT = { area: 'library', key: 'library' };
 
 /** A name field with its submit and cancel: the shape both copies share. */
 function CopyForm(p: {
@@ -63,10 +62,7 @@ function CopyForm(p: {
 export function CopyChain({ from, onCancel }: { from: string; onCancel: () => void }) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const chains = useQuery({
-    queryKey: ['chains'],
-    queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
-  });
+  const chains = useQuery(chainsQuery());
   const drafts = useDraftList();
   const [typed, setTyped] = useState<string | null>(null);
   // A chain id is taken by a file and by a draft of a chain not published yet.
@@ -84,8 +80,8 @@ export function CopyChain({ from, onCancel }: { from: string; onCancel: () => vo
       onCancel={onCancel}
       onSubmit={async () => {
         const key = id.trim();
-        await post(`${draftPath(key)}/ops`, { ops: [{ op: 'new_chain', from }] });
-        await client.invalidateQueries({ queryKey: ['drafts'], exact: true });
+        await newChain(key, from);
+        await client.invalidateQueries({ queryKey: keys.drafts, exact: true });
         await navigate(`/templates/chains/${encodeURIComponent(key)}`);
       }}
     />
@@ -103,10 +99,7 @@ export function CopyComponent({
   onCancel: () => void;
 }) {
   const client = useQueryClient();
-  const library = useQuery({
-    queryKey: ['library'],
-    queryFn: () => get<LibraryAnswer>('/api/templates/library'),
-  });
+  const library = useQuery(libraryQuery());
   const drafts = useDraftList();
   const [typed, setTyped] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -130,8 +123,9 @@ export function CopyComponent({
       onChange={setTyped}
       onCancel={onCancel}
       onSubmit={async () => {
-        const answer = await post<z.infer<typeof OpsAnswer>>(`${LIBRARY_DRAFT}/ops`, {
-          ops: [{ op: 'copy_component', section, from, name: name.trim() }],
+        const answer = await callRoute(routes.draftOps, {
+          params: LIBRARY_DRAFT,
+          body: { ops: [{ op: 'copy_component', section, from, name: name.trim() }] },
         });
         const result = answer.ops[0]?.result;
         const path =
@@ -139,15 +133,15 @@ export function CopyComponent({
             ? result.path
             : `${section}.${name.trim()}`;
         try {
-          await post(`${LIBRARY_DRAFT}/publish`);
+          await callRoute(routes.publishDraft, { params: LIBRARY_DRAFT });
         } catch (e) {
           // A draft this copy began is thrown away, so a refused publish leaves nothing behind.
-          if (!open) await del(LIBRARY_DRAFT).catch(() => undefined);
+          if (!open) await callRoute(routes.discardDraft, { params: LIBRARY_DRAFT }).catch(() => undefined);
           throw e;
         } finally {
-          await client.invalidateQueries({ queryKey: ['drafts'], exact: true });
+          await client.invalidateQueries({ queryKey: keys.drafts, exact: true });
         }
-        await client.invalidateQueries({ queryKey: ['library'] });
+        await client.invalidateQueries({ queryKey: keys.library });
         setDone(path);
       }}
     >

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { del, patch } from '../../api.js';
+import { callRoute, routes } from '../../api.js';
 import { at, useAction, type InstalledAddon, type Update } from './addons-data.js';
 import { Offers } from './offers.js';
 
@@ -28,7 +28,7 @@ function Row({
   const [open, setOpen] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const { run, refusal, dismiss } = useAction();
-  const ns = encodeURIComponent(a.namespace);
+  const params = { namespace: a.namespace };
   return (
     <>
       <tr className="addon-row">
@@ -57,7 +57,9 @@ function Row({
             type="checkbox"
             aria-label={`${a.namespace} enabled`}
             checked={a.enabled}
-            onChange={(e) => void run(() => patch(`/api/addons/${ns}`, { enabled: e.target.checked }))}
+            onChange={(e) =>
+              void run(() => callRoute(routes.patchAddon, { params, body: { enabled: e.target.checked } }))
+            }
           />
         </td>
         <td data-label="Auto-update">
@@ -65,7 +67,11 @@ function Row({
             type="checkbox"
             aria-label={`${a.namespace} auto-update`}
             checked={a.auto_update}
-            onChange={(e) => void run(() => patch(`/api/addons/${ns}`, { auto_update: e.target.checked }))}
+            onChange={(e) =>
+              void run(() =>
+                callRoute(routes.patchAddon, { params, body: { auto_update: e.target.checked } }),
+              )
+            }
           />
         </td>
         <td data-label="Actions">
@@ -90,7 +96,7 @@ function Row({
                   className="danger"
                   onClick={() => {
                     setConfirm(false);
-                    void run(() => del(`/api/addons/${ns}`));
+                    void run(() => callRoute(routes.uninstallAddon, { params }));
                   }}
                 >
                   Uninstall {a.namespace} for good

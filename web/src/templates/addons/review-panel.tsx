@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { get, post } from '../../api.js';
+import { callRoute, routes } from '../../api.js';
+import { addonReviewQuery, type AddonReviewTarget } from '../../queries.js';
 import { at, isStale, messageOf, useRefresh, type AddonReview, type InstalledAddon } from './addons-data.js';
 import { ReviewContent } from './review-content.js';
 
@@ -11,9 +12,7 @@ import { ReviewContent } from './review-content.js';
  * when the add-on changed meanwhile the server refuses and the person reads the new review.
  */
 
-export type ReviewTarget =
-  | { kind: 'install'; addon: string; collection: string; as: string | null }
-  | { kind: 'update'; namespace: string };
+export type ReviewTarget = AddonReviewTarget;
 
 function title(r: AddonReview): string {
   const change = `${r.from?.version ?? '?'} → ${r.to.version}`;
@@ -31,24 +30,11 @@ function title(r: AddonReview): string {
 
 const ACTION_LABEL = { install: 'Install', update: 'Update', downgrade: 'Downgrade' } as const;
 
-function readReview(t: ReviewTarget, signal: AbortSignal): Promise<AddonReview> {
-  if (t.kind === 'update')
-    return get<AddonReview>(`/api/addons/${encodeURIComponent(t.namespace)}/update`, signal);
-  return post<AddonReview>('/api/addons/review', {
-    addon: t.addon,
-    collection: t.collection,
-    ...(t.as ? { as: t.as } : {}),
-  });
-}
-
 function apply(t: ReviewTarget, review: string): Promise<InstalledAddon> {
   if (t.kind === 'update')
-    return post<InstalledAddon>(`/api/addons/${encodeURIComponent(t.namespace)}/update`, { review });
-  return post<InstalledAddon>('/api/addons', {
-    addon: t.addon,
-    collection: t.collection,
-    ...(t.as ? { as: t.as } : {}),
-    review,
+    return callRoute(routes.applyUpdate, { params: { namespace: t.namespace }, body: { review } });
+  return callRoute(routes.installAddon, {
+    body: { addon: t.addon, collection: t.collection, ...(t.as ? { as: t.as } : {}), review },
   });
 }
 
@@ -92,14 +78,7 @@ export function ReviewPanel({
   const heading = useRef<HTMLHeadingElement>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const review = useQuery({
-    queryKey: ['addon-review', target],
-    queryFn: ({ signal }) => readReview(target, signal),
-    // A review read earlier may not be the add-on's now: read it each time the panel opens.
-    staleTime: 0,
-    gcTime: 0,
-    retry: false,
-  });
+  const review = useQuery(addonReviewQuery(target));
   const r = review.data;
   useEffect(() => heading.current?.focus(), [target]);
   const go = async () => {

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { ChainListAnswer } from '../../../../src/contract/templates.js';
-import { ApiError, get, post } from '../../api.js';
-import { draftPath, useDraftList } from './draft-api.js';
+import { ApiError } from '../../api.js';
+import { chainsQuery, keys } from '../../queries.js';
+import { newChain, useDraftList } from './draft-api.js';
 
 /*
  * Every chain file with its node and gate counts and whether it resolves, each open draft marked
@@ -23,8 +23,8 @@ function NewChain({ from, onCancel }: { from: string | null; onCancel?: () => vo
       onSubmit={(e) => {
         e.preventDefault();
         setError(null);
-        post(`${draftPath(id.trim())}/ops`, { ops: [from ? { op: 'new_chain', from } : { op: 'new_chain' }] })
-          .then(() => client.invalidateQueries({ queryKey: ['drafts'], exact: true }))
+        newChain(id.trim(), from)
+          .then(() => client.invalidateQueries({ queryKey: keys.drafts, exact: true }))
           .then(() => navigate(`/templates/chains/${encodeURIComponent(id.trim())}`))
           .catch((err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
       }}
@@ -48,10 +48,7 @@ function NewChain({ from, onCancel }: { from: string | null; onCancel?: () => vo
 }
 
 export function ChainsList() {
-  const chains = useQuery({
-    queryKey: ['chains'],
-    queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
-  });
+  const chains = useQuery(chainsQuery());
   const drafts = useDraftList();
   const [creating, setCreating] = useState(false);
   const [copying, setCopying] = useState<string | null>(null);

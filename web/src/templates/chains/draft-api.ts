@@ -1,14 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
 import type { ChainOp } from '../../../../src/contract/drafts/chain-ops.js';
-import type {
-  DraftAnswer,
-  DraftListAnswer,
-  FragmentAnswer,
-  OpsAnswer,
-  PublishAnswer,
-} from '../../../../src/contract/drafts/answers.js';
-import { del, get, post, put } from '../../api.js';
+import { callRoute, routes, type AnswerOf } from '../../api.js';
+import { chainDraftQuery, chainsQuery, draftsQuery, keys } from '../../queries.js';
 import { remember } from './merge.js';
 
 /*
@@ -16,80 +9,82 @@ import { remember } from './merge.js';
  * whole after every change, since each answer carries the result object the screen renders from.
  */
 
-export type Draft = z.infer<typeof DraftAnswer>;
+export type Draft = AnswerOf<'getDraft'>;
 export type Result = Draft['result'];
 export type Problem = Result['problems'][number];
-export type Published = z.infer<typeof PublishAnswer>;
-export type DraftList = z.infer<typeof DraftListAnswer>;
+export type Published = AnswerOf<'publishDraft'>;
+export type DraftList = AnswerOf<'listDrafts'>;
 export type { ChainOp };
 
-export const draftPath = (id: string) => `/api/drafts/chains/${encodeURIComponent(id)}`;
 export const chainFile = (id: string) => `chains/${id}.yaml`;
-export const draftKey = (id: string) => ['drafts', 'chains', id] as const;
 
-export function useDraft(id: string) {
-  return useQuery({
-    queryKey: draftKey(id),
-    queryFn: async () => {
-      const d = await get<Draft>(draftPath(id));
-      await remember(d);
-      return d;
-    },
+/** The draft of chain `id`, its published texts remembered for a three-way merge (merge.ts). */
+export const chainDraft = (id: string) => chainDraftQuery(id, remember);
+
+/** Starts the draft of a new chain `id`, empty or a copy of chain `from`. */
+export async function newChain(id: string, from: string | null): Promise<void> {
+  await callRoute(routes.draftOps, {
+    params: { area: 'chains', key: id },
+    body: { ops: [from ? { op: 'new_chain', from } : { op: 'new_chain' }] },
   });
 }
 
+export function useDraft(id: string) {
+  return useQuery(chainDraft(id));
+}
+
 export function useDraftList() {
-  return useQuery({ queryKey: ['drafts'], queryFn: () => get<DraftList>('/api/drafts') });
+  return useQuery(draftsQuery());
 }
 
 /** The calls that change a draft; each stores the answer as the draft and refreshes the lists. */
 export function useDraftActions(id: string) {
   const client = useQueryClient();
+  const key = chainDraft(id).queryKey;
+  const params = { area: 'chains', key: id };
   const settle = async (d: Draft | null) => {
     if (d) {
       await remember(d);
-      client.setQueryData(draftKey(id), d);
+      client.setQueryData(key, d);
     } else {
-      await client.invalidateQueries({ queryKey: draftKey(id) });
+      await client.invalidateQueries({ queryKey: key });
     }
-    await client.invalidateQueries({ queryKey: ['drafts'], exact: true });
-    await client.invalidateQueries({ queryKey: ['chains'] });
+    await client.invalidateQueries({ queryKey: keys.drafts, exact: true });
+    await client.invalidateQueries({ queryKey: chainsQuery().queryKey });
   };
   return {
     settle,
     async ops(ops: ChainOp[]) {
-      const d = await post<z.infer<typeof OpsAnswer>>(`${draftPath(id)}/ops`, { ops });
+      const d = await callRoute(routes.draftOps, { params, body: { ops } });
       await settle(d);
       return d;
     },
     async undo() {
-      await settle(await post<Draft>(`${draftPath(id)}/undo`));
+      await settle(await callRoute(routes.undoDraft, { params }));
     },
     async putFile(file: string, text: string) {
-      const d = await put<Draft>(`${draftPath(id)}/files/${encodeURIComponent(file)}`, { text });
+      const d = await callRoute(routes.putDraftFile, { params: { ...params, file }, body: { text } });
       await settle(d);
       return d;
     },
     async rebase() {
-      const d = await post<Draft>(`${draftPath(id)}/rebase`);
+      const d = await callRoute(routes.rebaseDraft, { params });
       await settle(d);
       return d;
     },
     async publish() {
-      const p = await post<Published>(`${draftPath(id)}/publish`);
+      const p = await callRoute(routes.publishDraft, { params });
       await settle(null);
       // The library's usage counts and what each component reaches follow the chains.
-      await client.invalidateQueries({ queryKey: ['library'] });
+      await client.invalidateQueries({ queryKey: keys.library });
       return p;
     },
     async discard() {
-      await del<null>(draftPath(id));
+      await callRoute(routes.discardDraft, { params });
       await settle(null);
     },
     fragment(path: string) {
-      return get<z.infer<typeof FragmentAnswer>>(
-        `${draftPath(id)}/fragment?path=${encodeURIComponent(path)}`,
-      );
+      return callRoute(routes.getFragment, { params, query: { path } });
     },
   };
 }

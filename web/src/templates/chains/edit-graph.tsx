@@ -1,16 +1,15 @@
 import {
   Background,
   Controls,
-  MarkerType,
   ReactFlow,
-  type Edge,
   type Node,
   type NodeProps,
   applyNodeChanges,
   useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { DIAMOND_MID, ExecShell, GAP, GateShell } from '../../graph/node-shells.js';
+import { chainEdges, positionOf } from '../../graph/layout.js';
+import { ExecShell, GateShell } from '../../graph/node-shells.js';
 import { useEffect, useMemo, useState } from 'react';
 import type { NodePart } from './shape.js';
 
@@ -95,7 +94,7 @@ export default function EditGraph({ nodes, problems, selected, onSelect, onMove 
       return {
         id: n.id,
         type: n.kind,
-        position: { x: i * GAP, y: n.kind === 'gate' ? 27 - DIAMOND_MID : 0 },
+        position: positionOf(i, n.kind),
         data: {
           node: n,
           problems: count,
@@ -105,28 +104,9 @@ export default function EditGraph({ nodes, problems, selected, onSelect, onMove 
         ariaLabel: `${n.kind === 'gate' ? 'gate' : 'node'} ${n.id}${count ? `: ${count} problem${count === 1 ? '' : 's'}` : ''}`,
       };
     });
-    const edges: Edge[] = nodes.slice(1).map((n, i) => ({
-      id: `${nodes[i]!.id}->${n.id}`,
-      source: nodes[i]!.id,
-      target: n.id,
-      markerEnd: { type: MarkerType.ArrowClosed },
-    }));
-    const ids = new Set(nodes.map((n) => n.id));
-    for (const g of graphNodes) {
-      const to = g.data.rejectTo;
-      if (g.type !== 'gate' || !to || !ids.has(to)) continue;
-      edges.push({
-        id: `${g.id}~>${to}`,
-        source: g.id,
-        sourceHandle: 'reject',
-        target: to,
-        targetHandle: 'back',
-        type: 'smoothstep',
-        className: 'reject-arc',
-        label: 'reject',
-        markerEnd: { type: MarkerType.ArrowClosed },
-      });
-    }
+    const edges = chainEdges(
+      graphNodes.map((g) => ({ id: g.id, kind: g.data.node.kind, rejectTo: g.data.rejectTo })),
+    );
     return { graphNodes, edges };
   }, [nodes, problems, selected]);
   // Dragging moves a node on screen only; the drop sends the move and the answer redraws the chain.

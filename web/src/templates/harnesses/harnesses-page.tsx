@@ -3,11 +3,11 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import type { DraftProblem } from '../../../../src/contract/drafts/answers.js';
 import type { HarnessesAnswer } from '../../../../src/contract/harnesses-route.js';
-import { get } from '../../api.js';
+import { DraftBar } from '../../drafts/draft-bar.js';
+import { useAreaDraft, type Op } from '../../drafts/use-area-draft.js';
+import { harnessesQuery, reposQuery } from '../../queries.js';
 import { plural } from '../../words.js';
 import '../library/templates.css';
-import { DraftBar } from './draft-bar.js';
-import { useDraft, type Op } from './draft.js';
 import { Profiles, Providers } from './profiles.js';
 import {
   ACCESS,
@@ -18,7 +18,7 @@ import {
 } from './resolved.js';
 
 /*
- * Harnesses: each agent CLI with whether it is installed here (`GET /api/harnesses`), and what
+ * Harnesses: each agent CLI with whether it is installed here (the harnesses route), and what
  * harnesses.yaml and policy.yaml say of it, edited through the `harnesses` draft: every change is
  * an op, shown with its problems at once, and reaches the running Jig only on publish.
  */
@@ -180,21 +180,18 @@ function Escalation({
 }
 
 export function HarnessesPage() {
-  const d = useDraft('harnesses');
-  const found = useQuery({
-    queryKey: ['harnesses'],
-    queryFn: () => get<z.infer<typeof HarnessesAnswer>>('/api/harnesses'),
-  });
-  const data = d.draft.data;
+  const d = useAreaDraft('harnesses', { after: [harnessesQuery().queryKey, reposQuery().queryKey] });
+  const found = useQuery(harnessesQuery());
+  const data = d.draft;
   const r = data && isHarnessesResolved(data.result.resolved) ? data.result.resolved : null;
   const problems = data?.result.problems ?? [];
-  const send = (ops: Op[]) => d.ops.mutate(ops);
+  const send = (ops: Op[]) => void d.apply(ops);
   // Rows remount after each answer, so an input shows what the draft now holds.
   const stamp = data?.updated_at ?? 'published';
   return (
     <div className="harnesses">
-      <DraftBar d={d} what="harnesses.yaml and policy.yaml" />
-      {d.draft.error && <p role="alert">{d.draft.error.message}</p>}
+      <DraftBar d={d} label="harnesses.yaml and policy.yaml" />
+      {d.loadError && <p role="alert">{d.loadError.message}</p>}
       {found.error && <p role="alert">Could not look for the CLIs: {found.error.message}</p>}
       {data && !r && (
         <p role="alert">harnesses.yaml does not load: {data.result.problems[0]?.message ?? 'see its YAML'}</p>

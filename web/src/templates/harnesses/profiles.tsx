@@ -1,11 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { z } from 'zod';
 import type { DraftProblem } from '../../../../src/contract/drafts/answers.js';
-import type { ProvidersAnswer } from '../../../../src/contract/harnesses-route.js';
-import { get } from '../../api.js';
+import { providersQuery } from '../../queries.js';
 import { plural } from '../../words.js';
-import type { Op } from './draft.js';
+import type { Op } from '../../drafts/use-area-draft.js';
 import { problemsAt, type HarnessesResolved, type ProfileRow } from './resolved.js';
 
 /** One profile: the model and effort per provider, edited as one `set_profile`. */
@@ -160,10 +158,7 @@ export function Profiles({
 
 /** The providers Jig knows and what each CLI can take. */
 export function Providers() {
-  const providers = useQuery({
-    queryKey: ['providers'],
-    queryFn: () => get<z.infer<typeof ProvidersAnswer>>('/api/harnesses/providers'),
-  });
+  const providers = useQuery(providersQuery());
   if (providers.error) return <p role="alert">{providers.error.message}</p>;
   return (
     <section className="tpl-section" aria-labelledby="providers-title">

@@ -1,18 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { stringify } from 'yaml';
-import type { LibraryAnswer, LibraryComponent } from '../../../../src/contract/templates.js';
-import { get } from '../../api.js';
+import type { LibraryAnswer } from '../../../../src/contract/templates.js';
+import { libraryComponentQuery } from '../../queries.js';
 import { plural } from '../../words.js';
 import { buildsOn } from './builds-on.js';
 import { SteeringPreview } from './steering-preview.js';
 
 /** One library component: what uses it, what it builds on, its text as written and resolved. */
 export function ComponentDetail({ lib, ref_ }: { lib: LibraryAnswer; ref_: string }) {
-  const one = useQuery({
-    queryKey: ['library', ref_],
-    queryFn: () => get<LibraryComponent>(`/api/templates/library/${encodeURIComponent(ref_)}`),
-  });
+  const one = useQuery(libraryComponentQuery(ref_));
   if (one.error)
     return (
       <aside className="lib-detail">

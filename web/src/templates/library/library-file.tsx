@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ProblemSchema } from '../../../../src/contract/reload.js';
-import type { TemplateFileAnswer, TemplateSaved } from '../../../../src/contract/template-files.js';
 import type { z } from 'zod';
-import { ApiError, getTagged, put } from '../../api.js';
+import { ApiError, callRoute, routes } from '../../api.js';
+import { keys, libraryFileQuery } from '../../queries.js';
 
 type Problem = z.infer<typeof ProblemSchema>;
 
@@ -34,10 +34,7 @@ function problemsOf(e: ApiError): Problem[] {
 
 export function LibraryFile() {
   const client = useQueryClient();
-  const file = useQuery({
-    queryKey: ['library-file'],
-    queryFn: () => getTagged<TemplateFileAnswer>('/api/templates/library/file'),
-  });
+  const file = useQuery(libraryFileQuery());
   const [text, setText] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [saved, setSaved] = useState(false);
@@ -50,15 +47,14 @@ export function LibraryFile() {
     setRefusal(null);
     setSaved(false);
     try {
-      await put<TemplateSaved>(
-        '/api/templates/library',
-        { text: shown },
-        file.data.etag ? { 'If-Match': file.data.etag } : {},
-      );
+      await callRoute(routes.putLibrary, {
+        body: { text: shown },
+        headers: file.data.etag ? { 'if-match': file.data.etag } : {},
+      });
       setText(null);
       setSaved(true);
-      await client.invalidateQueries({ queryKey: ['library'] });
-      await client.invalidateQueries({ queryKey: ['library-file'] });
+      await client.invalidateQueries({ queryKey: keys.library });
+      await client.invalidateQueries({ queryKey: libraryFileQuery().queryKey });
     } catch (e) {
       if (e instanceof ApiError) setRefusal(e);
       else throw e;
@@ -76,7 +72,7 @@ export function LibraryFile() {
       {refusal && (
         <div role="alert" className="problems">
           <p>{refusal.message}</p>
-          {refusal.code === 'template_changed' && (
+          {refusal.is('template_changed') && (
             <p>
               Someone saved library.yaml since you opened it: copy your change, then{' '}
               <button

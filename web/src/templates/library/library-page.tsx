@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { NavLink, useNavigate, useParams } from 'react-router';
 import type { LibraryAnswer, LibraryComponent } from '../../../../src/contract/templates.js';
-import { get } from '../../api.js';
+import { libraryQuery } from '../../queries.js';
 import { plural } from '../../words.js';
 import { ComponentDetail } from './library-detail.js';
 import { LibraryFile } from './library-file.js';
@@ -80,10 +80,7 @@ function ComponentList({ lib, selected }: { lib: LibraryAnswer; selected: string
 
 export function LibraryPage() {
   const rest = useParams()['*'] ?? '';
-  const lib = useQuery({
-    queryKey: ['library'],
-    queryFn: () => get<LibraryAnswer>('/api/templates/library'),
-  });
+  const lib = useQuery(libraryQuery());
   const yaml = rest === 'yaml';
   const selected = !yaml && rest !== '' ? rest : null;
   return (

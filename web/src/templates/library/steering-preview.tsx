@@ -1,41 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { z } from 'zod';
-import type { ReposAnswer } from '../../../../src/contract/repos.js';
-import type { ResolvedChainAnswer, SteeringPreviewAnswer } from '../../../../src/contract/templates.js';
-import { get } from '../../api.js';
+import { reposQuery, resolvedChainQuery, steeringPreviewQuery, type SteeringAsk } from '../../queries.js';
 import { agentTasks } from './chain-tasks.js';
 
 /*
  * What one agent task of a chain reads at launch (Jig's contract, the repo's steering, the task's),
- * from `GET /api/templates/steering/preview`, for the chains that use the component shown.
+ * from the steering preview route, for the chains that use the component shown.
  */
 
 export function SteeringPreview({ chains }: { chains: readonly string[] }) {
   const [chain, setChain] = useState(chains[0] ?? '');
   const [task, setTask] = useState('');
   const [repo, setRepo] = useState('');
-  const [shown, setShown] = useState<{ chain: string; task: string; repo: string } | null>(null);
-  const resolved = useQuery({
-    queryKey: ['chain-resolved', chain],
-    queryFn: () => get<ResolvedChainAnswer>(`/api/templates/chains/${encodeURIComponent(chain)}/resolved`),
-    enabled: chain !== '',
-  });
-  const repos = useQuery({
-    queryKey: ['repos'],
-    queryFn: () => get<z.infer<typeof ReposAnswer>>('/api/repos'),
-  });
+  const [shown, setShown] = useState<SteeringAsk | null>(null);
+  const resolved = useQuery({ ...resolvedChainQuery(chain), enabled: chain !== '' });
+  const repos = useQuery(reposQuery());
   const tasks = resolved.data ? agentTasks(resolved.data.resolved) : [];
   const pickedTask = tasks.includes(task) ? task : (tasks[0] ?? '');
-  const preview = useQuery({
-    queryKey: ['steering-preview', shown],
-    queryFn: () => {
-      const qs = new URLSearchParams({ chain: shown?.chain ?? '', task: shown?.task ?? '' });
-      if (shown?.repo) qs.set('repo', shown.repo);
-      return get<SteeringPreviewAnswer>(`/api/templates/steering/preview?${qs.toString()}`);
-    },
-    enabled: shown !== null,
-  });
+  const preview = useQuery({ ...steeringPreviewQuery(shown), enabled: shown !== null });
   return (
     <section className="steering-preview" aria-labelledby="steering-preview-title">
       <h3 id="steering-preview-title">Steering preview</h3>

@@ -1,16 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { RepoView } from '../../../../src/contract/repos.js';
-import type { ChainListAnswer } from '../../../../src/contract/templates.js';
-import { get, patch } from '../../api.js';
+import { callRoute, routes } from '../../api.js';
+import { chainsQuery, reposQuery } from '../../queries.js';
 
-/** A connected repo's commands and default chain, saved with `PATCH /api/repos` (null clears a key). */
+/** A connected repo's commands and default chain, saved with the repos PATCH (null clears a key). */
 export function RepoEdit({ r, onDone }: { r: RepoView; onDone: () => void }) {
   const client = useQueryClient();
-  const chains = useQuery({
-    queryKey: ['chains'],
-    queryFn: () => get<ChainListAnswer>('/api/templates/chains'),
-  });
+  const chains = useQuery(chainsQuery());
   const [tests, setTests] = useState(r.test_command ?? '');
   const [setup, setSetup] = useState(r.setup_command ?? '');
   const [noSetup, setNoSetup] = useState(r.setup_command === '');
@@ -28,8 +25,8 @@ export function RepoEdit({ r, onDone }: { r: RepoView; onDone: () => void }) {
     if (chain !== r.default_chain) body.default_chain = chain;
     if (Object.keys(body).length === 0) return onDone();
     try {
-      await patch(`/api/repos?path=${encodeURIComponent(r.path)}`, body);
-      await client.invalidateQueries({ queryKey: ['repos'] });
+      await callRoute(routes.patchRepo, { query: { path: r.path }, body });
+      await client.invalidateQueries({ queryKey: reposQuery().queryKey });
       onDone();
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

@@ -1,31 +1,29 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { z } from 'zod';
-import type { RepoView, ReposAnswer } from '../../../../src/contract/repos.js';
-import { del, get, patch } from '../../api.js';
+import type { RepoView } from '../../../../src/contract/repos.js';
+import { callRoute, routes } from '../../api.js';
+import { reposQuery } from '../../queries.js';
 import { plural } from '../../words.js';
 import '../library/templates.css';
 import { ConnectForm } from './connect-form.js';
 import { RepoEdit } from './repo-edit.js';
 
 /*
- * Repos: the repositories Jig runs on, straight through `/api/repos` (a repos.yaml entry changes at
+ * Repos: the repositories Jig runs on, straight through the repos routes (a repos.yaml entry changes at
  * once: Jig reads the file when it needs it, so there is nothing to publish), and the ones Jig found
  * by itself, to connect.
  */
-
-type Repos = z.infer<typeof ReposAnswer>;
 
 function RepoRow({ r, onError }: { r: RepoView; onError: (m: string | null) => void }) {
   const client = useQueryClient();
   const [confirm, setConfirm] = useState(false);
   const [editing, setEditing] = useState(false);
-  const q = `?path=${encodeURIComponent(r.path)}`;
+  const query = { path: r.path };
   const run = async (f: () => Promise<unknown>) => {
     onError(null);
     try {
       await f();
-      await client.invalidateQueries({ queryKey: ['repos'] });
+      await client.invalidateQueries({ queryKey: reposQuery().queryKey });
     } catch (e) {
       onError(e instanceof Error ? e.message : String(e));
     }
@@ -47,7 +45,9 @@ function RepoRow({ r, onError }: { r: RepoView; onError: (m: string | null) => v
               aria-label={`${r.name} enabled`}
               checked={r.enabled}
               disabled={!r.enabled && r.needs.length > 0}
-              onChange={(e) => void run(() => patch(`/api/repos${q}`, { enabled: e.target.checked }))}
+              onChange={(e) =>
+                void run(() => callRoute(routes.patchRepo, { query, body: { enabled: e.target.checked } }))
+              }
             />{' '}
             {r.enabled ? 'Enabled' : 'Disabled'}
           </label>
@@ -83,7 +83,7 @@ function RepoRow({ r, onError }: { r: RepoView; onError: (m: string | null) => v
                 <button
                   type="button"
                   className="danger"
-                  onClick={() => void run(() => del(`/api/repos${q}`))}
+                  onClick={() => void run(() => callRoute(routes.disconnectRepo, { query }))}
                 >
                   Remove for good
                 </button>
@@ -111,7 +111,7 @@ function RepoRow({ r, onError }: { r: RepoView; onError: (m: string | null) => v
 }
 
 export function ReposPage() {
-  const repos = useQuery({ queryKey: ['repos'], queryFn: () => get<Repos>('/api/repos') });
+  const repos = useQuery(reposQuery());
   const [error, setError] = useState<string | null>(null);
   const [connectPath, setConnectPath] = useState<string | null>(null);
   const [connected, setConnected] = useState<string | null>(null);
