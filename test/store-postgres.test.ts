@@ -237,4 +237,25 @@ describe('PostgreSQL as a store', () => {
       /the database is at schema version 999, newer than this Jig knows/,
     );
   });
+
+  // A store that only migrated (as the test suite's template does) once kept a connection open
+  // after close, and every copy of that database was refused as "being accessed by other users".
+  it('leaves no connection behind on close, even when it only ran its migrations', async (ctx) => {
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
+    const name = `jig_store_${process.pid}_closed`;
+    const s = await openStore(await server.createDatabase(name));
+    await s.close();
+    // A backend ends a moment after its client: watch it go rather than sleep.
+    const left = async (): Promise<number> =>
+      (await server.admin(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = '${name}'`))
+        .rows[0].n as number;
+    let n = await left();
+    for (let i = 0; n > 0 && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      n = await left();
+    }
+    expect(n).toBe(0);
+    await expect(server.createDatabase(`${name}_copy`, name)).resolves.toMatch(new RegExp(`/${name}_copy$`));
+  });
 });

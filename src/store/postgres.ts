@@ -88,6 +88,10 @@ class SerialDriver extends PostgresDriver {
     await super.beginTransaction(c, settings);
     await c.executeQuery(WRITE_LOCK);
   }
+
+  // The pool is shared by the store's Kysely and the migrations' one, and a Kysely that never ran a
+  // query would not end it: the store ends it itself, once, on close.
+  override async destroy(): Promise<void> {}
 }
 
 class SerialDialect extends PostgresDialect {
@@ -215,7 +219,7 @@ export async function openPostgres(url: string, migrations: Migration[]): Promis
   const db = new Kysely<Database>({ dialect: new SerialDialect({ pool }) });
   const listener = new Listener(url);
   // Migrations see an untyped schema (each knows the tables of its own time): a second Kysely on the
-  // same pool, never destroyed (that would end the pool the store keeps).
+  // same pool.
   const any = new Kysely<unknown>({ dialect: new SerialDialect({ pool }) });
   try {
     await any.transaction().execute(async (trx) => {
@@ -262,10 +266,11 @@ export async function openPostgres(url: string, migrations: Migration[]): Promis
       async close() {
         await listener.close();
         await db.destroy();
+        await pool.end();
       },
     };
   } catch (err) {
-    await db.destroy();
+    await pool.end();
     throw err;
   }
 }
