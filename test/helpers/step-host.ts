@@ -218,12 +218,12 @@ export async function bench(
     bumpPointers: () => Promise.resolve(null),
     launchForge: () => Promise.reject(new Error('the scripted step host runs no forge tasks')),
     startWait: () => Promise.reject(new Error('the scripted step host runs no forge waits')),
-    async launch(rec, nodeId, task, argv, capS, brief) {
+    async launch({ node: nodeId, task, argv, timeCapS: capS, brief }) {
       const outcome = await next(task, nodeId, argv, capS, brief);
       if ('refuse' in outcome) throw new Error(`${task.path}: only an agent launch refuses`);
       return write(task, nodeId, argv, capS, outcome);
     },
-    async launchAgent(rec, nodeId, task, capS, brief) {
+    async launchAgent({ node: nodeId, task, timeCapS: capS, brief }) {
       const outcome = await next(task, nodeId, null, capS, brief);
       if ('refuse' in outcome) return outcome;
       return { session: await write(task, nodeId, [task.harness ?? 'agent'], capS, outcome) };

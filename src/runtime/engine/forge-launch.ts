@@ -3,17 +3,14 @@ import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { ForgeMergeRequest } from '../../contract/merge-requests.js';
-import type { ModelTask } from '../../core/chain/model.js';
 import { closingLines } from '../../core/forge/mr-meta.js';
 import { issuesOf } from '../../store/item-issues.js';
 import { getMergeRequest, saveMergeRequest } from '../../store/merge-requests.js';
-import type { ItemRecord } from '../../store/work-items.js';
 import { stamp } from '../clock.js';
 import { repoForge } from '../forge/for-repo.js';
 import type { EngineResources } from './resources.js';
-import type { Launched } from './step-runner.js';
+import type { Launched, TaskLaunch } from './step-runner.js';
 import { FORGE_TASK, type ImmediateForge } from './task-spec.js';
-import type { MemberRun } from './members.js';
 
 /** What the task process reports of a forge failure (runtime/builtins/forge-task). */
 const ForgeFailure = z.object({
@@ -32,14 +29,10 @@ const INFRA = new Set(['auth', 'unreachable', 'timeout']);
  */
 export async function launchForge(
   r: EngineResources,
-  rec: ItemRecord,
   repo: RepoEntry,
-  node: string,
-  task: ModelTask,
-  target: ImmediateForge,
-  timeCapS: number | null,
-  member?: MemberRun,
+  req: TaskLaunch & { target: ImmediateForge },
 ): Promise<Launched> {
+  const { rec, node, task, target, timeCapS, member } = req;
   // A workspace member's merge request is its own repository's, from its own worktree and base.
   if (member) repo = member.repo;
   // Merge requests are kept under the server's path of the repo (a worker's --repo-map undone).

@@ -46,6 +46,21 @@ export type StepRun =
 export type Launched =
   { session: SessionRecord } | { refuse: { stop: StopKind; reason: string; session?: string } };
 
+/** What every launch of a step's task names: the item, the node, the task, its cap, its brief, its member. */
+export interface TaskLaunch<T extends ModelTask = ModelTask> {
+  rec: ItemRecord;
+  node: string;
+  task: T;
+  timeCapS: number | null;
+  /** Jig's instruction for a repair or judge. */
+  brief?: string | undefined;
+  /** The workspace member of a fanned-out run, in whose worktree it runs. */
+  member?: MemberRun | undefined;
+}
+
+/** An external wait's start: a task and its target, no cap or brief (nothing runs). */
+export type WaitLaunch = Omit<TaskLaunch, 'timeCapS' | 'brief'> & { target: WaitTarget };
+
 export interface StepHost {
   store: Store;
   clock: Clock;
@@ -64,42 +79,14 @@ export interface StepHost {
   changed(rec: ItemRecord, member?: MemberRun): Promise<boolean>;
   /** Moves the root's member pointers when the workspace says `bump` (pointer-bump.ts); why not, or null. */
   bumpPointers(rec: ItemRecord, node: string): Promise<string | null>;
-  /** Each launch runs in the item's worktree, or in `member`'s for a fanned-out run. */
-  launch(
-    rec: ItemRecord,
-    node: string,
-    task: ModelTask,
-    argv: string[],
-    timeCapS: number | null,
-    brief?: string,
-    member?: MemberRun,
-  ): Promise<SessionRecord>;
+  /** A command task runs in the item's worktree, or in `member`'s for a fanned-out run. */
+  launch(req: TaskLaunch & { argv: string[] }): Promise<SessionRecord>;
   /** Launches an agent task (harness, fallback, caps); a refusal stops the item. */
-  launchAgent(
-    rec: ItemRecord,
-    node: string,
-    task: ModelAgentTask,
-    timeCapS: number | null,
-    brief?: string,
-    member?: MemberRun,
-  ): Promise<Launched>;
+  launchAgent(req: TaskLaunch<ModelAgentTask>): Promise<Launched>;
   /** Runs a forge action on the item's merge request; a missing token or a refused one stops the item. */
-  launchForge(
-    rec: ItemRecord,
-    node: string,
-    task: ModelTask,
-    target: ImmediateForge,
-    timeCapS: number | null,
-    member?: MemberRun,
-  ): Promise<Launched>;
+  launchForge(req: TaskLaunch & { target: ImmediateForge }): Promise<Launched>;
   /** Starts an external wait: the item waits (no slot) and the walk halts until the wait ends. */
-  startWait(
-    rec: ItemRecord,
-    node: string,
-    task: ModelTask,
-    target: WaitTarget,
-    member?: MemberRun,
-  ): Promise<Launched | { waiting: true }>;
+  startWait(req: WaitLaunch): Promise<Launched | { waiting: true }>;
 }
 
 /**
@@ -294,12 +281,13 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
     }
     const cap = timeCapMinutes(chain, node, step, task, host.policy(rec), rec.policy_override);
     const capS = cap === null ? null : Math.round(cap * 60);
+    const at = { rec, node: node.id, timeCapS: capS, member: m };
     if (spec.kind === 'agent')
-      return settle(task, who, await host.launchAgent(rec, node.id, spec.task, capS, brief, m));
+      return settle(task, who, await host.launchAgent({ ...at, task: spec.task, brief }));
     if (spec.kind === 'forge')
-      return settle(task, who, await host.launchForge(rec, node.id, task, spec.target, capS, m));
+      return settle(task, who, await host.launchForge({ ...at, task, target: spec.target }));
     if (spec.kind !== 'process') return { task, status: 'config_error', session: null, ...who };
-    const s = await host.launch(rec, node.id, task, spec.argv, capS, brief, m);
+    const s = await host.launch({ ...at, task, argv: spec.argv, brief });
     return { task, status: s.status, session: s, ...who };
   });
   if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
@@ -307,7 +295,13 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
   if (refusal) return { kind: 'refuse', ...refusal };
   const wait = waits[0];
   if (wait) {
-    const out = await host.startWait(rec, node.id, wait.task, wait.target, wait.member ?? undefined);
+    const out = await host.startWait({
+      rec,
+      node: node.id,
+      task: wait.task,
+      target: wait.target,
+      member: wait.member ?? undefined,
+    });
     if ('refuse' in out) return { kind: 'refuse', ...out.refuse };
     // The item waits now; the walk comes back to this step when the wait ends.
     return { kind: 'halt' };

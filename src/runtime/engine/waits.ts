@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoEntry } from '../../contract/config/repos.js';
-import type { WaitTarget } from '../../contract/config/task.js';
 import type { ExternalWait } from '../../contract/walk.js';
-import type { ModelTask } from '../../core/chain/model.js';
 import { durationMinutes } from '../../core/policy/gate-timeout.js';
 import { itemIdsIn } from '../../store/item-scans.js';
 import { getMergeRequest } from '../../store/merge-requests.js';
@@ -14,9 +12,8 @@ import type { TimerHandle } from '../clock.js';
 import { repoClient, repoForge } from '../forge/for-repo.js';
 import { ForgeError } from '../forge/types.js';
 import { pollWait, type Observation } from '../forge/wait-poll.js';
-import type { MemberRun } from './members.js';
 import type { EngineResources } from './resources.js';
-import type { Launched } from './step-runner.js';
+import type { Launched, WaitLaunch } from './step-runner.js';
 import { WaitEnds } from './wait-ends.js';
 
 const seconds = (d: string | undefined, fallback: number): number => {
@@ -54,15 +51,9 @@ export class Waits {
    * Starts the wait of one task (from the walk, in the item's queue): the item waits from here and
    * the walk halts. A forge that cannot be reached or an item without a merge request refuses.
    */
-  async start(
-    rec: ItemRecord,
-    repo: RepoEntry,
-    node: string,
-    task: ModelTask,
-    target: WaitTarget,
-    member?: MemberRun,
-  ): Promise<Launched | { waiting: true }> {
-    if (member) repo = member.repo;
+  async start(repoOf: RepoEntry, req: WaitLaunch): Promise<Launched | { waiting: true }> {
+    const { rec, node, task, target, member } = req;
+    const repo = member?.repo ?? repoOf;
     // The server's path of the repo: the leader polling this wait may be another process.
     const shared = this.r.repos.shared(repo.path);
     const forge = await repoForge(repo);

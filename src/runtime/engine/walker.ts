@@ -78,7 +78,7 @@ export class Walker {
       bumpPointers: (rec, node) => this.bump(rec.id, node),
       changed: (rec, member) =>
         member ? changedSince(member.cwd, member.baseRef) : changedSince(cwdOf(rec), rec.base_ref),
-      launch: (rec, node, task, argv, capS, brief, member) =>
+      launch: ({ rec, node, task, argv, timeCapS, brief, member }) =>
         r.workers.runCommand({
           rec,
           repo: member?.repo ?? repoOf(rec),
@@ -87,15 +87,13 @@ export class Walker {
           kind: task.kind,
           argv,
           cwd: member?.cwd ?? cwdOf(rec),
-          timeCapS: capS,
+          timeCapS,
           ...(brief !== undefined ? { brief } : {}),
           ...(member ? { member: member.name } : {}),
         }),
-      launchForge: (rec, node, task, target, capS, member) =>
-        launchForge(r, rec, repoOf(rec), node, task, target, capS, member),
-      startWait: (rec, node, task, target, member) =>
-        this.p.waits.start(rec, repoOf(rec), node, task, target, member),
-      launchAgent: async (rec, node, task, capS, brief, member) => {
+      launchForge: (req) => launchForge(r, repoOf(req.rec), req),
+      startWait: (req) => this.p.waits.start(repoOf(req.rec), req),
+      launchAgent: async ({ rec, node, task, timeCapS: capS, brief, member }) => {
         if (rec.chain_definition === null) throw new Error(`work item ${rec.id} has no frozen chain`);
         const out = await r.workers.runAgent({
           rec,
