@@ -13,6 +13,7 @@ import { TokenFile } from '../runtime/auth/token-file.js';
 import { stamp, type Clock } from '../runtime/clock.js';
 import { AccessSettings } from '../runtime/config/access-settings.js';
 import { ConfigState } from '../runtime/config/config-state.js';
+import { ConfigWriter } from '../runtime/config/config-writer.js';
 import { PolicySettings } from '../runtime/config/policy-settings.js';
 import { TemplateFiles } from '../runtime/config/template-files.js';
 import { TemplatesService } from '../runtime/config/templates-service.js';
@@ -145,6 +146,8 @@ export function compose(f: Foundations): Services {
   // Loaded before anything subscribes to its reloads, as every service reads it.
   for (const r of config.loadAtStart().refused)
     log.warn({ file: r.file, problems: r.problems }, 'config file does not load');
+  // The one writer of the home's config files: every service that saves one is handed it.
+  const writer = new ConfigWriter(paths.configDir);
   const repos = new ReposService(paths.configDir, store, process.cwd(), config, f.repoMap);
   const harnessCatalog = new HarnessCatalog(paths.configDir);
   // The server's facts; the port is set once it listens, the reattach summary once it recovers.
@@ -236,7 +239,7 @@ export function compose(f: Foundations): Services {
   });
   const queue = new TrackerQueue((err, what) => log.error({ err }, `${what} failed`));
   const trackers = { store, events, log, repos, config, env, queue };
-  const notifySettings = new NotifySettings(paths.configDir);
+  const notifySettings = new NotifySettings(writer);
   if (notifySettings.problem)
     log.warn({ reason: notifySettings.problem }, 'notify.yaml does not load; no notifications');
   config.onReload(() => {
@@ -277,7 +280,7 @@ export function compose(f: Foundations): Services {
     notifier: new Notifier({ settings: notifySettings, store, events, clock, log }),
     storage: new StorageService({ paths, store, events, clock, log }),
     search,
-    accessSettings: new AccessSettings(paths.configDir, () => ({ bind: f.bind, port: inst.port }), {
+    accessSettings: new AccessSettings(writer, () => ({ bind: f.bind, port: inst.port }), {
       bind: f.access.bind,
       port: f.access.port,
     }),
@@ -304,18 +307,16 @@ export function compose(f: Foundations): Services {
     }),
     templates: new TemplatesService(paths.configDir, config, (path) => repos.find(path)),
     harnessCatalog,
-    theme: new ThemeSettings(paths.configDir),
+    theme: new ThemeSettings(writer),
     mcpToken,
     auth: new AuthService({ paths, log, access: f.access, store, peerToken: facts.peerToken, mcpToken }),
     updates: new UpdateChecker(f.version, env, clock),
-    policySettings: new PolicySettings(paths.configDir, config, store),
-    templateFiles: new TemplateFiles(paths.configDir, config),
+    policySettings: new PolicySettings(writer, config, store),
+    templateFiles: new TemplateFiles(writer, config),
     configDrafts,
     draftOps: new DraftOps(configDrafts),
     // The reload at each publish is the server's own at that moment.
-    draftPublisher: new DraftPublisher(configDrafts, paths.configDir, (area, files) =>
-      applyArea(config, area, files),
-    ),
+    draftPublisher: new DraftPublisher(configDrafts, writer, (area, files) => applyArea(config, area, files)),
     itemDrafts: new ItemDrafts({ store, events, config, items, clock, repos }),
     analytics: new AnalyticsService({ store, clock }),
     itemRequests: new ItemRequests({ store, items, engine, mergeRequests }),

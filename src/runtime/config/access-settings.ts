@@ -5,6 +5,7 @@ import { passwordProblem } from '../../core/perimeter/password-format.js';
 import { hashPasswordHere, verifyPassword } from '../auth/password.js';
 import { readAccess } from './access.js';
 import { readConfigText, sha256Text } from './config-dir.js';
+import type { ConfigFiles, ConfigWriter } from './config-writer.js';
 import { saveSettings, settingsRefusal } from './settings-file.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
@@ -19,13 +20,17 @@ export class AccessSettings {
   /** sha256 of access.yaml as the server started on it. */
   readonly startSha: string | null;
 
+  private readonly configDir: string;
+
   constructor(
-    private readonly configDir: string,
+    /** The home's config writer: a save's check and write run as one of its operations. */
+    private readonly writer: ConfigWriter,
     /** Where the server listens, and what access.yaml said of it when the server started. */
     private readonly running: () => { bind: string; port: number },
     private readonly fileAtStart: { bind: string; port: number },
   ) {
-    this.startSha = sha256Text(readConfigText(configDir, 'access.yaml'));
+    this.configDir = writer.configDir;
+    this.startSha = sha256Text(readConfigText(this.configDir, 'access.yaml'));
   }
 
   view(): AccessAnswer {
@@ -53,37 +58,42 @@ export class AccessSettings {
    * at their next request (the perimeter rereads the file).
    */
   async setPassword(password: string | null, current: string | undefined): Promise<AccessAnswer> {
-    const { access } = readAccess(this.configDir);
-    if (
-      access.password_hash !== null &&
-      !(current !== undefined && (await verifyPassword(access.password_hash, current)))
-    )
-      throw new JigError('wrong_password', {});
-    if (password !== null) {
-      const problem = passwordProblem(password);
-      if (problem)
-        throw new JigError(
-          'validation_failed',
-          { reason: `body.password: ${problem}` },
-          { issues: [{ field: 'body.password', message: problem }] },
-        );
-    }
-    this.write({ password_hash: password === null ? null : await hashPasswordHere(password) });
+    // The check of the current password and the write are one operation: a save of the address
+    // cannot pass its password check between them.
+    await this.writer.run(async (files) => {
+      const { access } = readAccess(this.configDir);
+      if (
+        access.password_hash !== null &&
+        !(current !== undefined && (await verifyPassword(access.password_hash, current)))
+      )
+        throw new JigError('wrong_password', {});
+      if (password !== null) {
+        const problem = passwordProblem(password);
+        if (problem)
+          throw new JigError(
+            'validation_failed',
+            { reason: `body.password: ${problem}` },
+            { issues: [{ field: 'body.password', message: problem }] },
+          );
+      }
+      this.write(files, { password_hash: password === null ? null : await hashPasswordHere(password) });
+    });
     return this.view();
   }
 
-  save(body: AccessPutBody): AccessAnswer {
-    const { access } = readAccess(this.configDir);
-    // Off loopback, only a password keeps strangers out: refused before anything is written.
-    if (body.bind !== undefined && !LOOPBACK.has(body.bind) && access.password_hash === null)
-      throw new JigError('remote_needs_password', {});
-    this.write(body);
+  async save(body: AccessPutBody): Promise<AccessAnswer> {
+    await this.writer.run((files) => {
+      const { access } = readAccess(this.configDir);
+      // Off loopback, only a password keeps strangers out: refused before anything is written.
+      if (body.bind !== undefined && !LOOPBACK.has(body.bind) && access.password_hash === null)
+        throw new JigError('remote_needs_password', {});
+      this.write(files, body);
+    });
     return this.view();
   }
 
-  private write(patch: Record<string, unknown>): void {
-    saveSettings({
-      configDir: this.configDir,
+  private write(files: ConfigFiles, patch: Record<string, unknown>): void {
+    saveSettings(files, {
       file: 'access.yaml',
       schema: AccessFile,
       patch,

@@ -1,13 +1,12 @@
-import { join } from 'node:path';
 import { Document, isMap, parseDocument, YAMLMap } from 'yaml';
 import { JigError } from '../../contract/errors.js';
 import type { PolicyGetAnswer, PolicyPutBody } from '../../contract/policy-route.js';
 import { formatProblem } from '../../contract/problems.js';
 import type { Store } from '../../store/database.js';
 import { runningCount } from '../../store/slots.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
 import { readConfigText } from './config-dir.js';
 import type { ConfigState } from './config-state.js';
+import type { ConfigFiles, ConfigWriter } from './config-writer.js';
 import { assign } from './yaml-edit.js';
 import { etagOf, ifMatches } from './etag.js';
 
@@ -33,11 +32,16 @@ function readDoc(text: string | null): Document | null {
  * key by key, checks the result as a reload would, writes it atomically and applies it.
  */
 export class PolicySettings {
+  private readonly configDir: string;
+
   constructor(
-    private readonly configDir: string,
+    /** The home's config writer: a save's read, check, write and reload run as one of its operations. */
+    private readonly writer: ConfigWriter,
     private readonly config: ConfigState,
     private readonly store: Store,
-  ) {}
+  ) {
+    this.configDir = writer.configDir;
+  }
 
   private activeCount(): Promise<number> {
     return runningCount(this.store.db);
@@ -71,10 +75,15 @@ export class PolicySettings {
    * Saves and applies; answers the saved file's content and its entity tag. Nothing is written
    * when it is refused. `ifMatch` (the `If-Match` header) makes the save conditional on the file
    * being the one the caller read, so two editors cannot overwrite each other unawares; the whole
-   * read-check-write runs without a pause, so no other save can slip between the check and the write.
+   * read-check-write is one operation of the home's config writer, so no other save (a draft's
+   * publish included) can slip between the check and the write.
    */
-  put(body: PolicyPutBody, ifMatch?: string): { saved: Obj; etag: string } {
-    const current = readConfigText(this.configDir, FILE);
+  put(body: PolicyPutBody, ifMatch?: string): Promise<{ saved: Obj; etag: string }> {
+    return this.writer.run((files) => this.putNow(files, body, ifMatch));
+  }
+
+  private putNow(files: ConfigFiles, body: PolicyPutBody, ifMatch?: string): { saved: Obj; etag: string } {
+    const current = files.read(FILE);
     if (ifMatch !== undefined && !ifMatches(ifMatch, etagOf(current))) {
       throw new JigError('policy_changed', { sent: ifMatch.trim() }, { etag: etagOf(current) });
     }
@@ -102,7 +111,7 @@ export class PolicySettings {
         { problems: check.breaks },
       );
     }
-    writeFileAtomic(join(this.configDir, FILE), text);
+    files.write(FILE, text);
     const applied = this.config.reloadPolicyOnly();
     if (applied.refused.length > 0) {
       // Only a file changed on disk between the check and the reload gets here.

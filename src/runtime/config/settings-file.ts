@@ -1,9 +1,7 @@
-import { join } from 'node:path';
 import { Document, isMap, parseDocument, YAMLMap } from 'yaml';
 import type { z } from 'zod';
 import { JigError } from '../../contract/errors.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
-import { readConfigText } from './config-dir.js';
+import type { ConfigFiles } from './config-writer.js';
 import { assign } from './yaml-edit.js';
 import { own } from '../../core/json/own.js';
 
@@ -36,17 +34,21 @@ export function parseSettings<T>(
  * Saves a settings form into its file: each key given replaces its value (a mapping given is merged
  * into the file's key by key, so `{board: {show_done: 3}}` keeps the rest of `board`), comments on
  * what survives are kept, the result is checked by the file's schema, and the file is written
- * atomically. `refuse` builds the 422 that names the field; nothing is written then.
+ * atomically. `refuse` builds the 422 that names the field; nothing is written then. It runs inside
+ * an operation of the home's config writer (`files`), so no other save comes between its read and
+ * its write.
  */
-export function saveSettings<T>(o: {
-  configDir: string;
-  file: string;
-  schema: z.ZodType<T>;
-  patch: Record<string, unknown>;
-  mode?: number;
-  refuse: (reason: string, field: string, message: string) => JigError;
-}): T {
-  const text = readConfigText(o.configDir, o.file);
+export function saveSettings<T>(
+  files: ConfigFiles,
+  o: {
+    file: string;
+    schema: z.ZodType<T>;
+    patch: Record<string, unknown>;
+    mode?: number;
+    refuse: (reason: string, field: string, message: string) => JigError;
+  },
+): T {
+  const text = files.read(o.file);
   const doc = text === null ? new Document({}) : parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents)))
     throw o.refuse(
@@ -67,7 +69,7 @@ export function saveSettings<T>(o: {
     const p = firstProblem(next.error, o.file);
     throw o.refuse(`${p.field}: ${p.message}`, `body.${p.field}`, p.message);
   }
-  writeFileAtomic(join(o.configDir, o.file), doc.toString(), o.mode ?? 0o644);
+  files.write(o.file, doc.toString(), o.mode ?? 0o644);
   return next.data;
 }
 

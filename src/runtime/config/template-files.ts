@@ -1,20 +1,20 @@
-import { join } from 'node:path';
 import { JigError } from '../../contract/errors.js';
 import { formatProblem } from '../../contract/problems.js';
 import type { TemplateFileAnswer, TemplateSaved } from '../../contract/template-files.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
 import { readConfigText } from './config-dir.js';
 import type { ConfigState } from './config-state.js';
+import type { ConfigWriter } from './config-writer.js';
 import { etagOf, ifMatches } from './etag.js';
 
 /**
  * library.yaml and chain files read and saved whole (docs/templates.md): a save is checked as a
  * reload would check it — the file's own problems, and any it would bring to the library or another
- * chain — with an ETag so two editors cannot overwrite each other, written atomically and reloaded.
+ * chain — with an ETag so two editors cannot overwrite each other, written atomically and reloaded,
+ * the whole as one operation of the home's config writer.
  */
 export class TemplateFiles {
   constructor(
-    private readonly configDir: string,
+    private readonly writer: ConfigWriter,
     private readonly config: ConfigState,
   ) {}
 
@@ -24,29 +24,35 @@ export class TemplateFiles {
 
   read(chain: string | null): TemplateFileAnswer & { etag: string } {
     const file = TemplateFiles.file(chain);
-    const text = readConfigText(this.configDir, file);
+    const text = readConfigText(this.writer.configDir, file);
     if (text === null && chain !== null) throw new JigError('not_found', { what: `chain ${chain}` });
     return { file, text: text ?? '', etag: etagOf(text) };
   }
 
-  save(chain: string | null, text: string, ifMatch: string | undefined): TemplateSaved & { etag: string } {
-    const file = TemplateFiles.file(chain);
-    const now = readConfigText(this.configDir, file);
-    if (ifMatch !== undefined && !ifMatches(ifMatch, etagOf(now)))
-      throw new JigError('template_changed', { file, sent: ifMatch });
-    const check = this.config.checkTemplateText(chain, text);
-    const refused = check.problems.length > 0 ? check.problems : check.breaks;
-    if (refused.length > 0)
-      throw new JigError(
-        'template_invalid',
-        {
-          file,
-          reason: `${check.problems.length > 0 ? '' : 'it would break chains: '}${refused.map(formatProblem).join('; ')}`,
-        },
-        { problems: refused },
-      );
-    writeFileAtomic(join(this.configDir, file), text);
-    const reload = this.config.reload();
-    return { file, reload, etag: etagOf(text) };
+  save(
+    chain: string | null,
+    text: string,
+    ifMatch: string | undefined,
+  ): Promise<TemplateSaved & { etag: string }> {
+    return this.writer.run((files) => {
+      const file = TemplateFiles.file(chain);
+      const now = files.read(file);
+      if (ifMatch !== undefined && !ifMatches(ifMatch, etagOf(now)))
+        throw new JigError('template_changed', { file, sent: ifMatch });
+      const check = this.config.checkTemplateText(chain, text);
+      const refused = check.problems.length > 0 ? check.problems : check.breaks;
+      if (refused.length > 0)
+        throw new JigError(
+          'template_invalid',
+          {
+            file,
+            reason: `${check.problems.length > 0 ? '' : 'it would break chains: '}${refused.map(formatProblem).join('; ')}`,
+          },
+          { problems: refused },
+        );
+      files.write(file, text);
+      const reload = this.config.reload();
+      return { file, reload, etag: etagOf(text) };
+    });
   }
 }

@@ -1,5 +1,3 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { JigError } from '../../contract/errors.js';
 import { formatProblem } from '../../contract/problems.js';
@@ -7,7 +5,7 @@ import type { ReloadAnswer } from '../../contract/reload.js';
 import { textOf } from '../../core/drafts/texts.js';
 import { dropDraft, getDraft, type DraftRecord } from '../../store/drafts.js';
 import { sha256Text } from '../config/config-dir.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
+import type { ConfigFiles, ConfigWriter } from '../config/config-writer.js';
 import type { DraftArea } from '../../contract/drafts/areas.js';
 import type { ConfigDrafts, DraftChange, DraftView } from './config-drafts.js';
 
@@ -26,25 +24,22 @@ export type ApplyConfig = (area: DraftArea, files: readonly string[]) => ReloadA
 /**
  * Publishing a draft (spec drafts.md, "Ending a draft"): checked, stale-checked
  * against the disk, each file written atomically (a reader, or a kill -9, sees old or new text,
- * never half), then applied as its area says. Publishes run one at a time, so two
- * racing over one file cannot both pass the stale check: the second sees the first's text.
+ * never half), then applied as its area says. A publish is one operation of the home's config
+ * writer, so it runs alone among publishes and every other config save: two racing over one file
+ * cannot both pass the stale check, the second sees the first's text.
  */
 export class DraftPublisher {
-  private tail: Promise<unknown> = Promise.resolve();
-
   constructor(
     private readonly drafts: ConfigDrafts,
-    private readonly configDir: string,
+    private readonly writer: ConfigWriter,
     private readonly applyConfig: ApplyConfig,
   ) {}
 
   publish(area: DraftArea, key: string): Promise<PublishAnswer> {
-    const run = this.tail.then(() => this.publishNow(area, key));
-    this.tail = run.catch(() => undefined);
-    return run;
+    return this.writer.run((files) => this.publishNow(files, area, key));
   }
 
-  private async publishNow(area: DraftArea, key: string): Promise<PublishAnswer> {
+  private async publishNow(files: ConfigFiles, area: DraftArea, key: string): Promise<PublishAnswer> {
     const draft = await getDraft(this.drafts.db, area, key);
     if (!draft) throw new JigError('not_found', { what: `a ${area} draft of ${key}` });
     const snap = await this.drafts.snapshot(area);
@@ -61,7 +56,7 @@ export class DraftPublisher {
         : `${problems.length} problem(s), the first: ${first ? formatProblem(first) : ''}`;
       throw new JigError('draft_has_problems', { reason: `the draft cannot publish: ${why}` }, { problems });
     }
-    const published = this.write(draft);
+    const published = this.write(files, draft);
     this.apply(area, draft);
     await dropDraft(this.drafts.db, area, key);
     const after = this.drafts.view(area, key, null, await this.drafts.snapshot(area));
@@ -93,17 +88,12 @@ export class DraftPublisher {
   }
 
   /** Writes every file of the draft (deleted ones removed), each atomically. */
-  private write(draft: DraftRecord): string[] {
+  private write(files: ConfigFiles, draft: DraftRecord): string[] {
     const names = Object.keys(draft.files).sort();
     for (const f of names) {
-      const path = join(this.configDir, f);
       const text = draft.files[f] ?? null;
-      if (text === null) {
-        rmSync(path, { force: true });
-      } else {
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileAtomic(path, text);
-      }
+      if (text === null) files.remove(f);
+      else files.write(f, text);
     }
     return names;
   }

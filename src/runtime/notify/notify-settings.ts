@@ -2,6 +2,7 @@ import { NotifyFile } from '../../contract/config/notify.js';
 import { JigError } from '../../contract/errors.js';
 import type { NotifyAnswer, NotifyPutBody } from '../../contract/notify-route.js';
 import { readConfigText } from '../config/config-dir.js';
+import type { ConfigWriter } from '../config/config-writer.js';
 import { parseSettings, saveSettings } from '../config/settings-file.js';
 
 const FILE = 'notify.yaml';
@@ -20,12 +21,12 @@ export const parseNotify = (text: string | null): NotifyLoad => parseSettings(FI
 export class NotifySettings {
   private current: NotifyLoad;
 
-  constructor(private readonly configDir: string) {
+  constructor(private readonly writer: ConfigWriter) {
     this.current = this.read();
   }
 
   private read(): NotifyLoad {
-    return parseNotify(readConfigText(this.configDir, FILE));
+    return parseNotify(readConfigText(this.writer.configDir, FILE));
   }
 
   /** Rereads the file (`admin reload`, a save). */
@@ -56,17 +57,18 @@ export class NotifySettings {
     };
   }
 
-  save(body: NotifyPutBody): NotifyAnswer {
-    saveSettings({
-      configDir: this.configDir,
-      file: FILE,
-      schema: NotifyFile,
-      patch: body,
-      mode: 0o600,
-      refuse: (reason, field, message) =>
-        new JigError('notify_invalid', { reason }, { issues: [{ field, message }] }),
+  async save(body: NotifyPutBody): Promise<NotifyAnswer> {
+    await this.writer.run((files) => {
+      saveSettings(files, {
+        file: FILE,
+        schema: NotifyFile,
+        patch: body,
+        mode: 0o600,
+        refuse: (reason, field, message) =>
+          new JigError('notify_invalid', { reason }, { issues: [{ field, message }] }),
+      });
+      this.reload();
     });
-    this.reload();
     return this.view();
   }
 }

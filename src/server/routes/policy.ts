@@ -12,7 +12,7 @@ export const policyRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 
   });
 
   r.serve(putPolicy, async (req, reply) => {
-    const { saved, etag } = svc.put(req.body, req.headers['if-match']);
+    const { saved, etag } = await svc.put(req.body, req.headers['if-match']);
     req.log.info({ keys: Object.keys(req.body) }, 'policy.yaml saved and applied');
     return reply.header('etag', etag).send(saved);
   });

@@ -11,7 +11,7 @@ export const templateFileRoutes = routeFile(import.meta.url, (r, inst: Pick<Serv
     return reply.header('etag', etag).send(answer);
   });
   r.serve(putLibrary, async (req, reply) => {
-    const { etag, ...saved } = files.save(null, req.body.text, req.headers['if-match']);
+    const { etag, ...saved } = await files.save(null, req.body.text, req.headers['if-match']);
     req.log.info({ file: saved.file }, 'library.yaml saved and reloaded');
     return reply.header('etag', etag).send(saved);
   });
@@ -20,7 +20,7 @@ export const templateFileRoutes = routeFile(import.meta.url, (r, inst: Pick<Serv
     return reply.header('etag', etag).send(answer);
   });
   r.serve(putChainFile, async (req, reply) => {
-    const { etag, ...saved } = files.save(req.params.id, req.body.text, req.headers['if-match']);
+    const { etag, ...saved } = await files.save(req.params.id, req.body.text, req.headers['if-match']);
     req.log.info({ file: saved.file }, 'chain saved and reloaded');
     return reply.header('etag', etag).send(saved);
   });
