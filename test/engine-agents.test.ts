@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentSetup, fakeWith, harnessesYaml, jsonLines, sessions, setRepoKeys } from './helpers/agents.js';
 import { events, fileItem, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { git } from './helpers/git.js';
-import { cleanupAll, http, startJig } from './helpers/server.js';
+import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js';
 
 afterAll(cleanupAll);
 
@@ -22,6 +23,16 @@ nodes:
 `;
 
 const ended = (i: any) => i.status !== 'running' && i.status !== 'queued';
+
+/** The item's first session, once its CLI has started (it reports its session id in the stream). */
+const cliStarted = (jig: JigProcess, id: string): Promise<any> =>
+  eventually(
+    async () => {
+      const [first] = await sessions(jig, id);
+      return first?.cli_session_id ? first : undefined;
+    },
+    { what: `the agent CLI of ${id} to report its session id`, tries: 200 },
+  );
 
 describe('agent tasks through the engine (fake CLIs)', () => {
   it('runs an agent task: argv from the provider, contract in the system prompt, usage and cost recorded', async () => {
@@ -205,12 +216,7 @@ nodes:
     );
     const item = await fileItem(jig, repo, 'one');
     // Wait for the CLI to have started (it reports its session id in the stream).
-    let first: any;
-    for (let i = 0; i < 200 && !first?.cli_session_id; i++) {
-      [first] = await sessions(jig, item.id);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(first.cli_session_id).toBeTruthy();
+    const first = await cliStarted(jig, item.id);
     expect(
       (await http(`${jig.url}/api/work-items/${item.id}/pause`, { method: 'POST', body: {} })).status,
     ).toBe(200);
@@ -256,11 +262,7 @@ nodes:
         },
       );
       const item = await fileItem(jig, repo, 'one');
-      let first: any;
-      for (let i = 0; i < 200 && !first?.cli_session_id; i++) {
-        [first] = await sessions(jig, item.id);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const first = await cliStarted(jig, item.id);
       expect(first.status).toBe('running');
       await jig.stop(signal);
       const again = await startJig({ home });

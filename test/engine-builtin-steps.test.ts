@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineSetup, events, fileItem, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { git } from './helpers/git.js';
 import {
   approve,
@@ -128,11 +129,13 @@ nodes:
     });
     const item = await fileItem(jig, repo, 'stepped');
     // The base moves while the node runs (after its entry check), so the rebase step finds it.
-    let waiting: any[] = [];
-    for (let i = 0; i < 300 && waiting.length === 0; i++) {
-      waiting = sessionsOf(await events(jig, item.id), 'sync.hold.wait');
-      if (waiting.length === 0) await new Promise((r) => setTimeout(r, 100));
-    }
+    const waiting = await eventually(
+      async () => {
+        const found = sessionsOf(await events(jig, item.id), 'sync.hold.wait');
+        return found.length > 0 && found;
+      },
+      { what: 'the sync.hold.wait session' },
+    );
     expect(waiting).toHaveLength(1);
     const { base_ref: old, worktree_path: wt } = await row(home, item.id);
     const tip = moveBase(repo, 'base.txt', 'from main\n');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineSetup, events, fileItem, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { completed, ofType, sessionsOf, stopped, verify } from './helpers/fix-loop.js';
 import { cleanupAll, startJig, tempHome } from './helpers/server.js';
 
@@ -262,10 +263,14 @@ describe('restarts inside a fix loop', () => {
       { home },
     );
     const item = await fileItem(jig, repo, 'slowfix');
-    for (let i = 0; i < 200; i++) {
-      if (sessionsOf(await events(jig, item.id), 'verify.fix_loop.main.repair').length > 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(
+      async () => sessionsOf(await events(jig, item.id), 'verify.fix_loop.main.repair').length > 0,
+      {
+        what: 'a verify.fix_loop.main.repair session',
+        tries: 200,
+        everyMs: 50,
+      },
+    );
     await jig.stop('SIGKILL');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(go, '');
@@ -302,10 +307,14 @@ describe('restarts inside a fix loop', () => {
       { home },
     );
     const item = await fileItem(jig, repo, 'waits');
-    for (let i = 0; i < 200; i++) {
-      if (sessionsOf(await events(jig, item.id), 'verify.fix_loop.second.wait').length > 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(
+      async () => sessionsOf(await events(jig, item.id), 'verify.fix_loop.second.wait').length > 0,
+      {
+        what: 'a verify.fix_loop.second.wait session',
+        tries: 200,
+        everyMs: 50,
+      },
+    );
     await jig.stop('SIGKILL');
     const again = await startJig({ home });
     const { writeFileSync } = await import('node:fs');
@@ -333,15 +342,20 @@ describe('restarts inside a fix loop', () => {
       { home },
     );
     const item = await fileItem(jig, repo, 'paused');
-    for (let i = 0; i < 200; i++) {
-      if (sessionsOf(await events(jig, item.id), 'verify.fix_loop.main.repair').length > 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(
+      async () => sessionsOf(await events(jig, item.id), 'verify.fix_loop.main.repair').length > 0,
+      {
+        what: 'a verify.fix_loop.main.repair session',
+        tries: 200,
+        everyMs: 50,
+      },
+    );
     expect((await post(jig, `/api/work-items/${item.id}/pause`)).json.status).toBe('paused');
-    for (let i = 0; i < 200; i++) {
-      if (ofType(await events(jig, item.id), 'fix_cycle_refunded').length > 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(async () => ofType(await events(jig, item.id), 'fix_cycle_refunded').length > 0, {
+      what: 'a fix_cycle_refunded event',
+      tries: 200,
+      everyMs: 50,
+    });
     const { writeFileSync } = await import('node:fs');
     writeFileSync(go, '');
     expect((await post(jig, `/api/work-items/${item.id}/resume`)).status).toBe(200);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clockedSetup, closeClocked } from './helpers/engine-clock.js';
 import { events, fileItem, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { cleanupAll, http } from './helpers/server.js';
 
 /*
@@ -47,11 +48,10 @@ const runningSession = async (jig: { url: string }, id: string) =>
 
 /** Polls until the item's node has its one process running (bounded by count). */
 async function holding(jig: { url: string }, id: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if ((await runningSession(jig, id)) === 1) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${id} never started its held task`);
+  await eventually(async () => (await runningSession(jig, id)) === 1, {
+    what: `${id} to start its held task`,
+    everyMs: 50,
+  });
 }
 
 describe('moves while a node runs', () => {

@@ -1,8 +1,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from './helpers/eventually.js';
 import { git } from './helpers/git.js';
-import { clockedSetup, closeClocked } from './helpers/engine-clock.js';
+import { clockedSetup, closeClocked, eventOf } from './helpers/engine-clock.js';
 import { engineSetup, events, fileItem, isAlive, post, until } from './helpers/engine.js';
 import { cleanupAll, http, tempHome } from './helpers/server.js';
 import { dbAll, dbRun } from './helpers/test-store.js';
@@ -220,15 +221,8 @@ nodes:
         run: 'echo $$ > "$JIG_RESULT_PATH.pid"; sleep ${seconds}'
 ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : ''}`;
 
-  async function sleeperPid(jig: any, id: string): Promise<number> {
-    for (let i = 0; i < 100; i++) {
-      const ev = await events(jig, id);
-      const started = ev.find((e: any) => e.type === 'worker_session_started');
-      if (started) return started.payload.pid;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('no session started');
-  }
+  const sleeperPid = async (jig: any, id: string): Promise<number> =>
+    (await eventOf(jig, id, 'worker_session_started')).payload.pid;
 
   it('a time cap stops a running task at once, as a cap and not a failure', async () => {
     const { jig, repo, clock } = await clockedSetup({ capped: sleeper(60, 0.02) });
@@ -260,7 +254,7 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
     expect(resumed.json.status).toBe('running');
     const starts = () =>
       events(jig, item.id).then((ev) => ev.filter((e) => e.type === 'worker_session_started').length);
-    for (let i = 0; i < 100 && (await starts()) < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => (await starts()) >= 2, { what: 'a second session', tries: 100 });
     expect(await starts()).toBe(2);
     await post(jig, `/api/work-items/${item.id}/cancel`, { reason: 'enough' });
   });
@@ -275,9 +269,8 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
     expect(existsSync(join(home, 'run', 'worktrees', item.id))).toBe(true);
     expect(git(repo, 'branch', '--list', item.branch)).toContain(item.branch);
     // The killed session says the cancel ended it, not a pause (issue 28).
-    const exited = async () => (await events(jig, item.id)).find((e) => e.type === 'worker_session_exited');
-    for (let i = 0; i < 100 && !(await exited()); i++) await new Promise((r) => setTimeout(r, 100));
-    expect((await exited()).payload.status).toBe('cancelled');
+    const exited = await eventOf(jig, item.id, 'worker_session_exited');
+    expect(exited.payload.status).toBe('cancelled');
     const sessions = (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions;
     expect(sessions.map((s: any) => s.status)).toEqual(['cancelled']);
   });
@@ -316,12 +309,8 @@ nodes:
         argv: [test, -f, slept.txt]
 `;
   async function firstSession(jig: any, id: string): Promise<{ session: string; pid: number }> {
-    for (let i = 0; i < 200; i++) {
-      const started = (await events(jig, id)).find((e) => e.type === 'worker_session_started');
-      if (started) return { session: started.payload.session, pid: started.payload.pid };
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('no session started');
+    const started = await eventOf(jig, id, 'worker_session_started');
+    return { session: started.payload.session, pid: started.payload.pid };
   }
 
   for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
@@ -360,8 +349,7 @@ nodes:
     const { session, pid } = await firstSession(jig, item.id);
     await jig.stop('SIGKILL');
     writeFileSync(join(home, 'run', 'results', `${session}.json.go`), '');
-    for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(isAlive(pid)).toBe(false);
+    await eventually(() => !isAlive(pid), { what: `the task (pid ${pid}) to end`, tries: 200, everyMs: 50 });
     const { startJig } = await import('./helpers/server.js');
     const again = await startJig({ home });
     const health = (await http(`${again.url}/api/health`)).json;

@@ -10,8 +10,8 @@ import {
   ended,
   eventOf,
   ofType,
-  waitFor,
 } from './helpers/engine-clock.js';
+import { eventually } from './helpers/eventually.js';
 import { engineSetup, events, fileItem, isAlive, post, until, type Served } from './helpers/engine.js';
 import { cleanupAll, http, tempHome } from './helpers/server.js';
 
@@ -43,14 +43,13 @@ const waitForFile = (file: string) => `while [ ! -f ${file} ]; do sleep 0.05; do
 /** The pid the sleeper wrote in the item's worktree. */
 function sleepPid(jig: { home: string }, item: any): Promise<number> {
   const file = join(jig.home, 'run', 'worktrees', item.id, 'sleep.pid');
-  return waitFor('sleep.pid', async () => {
-    try {
+  return eventually(
+    () => {
       const n = Number(readFileSync(file, 'utf8').trim());
-      return n > 0 ? n : undefined;
-    } catch {
-      return undefined;
-    }
-  });
+      return n > 0 && n;
+    },
+    { what: `the sleeper's pid in ${file}` },
+  );
 }
 
 async function fileWith(jig: Served, repo: string, chain: string, policy_override: unknown): Promise<any> {
@@ -84,10 +83,12 @@ async function expectRunningCapStop(
   await until(jig, item.id, () => !isAlive(pid));
   // The session of the capped task (the last one started) ends as paused: refunded, not failed.
   const session = (await events(jig, item.id)).findLast((e) => e.type === 'worker_session_started');
-  const exited = await waitFor('the capped session to end', async () =>
-    (await events(jig, item.id)).find(
-      (e) => e.type === 'worker_session_exited' && e.payload.session === session.payload.session,
-    ),
+  const exited = await eventually(
+    async () =>
+      (await events(jig, item.id)).find(
+        (e) => e.type === 'worker_session_exited' && e.payload.session === session.payload.session,
+      ),
+    { what: 'the capped session to end' },
   );
   expect(exited.payload.status).toBe('paused');
   const ev = await events(jig, item.id);
@@ -188,7 +189,7 @@ nodes:
     await again.clock.advance(31_000);
     const stopped = await until(again, item.id, capStop);
     expect(stopped.stop.reason).toMatch(capReason('the work item', '0.5'));
-    await waitFor('the sleep to end', async () => (isAlive(pid) ? undefined : true));
+    await eventually(() => !isAlive(pid), { what: 'the sleep to end' });
     const ev = await events(again, item.id);
     expect(ofType(ev, 'time_cap_reached').map((e) => [e.payload.scope, e.payload.from])).toEqual([
       ['work_item', 'running'],

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { ManualClock } from '../../src/runtime/clock.js';
 import { startServer, type RunningServer } from '../../src/server/main.js';
 import { harnessesYaml, setRepoKeys } from './agents.js';
+import { eventually } from './eventually.js';
 import { events, type Served } from './engine.js';
 import { makeRepo } from './git.js';
 import { http, tempHome } from './server.js';
@@ -76,20 +77,25 @@ export async function closeClocked(): Promise<void> {
   const problems: string[] = [];
   for (const jig of running.splice(0)) {
     const db = jig.server.inst.store.db;
-    let busy = '';
-    for (let i = 0; i < 500; i++) {
+    const busy = async (): Promise<string> => {
       const sessions = await db
         .selectFrom('worker_sessions')
         .select('id')
         .where('status', '=', 'running')
         .execute();
       const items = await db.selectFrom('work_items').select('id').where('status', '=', 'running').execute();
-      busy = [...sessions, ...items].map((r) => r.id).join(', ');
-      if (busy === '') break;
-      await tick();
+      return [...sessions, ...items].map((r) => r.id).join(', ');
+    };
+    try {
+      await eventually(async () => (await busy()) === '', {
+        what: 'no session and no item running',
+        tries: 500,
+        everyMs: 20,
+      });
+    } catch {
+      problems.push(`${jig.home}: still running: ${await busy()}`);
     }
-    if (busy !== '') problems.push(`${jig.home}: still running: ${busy}`);
-    // The walks return a few reads after their last session ended.
+    // The walks return a few reads after their last session ended: nothing tells when, so a grace.
     for (let i = 0; i < 5; i++) await tick();
     await jig.server.close();
   }
@@ -108,19 +114,12 @@ export const capReason = (where: string, limit: string, gate = '') =>
     `^total_time_cap_minutes of ${where} reached: \\d+\\.\\d of ${limit} minutes of wall clock, less pauses${gate} \\(raise it with the item's policy_override\\)$`,
   );
 
-/** Polls `probe` until it answers something (bounded by count, not asserted on time). */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tries = 300): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`never saw ${what}`);
-}
-
 /** The `n`th event of `type` of the item, once it is recorded. */
 export const eventOf = (jig: Served, id: string, type: string, n = 1) =>
-  waitFor(`${n} ${type} event(s)`, async () => {
-    const found = ofType(await events(jig, id), type);
-    return found.length >= n ? found[n - 1] : undefined;
-  });
+  eventually(
+    async () => {
+      const found = ofType(await events(jig, id), type);
+      return found.length >= n && found[n - 1];
+    },
+    { what: `${n} ${type} event(s) of ${id}` },
+  );

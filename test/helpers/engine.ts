@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { eventually } from './eventually.js';
 import { makeRepo } from './git.js';
 import { http, startJig, tempHome, type JigProcess } from './server.js';
 
@@ -43,15 +44,15 @@ export async function fileItem(jig: Served, repo: string, chain: string, start =
 }
 
 /** Polls the item until `ok` holds (bounded by count, not asserted on time). */
-export async function until(jig: Served, id: string, ok: (item: any) => boolean, tries = 300): Promise<any> {
-  let item: any;
-  for (let i = 0; i < tries; i++) {
-    item = (await http(`${jig.url}/api/work-items/${id}`)).json;
-    if (ok(item)) return item;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`item ${id} never reached the state; last: ${JSON.stringify(item)}`);
-}
+export const until = (jig: Served, id: string, ok: (item: any) => boolean, tries = 300): Promise<any> =>
+  eventually(
+    async () => {
+      const item = (await http(`${jig.url}/api/work-items/${id}`)).json;
+      if (!ok(item)) throw new Error(`the item is ${JSON.stringify(item)}`);
+      return item;
+    },
+    { what: `item ${id} to reach the state`, tries },
+  );
 
 export async function events(jig: Served, id: string): Promise<any[]> {
   return (await http(`${jig.url}/api/work-items/${id}/events?limit=1000`)).json.events;

@@ -1,3 +1,4 @@
+import { eventually } from './eventually.js';
 import { GATED_CHAIN } from './gated-chain.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -52,15 +53,15 @@ async function must(jig: JigProcess, method: string, path: string, body?: unknow
   return r.json;
 }
 
-async function until(jig: JigProcess, id: string, ok: (item: any) => boolean): Promise<any> {
-  let item: any;
-  for (let i = 0; i < 300; i++) {
-    item = await must(jig, 'GET', `/api/work-items/${id}`);
-    if (ok(item)) return item;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`item ${id} never reached the state; last: ${JSON.stringify(item)}`);
-}
+const until = (jig: JigProcess, id: string, ok: (item: any) => boolean): Promise<any> =>
+  eventually(
+    async () => {
+      const item = await must(jig, 'GET', `/api/work-items/${id}`);
+      if (!ok(item)) throw new Error(`the item is ${JSON.stringify(item)}`);
+      return item;
+    },
+    { what: `item ${id} to reach the state` },
+  );
 
 export async function makeWorld(): Promise<World> {
   const home = tempHome('jig-fuzz-');

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'vitest';
+import { eventually } from './eventually.js';
 
 /** A chain that needs no agent CLI: a command commits, a gate waits for a person, a command ends it. */
 export const GATED = `
@@ -81,15 +82,15 @@ export async function ok(client: Client, name: string, args: Record<string, unkn
 }
 
 /** Polls get_work_item until `done` holds (bounded by count). */
-export async function untilTool(client: Client, id: string, done: (item: any) => boolean): Promise<any> {
-  let item: any;
-  for (let i = 0; i < 300; i++) {
-    item = await ok(client, 'get_work_item', { work_item_id: id });
-    if (done(item)) return item;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`item ${id} never reached the state; last: ${JSON.stringify(item)}`);
-}
+export const untilTool = (client: Client, id: string, done: (item: any) => boolean): Promise<any> =>
+  eventually(
+    async () => {
+      const item = await ok(client, 'get_work_item', { work_item_id: id });
+      if (!done(item)) throw new Error(`the item is ${JSON.stringify(item)}`);
+      return item;
+    },
+    { what: `item ${id} to reach the state` },
+  );
 
 /**
  * What both transports must do: list the tools, file an item paused, resume it to its gate, refuse
