@@ -148,7 +148,7 @@ export function compose(f: Foundations): Services {
     log.warn({ file: r.file, problems: r.problems }, 'config file does not load');
   // The one writer of the home's config files: every service that saves one is handed it.
   const writer = new ConfigWriter(paths.configDir);
-  const repos = new ReposService(paths.configDir, store, process.cwd(), config, f.repoMap);
+  const repos = new ReposService(writer, store, process.cwd(), config, f.repoMap);
   const harnessCatalog = new HarnessCatalog(paths.configDir);
   // The server's facts; the port is set once it listens, the reattach summary once it recovers.
   const facts = {
@@ -298,7 +298,7 @@ export function compose(f: Foundations): Services {
       docsDir: join(paths.runDir, 'docs'),
     }),
     addons: new AddonsService({
-      configDir: paths.configDir,
+      writer,
       addonsDir: paths.addonsDir,
       config,
       store,

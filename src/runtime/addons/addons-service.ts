@@ -17,6 +17,7 @@ import type { Store } from '../../store/database.js';
 import type { Clock } from '../clock.js';
 import { readConfigDir } from '../config/config-dir.js';
 import type { ConfigState } from '../config/config-state.js';
+import type { ConfigFiles, ConfigWriter } from '../config/config-writer.js';
 import { candidate, openCollection, pinOf, type Candidate } from './candidate.js';
 import { collectionInfo, installedView } from './addon-view.js';
 import { readAddonFiles } from './files.js';
@@ -28,7 +29,8 @@ import { problemLine, unknownCollection } from './addon-errors.js';
 import { own } from '../../core/json/own.js';
 
 export interface AddonsDeps {
-  configDir: string;
+  /** The home's config writer: addons.yaml and addons.lock are read, checked and written in its operations. */
+  writer: ConfigWriter;
   addonsDir: string;
   config: ConfigState;
   store: Store;
@@ -42,7 +44,9 @@ const AUTO_UPDATE_EVERY_MS = 24 * 60 * 60 * 1000;
 /**
  * Add-ons: collections, the reviewed install and update, enable/disable, uninstall, auto-update,
  * and the content store kept to what the lock and open items pin (ADR 0020, docs/addons.md).
- * Changes run one at a time, each ending with a reload so the config model sees them at once.
+ * Changes run one at a time, each ending with a reload so the config model sees them at once; the
+ * part of a change that reads and writes addons.yaml and addons.lock (not its fetch) is one
+ * operation of the home's config writer.
  */
 export class AddonsService {
   private queue: Promise<unknown> = Promise.resolve();
@@ -53,6 +57,15 @@ export class AddonsService {
     this.cacheDir = join(d.addonsDir, '.collections');
   }
 
+  private get configDir(): string {
+    return this.d.writer.configDir;
+  }
+
+  /** Runs a read-check-write of the add-on files as one operation of the config writer. */
+  private edit<T>(op: (files: ConfigFiles) => T | Promise<T>): Promise<T> {
+    return this.d.writer.run(op);
+  }
+
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
@@ -61,14 +74,14 @@ export class AddonsService {
 
   private state(): { file: AddonsFile; lock: AddonsLock } {
     try {
-      return readState(this.d.configDir);
+      return readState(this.configDir);
     } catch (err) {
       throw new JigError('config_refused', { files: (err as Error).message });
     }
   }
 
   private texts() {
-    return readConfigDir(this.d.configDir, this.d.addonsDir).texts;
+    return readConfigDir(this.configDir, this.d.addonsDir).texts;
   }
 
   private now(): string {
@@ -104,7 +117,8 @@ export class AddonsService {
       const parsed = parseSource(text, cwd);
       if (!parsed.ok)
         throw new JigError('addon_collection_unreadable', { source: text, reason: parsed.message });
-      const { file, lock } = this.state();
+      // Files that do not load are refused before the fetch; they are read again to be changed.
+      this.state();
       let snapshot;
       try {
         snapshot = await readCollection(parsed.source, {
@@ -121,37 +135,45 @@ export class AddonsService {
         throw err;
       }
       const name = snapshot.index.name;
-      const had = own(file.collections, name);
-      if (had) throw new JigError('addon_collection_exists', { name, source: had.source });
-      if (parsed.source.kind === 'dir' && ref)
-        throw new JigError('addon_collection_unreadable', {
-          source: sourceText(parsed.source),
-          reason: '--ref needs a git source; a directory is read as it is',
+      const now = await this.edit((files) => {
+        const { file, lock } = this.state();
+        const had = own(file.collections, name);
+        if (had) throw new JigError('addon_collection_exists', { name, source: had.source });
+        if (parsed.source.kind === 'dir' && ref)
+          throw new JigError('addon_collection_unreadable', {
+            source: sourceText(parsed.source),
+            reason: '--ref needs a git source; a directory is read as it is',
+          });
+        const source = sourceText(parsed.source);
+        writeAddonsFile(files, {
+          ...file,
+          collections: {
+            ...file.collections,
+            [name]: { source, ...(ref ? { ref } : {}), auto_update: false },
+          },
         });
-      const source = sourceText(parsed.source);
-      writeAddonsFile(this.d.configDir, {
-        ...file,
-        collections: { ...file.collections, [name]: { source, ...(ref ? { ref } : {}), auto_update: false } },
+        writeAddonsLock(files, {
+          ...lock,
+          collections: { ...lock.collections, [name]: { commit: snapshot.commit } },
+        });
+        return this.state();
       });
-      writeAddonsLock(this.d.configDir, {
-        ...lock,
-        collections: { ...lock.collections, [name]: { commit: snapshot.commit } },
-      });
-      const now = this.state();
       return collectionInfo(name, now.file, now.lock, snapshot, null);
     });
   }
 
   patchCollection(name: string, autoUpdate: boolean): Promise<CollectionInfo> {
     return this.serial(async () => {
-      const { file } = this.state();
-      const entry = own(file.collections, name);
-      if (!entry) throw unknownCollection(file, name);
-      writeAddonsFile(this.d.configDir, {
-        ...file,
-        collections: { ...file.collections, [name]: { ...entry, auto_update: autoUpdate } },
+      const now = await this.edit((files) => {
+        const { file } = this.state();
+        const entry = own(file.collections, name);
+        if (!entry) throw unknownCollection(file, name);
+        writeAddonsFile(files, {
+          ...file,
+          collections: { ...file.collections, [name]: { ...entry, auto_update: autoUpdate } },
+        });
+        return this.state();
       });
-      const now = this.state();
       const snapshot = await openCollection(now.file, name, {
         cacheDir: this.cacheDir,
         fetch: false,
@@ -162,19 +184,21 @@ export class AddonsService {
   }
 
   removeCollection(name: string): Promise<void> {
-    return this.serial(async () => {
-      const { file, lock } = this.state();
-      if (!own(file.collections, name)) throw unknownCollection(file, name);
-      const users = Object.entries(lock.addons)
-        .filter(([, p]) => p.collection === name)
-        .map(([ns]) => ns);
-      if (users.length > 0)
-        throw new JigError('addon_collection_in_use', { name, namespaces: users.join(', ') });
-      const { [name]: _gone, ...collections } = file.collections;
-      const { [name]: _pin, ...pins } = lock.collections;
-      writeAddonsFile(this.d.configDir, { ...file, collections });
-      writeAddonsLock(this.d.configDir, { ...lock, collections: pins });
-    });
+    return this.serial(() =>
+      this.edit((files) => {
+        const { file, lock } = this.state();
+        if (!own(file.collections, name)) throw unknownCollection(file, name);
+        const users = Object.entries(lock.addons)
+          .filter(([, p]) => p.collection === name)
+          .map(([ns]) => ns);
+        if (users.length > 0)
+          throw new JigError('addon_collection_in_use', { name, namespaces: users.join(', ') });
+        const { [name]: _gone, ...collections } = file.collections;
+        const { [name]: _pin, ...pins } = lock.collections;
+        writeAddonsFile(files, { ...file, collections });
+        writeAddonsLock(files, { ...lock, collections: pins });
+      }),
+    );
   }
 
   /** The installed version of a namespace as a review side, read from the content store. */
@@ -225,17 +249,19 @@ export class AddonsService {
     return this.serial(async () => {
       const c = await this.installCandidate(b);
       this.applicable(c, b.review);
-      const { file, lock } = this.state();
-      storeVersion(this.d.addonsDir, c.namespace, c.input.digest, c.input.files);
-      writeAddonsFile(this.d.configDir, {
-        ...file,
-        addons: {
-          ...file.addons,
-          [c.namespace]: { addon: c.addon, collection: c.collection, enabled: true, auto_update: false },
-        },
+      await this.edit((files) => {
+        const { file, lock } = this.state();
+        storeVersion(this.d.addonsDir, c.namespace, c.input.digest, c.input.files);
+        writeAddonsFile(files, {
+          ...file,
+          addons: {
+            ...file.addons,
+            [c.namespace]: { addon: c.addon, collection: c.collection, enabled: true, auto_update: false },
+          },
+        });
+        this.pin(files, lock, c);
+        this.d.config.reload();
       });
-      this.pin(lock, c);
-      this.d.config.reload();
       this.d.log.info({ namespace: c.namespace, version: c.review.to.version }, 'add-on installed');
       return this.view(c.namespace);
     });
@@ -260,8 +286,8 @@ export class AddonsService {
   }
 
   /** Writes the lock entry of a version now in the content store: the last write of an install. */
-  private pin(lock: AddonsLock, c: Candidate): void {
-    writeAddonsLock(this.d.configDir, {
+  private pin(files: ConfigFiles, lock: AddonsLock, c: Candidate): void {
+    writeAddonsLock(files, {
       ...lock,
       collections: { ...lock.collections, [c.collection]: { commit: c.snapshot.commit } },
       addons: {
@@ -311,8 +337,10 @@ export class AddonsService {
       throw new JigError('addon_no_update', { namespace: ns, version: c.review.to.version });
     this.applicable(c, review);
     storeVersion(this.d.addonsDir, ns, c.input.digest, c.input.files);
-    this.pin(this.state().lock, c);
-    this.d.config.reload();
+    await this.edit((files) => {
+      this.pin(files, this.state().lock, c);
+      this.d.config.reload();
+    });
     this.d.log.info(
       { namespace: ns, from: c.review.from?.version, to: c.review.to.version },
       'add-on updated',
@@ -405,42 +433,46 @@ export class AddonsService {
     b: { enabled?: boolean | undefined; auto_update?: boolean | undefined },
   ): Promise<InstalledAddon> {
     return this.serial(async () => {
-      const { file, lock } = this.state();
-      const pin = pinOf(lock, ns);
-      const entry = own(file.addons, ns) ?? {
-        addon: pin.addon,
-        collection: pin.collection,
-        enabled: true,
-        auto_update: false,
-      };
-      if (b.enabled === false && entry.enabled) this.refuseInUse(ns);
-      writeAddonsFile(this.d.configDir, {
-        ...file,
-        addons: {
-          ...file.addons,
-          [ns]: {
-            ...entry,
-            ...(b.enabled === undefined ? {} : { enabled: b.enabled }),
-            ...(b.auto_update === undefined ? {} : { auto_update: b.auto_update }),
+      await this.edit((files) => {
+        const { file, lock } = this.state();
+        const pin = pinOf(lock, ns);
+        const entry = own(file.addons, ns) ?? {
+          addon: pin.addon,
+          collection: pin.collection,
+          enabled: true,
+          auto_update: false,
+        };
+        if (b.enabled === false && entry.enabled) this.refuseInUse(ns);
+        writeAddonsFile(files, {
+          ...file,
+          addons: {
+            ...file.addons,
+            [ns]: {
+              ...entry,
+              ...(b.enabled === undefined ? {} : { enabled: b.enabled }),
+              ...(b.auto_update === undefined ? {} : { auto_update: b.auto_update }),
+            },
           },
-        },
+        });
+        this.d.config.reload();
       });
-      this.d.config.reload();
       return this.view(ns);
     });
   }
 
   uninstall(ns: string): Promise<void> {
     return this.serial(async () => {
-      const { file, lock } = this.state();
-      pinOf(lock, ns);
-      this.refuseInUse(ns);
-      const { [ns]: _pin, ...addons } = lock.addons;
-      const { [ns]: _entry, ...entries } = file.addons;
-      // The lock first: a crash between the two leaves an entry the lock does not pin, which is not installed.
-      writeAddonsLock(this.d.configDir, { ...lock, addons });
-      writeAddonsFile(this.d.configDir, { ...file, addons: entries });
-      this.d.config.reload();
+      await this.edit((files) => {
+        const { file, lock } = this.state();
+        pinOf(lock, ns);
+        this.refuseInUse(ns);
+        const { [ns]: _pin, ...addons } = lock.addons;
+        const { [ns]: _entry, ...entries } = file.addons;
+        // The lock first: a crash between the two leaves an entry the lock does not pin, which is not installed.
+        writeAddonsLock(files, { ...lock, addons });
+        writeAddonsFile(files, { ...file, addons: entries });
+        this.d.config.reload();
+      });
       this.d.log.info({ namespace: ns }, 'add-on uninstalled');
       await this.sweep();
     });

@@ -7,12 +7,13 @@ import { addonFileList } from '../../core/addons/digest.js';
 import { parseAddonsFile, parseAddonsLock, versionDir } from '../../core/addons/installed.js';
 import type { AddonFiles } from '../../core/addons/types.js';
 import { readConfigText } from '../config/config-dir.js';
+import type { ConfigFiles } from '../config/config-writer.js';
 import { assign } from '../config/yaml-edit.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
 
 /*
  * The add-on state on disk (ADR 0020): `addons.yaml` (the operator's choices; comments kept when
- * it is written), `addons.lock` (the pins, JSON) and the content store. Each write is atomic; the
+ * it is written), `addons.lock` (the pins, JSON) and the content store. The two files are written
+ * inside an operation of the home's config writer (`ConfigFiles`). Each write is atomic; the
  * lock is written last, so a crash mid-install leaves an entry addons.yaml names and the lock
  * does not pin — which loads as not installed — and never a pin without its files.
  */
@@ -34,9 +35,9 @@ export function readState(configDir: string): { file: AddonsFile; lock: AddonsLo
 }
 
 /** Writes addons.yaml as `next`, keeping the comments of what stays. */
-export function writeAddonsFile(configDir: string, next: AddonsFile): void {
+export function writeAddonsFile(files: ConfigFiles, next: AddonsFile): void {
   const checked = AddonsFile.parse(next);
-  const text = readConfigText(configDir, ADDONS_FILE);
+  const text = files.read(ADDONS_FILE);
   const doc = text === null ? new Document({}) : parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents)))
     throw new Error(`${ADDONS_FILE} is not a YAML mapping; fix it by hand first`);
@@ -49,11 +50,11 @@ export function writeAddonsFile(configDir: string, next: AddonsFile): void {
       .split('\n')
       .map((l) => l.replace(/^#/, ''))
       .join('\n');
-  writeFileAtomic(join(configDir, ADDONS_FILE), doc.toString());
+  files.write(ADDONS_FILE, doc.toString());
 }
 
-export function writeAddonsLock(configDir: string, lock: AddonsLock): void {
-  writeFileAtomic(join(configDir, ADDONS_LOCK), `${JSON.stringify(lock, null, 2)}\n`);
+export function writeAddonsLock(files: ConfigFiles, lock: AddonsLock): void {
+  files.write(ADDONS_LOCK, `${JSON.stringify(lock, null, 2)}\n`);
 }
 
 /**

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isSeq, parseDocument, type Document, YAMLMap, YAMLSeq } from 'yaml';
 import { RETIRED_REPO_KEYS, ReposFile, type RepoEntry } from '../../contract/config/repos.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
+import type { ConfigFiles } from '../config/config-writer.js';
 import { readYamlMapping } from '../config/yaml-file.js';
 import { formatProblem } from '../../contract/problems.js';
 
@@ -100,9 +100,11 @@ function entries(doc: Document): YAMLSeq {
 
 /**
  * Writes one entry (or removes it, with null) into repos.yaml, keeping the file's comments and the
- * other entries as written. Keys are set one by one so a comment on a surviving key stays.
+ * other entries as written. Keys are set one by one so a comment on a surviving key stays. It runs
+ * inside an operation of the home's config writer (`files`) that also read `doc`.
  */
 export function writeRepoEntry(
+  files: ConfigFiles,
   configDir: string,
   doc: Document,
   path: string,
@@ -124,6 +126,6 @@ export function writeRepoEntry(
       if (JSON.stringify(current) !== JSON.stringify(v)) node.set(k, doc.createNode(v));
     }
   }
-  writeFileAtomic(join(configDir, 'repos.yaml'), doc.toString());
+  files.write('repos.yaml', doc.toString());
   cache.delete(join(configDir, 'repos.yaml'));
 }

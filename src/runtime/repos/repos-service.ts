@@ -15,6 +15,7 @@ import { readRepos, writeRepoEntry } from './repos-file.js';
 import { mapPath, unmapPath, type PathMapping } from './path-map.js';
 import { selectMembers, type Selection } from '../../core/workspaces/select.js';
 import { requireKnownChain, type ChainCatalog } from '../items/chain-catalog.js';
+import type { ConfigWriter } from '../config/config-writer.js';
 
 /** A typo'd path is said to be missing, not "not a git repository" (which sends people to git init). */
 function notMissing(abs: string): void {
@@ -54,8 +55,11 @@ function view(e: RepoEntry, open: number): RepoView {
 
 /** Connected repositories: repos.yaml is the truth, read when needed so hand edits count at once. */
 export class ReposService {
+  private readonly configDir: string;
+
   constructor(
-    private readonly configDir: string,
+    /** The home's config writer: each change reads, checks and writes repos.yaml as one of its operations. */
+    private readonly writer: ConfigWriter,
     private readonly store: Store,
     private readonly startCwd: string = process.cwd(),
     /**
@@ -66,7 +70,9 @@ export class ReposService {
       (ChainCatalog & { steeringDefined?(name: string): boolean | null }) | null = null,
     /** A worker's `--repo-map`: the server's path of a repo, as checked out on this machine. */
     private readonly pathMap: readonly PathMapping[] = [],
-  ) {}
+  ) {
+    this.configDir = writer.configDir;
+  }
 
   private load() {
     const r = readRepos(this.configDir);
@@ -149,97 +155,110 @@ export class ReposService {
     if (!top) throw new JigError('repo_not_git', { path: abs });
     if (!(await hasCommit(top))) throw new JigError('repo_no_commit', { path: top });
     const probe = await probeRepo(top);
-    const r = this.load();
-    const existing = r.file.repos.find((e) => canonical(e.path) === canonical(top)) ?? null;
-    const base: RepoEntry = existing ?? {
-      path: top,
-      name: probe.name,
-      default_chain: 'default',
-      managed: true,
-    };
-    const entry: RepoEntry = { ...base, managed: true };
-    const chain = body.default_chain ?? body.default_chain_template;
-    if (chain !== undefined) {
-      if (this.chains) requireKnownChain(this.chains, chain);
-      entry.default_chain = chain;
-    }
-    if (body.name !== undefined) entry.name = body.name;
-    const wasUndecided = undecided(base).length > 0;
-    if (body.test_command !== undefined) entry.test_command = body.test_command;
-    else if (entry.test_command === undefined && probe.test_command)
-      entry.test_command = probe.test_command.value;
-    if (body.setup_command !== undefined) entry.setup_command = body.setup_command;
-    else if (entry.setup_command === undefined && probe.setup_command)
-      entry.setup_command = probe.setup_command.value;
-    const forge = ForgeKind.safeParse(probe.forge?.value);
-    if (entry.forge === undefined && forge.success) entry.forge = forge.data;
-    if (entry.project === undefined && probe.project) entry.project = probe.project.value;
-    const decided = undecided(entry).length === 0;
-    if (body.enabled !== undefined) entry.enabled = body.enabled && decided;
-    else if (!existing) entry.enabled = decided;
-    else if (wasUndecided && decided) entry.enabled = true;
-    const checked = RepoEntry.safeParse(entry);
-    if (!checked.success) {
-      throw new JigError('validation_failed', {
-        reason: checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-      });
-    }
-    writeRepoEntry(this.configDir, r.doc, existing?.path ?? top, checked.data);
-    return { repo: view(checked.data, await countOpenForRepo(this.store.db, top)), created: !existing };
+    const saved = await this.writer.run((files) => {
+      const r = this.load();
+      const existing = r.file.repos.find((e) => canonical(e.path) === canonical(top)) ?? null;
+      const base: RepoEntry = existing ?? {
+        path: top,
+        name: probe.name,
+        default_chain: 'default',
+        managed: true,
+      };
+      const entry: RepoEntry = { ...base, managed: true };
+      const chain = body.default_chain ?? body.default_chain_template;
+      if (chain !== undefined) {
+        if (this.chains) requireKnownChain(this.chains, chain);
+        entry.default_chain = chain;
+      }
+      if (body.name !== undefined) entry.name = body.name;
+      const wasUndecided = undecided(base).length > 0;
+      if (body.test_command !== undefined) entry.test_command = body.test_command;
+      else if (entry.test_command === undefined && probe.test_command)
+        entry.test_command = probe.test_command.value;
+      if (body.setup_command !== undefined) entry.setup_command = body.setup_command;
+      else if (entry.setup_command === undefined && probe.setup_command)
+        entry.setup_command = probe.setup_command.value;
+      const forge = ForgeKind.safeParse(probe.forge?.value);
+      if (entry.forge === undefined && forge.success) entry.forge = forge.data;
+      if (entry.project === undefined && probe.project) entry.project = probe.project.value;
+      const decided = undecided(entry).length === 0;
+      if (body.enabled !== undefined) entry.enabled = body.enabled && decided;
+      else if (!existing) entry.enabled = decided;
+      else if (wasUndecided && decided) entry.enabled = true;
+      const checked = RepoEntry.safeParse(entry);
+      if (!checked.success) {
+        throw new JigError('validation_failed', {
+          reason: checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+        });
+      }
+      writeRepoEntry(files, this.configDir, r.doc, existing?.path ?? top, checked.data);
+      return { entry: checked.data, created: !existing };
+    });
+    return { repo: view(saved.entry, await countOpenForRepo(this.store.db, top)), created: saved.created };
   }
 
   /** Changes keys of an entry (null clears one); the entry becomes managed, as a person chose it. */
   async patch(path: string, patch: Record<string, unknown>): Promise<RepoView> {
-    const r = this.load();
-    const existing = this.find(path);
-    if (!existing) throw new JigError('repo_unknown', { path });
-    const next: Record<string, unknown> = { ...existing, managed: true };
-    for (const [k, v] of Object.entries(patch)) {
-      if (k === 'path')
+    const saved = await this.writer.run((files) => {
+      const r = this.load();
+      const existing = this.find(path);
+      if (!existing) throw new JigError('repo_unknown', { path });
+      const next: Record<string, unknown> = { ...existing, managed: true };
+      for (const [k, v] of Object.entries(patch)) {
+        if (k === 'path')
+          throw new JigError('validation_failed', {
+            reason: "body.path: a repo's path cannot change; connect the new path instead",
+          });
+        const key = k === 'default_chain_template' ? 'default_chain' : k;
+        if (key === 'default_chain' && typeof v === 'string' && this.chains)
+          requireKnownChain(this.chains, v);
+        if (v === null) delete next[key];
+        else next[key] = v;
+      }
+      const checked = RepoEntry.safeParse(next);
+      if (!checked.success) {
         throw new JigError('validation_failed', {
-          reason: "body.path: a repo's path cannot change; connect the new path instead",
+          reason: checked.error.issues.map((i) => `body.${i.path.join('.')}: ${i.message}`).join('; '),
         });
-      const key = k === 'default_chain_template' ? 'default_chain' : k;
-      if (key === 'default_chain' && typeof v === 'string' && this.chains) requireKnownChain(this.chains, v);
-      if (v === null) delete next[key];
-      else next[key] = v;
-    }
-    const checked = RepoEntry.safeParse(next);
-    if (!checked.success) {
-      throw new JigError('validation_failed', {
-        reason: checked.error.issues.map((i) => `body.${i.path.join('.')}: ${i.message}`).join('; '),
-      });
-    }
-    if (checked.data.sandbox?.network && checked.data.sandbox.unrestricted_network !== undefined) {
-      throw new JigError('validation_failed', {
-        reason: 'body.sandbox: set either network or unrestricted_network, not both',
-      });
-    }
-    // Saved, an unknown name would refuse every new item of the repo: refused here, file untouched.
-    const unknown = (checked.data.steering ?? []).filter((n) => this.chains?.steeringDefined?.(n) === false);
-    if (Object.hasOwn(patch, 'steering') && unknown.length > 0) {
-      throw new JigError('repo_steering_invalid', { path: existing.path, names: unknown.join(', ') });
-    }
-    writeRepoEntry(this.configDir, r.doc, existing.path, checked.data);
-    return view(checked.data, await countOpenForRepo(this.store.db, existing.path));
+      }
+      if (checked.data.sandbox?.network && checked.data.sandbox.unrestricted_network !== undefined) {
+        throw new JigError('validation_failed', {
+          reason: 'body.sandbox: set either network or unrestricted_network, not both',
+        });
+      }
+      // Saved, an unknown name would refuse every new item of the repo: refused here, file untouched.
+      const unknown = (checked.data.steering ?? []).filter(
+        (n) => this.chains?.steeringDefined?.(n) === false,
+      );
+      if (Object.hasOwn(patch, 'steering') && unknown.length > 0) {
+        throw new JigError('repo_steering_invalid', { path: existing.path, names: unknown.join(', ') });
+      }
+      writeRepoEntry(files, this.configDir, r.doc, existing.path, checked.data);
+      return checked.data;
+    });
+    return view(saved, await countOpenForRepo(this.store.db, saved.path));
   }
 
-  async disconnect(path: string): Promise<void> {
-    const r = this.load();
-    const existing = this.find(path);
-    if (!existing) throw new JigError('repo_unknown', { path });
-    const open = await openItemsForRepo(this.store.db, existing.path);
-    if (open.length > 0) {
-      // Named, so a person knows which to end without searching the board; a long list is cut short.
-      const shown = open.slice(0, SHOWN_OPEN).map((o) => `${o.id} (${o.status})`);
-      const more = open.length > SHOWN_OPEN ? ` and ${open.length - SHOWN_OPEN} more` : '';
-      throw new JigError(
-        'repo_has_open_items',
-        { count: open.length, path: existing.path, items: `${shown.join(', ')}${more}` },
-        { open_items: open.length },
-      );
-    }
-    writeRepoEntry(this.configDir, r.doc, existing.path, null);
+  disconnect(path: string): Promise<void> {
+    // One operation of the config writer, the count of open items included: no other change of
+    // repos.yaml lands between this read and its write.
+    return this.writer.run(async (files) => {
+      const r = this.load();
+      const existing = this.find(path);
+      if (!existing) throw new JigError('repo_unknown', { path });
+      const open = await openItemsForRepo(this.store.db, existing.path);
+      if (open.length > 0) {
+        // Named, so a person knows which to end without searching the board; a long list is cut short.
+        const shown = open.slice(0, SHOWN_OPEN).map((o) => `${o.id} (${o.status})`);
+        const more = open.length > SHOWN_OPEN ? ` and ${open.length - SHOWN_OPEN} more` : '';
+        throw new JigError(
+          'repo_has_open_items',
+          { count: open.length, path: existing.path, items: `${shown.join(', ')}${more}` },
+          { open_items: open.length },
+        );
+      }
+      writeRepoEntry(files, this.configDir, r.doc, existing.path, null);
+    });
   }
 }
 
