@@ -10,6 +10,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSetup } from './helpers/agents.js';
+import { eventually } from './helpers/eventually.js';
 import { git } from './helpers/git.js';
 import { cleanupAll, tempHome, type JigProcess } from './helpers/server.js';
 
@@ -72,15 +73,16 @@ async function file(chain: string): Promise<any> {
 }
 
 /** Polls until the item is no longer running (bounded by count). */
-async function ended(id: string): Promise<any> {
-  let item: any;
-  for (let i = 0; i < 300; i++) {
-    item = (await get(`/api/work-items/${id}`)).json;
-    if (item.status !== 'running' && item.status !== 'queued') return item;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`item ${id} never ended; last: ${JSON.stringify(item)}`);
-}
+const ended = (id: string): Promise<any> =>
+  eventually(
+    async () => {
+      const item = (await get(`/api/work-items/${id}`)).json;
+      if (item.status === 'running' || item.status === 'queued')
+        throw new Error(`the item is ${item.status}`);
+      return item;
+    },
+    { what: `item ${id} to end` },
+  );
 
 async function onlySession(id: string): Promise<any> {
   const r = await get(`/api/work-items/${id}/sessions`);

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './helpers/eventually.js';
 import { makeRepo } from './helpers/git.js';
 import { engineSetup, events, until } from './helpers/engine.js';
 import { cleanupAll, http, jigBin, runJig, tempHome, type JigProcess } from './helpers/server.js';
@@ -63,18 +64,27 @@ function cliIn(
   args: string[],
   extra: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    const p = spawn(process.execPath, [jigBin, ...args], {
-      cwd,
-      env: { ...process.env, ...env, ...extra },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    p.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    p.on('exit', (code) => res({ code, stdout, stderr }));
+  return started(args, { cwd, extra }).ended;
+}
+
+/** The CLI started: what it printed so far, and its end. */
+function started(
+  args: string[],
+  { cwd, extra = {} }: { cwd?: string; extra?: NodeJS.ProcessEnv } = {},
+): { stdout: () => string; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const p = spawn(process.execPath, [jigBin, ...args], {
+    ...(cwd === undefined ? {} : { cwd }),
+    env: { ...process.env, ...env, ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
+  let stderr = '';
+  p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  p.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return {
+    stdout: () => stdout,
+    ended: new Promise((res) => p.on('exit', (code) => res({ code, stdout, stderr }))),
+  };
 }
 
 async function file(chain: string, start: boolean, r = repo, extra: object = {}): Promise<any> {
@@ -154,11 +164,12 @@ describe('view events', () => {
 
   it('-f ends with exit 1 when the item is cancelled; on an ended item it ends at once', async () => {
     const item = await file('slow', true);
-    const run = cli('view', 'events', item.id, '-f');
+    const run = started(['view', 'events', item.id, '-f']);
     await until(jig, item.id, (i) => i.status === 'running');
-    await new Promise((r) => setTimeout(r, 500));
+    // Following once it has printed the stored history: the cancel comes live.
+    await eventually(() => run.stdout().includes('\n'), { what: 'view events -f to print the history' });
     expect((await api('POST', `/api/work-items/${item.id}/cancel`, { reason: 'test' })).status).toBe(200);
-    const r = await run;
+    const r = await run.ended;
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('work_item_cancelled');
     expect(r.stderr).toBe(`jig: item ${item.id} ended: cancelled (exit 1)\n`);
@@ -258,13 +269,11 @@ describe('view watch', () => {
     let out = '';
     p.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     const exited = new Promise<number | null>((res) => p.on('exit', res));
-    const seen = async (text: string) => {
-      for (let i = 0; i < 200 && !out.includes(text); i++) await new Promise((r) => setTimeout(r, 100));
-      return out.includes(text);
-    };
-    expect(await seen(done.id)).toBe(true);
+    const seen = (text: string) =>
+      eventually(() => out.includes(text), { what: `${text} on the board`, tries: 200 });
+    await seen(done.id);
     const fresh = await file('talk', false);
-    expect(await seen(fresh.id)).toBe(true);
+    await seen(fresh.id);
     p.stdin.write('\u0003');
     expect(await exited).toBe(0);
     const piped = await cli('view', 'watch');

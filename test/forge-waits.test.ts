@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessesYaml } from './helpers/agents.js';
 import { events, fileItem, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { git, gitEnv, makeRepo } from './helpers/git.js';
 import { startMockGitHub, type MockGitHub } from './helpers/mock-github.js';
 import { cleanupAll, http, runJig, startJig, tempHome, type JigProcess } from './helpers/server.js';
@@ -123,15 +124,6 @@ async function serve(home?: string, token = TOKEN): Promise<JigProcess> {
 
 const types = (evs: any[], prefix: string) => evs.filter((e) => e.type.startsWith(prefix));
 
-/** Polls until `ok` holds (bounded by count, not asserted on time). */
-async function eventually(ok: () => Promise<boolean> | boolean, tries = 300): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await ok()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the condition never held');
-}
-
 const sawEvent = (jig: JigProcess, id: string, type: string, pred: (e: any) => boolean) => async () =>
   (await events(jig, id)).some((e) => e.type === type && pred(e));
 
@@ -160,11 +152,14 @@ describe('external waits', () => {
     expect(waiting.display_status).toBe('waiting');
     const first = tip(waiting.branch);
     gh.checkRuns[first] = [run('unit', 'in_progress', null)];
-    await eventually(sawEvent(jig, item.id, 'external_wait_observed', (e) => e.payload.state === 'pending'));
+    await eventually(
+      sawEvent(jig, item.id, 'external_wait_observed', (e) => e.payload.state === 'pending'),
+      { what: 'CI seen pending' },
+    );
     const log = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n');
     gh.checkRuns[first] = [run('unit', 'completed', 'failure', `${log}\nFAILED test_x`)];
     // The repair commits and sync pushes a new tip: its CI passes.
-    await eventually(() => tip(waiting.branch) !== first);
+    await eventually(() => tip(waiting.branch) !== first, { what: 'the repair pushed' });
     gh.checkRuns[tip(waiting.branch)] = [run('unit', 'completed', 'success')];
     const atGate = await until(jig, item.id, (i) => i.status === 'stopped');
     expect(atGate.stop, JSON.stringify(atGate.stop)).toMatchObject({ kind: 'gate' });
@@ -198,9 +193,10 @@ describe('external waits', () => {
       sawEvent(jig, item.id, 'external_wait_observed', (e) =>
         String(e.payload.detail).includes('not mergeable yet'),
       ),
+      { what: 'the merge seen not mergeable yet' },
     );
     gh.mergeRefusal = null;
-    await eventually(() => gh.pulls[0]?.merged === true);
+    await eventually(() => gh.pulls[0]?.merged === true, { what: 'the pull request merged' });
     const mergeSha = gh.pulls[0]!.merge_commit_sha!;
     gh.statuses[mergeSha] = [{ context: 'deploy', state: 'success', target_url: null, description: 'ok' }];
     const done = await until(jig, item.id, (i) => i.status === 'completed' || i.status === 'stopped');
@@ -301,10 +297,14 @@ describe('external waits', () => {
     expect(waiting.status).toBe('waiting');
     const cancelled = await post(jig, `/api/work-items/${item.id}/cancel`, {});
     expect(cancelled.json.status).toBe('cancelled');
-    const ended = async () => types(await events(jig, item.id), 'external_wait_ended');
-    for (let i = 0; i < 100 && (await ended()).length === 0; i++)
-      await new Promise((r) => setTimeout(r, 100));
-    expect((await ended()).map((e) => [e.payload.outcome, e.payload.detail])).toEqual([
+    const ended = await eventually(
+      async () => {
+        const found = types(await events(jig, item.id), 'external_wait_ended');
+        return found.length > 0 && found;
+      },
+      { what: 'the wait to end', tries: 100 },
+    );
+    expect(ended.map((e) => [e.payload.outcome, e.payload.detail])).toEqual([
       ['cancelled', 'the item is cancelled'],
     ]);
     const sessions = (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions;

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, fileItem, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { git, gitEnv, makeRepo } from './helpers/git.js';
 import { startMockGitHub, type MockGitHub } from './helpers/mock-github.js';
 import { cleanupAll, http, startJig, tempHome, type JigProcess } from './helpers/server.js';
@@ -126,8 +127,7 @@ describe('forge waits and the merge request watcher', () => {
       })),
       { id: 105, user: { login: 'review-bot' }, body: 'Please rename foo to bar.', created_at: later },
     ];
-    for (let i = 0; i < 300 && readdirSync(briefs).length === 0; i++)
-      await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => readdirSync(briefs).length > 0, { what: `a brief in ${briefs}` });
     const [brief] = readdirSync(briefs).map((f) => readFileSync(join(briefs, f), 'utf8'));
     expect(brief).toContain('review-bot: Please rename foo to bar.');
     expect(brief).not.toContain('thanks 1');
@@ -167,11 +167,13 @@ describe('forge waits and the merge request watcher', () => {
   it('a running item whose merge request is closed stops (mr_closed); a stopped one records the close', async () => {
     const item = await fileItem(jig, repo, 'slow');
     const running = await until(jig, item.id, (i) => i.current_node === 'work' && i.status === 'running');
-    for (let i = 0; i < 100; i++) {
-      const ss = (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions;
-      if (ss.some((s: any) => s.task_path === 'work.main.sleep')) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      async () =>
+        (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions.some(
+          (s: any) => s.task_path === 'work.main.sleep',
+        ),
+      { what: 'the work.main.sleep session', tries: 100 },
+    );
     const pull = pullOf(running.branch);
     pull.state = 'closed';
     const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
@@ -192,11 +194,12 @@ describe('forge waits and the merge request watcher', () => {
     expect(paused.status).toBe(200);
     const second = pullOf(paused.json.branch);
     second.state = 'closed';
-    for (let i = 0; i < 100; i++) {
-      const mrs = (await http(`${jig.url}/api/work-items/${other.id}/merge-requests`)).json.merge_requests;
-      if (mrs[0]?.state === 'closed') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      async () =>
+        (await http(`${jig.url}/api/work-items/${other.id}/merge-requests`)).json.merge_requests[0]?.state ===
+        'closed',
+      { what: 'the merge request recorded as closed', tries: 100 },
+    );
     const after = (await http(`${jig.url}/api/work-items/${other.id}`)).json;
     expect(after.status).toBe('paused');
     const evs = await events(jig, other.id);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from './helpers/eventually.js';
 import { cleanupAll, http, runJig, startJig, tempHome } from './helpers/server.js';
 
 afterEach(cleanupAll);
@@ -12,27 +13,36 @@ describe('stopping', () => {
     const { port } = new URL(jig.url);
     const sock = connect(Number(port), '127.0.0.1');
     await new Promise((r) => sock.once('connect', r));
+    const closed = new Promise((r) => sock.once('close', r));
     let answer = '';
     sock.setEncoding('utf8').on('data', (d: string) => (answer += d));
     const body = '{}';
-    // Headers and half of nothing: the body is still to come when the signal lands.
+    // Headers and half of nothing: the body is still to come when the signal lands. The server
+    // says it has read the headers (the request is in flight) with its 100 Continue.
     sock.write(
-      `POST /api/apply/reload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      `POST /api/apply/reload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
     );
-    await new Promise((r) => setTimeout(r, 200));
+    const cont = 'HTTP/1.1 100 Continue\r\n\r\n';
+    await eventually(() => answer === cont, { what: 'the 100 Continue', everyMs: 20 });
     jig.proc.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    const log = join(jig.home, 'run', 'logs', 'server.log');
+    await eventually(() => readFileSync(log, 'utf8').includes('"msg":"stopping: no new requests'), {
+      what: 'the server to begin its stop',
+      everyMs: 20,
+    });
     expect(jig.proc.exitCode).toBe(null); // still waiting on the request in flight
     sock.write(body);
     const exit = await jig.exited;
-    await new Promise((r) => setTimeout(r, 50));
+    await closed;
+    expect(answer.startsWith(cont)).toBe(true);
+    answer = answer.slice(cont.length);
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(answer).toContain('"loaded":[');
     expect(exit).toEqual({ code: 0, signal: null });
     expect(existsSync(join(jig.home, 'run', 'jig.pid'))).toBe(false);
-    const log = readFileSync(join(jig.home, 'run', 'logs', 'server.log'), 'utf8');
-    expect(log).toContain('"signal":"SIGTERM"');
-    expect(log).toContain('"msg":"jig stopped"');
+    const logged = readFileSync(log, 'utf8');
+    expect(logged).toContain('"signal":"SIGTERM"');
+    expect(logged).toContain('"msg":"jig stopped"');
     sock.destroy();
   });
 

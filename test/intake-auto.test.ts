@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harnessesYaml } from './helpers/agents.js';
 import { events, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { checks, firstCheck } from './helpers/intake.js';
 import { makeRepo } from './helpers/git.js';
@@ -154,11 +155,13 @@ describe('auto-intake from beads', () => {
     // The gate approved, the item completes having committed out.txt: the bead is closed.
     expect((await post(w.jig, `/api/work-items/${id}/gates/review/approve`)).status).toBe(200);
     await until(w.jig, id, (i) => i.status === 'completed');
-    let closed: any[] = [];
-    for (let i = 0; i < 100 && closed.length === 0; i++) {
-      closed = (await events(w.jig, id)).filter((e) => e.type === 'beads_closed');
-      if (closed.length === 0) await new Promise((r) => setTimeout(r, 50));
-    }
+    const closed = await eventually(
+      async () => {
+        const found = (await events(w.jig, id)).filter((e) => e.type === 'beads_closed');
+        return found.length > 0 && found;
+      },
+      { what: 'a beads_closed event', tries: 100, everyMs: 50 },
+    );
     expect(closed.map((e) => e.payload)).toEqual([{ beads: ['shop-1'] }]);
     expect(closedBeads(w.repo)).toEqual([
       { id: 'shop-1', reason: `Done in Jig work item ${id}: Bead shop-1` },
@@ -279,14 +282,14 @@ describe('auto-intake from beads', () => {
     expect((await post(w.jig, `/api/work-items/${changed}/gates/review/approve`)).status).toBe(200);
     await until(w.jig, changed, (i) => i.status === 'completed');
     await until(w.jig, idle, (i) => i.status === 'completed');
-    const settled = async (id: string) => {
-      for (let i = 0; i < 100; i++) {
-        const ev = (await events(w.jig, id)).filter((e) => e.type.startsWith('beads_'));
-        if (ev.length > 0) return ev.map((e) => [e.type, e.payload]);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return [];
-    };
+    const settled = (id: string) =>
+      eventually(
+        async () => {
+          const ev = (await events(w.jig, id)).filter((e) => e.type.startsWith('beads_'));
+          return ev.length > 0 && ev.map((e) => [e.type, e.payload]);
+        },
+        { what: `a beads_ event of ${id}`, tries: 100, everyMs: 50 },
+      );
     expect(await settled(changed)).toEqual([['beads_closed', { beads: ['shop-7', 'shop-8'] }]]);
     expect(await settled(idle)).toEqual([
       ['beads_left_open', { beads: ['shop-9'], reason: 'nothing changed on its branch' }],

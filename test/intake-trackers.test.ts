@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harnessesYaml } from './helpers/agents.js';
 import { events, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { firstCheck } from './helpers/intake.js';
 import { git, gitEnv, makeRepo } from './helpers/git.js';
@@ -86,15 +87,14 @@ async function serve(o: {
 }
 
 /** Events of a kind, once there are `n` of them (trackers are told after the move commits). */
-async function eventsOf(jig: JigProcess, id: string, type: string, n = 1): Promise<any[]> {
-  let found: any[] = [];
-  for (let i = 0; i < 200; i++) {
-    found = (await events(jig, id)).filter((e) => e.type === type);
-    if (found.length >= n) return found;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return found;
-}
+const eventsOf = (jig: JigProcess, id: string, type: string, n = 1): Promise<any[]> =>
+  eventually(
+    async () => {
+      const found = (await events(jig, id)).filter((e) => e.type === type);
+      return found.length >= n && found;
+    },
+    { what: `${n} ${type} event(s) of ${id}`, tries: 200, everyMs: 50 },
+  );
 
 describe('auto-intake from GitHub issues', () => {
   it('files the labelled issue, skips by priority label and epic, reads every page, comments at the gate and the end, and the merge request closes it', async () => {

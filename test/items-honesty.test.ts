@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineSetup, fileItem, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { cleanupAll, http, type JigProcess } from './helpers/server.js';
 
 /* Issue 15's honesty fixes: answers that said something the server did not do. */
@@ -26,14 +27,13 @@ describe('what the answers say', () => {
     const item = await fileItem(jig, repo, 'slow', true);
     const sessions = async () => (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions;
     await until(jig, item.id, () => true);
-    for (let i = 0; i < 200 && !(await sessions()).some((s: any) => s.status === 'running'); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    const running = async () => (await sessions()).some((s: any) => s.status === 'running');
+    await eventually(running, { what: 'a running session', tries: 200, everyMs: 50 });
     const preview = await http(`${jig.url}/api/work-items/${item.id}/cancel-preview`);
     expect(preview.status).toBe(200);
     expect(preview.json).toMatchObject({ status: 'running', allowed: true, sessions_to_stop: 1 });
     expect((await post(jig, `/api/work-items/${item.id}/cancel`)).status).toBe(200);
-    for (let i = 0; i < 300 && (await sessions()).some((s: any) => s.status === 'running'); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await eventually(async () => !(await running()), { what: 'no running session', everyMs: 50 });
     expect((await sessions()).map((s: any) => s.status)).not.toContain('running');
     const after = (await http(`${jig.url}/api/work-items/${item.id}/cancel-preview`)).json;
     expect(after).toMatchObject({ status: 'cancelled', allowed: true, sessions_to_stop: 0 });

@@ -6,6 +6,7 @@ import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harnessesYaml } from './helpers/agents.js';
 import { events, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { makeRepo } from './helpers/git.js';
 import { listenLoopback } from './helpers/mock-http.js';
@@ -67,7 +68,7 @@ async function serve(
 }
 
 async function received(hook: Hook, n: number): Promise<Hook['got']> {
-  for (let i = 0; i < 300 && hook.got.length < n; i++) await new Promise((r) => setTimeout(r, 50));
+  await eventually(() => hook.got.length >= n, { what: `${n} message(s) at the hook`, everyMs: 50 });
   return hook.got;
 }
 
@@ -130,11 +131,13 @@ describe('notifications', () => {
     hook.answers.push(503, 503, 503);
     const two = await post(jig, '/api/work-items', { title: 'Fail me', repo, start: true });
     await until(jig, two.json.id, (i) => i.status === 'stopped');
-    let failed: any[] = [];
-    for (let i = 0; i < 300 && failed.length === 0; i++) {
-      failed = (await events(jig, two.json.id)).filter((e) => e.type === 'notification_failed');
-      if (failed.length === 0) await new Promise((r) => setTimeout(r, 50));
-    }
+    const failed = await eventually(
+      async () => {
+        const found = (await events(jig, two.json.id)).filter((e) => e.type === 'notification_failed');
+        return found.length > 0 && found;
+      },
+      { what: 'a notification_failed event', everyMs: 50 },
+    );
     expect(failed.map((e) => e.payload)).toEqual([
       { event: 'gate_requested', attempts: 3, status: 503, reason: 'the webhook answered 503' },
     ]);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSetup, jsonLines } from './helpers/agents.js';
 import { fileItem, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { cleanupAll, jigBin, tempHome, type JigProcess } from './helpers/server.js';
 
 /*
@@ -95,8 +96,10 @@ describe('the permission prompt at launch', () => {
     const before = jsonLines(log).length;
     const asked = await post(jig, `/api/work-items/${item.id}/escalate`, { message: 'Look at it.' });
     expect(asked.status, asked.text).toBe(202);
-    for (let i = 0; i < 100 && jsonLines(log).length === before; i++)
-      await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => jsonLines(log).length > before, {
+      what: 'the escalation turn launched',
+      tries: 100,
+    });
     const argv: string[] = jsonLines(log).slice(before).at(-1);
     expect(argv).toContain('-p');
     expect(argv).not.toContain('--permission-prompt-tool');

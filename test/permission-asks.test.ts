@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, fileItem, post, until } from './helpers/engine.js';
 import { closeClocked, clockedSetup, type ClockedJig } from './helpers/engine-clock.js';
+import { eventually } from './helpers/eventually.js';
 import { call } from './helpers/mcp.js';
 import { cleanupAll, http } from './helpers/server.js';
 
@@ -36,14 +37,14 @@ async function mcpAs(item: string): Promise<Client> {
   return client;
 }
 
-async function pending(): Promise<any[]> {
-  for (let i = 0; i < 100; i++) {
-    const r = await http(`${jig.url}/api/permission-asks?state=pending`);
-    if (r.json.asks.length > 0) return r.json.asks;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  return [];
-}
+const pending = (): Promise<any[]> =>
+  eventually(
+    async () => {
+      const asks = (await http(`${jig.url}/api/permission-asks?state=pending`)).json.asks;
+      return asks.length > 0 && asks;
+    },
+    { what: 'a pending permission ask', tries: 100, everyMs: 50 },
+  );
 
 beforeAll(async () => {
   ({ jig, repo } = await clockedSetup({ slow: CHAIN }));

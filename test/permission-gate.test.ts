@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { makeRepo } from './helpers/git.js';
 import { cleanupAll, http, runJig, startJig, tempHome, type JigProcess } from './helpers/server.js';
 
@@ -90,11 +91,10 @@ describe('the permission gate behind the pre-tool hooks', () => {
     );
     // apply_patch is Write and Edit to Jig; neither is listed.
     const asking = hook('codex', { tool_name: 'apply_patch', tool_input: { patch: '*** x' } });
-    let ask: any = null;
-    for (let i = 0; i < 200 && !ask; i++) {
-      ask = (await http(`${jig.url}/api/work-items/${id}/permission-asks?state=pending`)).json.asks[0];
-      if (!ask) await new Promise((r) => setTimeout(r, 50));
-    }
+    const ask = await eventually(
+      async () => (await http(`${jig.url}/api/work-items/${id}/permission-asks?state=pending`)).json.asks[0],
+      { what: 'a pending permission ask', tries: 200, everyMs: 50 },
+    );
     expect(ask).toMatchObject({ tool_name: 'Write/Edit', input: { patch: '*** x' }, state: 'pending' });
     const denied = await http(`${jig.url}/api/work-items/${id}/permission-asks/${ask.id}/answer`, {
       method: 'POST',

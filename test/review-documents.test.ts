@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSetup } from './helpers/agents.js';
 import { fileItem, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { cleanupAll, http, runJig, type JigProcess } from './helpers/server.js';
 
 /*
@@ -55,14 +56,14 @@ beforeAll(async () => {
 });
 afterAll(cleanupAll);
 
-async function openedPaths(count: number): Promise<string[]> {
-  for (let i = 0; i < 100; i++) {
-    const lines = existsSync(opened) ? readFileSync(opened, 'utf8').trim().split('\n') : [];
-    if (lines.length >= count) return lines;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return existsSync(opened) ? readFileSync(opened, 'utf8').trim().split('\n') : [];
-}
+const openedPaths = (count: number): Promise<string[]> =>
+  eventually(
+    () => {
+      const lines = existsSync(opened) ? readFileSync(opened, 'utf8').trim().split('\n') : [];
+      return lines.length >= count && lines;
+    },
+    { what: `${count} paths opened in the editor`, tries: 100, everyMs: 50 },
+  );
 
 describe('documents', () => {
   it('lists the spec a task wrote with its digest; approve pins the digest read; a changed spec is 409', async () => {

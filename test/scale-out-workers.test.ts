@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
-import { events, isAlive } from './helpers/engine.js';
+import { events, isAlive, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { makeRepo } from './helpers/git.js';
 import { usePostgres } from './helpers/postgres.js';
 import { cleanupAll, http, runJig, startJig, tempHome, type JigProcess } from './helpers/server.js';
@@ -85,16 +86,6 @@ async function file(jig: JigProcess, repo: string, chain: string, title: string)
   return r.json.id as string;
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 /** Every seq in the database, in order: gap-free from 1 when no event was lost or written twice. */
 async function allSeqs(url: string): Promise<number[]> {
   const c = new pg.Client({ connectionString: url });
@@ -136,18 +127,18 @@ describe('one server and two workers on PostgreSQL', () => {
     const from = await hello;
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) ids.push(await file(jig, repo, 'three', `Item ${i}`));
-    await waitFor(
-      'every item to complete',
+    // An item that stops ends the wait at once: it answers that item.
+    const outcome = await eventually(
       async () => {
         const items = await Promise.all(
           ids.map(async (id) => (await http(`${jig.url}/api/work-items/${id}`)).json),
         );
         const bad = items.find((i) => i.status === 'stopped' || i.status === 'failed');
-        if (bad) throw new Error(`item stopped: ${JSON.stringify(bad)}`);
-        return items.every((i) => i.status === 'completed') ? true : undefined;
+        return bad ?? (items.every((i) => i.status === 'completed') && 'every item completed');
       },
-      120_000,
+      { what: 'every item to complete', tries: 480, everyMs: 250 },
     );
+    expect(outcome).toBe('every item completed');
     // Each node of each item ran exactly once.
     const lines = readFileSync(runs, 'utf8').trim().split('\n').sort();
     const want = ids.flatMap((id) => ['one', 'two', 'three'].map((n) => `${id} ${n}`)).sort();
@@ -174,11 +165,11 @@ describe('one server and two workers on PostgreSQL', () => {
     const seqs = await allSeqs(url);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     const last = seqs.at(-1)!;
-    await waitFor(
-      'the stream to catch up',
-      async () => (streamed.at(-1) === last ? true : undefined),
-      10_000,
-    );
+    await eventually(() => streamed.at(-1) === last, {
+      what: 'the stream to catch up',
+      tries: 40,
+      everyMs: 250,
+    });
     ws.close();
     expect(streamed).toEqual(Array.from({ length: last - from }, (_, i) => from + 1 + i));
     const health = (await http(`${jig.url}/api/health`)).json;
@@ -255,25 +246,19 @@ ${step('two', runs)}
     const { jig, repo } = await serverWith(env, { hang }, 'max_concurrent: 2\n');
     const w1 = await worker(env, jig.home, repo, 'w1');
     const id = await file(jig, repo, 'hang', 'Killed mid-task');
-    const first = await waitFor(
-      'w1 to start the task',
+    const first = await eventually(
       async () => (await events(jig, id)).find((e) => e.type === 'worker_session_started'),
-      30_000,
+      { what: 'w1 to start the task', tries: 120, everyMs: 250 },
     );
     expect(first.payload.worker).toBe('w1');
     orphans.push(first.payload.pid);
-    await waitFor('the mark', async () => (existsSync(mark) ? true : undefined), 30_000);
+    await eventually(() => existsSync(mark), { what: 'the mark', tries: 120, everyMs: 250 });
     const w2 = await worker(env, jig.home, repo, 'w2');
     await w1.stop('SIGKILL');
     const killedAt = Date.now();
     // The task outlives its worker, as tasks outlive a server.
     expect(isAlive(first.payload.pid)).toBe(true);
-    await waitFor(
-      'the item to complete on w2',
-      async () =>
-        (await http(`${jig.url}/api/work-items/${id}`)).json.status === 'completed' ? true : undefined,
-      90_000,
-    );
+    await until(jig, id, (i) => i.status === 'completed', 900);
     const took = Date.now() - killedAt;
     expect(took).toBeLessThan(90_000);
     const ev = await events(jig, id);
@@ -313,7 +298,11 @@ ${step('two', runs)}
     expect(unforwarded.status, unforwarded.text).toBe(200);
     expect(unforwarded.headers.get('x-jig-answered-by')).toBeNull();
     const back = await worker(env, jig.home, repo, 'w1', { home: w1.home });
-    await waitFor('the old task to end', async () => (isAlive(first.payload.pid) ? undefined : true), 30_000);
+    await eventually(() => !isAlive(first.payload.pid), {
+      what: 'the old task to end',
+      tries: 120,
+      everyMs: 250,
+    });
     const fenced = (await events(jig, id)).filter((e) => e.type === 'session_fenced');
     expect(fenced.map((e) => e.payload)).toEqual([
       { session: first.payload.session, pid: first.payload.pid, worker: 'w1' },

@@ -1,4 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
+import { eventually } from './helpers/eventually.js';
 import { makeRepo } from './helpers/git.js';
 import { cleanupAll, http, startJig } from './helpers/server.js';
 import { entriesYaml, writeConfig } from './schedules-helpers.js';
@@ -28,11 +29,16 @@ it('a * * * * * schedule fires at the next minute on the real clock', { timeout:
   const loadedAt = Date.now();
   const boundary = (Math.floor(loadedAt / 60_000) + 1) * 60_000;
 
-  let items: { id: string; title: string; source: string; status: string; created_at: string }[] = [];
-  while (items.length === 0 && Date.now() < loadedAt + 70_000) {
-    await new Promise((r) => setTimeout(r, 500));
-    items = (await http(`${jig.url}/api/work-items`)).json.items;
-  }
+  // About 70 s of tries: the rest of the minute and some slack.
+  const items = await eventually(
+    async () => {
+      const now: { id: string; title: string; source: string; status: string; created_at: string }[] = (
+        await http(`${jig.url}/api/work-items`)
+      ).json.items;
+      return now.length > 0 && now;
+    },
+    { what: 'the scheduled item', tries: 140, everyMs: 500 },
+  );
   expect(items).toHaveLength(1);
   const item = items[0]!;
   expect(item).toMatchObject({ title: 'Every minute', source: 'schedule', status: 'paused' });

@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessesYaml } from './helpers/agents.js';
 import { post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { makeRepo } from './helpers/git.js';
 import { cleanupAll, http, runJig, startJig, tempHome, type JigProcess } from './helpers/server.js';
@@ -143,12 +144,13 @@ describe('search', () => {
     const started = await post(jig, '/api/search/reindex');
     expect(started.status).toBe(202);
     expect(started.json).toMatchObject({ state: 'running', repo: null, items_done: 0, error: null });
-    let s: any;
-    for (let i = 0; i < 200; i++) {
-      s = (await api('/api/search/reindex')).json;
-      if (s.state !== 'running') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const s = await eventually(
+      async () => {
+        const now = (await api('/api/search/reindex')).json;
+        return now.state !== 'running' && now;
+      },
+      { what: 'the rescan to end', tries: 200, everyMs: 50 },
+    );
     expect(s).toMatchObject({
       state: 'done',
       items_done: 4,

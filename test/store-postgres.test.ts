@@ -9,6 +9,7 @@ import { migrations } from '../src/store/migrations.js';
 import { searchEntries, upsertEntry } from '../src/store/search.js';
 import type { Database } from '../src/store/schema.js';
 import { ftsQuery } from '../src/core/search/fts-query.js';
+import { eventually } from './helpers/eventually.js';
 import { usePostgres } from './helpers/postgres.js';
 
 /*
@@ -250,12 +251,13 @@ describe('PostgreSQL as a store', () => {
     const left = async (): Promise<number> =>
       (await server.admin(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = '${name}'`))
         .rows[0].n as number;
-    let n = await left();
-    for (let i = 0; n > 0 && i < 100; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      n = await left();
-    }
-    expect(n).toBe(0);
+    await eventually(
+      async () => {
+        expect(await left(), 'backends on the database').toBe(0);
+        return true;
+      },
+      { what: `no connection left to ${name}`, tries: 101, everyMs: 20 },
+    );
     await expect(server.createDatabase(`${name}_copy`, name)).resolves.toMatch(new RegExp(`/${name}_copy$`));
   });
 });

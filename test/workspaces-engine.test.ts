@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { events, post, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { completed, ofType } from './helpers/fix-loop.js';
 import { git } from './helpers/git.js';
 import { cleanupAll, http, runJig, startJig } from './helpers/server.js';
@@ -315,11 +316,13 @@ nodes:
     });
     expect(r.status, r.text).toBe(201);
     const id = r.json.id;
-    let ev: any[] = [];
-    for (let i = 0; i < 300 && started(ev, 'build.main.wait').length < 2; i++) {
-      await new Promise((res) => setTimeout(res, 100));
-      ev = await events(w.jig, id);
-    }
+    const ev = await eventually(
+      async () => {
+        const now = await events(w.jig, id);
+        return started(now, 'build.main.wait').length >= 2 && now;
+      },
+      { what: 'both members to start build.main.wait' },
+    );
     const sessions = started(ev, 'build.main.wait').map((e) => e.payload);
     expect(sessions.map((p) => p.member).sort()).toEqual(['api', 'web']);
     await w.jig.stop('SIGKILL');

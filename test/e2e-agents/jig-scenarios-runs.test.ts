@@ -4,6 +4,7 @@ import { CONTRACT_TEXT } from '../../src/core/steering/contract-text.js';
 import { HarnessCatalog } from '../../src/runtime/harness/catalog.js';
 import { sessions } from '../helpers/agents.js';
 import { events, fileItem, post, until } from '../helpers/engine.js';
+import { eventually } from '../helpers/eventually.js';
 import { git } from '../helpers/git.js';
 import { http } from '../helpers/server.js';
 import type { CliId } from './clis.js';
@@ -189,12 +190,16 @@ describe.skipIf(missing('claude') !== '')(
         const item = await fileItem(jig, repo, 'one');
         const why = () => explain(jig, item.id, mock);
         // Wait for the CLI to be in its first model call (its session id is in the stream by then).
-        let first: any;
-        for (let i = 0; i < TRIES && !(first?.cli_session_id && mock.main().length > 0); i++) {
-          [first] = await sessions(jig, item.id);
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        expect(first?.cli_session_id, await why()).toMatch(/^[0-9a-f-]{36}$/);
+        const first = await eventually(
+          async () => {
+            const [s] = await sessions(jig, item.id);
+            return s?.cli_session_id && mock.main().length > 0 ? s : undefined;
+          },
+          { what: 'the CLI in its first model call', tries: TRIES },
+        ).catch(async (err: Error) => {
+          throw new Error(`${err.message}\n${await why()}`, { cause: err });
+        });
+        expect(first.cli_session_id, await why()).toMatch(/^[0-9a-f-]{36}$/);
         expect(mock.main()).toHaveLength(1);
         expect((await post(jig, `/api/work-items/${item.id}/pause`, {})).status).toBe(200);
         await until(jig, item.id, (i) => i.status === 'paused', TRIES);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
 import { makeRepo } from '../helpers/git.js';
 import { events, fileItem, until } from '../helpers/engine.js';
 import { cleanupAll, http, jigBin, startJig, type JigProcess } from '../helpers/server.js';
@@ -107,12 +108,11 @@ describe.skipIf(claude.skip !== undefined)(
           stdout: e.stdout ?? '',
           stderr: `${e.message}\n${e.stderr ?? ''}`,
         }));
-        let ask: any = null;
-        for (let i = 0; i < 600 && !ask; i++) {
-          ask = (await http(`${jig.url}/api/permission-asks?state=pending`)).json.asks[0] ?? null;
-          if (!ask) await new Promise((r) => setTimeout(r, 100));
-        }
-        expect(ask, 'Claude never asked').not.toBeNull();
+        const asks = `${jig.url}/api/permission-asks?state=pending`;
+        const ask = await eventually(async () => (await http(asks)).json.asks[0], {
+          what: 'Claude to ask',
+          tries: 600,
+        });
         expect(ask).toMatchObject({ work_item_id: id, tool_name: 'Bash', state: 'pending' });
         expect(JSON.stringify(ask.input)).toContain('echo asked > asked.txt');
         const answered = await http(`${jig.url}/api/work-items/${id}/permission-asks/${ask.id}/answer`, {
@@ -157,15 +157,15 @@ nodes:
           { asking: chain },
         );
         const item = await fileItem(r.jig, r.repo, 'asking');
-        let ask: any = null;
-        for (let i = 0; i < TRIES && !ask; i++) {
-          ask = (await http(`${r.jig.url}/api/permission-asks?state=pending`)).json.asks[0] ?? null;
-          if (!ask) {
-            const now = (await http(`${r.jig.url}/api/work-items/${item.id}`)).json;
-            if (ended(now)) break;
-            await new Promise((res) => setTimeout(res, 100));
-          }
-        }
+        // The pending ask, or null once the item has ended without one.
+        const ask = await eventually(
+          async () => {
+            const pending = (await http(`${r.jig.url}/api/permission-asks?state=pending`)).json.asks[0];
+            if (pending) return pending;
+            return ended((await http(`${r.jig.url}/api/work-items/${item.id}`)).json) ? null : undefined;
+          },
+          { what: 'Claude to ask', tries: TRIES },
+        );
         expect(ask, await explain(r.jig, item.id, r.mock)).not.toBeNull();
         expect(ask).toMatchObject({ work_item_id: item.id, tool_name: 'Bash' });
         const allowed = await http(

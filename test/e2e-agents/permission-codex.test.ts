@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { events, fileItem, until } from '../helpers/engine.js';
+import { eventually } from '../helpers/eventually.js';
 import { http } from '../helpers/server.js';
 import { resultCmd } from './jig-env.js';
 import {
@@ -36,15 +37,16 @@ nodes:
 ${policy}
 `;
 
-async function pendingAsk(url: string, id: string): Promise<any> {
-  for (let i = 0; i < TRIES; i++) {
-    const ask = (await http(`${url}/api/permission-asks?state=pending`)).json.asks[0];
-    if (ask) return ask;
-    if (ended((await http(`${url}/api/work-items/${id}`)).json)) return null;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  return null;
-}
+/** The pending ask, or null once the item has ended without one. */
+const pendingAsk = (url: string, id: string): Promise<any> =>
+  eventually(
+    async () => {
+      const ask = (await http(`${url}/api/permission-asks?state=pending`)).json.asks[0];
+      if (ask) return ask;
+      return ended((await http(`${url}/api/work-items/${id}`)).json) ? null : undefined;
+    },
+    { what: `a permission ask of ${id}`, tries: TRIES },
+  );
 
 describe.skipIf(missing('codex') !== '')(
   title('Jig gates Codex tool calls through its hook', 'codex'),

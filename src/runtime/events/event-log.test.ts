@@ -70,14 +70,20 @@ describe('EventLog group commit', () => {
   it('runs the units queued in one turn of the event loop together, and tells listeners once per commit', async () => {
     const first = ['a', 'b', 'c'].map((id) => log.transact((uow) => fileOne(uow, id)));
     expect(await Promise.all(first)).toEqual([1, 2, 3]);
-    // Queued while a commit runs: these share the next one.
+    // Queued while a commit runs (held open until they are queued): these share the next one.
+    let inside!: () => void;
+    const entered = new Promise<void>((r) => (inside = r));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
     const running = log.transact(async (uow) => {
       const seq = await fileOne(uow, 'd');
-      await new Promise((r) => setTimeout(r, 20));
+      inside();
+      await held;
       return seq;
     });
-    await new Promise((r) => setTimeout(r, 5));
+    await entered;
     const rest = ['e', 'f'].map((id) => log.transact((uow) => fileOne(uow, id)));
+    release();
     expect(await Promise.all([running, ...rest])).toEqual([4, 5, 6]);
     expect(heard.map((batch) => batch.map((e) => e.seq))).toEqual([[1, 2, 3], [4], [5, 6]]);
     expect(log.lastSeq).toBe(6);
