@@ -68,10 +68,10 @@ try {
       events: inst.events,
       log: inst.log,
       clock: systemClock(),
-      policyOf: () => inst.config.policy,
-      endSessions: async () => {},
-      promote: () => {},
+      config: inst.config,
     },
+    { promote: () => {} },
+    { end: async () => {} },
     3_600_000,
   );
   const base: number[] = [];

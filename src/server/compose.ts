@@ -193,11 +193,9 @@ export function compose(f: Foundations): Services {
     repos,
     paths,
     log,
-    // Known once the server listens (startServer sets it); read at each launch.
-    port: () => inst.port,
     clock,
-    onNodeRunEnd: (rec, node) => review.recordAttempt(rec, node),
-    approvalRefusal: (id) => threads.mustFixRefusal(id),
+    attempts: review,
+    threads,
     identity: f.identity,
     catalog: harnessCatalog,
     workers,

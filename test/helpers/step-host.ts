@@ -191,17 +191,21 @@ export async function bench(
     return outcome;
   };
 
-  const clocks = new WallClocks({
-    store,
-    clock,
-    events,
-    log: silent,
-    policyOf: (rec) => rec.policy_snapshot,
-    endSessions: async (item) => {
-      ended.push(item);
+  const clocks = new WallClocks(
+    {
+      store,
+      clock,
+      events,
+      log: silent,
+      config: { policy: null },
     },
-    promote: () => undefined,
-  });
+    { promote: () => undefined },
+    {
+      end: async (item) => {
+        ended.push(item);
+      },
+    },
+  );
 
   const host: NodeHost = {
     store,

@@ -1,7 +1,7 @@
 import { stamp } from '../clock.js';
 import { own } from '../../core/json/own.js';
 import { asStarted } from './started-item.js';
-import { itemOr404 } from './resources.js';
+import { itemOr404 } from '../../store/work-items.js';
 import { existsSync } from 'node:fs';
 import type { ModelTask } from '../../core/chain/model.js';
 import type { SessionRecord } from '../../store/sessions.js';

@@ -4,14 +4,16 @@ import type { ReattachSummary, WorkerInfo } from '../../contract/health.js';
 import type { Claims } from './claims.js';
 import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
 import type { ItemRecord } from '../../store/work-items.js';
-import { stamp } from '../clock.js';
 import { Escalations } from './escalation.js';
-import { reachGate } from './gate-walk.js';
 import { Gates, type DecisionOptions } from './gates.js';
 import { Parking } from './parking.js';
 import { PersonMoves } from './person-moves.js';
 import { recover } from './recovery.js';
-import { itemOr404, ItemQueues, type EngineDeps, type EngineResources } from './resources.js';
+import { ItemQueues, policyOf, type EngineDeps, type EngineResources } from './resources.js';
+import { EngineLife } from './engine-life.js';
+import { SessionEnds } from './session-ends.js';
+import { WalkFence } from './walk-fence.js';
+import { WalkRequests } from './walk-requests.js';
 import type { RetryOptions } from './retry-plan.js';
 import { Slots } from './slots.js';
 import { Walker } from './walker.js';
@@ -38,52 +40,48 @@ export class Engine {
   private readonly clocks: WallClocks;
   private readonly escalations: Escalations;
   private readonly waits: Waits;
+  private readonly sessions: SessionEnds;
   private readonly mrWatch: MrWatch;
   private readonly claims: Claims;
-  private closed = false;
 
+  /**
+   * Builds the systems in dependency order, each handed the systems it calls (the graph is in
+   * docs/architecture.md). The one move asked against that order, a walk, goes through
+   * WalkRequests, which the walker, built last, answers.
+   */
   constructor(d: EngineDeps) {
-    const { workers, claims } = d;
-    const queues = new ItemQueues();
-    this.claims = claims;
-    // The moves one system asks of another, bound late: each system is built below, before any runs.
-    this.r = {
+    this.claims = d.claims;
+    const life = new EngineLife();
+    const r: EngineResources = {
       ...d,
-      closed: () => this.closed,
-      now: () => stamp(d.clock),
-      item: (id) => itemOr404(d.store.db, id),
-      policyOf: (rec) => rec.policy_snapshot ?? d.config.policy,
-      // Running, and still walked here under the walk's epoch: a claim that moved on to another
-      // process, or a move that set the item running anew, halts the walk.
-      stillRunning: (id) => this.walker.stillRunning(id),
-      serial: (id, fn) => queues.serial(id, fn),
-      claim: (uow, rec, by) => this.slots.claim(uow, rec, by),
-      promote: () => this.slots.promote(),
-      kick: (id) => this.walker.kick(id),
-      stop: (rec, kind, reason, node, session) => this.walker.stop(rec, kind, reason, node, session),
-      // A wait has no process: its session ends with the item's move too.
-      endSessions: async (id, why) => {
-        await workers.endSessions(id, why);
-        await this.waits.end(id);
-      },
-      retry: (id, by) => this.moves.retry(id, by),
+      queues: new ItemQueues(),
+      life,
+      fence: new WalkFence({ store: d.store, claims: d.claims, life }),
     };
-    this.slots = new Slots(this.r);
-    this.gates = new Gates(this.r);
-    this.moves = new PersonMoves(this.r);
-    this.parking = new Parking(this.r);
-    this.clocks = new WallClocks(this.r);
-    this.escalations = new Escalations(this.r);
-    this.waits = new Waits(this.r);
-    this.walker = new Walker(this.r, {
-      slots: this.slots,
-      reachGate: (rec, chain, node) => reachGate(this.r, this.gates, rec, chain, node),
-      parking: this.parking,
-      escalations: this.escalations,
-      clocks: this.clocks,
-      waits: this.waits,
-    });
-    this.mrWatch = new MrWatch(this.r);
+    this.r = r;
+    const walks = new WalkRequests();
+    this.slots = new Slots(r, walks);
+    this.gates = new Gates(r, this.slots, walks);
+    this.waits = new Waits(r, this.slots, walks);
+    // A wait has no process: its session ends with the item's move too.
+    this.sessions = new SessionEnds(d.workers, this.waits);
+    this.moves = new PersonMoves(r, this.slots, walks, this.sessions);
+    this.parking = new Parking(r, this.slots, walks);
+    this.clocks = new WallClocks(r, this.slots, this.sessions);
+    this.escalations = new Escalations(r, this.moves);
+    this.mrWatch = new MrWatch(r, this.slots, this.sessions);
+    this.walker = new Walker(
+      r,
+      {
+        slots: this.slots,
+        gates: this.gates,
+        parking: this.parking,
+        escalations: this.escalations,
+        clocks: this.clocks,
+        waits: this.waits,
+      },
+      walks,
+    );
   }
 
   /**
@@ -101,7 +99,7 @@ export class Engine {
         .catch((err: unknown) => this.r.log.warn({ err }, 'could not record the lead given up'));
       return;
     }
-    if (this.closed) return;
+    if (this.r.life.closed) return;
     this.clocks.start();
     this.mrWatch.start();
     await this.waits.lead();
@@ -184,20 +182,20 @@ export class Engine {
     const tools =
       rec.chain_definition === null
         ? undefined
-        : toolPolicies(rec.chain_definition, this.r.policyOf(rec), repo?.policy).get(task);
+        : toolPolicies(rec.chain_definition, policyOf(this.r, rec), repo?.policy).get(task);
     return { tools: tools ?? null, providers: this.r.catalog.providers().providers };
   }
 
   /** After an item ends by a person's move (cancel, abandon): its processes end and its slot goes on. */
   async ended(id: string): Promise<void> {
     // Cancelled, not paused: the item is over and nothing resumes these sessions.
-    await this.r.endSessions(id, 'cancelled');
-    setImmediate(() => this.r.promote());
+    await this.sessions.end(id, 'cancelled');
+    setImmediate(() => this.slots.promote());
   }
 
   /** Ends every live session of an item. */
   endSessions(id: string): Promise<void> {
-    return this.r.endSessions(id);
+    return this.sessions.end(id);
   }
 
   // ---------- the server's life ----------
@@ -208,7 +206,7 @@ export class Engine {
    */
   async recover(): Promise<ReattachSummary> {
     await this.claims.register();
-    const summary = await recover(this.r, this.parking);
+    const summary = await recover(this.r, { parking: this.parking, slots: this.slots, walker: this.walker });
     await this.claims.start({
       walk: (id) => this.walker.kick(id),
       endLocal: (id) => this.r.workers.endLocal(id),
@@ -242,7 +240,7 @@ export class Engine {
   }
 
   close(): void {
-    this.closed = true;
+    this.r.life.close();
     this.claims.halt();
     this.r.workers.close();
     this.parking.close();

@@ -1,20 +1,17 @@
 import { DEFAULT_HARNESS } from '../../contract/config/harnesses.js';
 import { ESCALATION_NODE } from '../../contract/verdicts.js';
-import { stamp, type Clock } from '../clock.js';
-import type { Logger } from 'pino';
+import { stamp } from '../clock.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import { JigError } from '../../contract/errors.js';
 import type { EventActor } from '../../contract/events.js';
 import type { ModelAgentTask } from '../../core/chain/model.js';
-import type { Store } from '../../store/database.js';
 import { runningSessions, sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { wrongStatus } from './move-guards.js';
-import type { EventLog } from '../events/event-log.js';
-import type { ReposService } from '../repos/repos-service.js';
 import { patchWalk } from '../../store/item-walk.js';
-import type { Workers } from '../workers/workers.js';
 import { passed } from '../../core/chain/walk-rules.js';
+import type { PersonMoves } from './person-moves.js';
+import { itemOf, policyOf, type EngineResources } from './resources.js';
 
 /** The node name escalation sessions are recorded under: they belong to no node of the chain. */
 export { ESCALATION_NODE };
@@ -58,21 +55,18 @@ export function escalationTask(rec: ItemRecord, harness: string, message: string
   return { id: ESCALATION_PATH, path: ESCALATION_PATH, kind: 'agent', harness, prompt };
 }
 
-export interface EscalationHost {
-  store: Store;
-  events: EventLog;
-  repos: ReposService;
-  log: Logger;
-  workers: Workers;
-  clock: Clock;
-  item(id: string): Promise<ItemRecord>;
-  policyOf(rec: ItemRecord): PolicyFile | null;
-  retry(id: string, by: EventActor): Promise<ItemRecord>;
-}
+export type EscalationHost = Pick<
+  EngineResources,
+  'store' | 'events' | 'repos' | 'log' | 'workers' | 'clock' | 'config'
+>;
 
 /** Escalation turns: a person's (or, for a stuck item, Jig's) message to an agent on a stopped item. */
 export class Escalations {
-  constructor(private readonly h: EscalationHost) {}
+  constructor(
+    private readonly h: EscalationHost,
+    /** An escalation that asks for it reruns the node the item stopped on. */
+    private readonly moves: Pick<PersonMoves, 'retry'>,
+  ) {}
 
   /**
    * Starts an escalation turn on a stopped item: an agent that reads why it stopped and what it is
@@ -80,7 +74,7 @@ export class Escalations {
    * Refused (409) for an item a spend cap stopped: the cap must be raised first.
    */
   async escalate(id: string, message: string, by: EventActor): Promise<{ session: string; harness: string }> {
-    const rec = await this.h.item(id);
+    const rec = await itemOf(this.h, id);
     if (rec.status !== 'stopped') {
       throw wrongStatus(rec, 'only a stopped item can be escalated', ['stopped']);
     }
@@ -97,7 +91,7 @@ export class Escalations {
     const chain = rec.chain_definition;
     const harness = escalationHarness(
       chain.policy,
-      this.h.policyOf(rec),
+      policyOf(this.h, rec),
       await sessionsOf(this.h.store.db, id),
     );
     const task = escalationTask(rec, harness, message);
@@ -114,7 +108,7 @@ export class Escalations {
           rec,
           repo,
           chain,
-          policy: this.h.policyOf(rec),
+          policy: policyOf(this.h, rec),
           node: ESCALATION_NODE,
           task,
           timeCapS: null,
@@ -147,15 +141,15 @@ export class Escalations {
       ...(typeof s.result?.concerns === 'string' ? { concerns: s.result.concerns } : {}),
       ...(action ? { suggested_action: action } : {}),
     });
-    const rec = await this.h.item(id);
+    const rec = await itemOf(this.h, id);
     if (action === 'retry' && rec.status === 'stopped' && rec.stop_kind !== 'gate' && passed(s.status)) {
-      await this.h.retry(id, 'agent');
+      await this.moves.retry(id, 'agent');
     }
   }
 
   /** Ends the running escalation turn of an item. */
   async stop(id: string): Promise<{ stopped: string }> {
-    const rec = await this.h.item(id);
+    const rec = await itemOf(this.h, id);
     const live = (await runningSessions(this.h.store.db, id)).find((s) => s.node === ESCALATION_NODE);
     if (!live) {
       throw new JigError('escalation_not_running', {}, { status: rec.status });
@@ -169,8 +163,8 @@ export class Escalations {
    * `auto_escalate_delay_s`, at most `auto_escalate_stuck_cap` times per item.
    */
   async autoEscalate(id: string): Promise<void> {
-    const rec = await this.h.item(id);
-    const policy = this.h.policyOf(rec);
+    const rec = await itemOf(this.h, id);
+    const policy = policyOf(this.h, rec);
     if (!policy?.auto_escalate_stuck || rec.status !== 'stopped' || rec.stop_kind !== 'stuck') return;
     const used = rec.walk?.auto_escalations ?? 0;
     const cap = policy.auto_escalate_stuck_cap;

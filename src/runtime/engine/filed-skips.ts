@@ -1,3 +1,4 @@
+import { stamp } from '../clock.js';
 import { rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FiledSkip } from '../../core/chain/filed-skip.js';
@@ -50,7 +51,7 @@ export async function passFiledSkip(
         Object.keys(documents).length > 0
           ? { ...walk, artifacts: { ...walk.artifacts, ...documents } }
           : walk,
-      updated_at: r.now(),
+      updated_at: stamp(r.clock),
     });
     await uow.emit({
       work_item_id: rec.id,

@@ -8,7 +8,7 @@ import { issuesOf } from '../../store/item-issues.js';
 import { getMergeRequest, saveMergeRequest } from '../../store/merge-requests.js';
 import { stamp } from '../clock.js';
 import { repoForge } from '../forge/for-repo.js';
-import type { EngineResources } from './resources.js';
+import { policyOf, type EngineResources } from './resources.js';
 import type { Launched, TaskLaunch } from './step-runner.js';
 import { FORGE_TASK, type ImmediateForge } from './task-spec.js';
 
@@ -58,7 +58,7 @@ export async function launchForge(
   const env: Record<string, string> = {
     JIG_FORGE: JSON.stringify(loc),
     JIG_FORGE_TOKEN: forge.token,
-    JIG_FORGE_TIMEOUT_S: String(r.policyOf(rec)?.forge_cli_timeout_s ?? 120),
+    JIG_FORGE_TIMEOUT_S: String(policyOf(r, rec)?.forge_cli_timeout_s ?? 120),
     JIG_MR_HEAD: rec.branch,
     JIG_MR_BASE: base,
     JIG_MR_TITLE: rec.title,

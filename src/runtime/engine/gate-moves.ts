@@ -1,3 +1,4 @@
+import { stamp } from '../clock.js';
 import { JigError } from '../../contract/errors.js';
 import { own } from '../../core/json/own.js';
 import type { EventActor } from '../../contract/events.js';
@@ -7,7 +8,7 @@ import type { ModelGateNode, ResolvedChain } from '../../core/chain/model.js';
 import { atNode } from '../../core/chain/walk-state.js';
 import { updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { UnitOfWork } from '../events/event-log.js';
-import type { EngineResources } from './resources.js';
+import { policyOf, type EngineResources } from './resources.js';
 
 /** An item at a gate, as the gate's moves read it: its chain, its walk, the gate and its index. */
 export interface AtGate {
@@ -61,7 +62,7 @@ export async function passGate(r: EngineResources, uow: UnitOfWork, at: AtGate, 
     walk: next,
     current_node: after,
     gate_request: null,
-    updated_at: r.now(),
+    updated_at: stamp(r.clock),
   });
   await uow.emit({
     work_item_id: rec.id,
@@ -88,7 +89,7 @@ export async function rejectGate(
 ): Promise<boolean> {
   const { rec, chain, walk, gate } = at;
   const count = (own(walk.rejects, gate.id) ?? 0) + 1;
-  const cap = r.policyOf(rec)?.default?.attempts ?? 3;
+  const cap = policyOf(r, rec)?.default?.attempts ?? 3;
   const reviews = { ...walk.reviews };
   delete reviews[gate.id];
   const extra = viaPayload(via);
@@ -117,7 +118,7 @@ export async function rejectGate(
       walk: { ...walk, rejects },
       stop_reason: reason,
       ...(again ? { gate_request: again.seq } : {}),
-      updated_at: r.now(),
+      updated_at: stamp(r.clock),
     });
     return false;
   }
@@ -129,7 +130,7 @@ export async function rejectGate(
     steer: note,
     current_node: back,
     gate_request: null,
-    updated_at: r.now(),
+    updated_at: stamp(r.clock),
   });
   await uow.emit({
     work_item_id: rec.id,

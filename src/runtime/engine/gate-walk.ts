@@ -1,10 +1,17 @@
+import { stamp } from '../clock.js';
+import type { StopKind } from '../../contract/item-status.js';
 import type { ModelGateNode, ResolvedChain } from '../../core/chain/model.js';
 import { updateItem, type ItemRecord } from '../../store/work-items.js';
 import { needsDocument, passGate, rejectGate, type AtGate } from './gate-moves.js';
 import { autoReviewApplies, runAutoReview } from './gate-review.js';
 import type { Gates } from './gates.js';
-import type { EngineResources } from './resources.js';
+import { policyOf, itemOf, type EngineResources } from './resources.js';
 import { rejectTarget } from '../../core/chain/walk-rules.js';
+
+/** How the walk stops an item (walker.ts `stop`): a gate waits for a person through it. */
+export interface WalkStops {
+  stop(rec: ItemRecord, kind: StopKind, reason: string, node: string | null): Promise<void>;
+}
 
 /**
  * The walk reached a gate: its reviewer runs first when it has one, and the verdict moves the walk
@@ -12,22 +19,23 @@ import { rejectTarget } from '../../core/chain/walk-rules.js';
  */
 export async function reachGate(
   r: EngineResources,
-  gates: Pick<Gates, 'artifactPath'>,
+  sys: { gates: Pick<Gates, 'artifactPath'>; walker: WalkStops },
   rec: ItemRecord,
   chain: ResolvedChain,
   node: ModelGateNode,
 ): Promise<'moved' | 'done'> {
+  const { gates, walker } = sys;
   const message = node.message ?? `approve or reject ${node.id}`;
-  const policy = r.policyOf(rec);
+  const policy = policyOf(r, rec);
   const task = autoReviewApplies(rec, node, policy);
   const repo = r.repos.find(rec.repo);
   if (!task || !repo) {
-    await r.stop(rec, 'gate', message, node.id);
+    await walker.stop(rec, 'gate', message, node.id);
     return 'done';
   }
-  await updateItem(r.store.db, rec.id, { current_node: node.id, updated_at: r.now() });
+  await updateItem(r.store.db, rec.id, { current_node: node.id, updated_at: stamp(r.clock) });
   const out = await runAutoReview({
-    rec: await r.item(rec.id),
+    rec: await itemOf(r, rec.id),
     repo,
     chain,
     policy,
@@ -37,11 +45,11 @@ export async function reachGate(
     db: r.store.db,
     workers: r.workers,
     clock: r.clock,
-    stillRunning: () => r.stillRunning(rec.id),
+    stillRunning: () => r.fence.stillRunning(rec.id),
   });
-  const fresh = await r.item(rec.id);
+  const fresh = await itemOf(r, rec.id);
   const waitFor = async (why: string): Promise<'done'> => {
-    await r.stop(fresh, 'gate', why, node.id);
+    await walker.stop(fresh, 'gate', why, node.id);
     return 'done';
   };
   const at = (): AtGate | null => {
@@ -54,7 +62,7 @@ export async function reachGate(
     case 'again':
       return 'moved';
     case 'stop':
-      await r.stop(fresh, out.stop, out.reason, node.id);
+      await walker.stop(fresh, out.stop, out.reason, node.id);
       return 'done';
     case 'person':
       return waitFor(`${message} (${out.note})`);
@@ -75,8 +83,8 @@ export async function reachGate(
         rejectGate(r, uow, g, target, out.note, { by: 'jig', auto_review: out.session }),
       );
       if (moved) return 'moved';
-      const now = await r.item(rec.id);
-      await r.stop(now, 'gate', now.stop_reason ?? message, node.id);
+      const now = await itemOf(r, rec.id);
+      await walker.stop(now, 'gate', now.stop_reason ?? message, node.id);
       return 'done';
     }
   }

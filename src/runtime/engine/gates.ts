@@ -7,7 +7,9 @@ import { documentProblem, documentReadable, readDocument } from '../fs/worktree-
 import { atGate, needsDocument, passGate, rejectGate, type AtGate } from './gate-moves.js';
 import { answeredBefore, waitsOn, type Decision } from './gate-requests.js';
 import { gateOpen, rowOf } from './move-guards.js';
-import type { EngineResources } from './resources.js';
+import { itemOf, type EngineResources } from './resources.js';
+import type { Slots } from './slots.js';
+import type { WalkRequests } from './walk-requests.js';
 import { rejectTarget } from '../../core/chain/walk-rules.js';
 import { digestOf } from '../review/documents.js';
 
@@ -26,10 +28,14 @@ export interface DecisionOptions {
  * two decisions on one request exactly one applies (docs/chains.md, "Gates").
  */
 export class Gates {
-  constructor(private readonly r: EngineResources) {}
+  constructor(
+    private readonly r: EngineResources,
+    private readonly slots: Pick<Slots, 'claim'>,
+    private readonly walks: WalkRequests,
+  ) {}
 
   async approve(id: string, gate: string, by: EventActor, opts: DecisionOptions = {}): Promise<ItemRecord> {
-    const seen = await this.r.item(id);
+    const seen = await itemOf(this.r, id);
     const at = atGate(seen, gate);
     const request = opts.request ?? (gateOpen(seen, gate) ? seen.gate_request : undefined);
     const decision: Decision = { kind: 'approve' };
@@ -38,18 +44,18 @@ export class Gates {
       // transaction below writes only while that request is still the one open.
       this.refuseDocument(seen, at);
       if (opts.digest !== undefined) this.checkDigest(seen, gate, at.gate.artifact, opts.digest);
-      const refused = await this.r.approvalRefusal?.(id);
+      const refused = await this.r.threads?.mustFixRefusal(id);
       if (refused) throw refused;
     }
     const applied = await this.r.events.transact(async (uow) => {
       const rec = await rowOf(uow, id);
       if (!waitsOn(rec, gate, request)) return answeredBefore(uow, rec, gate, request, decision);
       await passGate(this.r, uow, atGate(rec, gate), { by, ...requestOf(rec) });
-      await this.r.claim(uow, rec, by);
+      await this.slots.claim(uow, rec, by);
       return true;
     });
-    const after = await this.r.item(id);
-    if (applied && after.status === 'running') this.r.kick(id);
+    const after = await itemOf(this.r, id);
+    if (applied && after.status === 'running') this.walks.walk(id);
     return after;
   }
 
@@ -60,7 +66,7 @@ export class Gates {
     by: EventActor,
     opts: DecisionOptions & { node?: string | undefined } = {},
   ): Promise<ItemRecord> {
-    const seen = await this.r.item(id);
+    const seen = await itemOf(this.r, id);
     atGate(seen, gate);
     const request = opts.request ?? (gateOpen(seen, gate) ? seen.gate_request : undefined);
     const decision: Decision = { kind: 'reject', note };
@@ -75,11 +81,11 @@ export class Gates {
         });
       }
       const back = await rejectGate(this.r, uow, at, target, note, { by, ...requestOf(rec) });
-      if (back) await this.r.claim(uow, rec, by);
+      if (back) await this.slots.claim(uow, rec, by);
       return back;
     });
-    const after = await this.r.item(id);
-    if (moved && after.status === 'running') this.r.kick(id);
+    const after = await itemOf(this.r, id);
+    if (moved && after.status === 'running') this.walks.walk(id);
     return after;
   }
 
@@ -123,7 +129,7 @@ export class Gates {
   async artifact(
     id: string,
   ): Promise<{ gate: string; kind: string; path: string; text: string; digest: string }> {
-    const rec = await this.r.item(id);
+    const rec = await itemOf(this.r, id);
     const gate = rec.current_node;
     if (!rec.chain_definition || !gate || !gateOpen(rec, gate)) {
       throw new JigError('not_found', { what: 'a pending gate' });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ItemMember, ItemWorkspace } from '../../contract/item-workspace.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
-import type { EngineResources } from './resources.js';
+import { itemOf, type EngineResources } from './resources.js';
 import { preparedPayload, runSetup, type NotReady } from './setup-command.js';
 import { prepareWorktree } from './worktree.js';
 
@@ -22,7 +22,7 @@ export function withMember(ws: ItemWorkspace, m: ItemMember): ItemWorkspace {
  * `setup_command` in a new one. Idempotent like the root's: a member cut before a restart is kept.
  */
 export async function prepareMembers(r: EngineResources, id: string): Promise<NotReady | null> {
-  const rec: ItemRecord = await r.item(id);
+  const rec: ItemRecord = await itemOf(r, id);
   for (const m of rec.workspace?.members ?? []) {
     if (m.worktree_path && existsSync(m.worktree_path)) continue;
     const repo = r.repos.find(m.repo_path);
@@ -57,7 +57,7 @@ export async function prepareMembers(r: EngineResources, id: string): Promise<No
       });
     });
     if (!prep.created) continue;
-    const setup = await runSetup(r, await r.item(id), repo, prep.path, m.name);
+    const setup = await runSetup(r, await itemOf(r, id), repo, prep.path, m.name);
     if (setup) return setup;
   }
   return null;

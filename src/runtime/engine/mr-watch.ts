@@ -1,9 +1,11 @@
 import { watchedMergeRequests } from '../../store/merge-requests.js';
 import { getItem } from '../../store/work-items.js';
-import type { TimerHandle } from '../clock.js';
+import { stamp, type TimerHandle } from '../clock.js';
 import { repoClient } from '../forge/for-repo.js';
 import { recordStop } from './stop-record.js';
-import type { EngineResources } from './resources.js';
+import { policyOf, type EngineResources } from './resources.js';
+import type { SessionEnds } from './session-ends.js';
+import type { Slots } from './slots.js';
 import { recordMergeRequest } from './wait-ends.js';
 
 /**
@@ -18,7 +20,11 @@ export class MrWatch {
   private busy = false;
   private term = 0;
 
-  constructor(private readonly r: EngineResources) {}
+  constructor(
+    private readonly r: EngineResources,
+    private readonly slots: Pick<Slots, 'promote'>,
+    private readonly sessions: Pick<SessionEnds, 'end'>,
+  ) {}
 
   private everyMs(): number {
     return (this.r.config.policy?.forge_poll_s ?? 300) * 1000;
@@ -51,7 +57,7 @@ export class MrWatch {
     const repo = this.r.repos.find(w.repo);
     const rec = await getItem(this.r.store.db, w.item_id);
     if (!repo || !rec) return;
-    const forge = await repoClient(repo, this.r.policyOf(rec)?.forge_cli_timeout_s ?? 120);
+    const forge = await repoClient(repo, policyOf(this.r, rec)?.forge_cli_timeout_s ?? 120);
     if (!forge.ok) return;
     let mr;
     try {
@@ -67,15 +73,15 @@ export class MrWatch {
     const stopRunning = await this.r.events.transact(async (uow) => {
       const cur = await getItem(uow.db, w.item_id);
       if (!cur) return null;
-      await recordMergeRequest(uow, cur.id, w.repo, mr, this.r.now(), cur.current_node);
+      await recordMergeRequest(uow, cur.id, w.repo, mr, stamp(this.r.clock), cur.current_node);
       if (mr.state !== 'closed' || (cur.status !== 'running' && cur.status !== 'queued')) return null;
       const reason = `${mr.url} was closed without being merged; reopen it (jig item reopen-mr ${cur.id}) and the item goes on, or cancel the item`;
-      const at = { ms: this.r.clock.now(), iso: this.r.now() };
+      const at = { ms: this.r.clock.now(), iso: stamp(this.r.clock) };
       await recordStop(uow, cur, { kind: 'mr_closed', reason, walk: cur.walk }, at);
       return cur.status;
     });
-    if (stopRunning === 'running') await this.r.endSessions(w.item_id);
-    if (stopRunning) this.r.promote();
+    if (stopRunning === 'running') await this.sessions.end(w.item_id);
+    if (stopRunning) this.slots.promote();
   }
 
   close(): void {

@@ -1,29 +1,19 @@
-import type { Logger } from 'pino';
-import type { PolicyFile } from '../../contract/config/policy.js';
-import type { EventActor } from '../../contract/events.js';
-import type { Store } from '../../store/database.js';
-import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
-import type { EventLog, UnitOfWork } from '../events/event-log.js';
+import { getItem, updateItem } from '../../store/work-items.js';
+import type { TimerHandle } from '../clock.js';
+import { itemOf, policyOf, type EngineResources } from './resources.js';
+import type { Slots } from './slots.js';
+import type { WalkRequests } from './walk-requests.js';
 import { hold } from './wall-clock.js';
-import type { Clock, TimerHandle } from '../clock.js';
-
-export interface ParkingHost {
-  store: Store;
-  clock: Clock;
-  events: EventLog;
-  log: Logger;
-  item(id: string): Promise<ItemRecord>;
-  policyOf(rec: ItemRecord): PolicyFile | null;
-  serial<T>(id: string, fn: () => Promise<T>): Promise<T>;
-  claim(uow: UnitOfWork, rec: ItemRecord, by: EventActor): Promise<'running' | 'queued'>;
-  kick(id: string): void;
-}
 
 /** Items parked on rate limits, and the timers that try them again at the reset. */
 export class Parking {
   private readonly timers = new Map<string, TimerHandle>();
 
-  constructor(private readonly h: ParkingHost) {}
+  constructor(
+    private readonly h: EngineResources,
+    private readonly slots: Pick<Slots, 'claim'>,
+    private readonly walks: WalkRequests,
+  ) {}
 
   /**
    * An item stopped because every launch was rate limited waits until the earliest reset, then
@@ -31,12 +21,12 @@ export class Parking {
    * for a person.
    */
   async park(id: string): Promise<void> {
-    const rec = await this.h.item(id);
+    const rec = await itemOf(this.h, id);
     const w = rec.walk;
     const until = w?.parked_until;
     if (!w || !until) return;
     const used = w.rate_limit_retries ?? 0;
-    const max = this.h.policyOf(rec)?.rate_limit_retries ?? 5;
+    const max = policyOf(this.h, rec)?.rate_limit_retries ?? 5;
     if (used >= max) {
       await this.h.events.transact(async (uow) => {
         await updateItem(uow.db, id, {
@@ -68,7 +58,7 @@ export class Parking {
     const t = this.h.clock.setTimer(() => {
       this.timers.delete(id);
       if (Date.parse(until) > this.h.clock.now()) return this.arm(id, until);
-      return this.h
+      return this.h.queues
         .serial(id, () => this.unpark(id))
         .catch((err: unknown) => this.h.log.error({ err, item: id }, 'unparking failed'));
     }, wait);
@@ -88,9 +78,9 @@ export class Parking {
         node: rec.current_node,
         payload: {},
       });
-      await this.h.claim(uow, rec, 'jig');
+      await this.slots.claim(uow, rec, 'jig');
     });
-    if ((await this.h.item(id)).status === 'running') this.h.kick(id);
+    if ((await itemOf(this.h, id)).status === 'running') this.walks.walk(id);
   }
 
   close(): void {

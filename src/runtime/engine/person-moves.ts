@@ -1,11 +1,15 @@
+import { stamp } from '../clock.js';
 import { JigError } from '../../contract/errors.js';
 import type { EventActor } from '../../contract/events.js';
 import { atNode, hold } from '../../core/chain/walk-state.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import { pauseFirst, refuseEnded, rowOf, wrongStatus } from './move-guards.js';
 import type { UnitOfWork } from '../events/event-log.js';
-import type { EngineResources } from './resources.js';
+import { itemOf, type EngineResources } from './resources.js';
 import { planRetry, type RetryOptions } from './retry-plan.js';
+import type { SessionEnds } from './session-ends.js';
+import type { Slots } from './slots.js';
+import type { WalkRequests } from './walk-requests.js';
 
 /**
  * A person's commands on an item (resume, pause, steer, retry, skip, raise its budget, report
@@ -13,7 +17,12 @@ import { planRetry, type RetryOptions } from './retry-plan.js';
  * an item it sets running is handed to the walker.
  */
 export class PersonMoves {
-  constructor(private readonly r: EngineResources) {}
+  constructor(
+    private readonly r: EngineResources,
+    private readonly slots: Pick<Slots, 'claim' | 'promote'>,
+    private readonly walks: WalkRequests,
+    private readonly sessions: Pick<SessionEnds, 'end'>,
+  ) {}
 
   /**
    * Decides the move on the row as it is inside its transaction, then kicks the walk when the item
@@ -25,8 +34,8 @@ export class PersonMoves {
     move: (uow: UnitOfWork, rec: ItemRecord) => Promise<boolean>,
   ): Promise<ItemRecord> {
     const go = await this.r.events.transact(async (uow) => move(uow, await rowOf(uow, id)));
-    const after = await this.r.item(id);
-    if (go && after.status === 'running') this.r.kick(id);
+    const after = await itemOf(this.r, id);
+    if (go && after.status === 'running') this.walks.walk(id);
     return after;
   }
 
@@ -39,7 +48,7 @@ export class PersonMoves {
         throw new JigError('new_work_refused', this.r.config.newWorkBlocked);
       }
       if (note) await updateItem(uow.db, id, { steer: note });
-      const status = await this.r.claim(uow, rec, by);
+      const status = await this.slots.claim(uow, rec, by);
       await uow.emit({
         work_item_id: id,
         type: rec.walk === null ? 'work_item_started' : 'work_item_resumed',
@@ -71,17 +80,17 @@ export class PersonMoves {
       await updateItem(uow.db, id, {
         status: 'paused',
         queued_at: null,
-        updated_at: this.r.now(),
+        updated_at: stamp(this.r.clock),
         ...(rec.walk ? { walk: hold(rec.walk, this.r.clock.now()) } : {}),
       });
       await uow.emit({ work_item_id: id, type: 'work_item_paused', by, payload: { from: rec.status } });
       return true;
     });
     if (paused) {
-      await this.r.endSessions(id);
-      this.r.promote();
+      await this.sessions.end(id);
+      this.slots.promote();
     }
-    return this.r.item(id);
+    return itemOf(this.r, id);
   }
 
   steer(id: string, note: string, by: EventActor): Promise<ItemRecord> {
@@ -92,7 +101,7 @@ export class PersonMoves {
           'stopped',
         ]);
       }
-      await updateItem(uow.db, id, { steer: note, updated_at: this.r.now() });
+      await updateItem(uow.db, id, { steer: note, updated_at: stamp(this.r.clock) });
       await uow.emit({ work_item_id: id, type: 'steer_context_set', by, payload: { note } });
       return false;
     });
@@ -127,7 +136,7 @@ export class PersonMoves {
         node: plan.node,
         payload: plan.payload,
       });
-      await this.r.claim(uow, rec, by);
+      await this.slots.claim(uow, rec, by);
       return true;
     });
   }
@@ -151,7 +160,7 @@ export class PersonMoves {
         walk: atNode(walk, walk.node + 1),
         // A gate skipped is a gate no longer waiting: its request is answered.
         gate_request: null,
-        updated_at: this.r.now(),
+        updated_at: stamp(this.r.clock),
       });
       await uow.emit({
         work_item_id: id,
@@ -160,7 +169,7 @@ export class PersonMoves {
         node: node.id,
         payload: { node: node.id, ...(note ? { note } : {}) },
       });
-      if (rec.status === 'stopped') await this.r.claim(uow, rec, by);
+      if (rec.status === 'stopped') await this.slots.claim(uow, rec, by);
       return true;
     });
   }
@@ -171,7 +180,7 @@ export class PersonMoves {
     task: string,
     by: EventActor,
   ): Promise<{ work_item_id: string; task: string; seq: number }> {
-    const rec = await this.r.item(id);
+    const rec = await itemOf(this.r, id);
     refuseEnded(rec);
     const ev = await this.r.events.record(id, 'plan_progress', { task }, { by, node: rec.current_node });
     return { work_item_id: id, task, seq: ev.seq };
@@ -191,7 +200,7 @@ export class PersonMoves {
         budget_usd: capUsd,
         // Retried as `retry` does: the node reruns from a fresh entry.
         ...(walk ? { walk: atNode(walk, walk.node) } : {}),
-        updated_at: this.r.now(),
+        updated_at: stamp(this.r.clock),
       });
       await uow.emit({
         work_item_id: id,
@@ -200,7 +209,7 @@ export class PersonMoves {
         node: rec.current_node,
         payload: { from: rec.budget_usd, to: capUsd, spent_usd: rec.spent_usd, retried: retry },
       });
-      if (retry) await this.r.claim(uow, rec, by);
+      if (retry) await this.slots.claim(uow, rec, by);
       return retry;
     });
   }

@@ -14,6 +14,8 @@ import { endGroup, findLaunched, readExitCode } from '../workers/supervisor.js';
 import { existsSync } from 'node:fs';
 import { isSameProcess } from '../process/proc-info.js';
 import type { Parking } from './parking.js';
+import type { Slots } from './slots.js';
+import type { Walker } from './walker.js';
 import type { EngineResources } from './resources.js';
 import { passed, stopKindOf } from '../../core/chain/walk-rules.js';
 
@@ -22,7 +24,15 @@ import { passed, stopKindOf } from '../../core/chain/walk-rules.js';
  * resolves the ones that ended meanwhile from their files, continues every running item from its
  * row and re-arms the parked items' timers (the waiting items' polls are the leader's).
  */
-export async function recover(r: EngineResources, parking: Pick<Parking, 'arm'>): Promise<ReattachSummary> {
+/** The systems recovery hands work to. */
+export interface Recovering {
+  parking: Pick<Parking, 'arm'>;
+  slots: Pick<Slots, 'promote'>;
+  walker: Pick<Walker, 'kick' | 'stop'>;
+}
+
+export async function recover(r: EngineResources, sys: Recovering): Promise<ReattachSummary> {
+  const { parking, slots, walker } = sys;
   const summary: ReattachSummary = {
     scanned: 0,
     adopted: 0,
@@ -56,18 +66,20 @@ export async function recover(r: EngineResources, parking: Pick<Parking, 'arm'>)
     );
     if (alive) {
       summary.adopted++;
-      waits.push(r.serial(s.work_item_id, async () => afterAdopted(r, await r.workers.adopt(s))));
+      waits.push(
+        r.queues.serial(s.work_item_id, async () => afterAdopted(r, walker, await r.workers.adopt(s))),
+      );
     } else {
       const done = await r.workers.resolve(s);
       if (done.status === 'unknown') summary.unknown++;
       else summary.resolved_from_file++;
-      waits.push(r.serial(s.work_item_id, () => afterAdopted(r, done)));
+      waits.push(r.queues.serial(s.work_item_id, () => afterAdopted(r, walker, done)));
     }
   }
   if (shared) await fenceReleased(r);
   for (const id of await itemIdsIn(r.store.db, 'running')) {
     summary.resumed_work_items++;
-    if (!itemsWithSessions.has(id)) r.kick(id);
+    if (!itemsWithSessions.has(id)) walker.kick(id);
   }
   for (const id of await parkedItemIds(r.store.db)) {
     const until = (await getItem(r.store.db, id))?.walk?.parked_until;
@@ -82,7 +94,7 @@ export async function recover(r: EngineResources, parking: Pick<Parking, 'arm'>)
       if (out.status === 'rejected')
         r.log.error({ err: out.reason }, 'an adopted session could not be settled');
     }
-    r.promote();
+    slots.promote();
   });
   return summary;
 }
@@ -130,14 +142,18 @@ async function locate(r: EngineResources, s: SessionRecord): Promise<SessionReco
 }
 
 /** A session that ended while the server was away (or was adopted) decides how its step went. */
-async function afterAdopted(r: EngineResources, s: SessionRecord): Promise<void> {
+async function afterAdopted(
+  r: EngineResources,
+  walker: Recovering['walker'],
+  s: SessionRecord,
+): Promise<void> {
   const rec = await getItem(r.store.db, s.work_item_id);
   if (!rec || rec.status !== 'running') return;
   if ((await runningSessions(r.store.db, rec.id)).length > 0) return;
   if (s.node === SETUP_NODE && !passed(s.status)) {
     const reason = `setup_command ended ${s.status}; see session ${s.id}`;
-    return r.stop(rec, stopKindOf[s.status] ?? 'failed', reason, null, s.id);
+    return walker.stop(rec, stopKindOf[s.status] ?? 'failed', reason, null, s.id);
   }
   // The walk takes the step's ended sessions from the database instead of launching them again.
-  r.kick(rec.id);
+  walker.kick(rec.id);
 }

@@ -57,7 +57,7 @@ export async function runSetup(
     timeCapS: null,
     ...(member !== undefined ? { member } : {}),
   });
-  if (!(await r.stillRunning(rec.id))) return { kind: 'halt' };
+  if (!(await r.fence.stillRunning(rec.id))) return { kind: 'halt' };
   if (!passed(out.status)) {
     const reason = `${who}setup_command failed (${out.status}); see session ${out.id}`;
     return { kind: 'stop', stop: stopKindOf[out.status] ?? 'failed', reason, node: null, session: out.id };

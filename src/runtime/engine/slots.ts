@@ -1,3 +1,4 @@
+import { stamp } from '../clock.js';
 import type { EventActor } from '../../contract/events.js';
 import { firstWalk, release } from '../../core/chain/walk-state.js';
 import { oldestQueued, runningCount } from '../../store/slots.js';
@@ -5,6 +6,7 @@ import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js'
 import type { UnitOfWork } from '../events/event-log.js';
 import { unchanged } from './move-guards.js';
 import type { EngineResources } from './resources.js';
+import type { WalkRequests } from './walk-requests.js';
 
 /**
  * Who runs: the one place that hands out run slots (a claim when an item asks to run, a promotion
@@ -12,7 +14,10 @@ import type { EngineResources } from './resources.js';
  * where `FOR UPDATE SKIP LOCKED` goes (store/slots.ts).
  */
 export class Slots {
-  constructor(private readonly r: EngineResources) {}
+  constructor(
+    private readonly r: EngineResources,
+    private readonly walks: WalkRequests,
+  ) {}
 
   private maxConcurrent(): number {
     return this.r.config.policy?.max_concurrent ?? 3;
@@ -29,7 +34,7 @@ export class Slots {
     // slot is a wait like any other. A walk that cannot be read is not a first start: it is never
     // frozen over, and the walker stops the item saying why.
     const frozen = w === null && !cur?.state_error ? this.freeze(cur ?? rec) : null;
-    const now = this.r.now();
+    const now = stamp(this.r.clock);
     await updateItem(uow.db, rec.id, {
       ...(w?.paused_at ? { walk: release(w, this.r.clock.now()) } : {}),
       ...(frozen ?? {}),
@@ -70,7 +75,7 @@ export class Slots {
   /** Starts queued items in the background; a failure is logged (at shutdown the store is gone). */
   promote(): void {
     this.promoteNow().catch((err: unknown) => {
-      if (!this.r.closed()) this.r.log.error({ err }, 'starting queued items failed');
+      if (!this.r.life.closed) this.r.log.error({ err }, 'starting queued items failed');
     });
   }
 
@@ -80,7 +85,7 @@ export class Slots {
       const free = this.maxConcurrent() - (await runningCount(uow.db));
       if (free <= 0) return [];
       const queued = await oldestQueued(uow.db, free);
-      const now = this.r.now();
+      const now = stamp(this.r.clock);
       for (const q of queued) {
         await updateItem(uow.db, q.id, {
           status: 'running',
@@ -93,6 +98,6 @@ export class Slots {
       }
       return queued.map((q) => q.id);
     });
-    for (const id of started) this.r.kick(id);
+    for (const id of started) this.walks.walk(id);
   }
 }

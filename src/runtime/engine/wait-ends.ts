@@ -1,3 +1,4 @@
+import { stamp } from '../clock.js';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StopKind } from '../../contract/item-status.js';
@@ -9,7 +10,9 @@ import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js'
 import type { UnitOfWork } from '../events/event-log.js';
 import type { Observation } from '../forge/wait-poll.js';
 import { recordStop } from './stop-record.js';
-import type { EngineResources } from './resources.js';
+import { itemOf, type EngineResources } from './resources.js';
+import type { Slots } from './slots.js';
+import type { WalkRequests } from './walk-requests.js';
 
 type Outcome = 'passed' | 'failed' | 'closed' | 'refused' | 'timed_out' | 'paused' | 'cancelled';
 
@@ -47,16 +50,20 @@ export async function recordMergeRequest(
 
 /** How a wait ends: its session, the item's state, the events; one transaction each. */
 export class WaitEnds {
-  constructor(private readonly r: EngineResources) {}
+  constructor(
+    private readonly r: EngineResources,
+    private readonly slots: Pick<Slots, 'claim'>,
+    private readonly walks: WalkRequests,
+  ) {}
 
   private at(): { ms: number; iso: string } {
-    return { ms: this.r.clock.now(), iso: this.r.now() };
+    return { ms: this.r.clock.now(), iso: stamp(this.r.clock) };
   }
 
   /** A line in the wait's log, which `jig view logs` shows like any task's. */
   log(w: Pick<ExternalWait, 'session'>, line: string): void {
     try {
-      appendFileSync(join(this.r.paths.logsDir, `${w.session}.log`), `${this.r.now()} ${line}\n`);
+      appendFileSync(join(this.r.paths.logsDir, `${w.session}.log`), `${stamp(this.r.clock)} ${line}\n`);
     } catch (err) {
       this.r.log.warn({ err, session: w.session }, 'cannot write a wait log line');
     }
@@ -73,7 +80,7 @@ export class WaitEnds {
     const findings = Array.isArray(extra.findings) ? extra.findings.length : 0;
     await updateSession(uow.db, w.session, {
       status: SESSION[outcome],
-      exited_at: this.r.now(),
+      exited_at: stamp(this.r.clock),
       result: { status: outcome === 'passed' ? 'done' : 'failed', summary: detail, ...extra },
       note: outcome === 'passed' ? null : detail,
     });
@@ -104,7 +111,7 @@ export class WaitEnds {
     const go = await this.r.events.transact(async (uow) => {
       const cur = await getItem(uow.db, rec.id);
       if (cur?.status !== 'waiting' || cur.walk?.wait?.session !== w.session) return false;
-      await recordMergeRequest(uow, rec.id, w.repo, seen.mr, this.r.now(), rec.current_node);
+      await recordMergeRequest(uow, rec.id, w.repo, seen.mr, stamp(this.r.clock), rec.current_node);
       if (seen.state === 'passed' && seen.notice) {
         await uow.emit({
           work_item_id: rec.id,
@@ -121,10 +128,10 @@ export class WaitEnds {
       await this.close(uow, cur, w, seen.state, seen.detail, extra);
       await updateItem(uow.db, rec.id, { walk: { ...cur.walk, wait: null } });
       // The walk takes the session's outcome from the database, as after a restart.
-      await this.r.claim(uow, await this.reread(uow, rec.id), 'jig');
+      await this.slots.claim(uow, await this.reread(uow, rec.id), 'jig');
       return true;
     });
-    if (go && (await this.r.item(rec.id)).status === 'running') this.r.kick(rec.id);
+    if (go && (await itemOf(this.r, rec.id)).status === 'running') this.walks.walk(rec.id);
   }
 
   private async reread(uow: UnitOfWork, id: string): Promise<ItemRecord> {
@@ -144,7 +151,7 @@ export class WaitEnds {
     await this.r.events.transact(async (uow) => {
       const cur = await getItem(uow.db, rec.id);
       if (cur?.status !== 'waiting' || !cur.walk || cur.walk.wait?.session !== w.session) return;
-      if (mr) await recordMergeRequest(uow, rec.id, w.repo, mr, this.r.now(), rec.current_node);
+      if (mr) await recordMergeRequest(uow, rec.id, w.repo, mr, stamp(this.r.clock), rec.current_node);
       const outcome: Outcome = kind === 'mr_closed' ? 'closed' : 'refused';
       await this.close(uow, cur, w, outcome, reason);
       const walk = { ...cur.walk, wait: null };

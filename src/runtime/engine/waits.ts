@@ -12,9 +12,11 @@ import type { TimerHandle } from '../clock.js';
 import { repoClient, repoForge } from '../forge/for-repo.js';
 import { ForgeError } from '../forge/types.js';
 import { pollWait, type Observation } from '../forge/wait-poll.js';
-import type { EngineResources } from './resources.js';
+import { policyOf, type EngineResources } from './resources.js';
 import type { Launched, WaitLaunch } from './step-runner.js';
+import type { Slots } from './slots.js';
 import { WaitEnds } from './wait-ends.js';
+import type { WalkRequests } from './walk-requests.js';
 
 const seconds = (d: string | undefined, fallback: number): number => {
   const m = d === undefined ? null : durationMinutes(d);
@@ -43,8 +45,12 @@ export class Waits {
   private unsubscribe: (() => void) | null = null;
   private term = 0;
 
-  constructor(private readonly r: EngineResources) {
-    this.ends = new WaitEnds(r);
+  constructor(
+    private readonly r: EngineResources,
+    private readonly slots: Pick<Slots, 'claim' | 'promote'>,
+    walks: WalkRequests,
+  ) {
+    this.ends = new WaitEnds(r, slots, walks);
   }
 
   /**
@@ -144,7 +150,7 @@ export class Waits {
     });
     if (started) {
       if (this.leading) this.arm(rec.id, next);
-      this.r.promote();
+      this.slots.promote();
     }
     return { waiting: true };
   }
@@ -158,8 +164,8 @@ export class Waits {
     const delay = Math.min(Math.max(0, Date.parse(at) - this.r.clock.now()), 2 ** 31 - 1);
     const t = this.r.clock.setTimer(() => {
       this.timers.delete(id);
-      if (this.r.closed() || !this.leading) return;
-      this.r
+      if (this.r.life.closed || !this.leading) return;
+      this.r.queues
         .serial(id, () => this.poll(id))
         .catch((err: unknown) => this.r.log.error({ err, item: id }, 'polling a wait failed'));
     }, delay);
@@ -184,7 +190,7 @@ export class Waits {
     });
     await this.recover();
     // Each lead is a term: a sweep of an earlier term that ends late arms nothing.
-    const current = (): boolean => this.leading && this.term === term && !this.r.closed();
+    const current = (): boolean => this.leading && this.term === term && !this.r.life.closed;
     const again = (): void => {
       this.sweep = this.r.clock.setTimer(() => {
         this.sweep = null;
@@ -248,7 +254,7 @@ export class Waits {
     if (Date.parse(w.next_at) > this.r.clock.now()) return this.arm(id, w.next_at);
     const repo = this.r.repos.find(w.repo);
     if (!repo) return this.ends.stop(rec, w, 'config', `repository ${w.repo} is no longer connected`);
-    const forge = await repoClient(repo, this.r.policyOf(rec)?.forge_cli_timeout_s ?? 120);
+    const forge = await repoClient(repo, policyOf(this.r, rec)?.forge_cli_timeout_s ?? 120);
     if (!forge.ok) return this.ends.stop(rec, w, forge.stop, `${w.task}: ${forge.reason}`);
     const mr = await getMergeRequest(this.r.store.db, id, w.repo);
     if (!mr) return this.ends.stop(rec, w, 'config', `${w.task}: the item's merge request record is gone`);

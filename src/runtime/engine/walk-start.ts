@@ -3,7 +3,7 @@ import type { RepoEntry } from '../../contract/config/repos.js';
 import type { ResolvedChain } from '../../core/chain/model.js';
 import type { Walk } from '../../contract/walk.js';
 import { updateItem, type ItemRecord } from '../../store/work-items.js';
-import type { EngineResources } from './resources.js';
+import { itemOf, type EngineResources } from './resources.js';
 import type { Slots } from './slots.js';
 import { preparedPayload, runSetup, type NotReady } from './setup-command.js';
 import { prepareWorktree } from './worktree.js';
@@ -37,7 +37,7 @@ export async function startWalk(
   slots: Pick<Slots, 'freeze'>,
   id: string,
 ): Promise<Ready | NotReady> {
-  let rec = await r.item(id);
+  let rec = await itemOf(r, id);
   if (rec.state_error !== null) {
     // Never refrozen over: what it had done would be lost and redone on a guess.
     const reason = `the item's saved state cannot be read: ${rec.state_error}`;
@@ -48,7 +48,7 @@ export async function startWalk(
     if (!frozen)
       return { kind: 'stop', stop: 'config', reason: `chain ${rec.chain} does not resolve now`, node: null };
     await updateItem(r.store.db, id, frozen);
-    rec = await r.item(id);
+    rec = await itemOf(r, id);
   }
   const repo = r.repos.find(rec.repo);
   if (!repo) {
@@ -62,7 +62,7 @@ export async function startWalk(
   if (rec.worktree_path && existsSync(rec.worktree_path)) {
     const members = await prepareMembers(r, id);
     if (members) return members;
-    return ready(await r.item(id), repo) ?? NO_WALK;
+    return ready(await itemOf(r, id), repo) ?? NO_WALK;
   }
   const prep = await prepareWorktree(repo, rec, r.paths.worktreesDir);
   if (!prep.ok) return { kind: 'stop', stop: prep.kind, reason: prep.reason, node: null };
@@ -79,7 +79,7 @@ export async function startWalk(
       payload: preparedPayload(prep, rec.branch),
     });
   });
-  rec = await r.item(id);
+  rec = await itemOf(r, id);
   const go = ready(rec, repo) ?? NO_WALK;
   if (go.kind !== 'ready') return go;
   const setup = prep.created ? await runSetup(r, go.rec, repo, go.rec.worktree_path) : null;
@@ -87,5 +87,5 @@ export async function startWalk(
   // A workspace item's members are cut after the root's worktree and set up (member-worktrees.ts).
   const members = await prepareMembers(r, id);
   if (members) return members;
-  return ready(await r.item(id), repo) ?? NO_WALK;
+  return ready(await itemOf(r, id), repo) ?? NO_WALK;
 }

@@ -1,32 +1,35 @@
+import { stamp } from '../clock.js';
 import type { StopKind } from '../../contract/item-status.js';
 import { launchForge } from './forge-launch.js';
-import type { ModelGateNode, ResolvedChain } from '../../core/chain/model.js';
 import { filedSkip } from '../../core/chain/filed-skip.js';
 import { passFiledSkip } from './filed-skips.js';
 import { atNode, clockAt } from '../../core/chain/walk-state.js';
 import { JigError } from '../../contract/errors.js';
 import { background } from '../background.js';
 import { asStarted } from './started-item.js';
-import { getItem, runEpochOf, updateItem, type ItemRecord } from '../../store/work-items.js';
+import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import { stoppedWalk } from '../../core/chain/walk-rules.js';
 import { NodeRunner } from './node-runner.js';
 import type { NodeHost } from './node-ctx.js';
 import type { Parking } from './parking.js';
 import type { Escalations } from './escalation.js';
-import type { EngineResources } from './resources.js';
-import { WalkFenced, type Claims } from './claims.js';
+import { policyOf, itemOf, type EngineResources } from './resources.js';
+import { WalkFenced } from './claims.js';
 import type { Slots } from './slots.js';
 import { startWalk, type Ready } from './walk-start.js';
 import { changedSince, memberRuns } from './members.js';
 import { bumpPointers } from './pointer-bump.js';
 import type { WallClocks } from './wall-clock.js';
 import type { Waits } from './waits.js';
+import type { Gates } from './gates.js';
+import { reachGate } from './gate-walk.js';
+import type { WalkRequests } from './walk-requests.js';
+import type { UnitOfWork } from '../events/event-log.js';
 
-/** What the walker asks of the other systems. */
+/** The systems the walker calls, each built before it (engine.ts). */
 export interface WalkerPeers {
-  slots: Pick<Slots, 'freeze'>;
-  /** A gate reached: its reviewer's verdict moves the walk (`moved`), or the item waits (`done`). */
-  reachGate(rec: ItemRecord, chain: ResolvedChain, node: ModelGateNode): Promise<'moved' | 'done'>;
+  slots: Pick<Slots, 'freeze' | 'promote'>;
+  gates: Pick<Gates, 'artifactPath'>;
   parking: Pick<Parking, 'park'>;
   escalations: Pick<Escalations, 'autoEscalate'>;
   clocks: Pick<WallClocks, 'stopIfCrossed'>;
@@ -39,19 +42,14 @@ export interface WalkerPeers {
  */
 export class Walker {
   private readonly nodes: NodeRunner;
-  /**
-   * The run epoch of the walk going on here, per item (an item's walks run one at a time, in its
-   * queue). A person's move sets the item running without waiting for an older walk to end, so
-   * the older walk checks this before it writes: once the epoch moved on, it is no longer the
-   * item's walk and ends without a trace.
-   */
-  private readonly epochs = new Map<string, number>();
 
   constructor(
     private readonly r: EngineResources,
     private readonly p: WalkerPeers,
+    walks: WalkRequests,
   ) {
     this.nodes = new NodeRunner(this.nodeHost());
+    walks.answer((id) => this.kick(id));
   }
 
   private nodeHost(): NodeHost {
@@ -70,10 +68,10 @@ export class Walker {
       clock: r.clock,
       events: r.events,
       clockStop: (id) => this.p.clocks.stopIfCrossed(id),
-      item: async (id) => asStarted(await r.item(id)),
-      stillRunning: (id) => r.stillRunning(id),
-      heldIn: (db, id) => this.fenceIn(db, id),
-      policy: (rec) => r.policyOf(rec),
+      item: async (id) => asStarted(await itemOf(r, id)),
+      stillRunning: (id) => r.fence.stillRunning(id),
+      heldIn: (db, id) => r.fence.heldIn(db, id),
+      policy: (rec) => policyOf(r, rec),
       members: (rec) => memberRuns(rec, (p) => r.repos.find(p)),
       bumpPointers: (rec, node) => this.bump(rec.id, node),
       changed: (rec, member) =>
@@ -99,7 +97,7 @@ export class Walker {
           rec,
           repo: member?.repo ?? repoOf(rec),
           chain: rec.chain_definition,
-          policy: r.policyOf(rec),
+          policy: policyOf(r, rec),
           node,
           task,
           timeCapS: capS,
@@ -116,13 +114,13 @@ export class Walker {
 
   /** Runs the walk of an item in the background; a failure stops the item for a person, never crashes. */
   kick(id: string): void {
-    if (this.r.closed()) return;
+    if (this.r.life.closed) return;
     const walked = async (): Promise<void> => {
       // On a shared store the item may be another process's to walk (claims.ts).
       if (!(await this.r.claims.take(id))) return;
       this.r.claims.walked(id, true);
       try {
-        await this.r.serial(id, () => this.walkOnce(id));
+        await this.r.queues.serial(id, () => this.walkOnce(id));
       } finally {
         this.r.claims.walked(id, false);
       }
@@ -132,11 +130,10 @@ export class Walker {
 
   /** One walk under the epoch it starts in; a failure stops the item, unless the walk was overtaken. */
   private async walkOnce(id: string): Promise<void> {
-    const first = await this.r.item(id);
+    const first = await itemOf(this.r, id);
     if (first.status !== 'running') return;
-    this.epochs.set(id, first.run_epoch);
     try {
-      await this.walk(first);
+      await this.r.fence.within(first, () => this.walk(first));
     } catch (err) {
       // Overtaken (another process took the item over, or a move set it running anew): the item's
       // walk is the other one; this one just ends.
@@ -149,29 +146,7 @@ export class Walker {
       const why = err instanceof Error ? err.message : String(err);
       if (rec?.status === 'running')
         await this.stop(rec, 'infra', `internal error: ${why}`, rec.current_node);
-    } finally {
-      this.epochs.delete(id);
     }
-  }
-
-  /**
-   * Whether the walk going on here may still write the item: this process holds its claim and, in
-   * a walk, the item is still under the epoch the walk started in. Read inside the writer's
-   * transaction, so a move committed just before is never written over.
-   */
-  async fenceIn(db: Parameters<Claims['heldIn']>[0], id: string): Promise<boolean> {
-    if (!(await this.r.claims.heldIn(db, id))) return false;
-    const epoch = this.epochs.get(id);
-    return epoch === undefined || (await runEpochOf(db, id)) === epoch;
-  }
-
-  /** The item still runs under this walk's epoch (and this process walks it): the walk may go on. */
-  async stillRunning(id: string): Promise<boolean> {
-    if (this.r.closed()) return false;
-    const rec = await getItem(this.r.store.db, id);
-    if (rec?.status !== 'running') return false;
-    const epoch = this.epochs.get(id);
-    return (epoch === undefined || rec.run_epoch === epoch) && this.r.claims.holds(id);
   }
 
   private async walk(first: ItemRecord): Promise<void> {
@@ -187,8 +162,8 @@ export class Walker {
     const { repo } = go;
     const id = go.rec.id;
     for (;;) {
-      const rec = await this.r.item(id);
-      if (rec.status !== 'running' || this.r.closed()) return;
+      const rec = await itemOf(this.r, id);
+      if (rec.status !== 'running' || this.r.life.closed) return;
       // Read afresh at every node boundary: an applied item draft revises the chain of a running
       // item, and only nodes after the walk's index change, so the index still points where it did.
       const chain = rec.chain_definition ?? go.chain;
@@ -205,16 +180,16 @@ export class Walker {
         continue;
       }
       if (node.kind === 'gate') {
-        if ((await this.p.reachGate(rec, chain, node)) === 'done') return;
+        if ((await reachGate(this.r, { gates: this.p.gates, walker: this }, rec, chain, node)) === 'done')
+          return;
         continue;
       }
       if (walk.entry === undefined) {
-        const entered = await this.r.events.transact(async (uow) => {
-          if (!(await this.fenceIn(uow.db, id))) return false;
+        const entered = await this.r.fence.write(this.r.events, id, async (uow) => {
           await updateItem(uow.db, id, {
             walk: { ...walk, entry: 1, phase: 'node', node_clock: clockAt(walk, this.r.clock.now()) },
             current_node: node.id,
-            updated_at: this.r.now(),
+            updated_at: stamp(this.r.clock),
           });
           await uow.emit({
             work_item_id: id,
@@ -223,29 +198,33 @@ export class Walker {
             node: node.id,
             payload: { node: node.id, step: walk.step },
           });
-          return true;
         });
-        if (!entered) return;
+        if (entered === 'fenced') return;
       } else if (rec.current_node !== node.id) {
-        await updateItem(this.r.store.db, id, { current_node: node.id, updated_at: this.r.now() });
+        const placed = await this.r.fence.write(this.r.events, id, async (uow) => {
+          await updateItem(uow.db, id, { current_node: node.id, updated_at: stamp(this.r.clock) });
+        });
+        if (placed === 'fenced') return;
       }
       const out = await this.nodes.run(id, chain, node, repo);
       if (out.kind === 'halt') return;
       if (out.kind === 'moved') continue;
       if (out.kind === 'stop') {
-        const stopped = await this.r.item(id);
-        await this.r.onNodeRunEnd?.(stopped, node.id);
+        const stopped = await itemOf(this.r, id);
+        await this.nodeRunEnded(stopped, node.id);
         return this.stop(stopped, out.stop, out.reason, node.id, out.session);
       }
-      await this.r.onNodeRunEnd?.(await this.r.item(id), node.id);
+      await this.nodeRunEnded(await itemOf(this.r, id), node.id);
       const bump = await this.bump(id, node.id);
-      if (bump) return this.stop(await this.r.item(id), 'infra', bump, node.id);
-      const advanced = await this.r.events.transact(async (uow) => {
-        // Another process took the item over while the node ran: its walk is the item's now.
-        if (!(await this.fenceIn(uow.db, id))) return false;
-        const cur = await getItem(uow.db, id);
-        if (!cur?.walk) throw new Error(`work item ${id} lost its walk while node ${node.id} ran`);
-        await updateItem(uow.db, id, { walk: atNode(cur.walk, cur.walk.node + 1), updated_at: this.r.now() });
+      if (bump) return this.stop(await itemOf(this.r, id), 'infra', bump, node.id);
+      // Another process took the item over while the node ran, or a move started it anew: that
+      // walk is the item's now.
+      const advanced = await this.r.fence.write(this.r.events, id, async (uow, cur) => {
+        if (!cur.walk) throw new Error(`work item ${id} lost its walk while node ${node.id} ran`);
+        await updateItem(uow.db, id, {
+          walk: atNode(cur.walk, cur.walk.node + 1),
+          updated_at: stamp(this.r.clock),
+        });
         await uow.emit({
           work_item_id: id,
           type: 'node_completed',
@@ -253,10 +232,14 @@ export class Walker {
           node: node.id,
           payload: { node: node.id, ...out.payload },
         });
-        return true;
       });
-      if (!advanced) return;
+      if (advanced === 'fenced') return;
     }
+  }
+
+  /** Review records the worktree as that attempt; it never fails the walk. */
+  private async nodeRunEnded(rec: ItemRecord, node: string): Promise<void> {
+    await this.r.attempts?.recordAttempt(rec, node);
   }
 
   /**
@@ -265,7 +248,7 @@ export class Walker {
    * them. Answers why it could not, or null.
    */
   async bump(id: string, node: string | null): Promise<string | null> {
-    const rec = await this.r.item(id);
+    const rec = await itemOf(this.r, id);
     if (rec.workspace?.root_pointer !== 'bump') return null;
     const out = await bumpPointers(this.r, rec);
     if (!out.ok) return out.reason;
@@ -290,52 +273,52 @@ export class Walker {
     node: string | null,
     session?: string | null,
   ): Promise<void> {
-    const stopped = await this.r.events.transact(async (uow) => {
-      const cur = await getItem(uow.db, rec.id);
-      // A move got there first, or another process took the item over: theirs stands.
-      if (cur?.status !== 'running' || !(await this.fenceIn(uow.db, rec.id))) return false;
-      const w = cur.walk;
-      await updateItem(uow.db, rec.id, {
-        status: 'stopped',
-        stop_kind: kind,
-        stop_reason: reason,
-        current_node: node,
-        updated_at: this.r.now(),
-        ...(w ? { walk: stoppedWalk(w, kind, this.r.clock.now()) } : {}),
-      });
-      const stop = { work_item_id: rec.id, by: 'jig' as const, node };
-      if (kind !== 'gate') {
-        await uow.emit({
-          ...stop,
-          type: 'work_item_needs_human',
-          payload: { kind, reason, ...(session ? { session } : {}) },
+    // A move got there first, or another process took the item over: theirs stands.
+    const stopped = await this.r.fence.write(
+      this.r.events,
+      rec.id,
+      async (uow, cur) => {
+        const w = cur.walk;
+        await updateItem(uow.db, rec.id, {
+          status: 'stopped',
+          stop_kind: kind,
+          stop_reason: reason,
+          current_node: node,
+          updated_at: stamp(this.r.clock),
+          ...(w ? { walk: stoppedWalk(w, kind, this.r.clock.now()) } : {}),
         });
-        return true;
-      }
-      // The request a person's decision names: the seq of this event (docs/chains.md, "Gates").
-      const asked = await uow.emit({
-        ...stop,
-        type: 'gate_requested',
-        payload: { gate: node, message: reason },
-      });
-      await updateItem(uow.db, rec.id, { gate_request: asked.seq });
-      return true;
-    });
-    if (!stopped) return;
+        const stop = { work_item_id: rec.id, by: 'jig' as const, node };
+        if (kind !== 'gate') {
+          await uow.emit({
+            ...stop,
+            type: 'work_item_needs_human',
+            payload: { kind, reason, ...(session ? { session } : {}) },
+          });
+          return;
+        }
+        // The request a person's decision names: the seq of this event (docs/chains.md, "Gates").
+        const asked = await uow.emit({
+          ...stop,
+          type: 'gate_requested',
+          payload: { gate: node, message: reason },
+        });
+        await updateItem(uow.db, rec.id, { gate_request: asked.seq });
+      },
+      { running: true },
+    );
+    if (stopped === 'fenced') return;
     if (kind === 'rate_limit') await this.p.parking.park(rec.id);
     if (kind === 'stuck') {
       const escalate = () => this.p.escalations.autoEscalate(rec.id);
       setImmediate(() => background(this.r.log, 'automatic escalation', escalate, { item: rec.id }));
     }
-    this.r.promote();
+    this.p.slots.promote();
   }
 
   private async complete(rec: ItemRecord): Promise<void> {
-    await this.r.events.transact(async (uow) => {
-      // A person's move that ended the item meanwhile keeps its ending; a takeover, its walk.
-      if ((await getItem(uow.db, rec.id))?.status !== 'running') return;
-      if (!(await this.fenceIn(uow.db, rec.id))) return;
-      const now = this.r.now();
+    // A person's move that ended the item meanwhile keeps its ending; a takeover, its walk.
+    const write = async (uow: UnitOfWork): Promise<void> => {
+      const now = stamp(this.r.clock);
       await updateItem(uow.db, rec.id, {
         status: 'completed',
         ended_at: now,
@@ -343,7 +326,8 @@ export class Walker {
         updated_at: now,
       });
       await uow.emit({ work_item_id: rec.id, type: 'work_item_completed', by: 'jig', payload: {} });
-    });
-    this.r.promote();
+    };
+    await this.r.fence.write(this.r.events, rec.id, write, { running: true });
+    this.p.slots.promote();
   }
 }

@@ -11,8 +11,10 @@ import { WaitTarget } from '../../contract/config/task.js';
 import { overrideAt } from '../../core/items/policy-override.js';
 import { durationMinutes } from '../../core/policy/gate-timeout.js';
 import type { Store } from '../../store/database.js';
-import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
+import { getItem, updateItem } from '../../store/work-items.js';
 import type { EventLog } from '../events/event-log.js';
+import { policyOf } from './resources.js';
+import type { Slots } from './slots.js';
 
 /*
  * `total_time_cap_minutes`: wall clock, waits included (a queue slot, a gate, a rate-limit park),
@@ -130,11 +132,8 @@ export interface WallClockHost {
   clock: Clock;
   events: EventLog;
   log: Logger;
-  policyOf(rec: ItemRecord): PolicyFile | null;
-  /** Ends the item's live sessions (process groups and descendants). */
-  endSessions(id: string): Promise<void>;
-  /** Hands the item's slot to the next queued item. */
-  promote(): void;
+  /** The running policy: an item that froze none yet is held to it. */
+  config: { readonly policy: PolicyFile | null };
 }
 
 /**
@@ -151,6 +150,10 @@ export class WallClocks {
 
   constructor(
     private readonly h: WallClockHost,
+    /** Hands a stopped item's slot to the next queued item. */
+    private readonly slots: Pick<Slots, 'promote'>,
+    /** Ends a stopped item's live sessions (process groups and descendants). */
+    private readonly sessions: { end(id: string): Promise<void> },
     private readonly everyMs = 1000,
   ) {}
 
@@ -196,7 +199,7 @@ export class WallClocks {
       const crossed = wallClockCrossed({
         walk: rec.walk,
         chain: rec.chain_definition,
-        policy: this.h.policyOf(rec),
+        policy: policyOf(this.h, rec),
         override: rec.policy_override,
         now: this.h.clock.now(),
       });
@@ -235,8 +238,8 @@ export class WallClocks {
       await uow.emit({ ...base, type: 'work_item_needs_human', payload: { kind, reason } });
       return rec.status;
     });
-    if (stopped === 'running' || stopped === 'waiting') await this.h.endSessions(id);
-    if (stopped === 'running' || stopped === 'queued') this.h.promote();
+    if (stopped === 'running' || stopped === 'waiting') await this.sessions.end(id);
+    if (stopped === 'running' || stopped === 'queued') this.slots.promote();
     return stopped !== null;
   }
 
