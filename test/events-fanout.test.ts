@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/server/main.js';
+import { eventually } from './helpers/eventually.js';
 import { makeRepo } from './helpers/git.js';
 import { cleanupAll, http, startJig, tempHome, type JigProcess } from './helpers/server.js';
 
@@ -95,12 +96,14 @@ describe('WS /api/ws/events fan-out', () => {
 
     const all = [...live, behind, head, behindLater];
     await Promise.all(all.map((c) => c.until(final)));
-    // Long enough for a repeat sent after the last event to arrive before the check.
-    await new Promise((r) => setTimeout(r, 300));
-    for (const c of live) expect(c.seqs).toEqual(range(base + 1, final));
-    expect(behind.seqs).toEqual(range(base + 6, final));
-    expect(head.seqs).toEqual(range(headFrom + 1, final));
-    expect(behindLater.seqs).toEqual(range(base + 41, final));
+    // A marker, one event after the last: a repeat of an earlier one would come before it.
+    expect((await api('POST', '/api/triggers', { title: 'fan marker', repo })).status).toBe(201);
+    const marker = final + 1;
+    await Promise.all(all.map((c) => c.until(marker)));
+    for (const c of live) expect(c.seqs).toEqual(range(base + 1, marker));
+    expect(behind.seqs).toEqual(range(base + 6, marker));
+    expect(head.seqs).toEqual(range(headFrom + 1, marker));
+    expect(behindLater.seqs).toEqual(range(base + 41, marker));
     expect(all.map((c) => c.binary)).toEqual(all.map(() => 0));
 
     // The bytes are the message as it always was: {type, event} with the stored record.
@@ -175,8 +178,14 @@ describe('closing the server with subscribers connected', () => {
     await subs[0]!.until(1);
     await server.close();
     await Promise.all(subs.map((c) => c.closed));
-    await new Promise((r) => setTimeout(r, 100));
-    const after = kinds();
-    for (const k of Object.keys(before)) expect(after[k], k).toBeLessThanOrEqual(before[k]!);
+    // The sockets' handles go within a few turns of the close.
+    await eventually(
+      () => {
+        const after = kinds();
+        for (const k of Object.keys(before)) expect(after[k], k).toBeLessThanOrEqual(before[k]!);
+        return true;
+      },
+      { what: 'the fan-out to leave no timer or socket behind', tries: 10, everyMs: 20 },
+    );
   });
 });

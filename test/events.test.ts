@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './helpers/eventually.js';
 import { makeRepo } from './helpers/git.js';
 import { handshake } from './helpers/perimeter.js';
 import { cleanupAll, http, jigBin, startJig, type JigProcess } from './helpers/server.js';
@@ -110,22 +111,25 @@ describe('WS /api/ws/events', () => {
         expect(r.status).toBe(201);
       }
     });
+    // Each joins once the one before has seen some of the writes: behind the head, so it replays.
     const early = collect(base);
-    await new Promise((r) => setTimeout(r, 50));
+    await early.until(base + 5);
     const middle = collect(base + 3);
-    await new Promise((r) => setTimeout(r, 150));
+    await middle.until(base + 20);
     const late = collect(base + 10);
     await Promise.all(writers);
     const final = base + 8 * 40;
     const liveOnly = collect(null);
     expect((await liveOnly.hello).last_seq).toBe(final);
     await Promise.all([early.until(final), middle.until(final), late.until(final)]);
-    // A little longer, so a duplicate sent after the last event would be seen.
-    await new Promise((r) => setTimeout(r, 200));
-    expect(early.seqs).toEqual(range(base + 1, final));
-    expect(middle.seqs).toEqual(range(base + 4, final));
-    expect(late.seqs).toEqual(range(base + 11, final));
-    expect(liveOnly.seqs).toEqual([]);
+    // A marker, one event after the last: a duplicate of an earlier one would come before it.
+    expect((await api('POST', '/api/triggers', { title: 'marker', repo })).status).toBe(201);
+    const marker = final + 1;
+    await Promise.all([early, middle, late, liveOnly].map((c) => c.until(marker)));
+    expect(early.seqs).toEqual(range(base + 1, marker));
+    expect(middle.seqs).toEqual(range(base + 4, marker));
+    expect(late.seqs).toEqual(range(base + 11, marker));
+    expect(liveOnly.seqs).toEqual([marker]);
     for (const c of [early, middle, late, liveOnly]) c.close();
   });
 
@@ -181,10 +185,11 @@ describe('WS /api/ws/events', () => {
     cli.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     const exited = new Promise((r) => cli.once('exit', r));
     // Following from the first line it printed (the stored history), by count, not by time.
-    const printed = async (n: number) => {
-      for (let i = 0; i < 300 && stdout.split('\n').filter(Boolean).length < n; i++)
-        await new Promise((r) => setTimeout(r, 50));
-    };
+    const printed = (n: number) =>
+      eventually(() => stdout.split('\n').filter(Boolean).length >= n, {
+        what: `${n} lines from events -f`,
+        everyMs: 50,
+      });
     await printed(1);
     await api('PATCH', `/api/work-items/${item.id}`, { description: 'changed' });
     await api('POST', `/api/work-items/${item.id}/cancel`, { reason: 'done watching' });

@@ -12,6 +12,7 @@ import { openStore } from '../src/store/database.js';
 import { markFirings } from '../src/store/schedule-firings.js';
 import { harnessesYaml } from './helpers/agents.js';
 import { isAlive, until } from './helpers/engine.js';
+import { eventually } from './helpers/eventually.js';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { makeRepo } from './helpers/git.js';
 import { listenLoopback } from './helpers/mock-http.js';
@@ -66,16 +67,6 @@ async function inProcess(
   });
   servers.push(s);
   return s;
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** The names of the live serves that lead, as `url`'s health lists them. */
@@ -150,9 +141,10 @@ describe('two jig serve on one PostgreSQL database', () => {
     // which the store says was filed.
     await a.close();
     servers.splice(servers.indexOf(a), 1);
-    await waitFor('serve-b to lead', async () =>
-      (await leaders(b.url)).includes('serve-b') ? true : undefined,
-    );
+    await eventually(async () => (await leaders(b.url)).includes('serve-b'), {
+      what: 'serve-b to lead',
+      tries: 200,
+    });
     await cb.advance(0);
     expect(await scheduled(b)).toEqual(both);
     await cb.advanceTo(Date.parse('2030-01-07T09:01:00Z'));
@@ -196,16 +188,44 @@ describe('the leader killed with -9', () => {
     writeFileSync(join(home, 'config', 'harnesses.yaml'), harnessesYaml());
     writeFileSync(
       join(home, 'config', 'notify.yaml'),
-      stringify({ enabled: true, url: hook.url, events: ['gate_requested'] }),
+      stringify({ enabled: true, url: hook.url, events: ['gate_requested', 'work_item_cancelled'] }),
     );
     return startJig({ home, env: { JIG_DATABASE_URL: url }, args: ['--port', '0', '--name', name] });
   }
 
-  const gateMessages = (hook: Hook, id: string): number =>
-    hook.got.filter((b) => {
+  /** What the hook got, in order: [item, event type] of each message. */
+  const messages = (hook: Hook): [string, string][] =>
+    hook.got.map((b) => {
       const m = JSON.parse(b) as { work_item_id: string; type: string };
-      return m.work_item_id === id && m.type === 'gate_requested';
-    }).length;
+      return [m.work_item_id, m.type];
+    });
+
+  const gateMessages = (hook: Hook, id: string): number =>
+    messages(hook).filter(([item, type]) => item === id && type === 'gate_requested').length;
+
+  /**
+   * A marker: an item filed on `via` and cancelled at once, whose message the leader sends after
+   * every message of the events before it (each serve hears the events in seq order). Answers its id
+   * once the hook has it.
+   */
+  async function marker(via: JigProcess, hook: Hook): Promise<string> {
+    const filed = await http(`${via.url}/api/work-items`, {
+      method: 'POST',
+      body: { title: 'Marker', repo, start: false },
+    });
+    expect(filed.status, filed.text).toBe(201);
+    const id = filed.json.id as string;
+    const cancelled = await http(`${via.url}/api/work-items/${id}/cancel`, {
+      method: 'POST',
+      body: { reason: 'a marker' },
+    });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    await eventually(
+      () => messages(hook).some(([item, type]) => item === id && type === 'work_item_cancelled'),
+      { what: `the marker ${id}'s message`, tries: 200 },
+    );
+    return id;
+  }
 
   it('notifies once per gate from whichever leads, and the survivor takes the lead', async (ctx) => {
     const server = pg.server();
@@ -224,16 +244,20 @@ describe('the leader killed with -9', () => {
     });
     expect(one.status, one.text).toBe(201);
     await until(b, one.json.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
-    await waitFor('the gate message', async () => (gateMessages(hook, one.json.id) >= 1 ? true : undefined));
-    // Long enough for a second serve's message (each is sent at once) to have come.
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(gateMessages(hook, one.json.id)).toBe(1);
+    await eventually(() => gateMessages(hook, one.json.id) >= 1, { what: 'the gate message', tries: 200 });
+    // A second serve's message (each is sent at once) would have come before the marker's.
+    const first = await marker(b, hook);
+    expect(messages(hook)).toEqual([
+      [one.json.id, 'gate_requested'],
+      [first, 'work_item_cancelled'],
+    ]);
 
     process.kill(a.pid, 'SIGKILL');
-    await waitFor('serve-a to end', async () => (isAlive(a.pid) ? undefined : true));
-    await waitFor('serve-b to lead', async () =>
-      (await leaders(b.url)).includes('serve-b') ? true : undefined,
-    );
+    await eventually(() => !isAlive(a.pid), { what: 'serve-a to end', tries: 200 });
+    await eventually(async () => (await leaders(b.url)).includes('serve-b'), {
+      what: 'serve-b to lead',
+      tries: 200,
+    });
 
     const two = await http(`${b.url}/api/work-items`, {
       method: 'POST',
@@ -241,14 +265,20 @@ describe('the leader killed with -9', () => {
     });
     expect(two.status, two.text).toBe(201);
     await until(b, two.json.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
-    await waitFor('the second gate message', async () =>
-      gateMessages(hook, two.json.id) >= 1 ? true : undefined,
-    );
+    await eventually(() => gateMessages(hook, two.json.id) >= 1, {
+      what: 'the second gate message',
+      tries: 200,
+    });
 
     // serve-a started again in its home follows; the doctor names the leader.
     const a2 = await serveProcess(url, hook, 'serve-a', a.home);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(gateMessages(hook, two.json.id)).toBe(1);
+    const second = await marker(a2, hook);
+    expect(messages(hook)).toEqual([
+      [one.json.id, 'gate_requested'],
+      [first, 'work_item_cancelled'],
+      [two.json.id, 'gate_requested'],
+      [second, 'work_item_cancelled'],
+    ]);
     expect(await leaders(a2.url)).toEqual(['serve-b']);
     const doctor = await runJig(['admin', 'doctor', '--json'], {
       JIG_HOME: a2.home,
