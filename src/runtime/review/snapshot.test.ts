@@ -1,33 +1,44 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshotCommit } from './snapshot.js';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
+/** A minute ago, in whole seconds: the moment the repository's files and index are dated to. */
+const past = Math.floor(Date.now() / 1000) - 60;
+const dated = { GIT_AUTHOR_DATE: `@${past} +0000`, GIT_COMMITTER_DATE: `@${past} +0000` };
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...dated } });
 
 describe('snapshotCommit', () => {
   it('sees a same-size edit made in the second the index was written, and leaves the index alone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jig-snap-'));
+    const readme = join(dir, 'README.md');
     git(dir, 'init', '-q', '-b', 'main');
     git(dir, 'config', 'user.email', 't@example.com');
     git(dir, 'config', 'user.name', 't');
-    writeFileSync(join(dir, 'README.md'), '# start\n');
+    writeFileSync(readme, '# start\n');
+    utimesSync(readme, past, past);
     git(dir, 'add', '.');
     git(dir, 'commit', '-qm', 'first');
-    // Same size, written right after the commit: only git's racy-entry check tells it changed.
-    writeFileSync(join(dir, 'README.md'), 'changed\n');
+    // Same size and the same time as the index records, in the second the index was written (both
+    // dated a minute back, so now is seconds later): only git's racy-entry check tells it changed,
+    // and only if the snapshot's index keeps the index's own time.
+    writeFileSync(readme, 'changed\n');
+    utimesSync(readme, past, past);
+    utimesSync(join(dir, '.git', 'index'), past, past);
     writeFileSync(join(dir, 'new.txt'), 'untracked\n');
-    await new Promise((r) => setTimeout(r, 1100));
     const head = git(dir, 'rev-parse', 'HEAD').trim();
     const sha = await snapshotCommit(dir);
     expect(sha).not.toBe(head);
     expect(git(dir, 'show', `${sha}:README.md`)).toBe('changed\n');
     expect(git(dir, 'show', `${sha}:new.txt`)).toBe('untracked\n');
     expect(git(dir, 'rev-parse', `${sha}^`).trim()).toBe(head);
-    // The same worktree on the same HEAD is the same commit, a second later too.
-    await new Promise((r) => setTimeout(r, 1100));
+    // Dated as HEAD is (a minute back), not now: the same worktree on the same HEAD is the same
+    // commit, however much later it is read.
+    expect(git(dir, 'show', '-s', '--format=%at %ct', sha)).toBe(`${past} ${past}\n`);
     expect(await snapshotCommit(dir)).toBe(sha);
     expect(git(dir, 'status', '--porcelain')).toBe(' M README.md\n?? new.txt\n');
     expect(git(dir, 'rev-parse', 'HEAD').trim()).toBe(head);
