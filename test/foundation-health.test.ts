@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bootClocked, closeClocked } from './helpers/engine-clock.js';
 import { cleanupAll, http, repoRoot, runJig, startJig, tempHome } from './helpers/server.js';
 import { mkdirSync } from 'node:fs';
 
@@ -9,14 +10,17 @@ afterEach(cleanupAll);
 
 describe('GET /api/health', () => {
   it('answers every field with real values', async () => {
+    const launched = Date.now();
     const jig = await startJig();
     const { port } = new URL(jig.url);
     const res = await http(`${jig.url}/api/health`);
+    const asked = Date.now();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const h = res.json;
-    expect(typeof h.uptime_s).toBe('number');
+    // Seconds, to a tenth, since the server started: within the time since it was launched.
     expect(h.uptime_s).toBeGreaterThanOrEqual(0);
+    expect(h.uptime_s).toBeLessThanOrEqual(Math.ceil((asked - launched) / 100) / 10);
     expect({ ...h, uptime_s: 0 }).toEqual({
       status: 'ok',
       invalid_templates: null,
@@ -53,6 +57,20 @@ describe('GET /api/health', () => {
       ],
     });
     expect(h.index.documents).toBeGreaterThan(0);
+  });
+
+  it('counts uptime_s on the server clock, from its start', async () => {
+    const jig = await bootClocked(tempHome());
+    try {
+      const uptime = async () => (await http(`${jig.url}/api/health`)).json.uptime_s;
+      expect(await uptime()).toBe(0);
+      await jig.clock.advance(90_000);
+      expect(await uptime()).toBe(90);
+      await jig.clock.advance(1_240);
+      expect(await uptime()).toBe(91.2);
+    } finally {
+      await closeClocked();
+    }
   });
 
   it('reports session_expiry_days from access.yaml', async () => {

@@ -19,7 +19,7 @@ nodes:
     tasks:
       - id: big
         kind: subprocess
-        run: head -c 300000 /dev/zero > big.bin && echo x >> out.txt && git add out.txt && git commit -qm x
+        run: head -c 300000 /dev/zero > big.bin && echo x >> out.txt && git add out.txt && git commit -qm x && echo filled
   - id: look
     kind: gate
 `;
@@ -70,12 +70,19 @@ describe('storage', () => {
     );
     expect(s.database_bytes).toBeGreaterThan(0);
     const byId = Object.fromEntries(s.items.map((i: any) => [i.id, i]));
+    // Each item's one session logged what its task printed: `filled`.
+    const logged = 'filled\n'.length;
     for (const k of ['done', 'cancelled', 'waiting']) {
       expect(byId[ids[k]!].worktree_bytes).toBeGreaterThan(300000);
-      expect(byId[ids[k]!].log_bytes).toBeGreaterThanOrEqual(0);
+      expect(byId[ids[k]!].log_bytes).toBe(logged);
     }
-    // The archived item's worktree went with the archive (its commands logged nothing).
-    expect(byId[ids.archived!]).toBeUndefined();
+    // The archived item's worktree went with the archive; its log stays, and is listed alone.
+    expect(byId[ids.archived!]).toMatchObject({
+      archived: true,
+      worktree_path: null,
+      worktree_bytes: 0,
+      log_bytes: logged,
+    });
     expect(s.reclaimable).toEqual({
       items: 2,
       bytes: byId[ids.done!].worktree_bytes + byId[ids.cancelled!].worktree_bytes,
