@@ -12,7 +12,7 @@ import { loadLibrary } from '../../src/core/chain/load-library.js';
 import type { ModelExecNode, ModelTask, ResolvedChain } from '../../src/core/chain/model.js';
 import { clockAt, firstWalk } from '../../src/core/chain/walk-state.js';
 import { ManualClock } from '../../src/runtime/clock.js';
-import type { NodeCtx, NodeHost } from '../../src/runtime/engine/node-ctx.js';
+import type { NodeCtx, NodeHost } from '../../src/runtime/engine/node-moves.js';
 import { WallClocks } from '../../src/runtime/engine/wall-clock.js';
 import { EventLog } from '../../src/runtime/events/event-log.js';
 import { openStore, type Store } from '../../src/store/database.js';

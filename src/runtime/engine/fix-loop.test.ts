@@ -5,7 +5,7 @@ import { updateItem } from '../../store/work-items.js';
 import { bench, type Bench, type Canned } from '../../../test/helpers/step-host.js';
 import { decide, judge, judged, repair } from './fix-loop.js';
 import { NodeRunner } from './node-runner.js';
-import type { NodeOutcome } from './node-ctx.js';
+import type { NodeOutcome } from './node-outcome.js';
 
 /*
  * The fix loop one phase at a time (decide → judge → judged → repair), each called on a walk put in

@@ -8,16 +8,9 @@ import { overrideAt } from '../../core/items/policy-override.js';
 import { loopLimits } from '../../core/policy/loops.js';
 import type { StartedItem } from './started-item.js';
 import { measure, type Measurement } from './measure.js';
-import {
-  failureReason,
-  hardStop,
-  measuredSessions,
-  move,
-  nodeTasks,
-  stopOf,
-  type NodeCtx,
-  type NodeOutcome,
-} from './node-ctx.js';
+import { failureReason, hardStop, stopOf, type NodeOutcome } from './node-outcome.js';
+import { measuredSessions, move, type NodeCtx } from './node-moves.js';
+import { nodeTasks } from '../../core/chain/node-plans.js';
 import { isConflict } from './base-change.js';
 import { remeasure } from '../../core/chain/walk-state.js';
 import { runStep, stepOf } from './step-runner.js';

@@ -2,7 +2,8 @@ import { stamp } from '../clock.js';
 import { getItem, updateItem } from '../../store/work-items.js';
 import { rebaseReport, type RebaseReport } from './base-change.js';
 import { withMember } from './member-worktrees.js';
-import { stopOf, type NodeCtx, type NodeOutcome } from './node-ctx.js';
+import { stopOf, type NodeOutcome } from './node-outcome.js';
+import type { NodeCtx } from './node-moves.js';
 import type { TaskRun } from './step-runner.js';
 import { passed } from '../../core/chain/walk-rules.js';
 

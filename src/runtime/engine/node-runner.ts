@@ -7,19 +7,9 @@ import type { RepoEntry } from '../../contract/config/repos.js';
 import type { StartedItem } from './started-item.js';
 import { decide, judge, judged, loopSeverities, repair } from './fix-loop.js';
 import { measure } from './measure.js';
-import {
-  failureReason,
-  hardStop,
-  measuredSessions,
-  move,
-  nearestHandler,
-  nodeTasks,
-  planAt,
-  stopOf,
-  type NodeCtx,
-  type NodeHost,
-  type NodeOutcome,
-} from './node-ctx.js';
+import { failureReason, hardStop, stopOf, type NodeOutcome } from './node-outcome.js';
+import { measuredSessions, move, type NodeCtx, type NodeHost } from './node-moves.js';
+import { nearestHandler, nodeTasks, planAt } from '../../core/chain/node-plans.js';
 import { afterRebase, baseRebase, checkBase, conflictPlan, isConflict, rebaseReport } from './base-change.js';
 import { freshEntry, remeasure } from '../../core/chain/walk-state.js';
 import { runStep, stepOf } from './step-runner.js';

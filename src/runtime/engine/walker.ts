@@ -10,7 +10,7 @@ import { asStarted } from './started-item.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import { stoppedWalk } from '../../core/chain/walk-rules.js';
 import { NodeRunner } from './node-runner.js';
-import type { NodeHost } from './node-ctx.js';
+import type { NodeHost } from './node-moves.js';
 import type { Parking } from './parking.js';
 import type { Escalations } from './escalation.js';
 import { policyOf, itemOf, type EngineResources } from './resources.js';
