@@ -73,7 +73,7 @@ export class Walker {
       heldIn: (db, id) => r.fence.heldIn(db, id),
       policy: (rec) => policyOf(r, rec),
       members: (rec) => memberRuns(rec, (p) => r.repos.find(p)),
-      bumpPointers: (rec, node) => this.bump(rec.id, node),
+      bumpPointers: (rec, node) => this.bump(rec, node),
       changed: (rec, member) =>
         member ? changedSince(member.cwd, member.baseRef) : changedSince(cwdOf(rec), rec.base_ref),
       launch: ({ rec, node, task, argv, timeCapS, brief, member }) =>
@@ -214,9 +214,11 @@ export class Walker {
         await this.nodeRunEnded(stopped, node.id);
         return this.stop(stopped, out.stop, out.reason, node.id, out.session);
       }
-      await this.nodeRunEnded(await itemOf(this.r, id), node.id);
-      const bump = await this.bump(id, node.id);
-      if (bump) return this.stop(await itemOf(this.r, id), 'infra', bump, node.id);
+      // Read once after the node: review's attempt, the pointer bump and a stop all take this row.
+      const after = await itemOf(this.r, id);
+      await this.nodeRunEnded(after, node.id);
+      const bump = await this.bump(after, node.id);
+      if (bump) return this.stop(after, 'infra', bump, node.id);
       // Another process took the item over while the node ran, or a move started it anew: that
       // walk is the item's now.
       const advanced = await this.r.fence.write(this.r.events, id, async (uow, cur) => {
@@ -247,8 +249,8 @@ export class Walker {
    * has moved member branches (pointer-bump.ts), so later nodes and the root's merge request see
    * them. Answers why it could not, or null.
    */
-  async bump(id: string, node: string | null): Promise<string | null> {
-    const rec = await itemOf(this.r, id);
+  async bump(rec: ItemRecord, node: string | null): Promise<string | null> {
+    const id = rec.id;
     if (rec.workspace?.root_pointer !== 'bump') return null;
     const out = await bumpPointers(this.r, rec);
     if (!out.ok) return out.reason;
