@@ -41,7 +41,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-non-null-assertion': 'warn' },
   },
   {
-    files: ['test/**', 'bench/**', 'scripts/**', '**/*.test.ts'],
+    files: ['test/**', 'bench/**', 'scripts/**', '**/*.test.ts', '**/*.test.tsx'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
