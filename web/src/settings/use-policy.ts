@@ -17,6 +17,18 @@ export function usePolicy() {
   const fresh = policyResolved(d.draft?.result.resolved);
   if (fresh) last.current = fresh;
   const resolved = fresh ?? last.current;
+  // Which answer the fields show. It stays the last that loaded while the file does not load, so
+  // the field just typed is not put back; each return to a file that loads is a version of its own,
+  // so an Undo back to the same published file still puts every field back.
+  const shown = useRef({ version: '', loads: true, returns: 0 });
+  if (d.draft) {
+    const s = shown.current;
+    if (fresh) {
+      if (!s.loads) s.returns += 1;
+      s.loads = true;
+      s.version = `${d.draft.updated_at ?? 'published'} ${s.returns}`;
+    } else s.loads = false;
+  }
   const problems = d.draft?.result.problems ?? [];
   const at = (key: string): Problem[] => problemsAt(problems, key);
   /** The `set_value` op of one key. */
@@ -32,7 +44,7 @@ export function usePolicy() {
     /** Whether the draft's policy.yaml loads now. */
     loads: fresh !== null,
     /** Which answer the fields show (field.tsx FieldVersion): fixed while the file does not load. */
-    version: fresh ? (d.draft?.updated_at ?? 'published') : 'does not load',
+    version: shown.current.version,
     at,
     set,
     unplaced,
