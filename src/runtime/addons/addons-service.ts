@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { AddonReview } from '../../contract/addon-review.js';
-import { AddonManifest, type AddonsFile, type AddonsLock } from '../../contract/addons.js';
+import { AddonManifest, type AddonsLock } from '../../contract/addons.js';
 import type {
   AddonsAnswer,
   AutoUpdateAnswer,
@@ -23,9 +23,16 @@ import { collectionInfo, installedView } from './addon-view.js';
 import { readAddonFiles } from './files.js';
 import { describeUses, usesOf } from './in-use.js';
 import { CollectionError, parseSource, readCollection, sourceText } from './sources.js';
-import { readState, storeVersion, writeAddonsFile, writeAddonsLock } from './state-files.js';
+import { storeVersion, writeAddonsFile, writeAddonsLock } from './state-files.js';
 import { restorePinned, sweepVersions } from './content-store.js';
-import { problemLine, unknownCollection } from './addon-errors.js';
+import { problemLine } from './addon-errors.js';
+import {
+  addCollectionTo,
+  addonState,
+  patchCollectionIn,
+  removeCollectionFrom,
+  type AddonState,
+} from './collection-edits.js';
 import { own } from '../../core/json/own.js';
 
 export interface AddonsDeps {
@@ -72,12 +79,8 @@ export class AddonsService {
     return run;
   }
 
-  private state(): { file: AddonsFile; lock: AddonsLock } {
-    try {
-      return readState(this.configDir);
-    } catch (err) {
-      throw new JigError('config_refused', { files: (err as Error).message });
-    }
+  private state(): AddonState {
+    return addonState(this.configDir);
   }
 
   private texts() {
@@ -135,45 +138,17 @@ export class AddonsService {
         throw err;
       }
       const name = snapshot.index.name;
-      const now = await this.edit((files) => {
-        const { file, lock } = this.state();
-        const had = own(file.collections, name);
-        if (had) throw new JigError('addon_collection_exists', { name, source: had.source });
-        if (parsed.source.kind === 'dir' && ref)
-          throw new JigError('addon_collection_unreadable', {
-            source: sourceText(parsed.source),
-            reason: '--ref needs a git source; a directory is read as it is',
-          });
-        const source = sourceText(parsed.source);
-        writeAddonsFile(files, {
-          ...file,
-          collections: {
-            ...file.collections,
-            [name]: { source, ...(ref ? { ref } : {}), auto_update: false },
-          },
-        });
-        writeAddonsLock(files, {
-          ...lock,
-          collections: { ...lock.collections, [name]: { commit: snapshot.commit } },
-        });
-        return this.state();
-      });
+      const commit = snapshot.commit;
+      const now = await this.edit((files) =>
+        addCollectionTo(files, this.configDir, { name, source: parsed.source, ref, commit }),
+      );
       return collectionInfo(name, now.file, now.lock, snapshot, null);
     });
   }
 
   patchCollection(name: string, autoUpdate: boolean): Promise<CollectionInfo> {
     return this.serial(async () => {
-      const now = await this.edit((files) => {
-        const { file } = this.state();
-        const entry = own(file.collections, name);
-        if (!entry) throw unknownCollection(file, name);
-        writeAddonsFile(files, {
-          ...file,
-          collections: { ...file.collections, [name]: { ...entry, auto_update: autoUpdate } },
-        });
-        return this.state();
-      });
+      const now = await this.edit((files) => patchCollectionIn(files, this.configDir, name, autoUpdate));
       const snapshot = await openCollection(now.file, name, {
         cacheDir: this.cacheDir,
         fetch: false,
@@ -184,21 +159,7 @@ export class AddonsService {
   }
 
   removeCollection(name: string): Promise<void> {
-    return this.serial(() =>
-      this.edit((files) => {
-        const { file, lock } = this.state();
-        if (!own(file.collections, name)) throw unknownCollection(file, name);
-        const users = Object.entries(lock.addons)
-          .filter(([, p]) => p.collection === name)
-          .map(([ns]) => ns);
-        if (users.length > 0)
-          throw new JigError('addon_collection_in_use', { name, namespaces: users.join(', ') });
-        const { [name]: _gone, ...collections } = file.collections;
-        const { [name]: _pin, ...pins } = lock.collections;
-        writeAddonsFile(files, { ...file, collections });
-        writeAddonsLock(files, { ...lock, collections: pins });
-      }),
-    );
+    return this.serial(() => this.edit((files) => removeCollectionFrom(files, this.configDir, name)));
   }
 
   /** The installed version of a namespace as a review side, read from the content store. */
