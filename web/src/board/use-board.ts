@@ -25,10 +25,11 @@ export function useBoard(archived: boolean) {
   const items = useQuery(itemsQuery(archived));
   const connected = useQuery({ ...reposQuery(), enabled: !archived });
   // Decided once, from the first answer: connecting the first repo must not take the wizard away.
+  // The archived list never offers it, though the board may have left the repositories cached.
   const [wizard, setWizard] = useState<boolean | null>(null);
   useEffect(() => {
-    if (wizard === null && connected.data) setWizard(connected.data.repos.length === 0);
-  }, [connected.data, wizard]);
+    if (!archived && wizard === null && connected.data) setWizard(connected.data.repos.length === 0);
+  }, [archived, connected.data, wizard]);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const now = useNow(30_000);
 
