@@ -213,24 +213,28 @@ export async function bench(
     events,
     item: async (x) => asStarted((await getItem(store.db, x))!),
     clockStop: (x) => clocks.stopIfCrossed(x),
-    stillRunning: async (x) => (await getItem(store.db, x))?.status === 'running',
-    heldIn: async () => true,
+    fence: {
+      stillRunning: async (x) => (await getItem(store.db, x))?.status === 'running',
+      heldIn: async () => true,
+    },
     policy: (rec) => rec.policy_snapshot,
     // Items of the scripted host run on one repository.
     members: () => [],
     changed: () => Promise.resolve(true),
     bumpPointers: () => Promise.resolve(null),
-    launchForge: () => Promise.reject(new Error('the scripted step host runs no forge tasks')),
-    startWait: () => Promise.reject(new Error('the scripted step host runs no forge waits')),
-    async launch({ node: nodeId, task, argv, timeCapS: capS, brief }) {
-      const outcome = await next(task, nodeId, argv, capS, brief);
-      if ('refuse' in outcome) throw new Error(`${task.path}: only an agent launch refuses`);
-      return write(task, nodeId, argv, capS, outcome);
-    },
-    async launchAgent({ node: nodeId, task, timeCapS: capS, brief }) {
-      const outcome = await next(task, nodeId, null, capS, brief);
-      if ('refuse' in outcome) return outcome;
-      return { session: await write(task, nodeId, [task.harness ?? 'agent'], capS, outcome) };
+    launches: {
+      forge: () => Promise.reject(new Error('the scripted step host runs no forge tasks')),
+      wait: () => Promise.reject(new Error('the scripted step host runs no forge waits')),
+      async command({ node: nodeId, task, argv, timeCapS: capS, brief }) {
+        const outcome = await next(task, nodeId, argv, capS, brief);
+        if ('refuse' in outcome) throw new Error(`${task.path}: only an agent launch refuses`);
+        return write(task, nodeId, argv, capS, outcome);
+      },
+      async agent({ node: nodeId, task, timeCapS: capS, brief }) {
+        const outcome = await next(task, nodeId, null, capS, brief);
+        if ('refuse' in outcome) return outcome;
+        return { session: await write(task, nodeId, [task.harness ?? 'agent'], capS, outcome) };
+      },
     },
   };
 

@@ -54,7 +54,7 @@ function atNode<K extends NodeEventKind>(ctx: NodeCtx, e: NodeEvent<K>): NewEven
  */
 export async function move(ctx: NodeCtx, fn: (w: Walk) => Walk, events: NodeEvent[]): Promise<void> {
   await ctx.h.events.transact(async (uow) => {
-    if (!(await ctx.h.heldIn(uow.db, ctx.id))) throw new WalkFenced(ctx.id);
+    if (!(await ctx.h.fence.heldIn(uow.db, ctx.id))) throw new WalkFenced(ctx.id);
     await patchWalk(uow.db, ctx.id, fn, stamp(ctx.h.clock));
     for (const e of events) await uow.emit(atNode(ctx, e));
   });

@@ -93,7 +93,7 @@ describe('the node runner', () => {
     b.script('build.write.a', { status: 'done' });
     b.script('build.write.b', { status: 'done' });
     const start = await b.walk();
-    b.host.heldIn = async () => false;
+    b.host.fence.heldIn = async () => false;
     await expect(run()).rejects.toThrow(new WalkFenced(b.id));
     expect(await b.walk()).toEqual(start);
     expect(await b.recorded()).toEqual([]);

@@ -47,7 +47,7 @@ export class NodeRunner {
   async run(id: string, chain: ResolvedChain, node: ModelExecNode, repo: RepoEntry): Promise<NodeOutcome> {
     const ctx: NodeCtx = { h: this.h, id, chain, node, repo };
     for (;;) {
-      if (!(await this.h.stillRunning(id))) return { kind: 'halt' };
+      if (!(await this.h.fence.stillRunning(id))) return { kind: 'halt' };
       const rec = await this.h.item(id);
       const stuck = (reason: string) => this.stuck(ctx, rec, reason);
       let out: NodeOutcome | null;

@@ -66,12 +66,15 @@ export interface StepHost {
   clock: Clock;
   /** Stops the item when a wall clock of it ran out (recorded as the sweep records it); true if so. */
   clockStop(id: string): Promise<boolean>;
-  stillRunning(id: string): Promise<boolean>;
   /**
-   * Whether this process still walks the item, read inside the caller's transaction (claims.ts
-   * `heldIn`): every change of the walk checks it, so a takeover is never written over.
+   * The walk fence (walk-fence.ts): whether the walk may go on, and, read inside the caller's
+   * transaction, whether it may still write the item. Every change of the walk checks it, so a
+   * takeover or a move that started the item anew is never written over.
    */
-  heldIn(db: Transaction<Database>, id: string): Promise<boolean>;
+  fence: {
+    stillRunning(id: string): Promise<boolean>;
+    heldIn(db: Transaction<Database>, id: string): Promise<boolean>;
+  };
   policy(rec: ItemRecord): PolicyFile | null;
   /** A workspace item's selected members, or why they cannot run (members.ts). */
   members(rec: ItemRecord): MemberRun[] | string;
@@ -79,14 +82,19 @@ export interface StepHost {
   changed(rec: ItemRecord, member?: MemberRun): Promise<boolean>;
   /** Moves the root's member pointers when the workspace says `bump` (pointer-bump.ts); why not, or null. */
   bumpPointers(rec: ItemRecord, node: string): Promise<string | null>;
-  /** A command task runs in the item's worktree, or in `member`'s for a fanned-out run. */
-  launch(req: TaskLaunch & { argv: string[] }): Promise<SessionRecord>;
-  /** Launches an agent task (harness, fallback, caps); a refusal stops the item. */
-  launchAgent(req: TaskLaunch<ModelAgentTask>): Promise<Launched>;
-  /** Runs a forge action on the item's merge request; a missing token or a refused one stops the item. */
-  launchForge(req: TaskLaunch & { target: ImmediateForge }): Promise<Launched>;
-  /** Starts an external wait: the item waits (no slot) and the walk halts until the wait ends. */
-  startWait(req: WaitLaunch): Promise<Launched | { waiting: true }>;
+  /** How the step's tasks start (task-launches.ts). */
+  launches: TaskLaunches;
+}
+
+/** How a step's tasks start; each runs in the item's worktree, or in `member`'s for a fanned-out run. */
+export interface TaskLaunches {
+  command(req: TaskLaunch & { argv: string[] }): Promise<SessionRecord>;
+  /** An agent task (harness, fallback, caps); a refusal stops the item. */
+  agent(req: TaskLaunch<ModelAgentTask>): Promise<Launched>;
+  /** A forge action on the item's merge request; a missing token or a refused one stops the item. */
+  forge(req: TaskLaunch & { target: ImmediateForge }): Promise<Launched>;
+  /** An external wait: the item waits (no slot) and the walk halts until the wait ends. */
+  wait(req: WaitLaunch): Promise<Launched | { waiting: true }>;
 }
 
 /**
@@ -244,7 +252,7 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
             s.status !== 'waiting',
         );
   // A move (pause, a wall clock) may have stopped the item since the walk looked: launch nothing.
-  if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
+  if (!(await host.fence.stillRunning(rec.id))) return { kind: 'halt' };
   const brief = opts.brief?.();
   // The first launch refused (kept in a list: assigned inside the launches' callbacks).
   const refusals: { stop: StopKind; reason: string; session?: string }[] = [];
@@ -283,19 +291,19 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
     const capS = cap === null ? null : Math.round(cap * 60);
     const at = { rec, node: node.id, timeCapS: capS, member: m };
     if (spec.kind === 'agent')
-      return settle(task, who, await host.launchAgent({ ...at, task: spec.task, brief }));
+      return settle(task, who, await host.launches.agent({ ...at, task: spec.task, brief }));
     if (spec.kind === 'forge')
-      return settle(task, who, await host.launchForge({ ...at, task, target: spec.target }));
+      return settle(task, who, await host.launches.forge({ ...at, task, target: spec.target }));
     if (spec.kind !== 'process') return { task, status: 'config_error', session: null, ...who };
-    const s = await host.launch({ ...at, task, argv: spec.argv, brief });
+    const s = await host.launches.command({ ...at, task, argv: spec.argv, brief });
     return { task, status: s.status, session: s, ...who };
   });
-  if (!(await host.stillRunning(rec.id))) return { kind: 'halt' };
+  if (!(await host.fence.stillRunning(rec.id))) return { kind: 'halt' };
   const refusal = refusals[0];
   if (refusal) return { kind: 'refuse', ...refusal };
   const wait = waits[0];
   if (wait) {
-    const out = await host.startWait({
+    const out = await host.launches.wait({
       rec,
       node: node.id,
       task: wait.task,
@@ -324,7 +332,7 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
 /** `patchWalk` while this process still walks the item (claims.ts `heldIn`), else WalkFenced. */
 function patchHeld(host: StepHost, id: string, fn: (w: Walk) => Walk): Promise<Walk> {
   return host.store.db.transaction().execute(async (trx) => {
-    if (!(await host.heldIn(trx, id))) throw new WalkFenced(id);
+    if (!(await host.fence.heldIn(trx, id))) throw new WalkFenced(id);
     return patchWalk(trx, id, fn, stamp(host.clock));
   });
 }

@@ -1,10 +1,8 @@
 import { stamp } from '../clock.js';
 import type { StopKind } from '../../contract/item-status.js';
-import { launchForge } from './forge-launch.js';
 import { filedSkip } from '../../core/chain/filed-skip.js';
 import { passFiledSkip } from './filed-skips.js';
 import { atNode, clockAt } from '../../core/chain/walk-state.js';
-import { JigError } from '../../contract/errors.js';
 import { background } from '../background.js';
 import { asStarted } from './started-item.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
@@ -21,6 +19,7 @@ import { changedSince, memberRuns } from './members.js';
 import { bumpPointers } from './pointer-bump.js';
 import type { WallClocks } from './wall-clock.js';
 import type { Waits } from './waits.js';
+import { Launches } from './task-launches.js';
 import type { Gates } from './gates.js';
 import { reachGate } from './gate-walk.js';
 import type { WalkRequests } from './walk-requests.js';
@@ -54,11 +53,6 @@ export class Walker {
 
   private nodeHost(): NodeHost {
     const { r } = this;
-    const repoOf = (rec: ItemRecord) => {
-      const repo = r.repos.find(rec.repo);
-      if (!repo) throw new JigError('repo_not_connected', { path: rec.repo });
-      return repo;
-    };
     const cwdOf = (rec: ItemRecord): string => {
       if (rec.worktree_path === null) throw new Error(`work item ${rec.id} has no worktree`);
       return rec.worktree_path;
@@ -67,48 +61,15 @@ export class Walker {
       store: r.store,
       clock: r.clock,
       events: r.events,
+      fence: r.fence,
       clockStop: (id) => this.p.clocks.stopIfCrossed(id),
       item: async (id) => asStarted(await itemOf(r, id)),
-      stillRunning: (id) => r.fence.stillRunning(id),
-      heldIn: (db, id) => r.fence.heldIn(db, id),
       policy: (rec) => policyOf(r, rec),
       members: (rec) => memberRuns(rec, (p) => r.repos.find(p)),
       bumpPointers: (rec, node) => this.bump(rec, node),
       changed: (rec, member) =>
         member ? changedSince(member.cwd, member.baseRef) : changedSince(cwdOf(rec), rec.base_ref),
-      launch: ({ rec, node, task, argv, timeCapS, brief, member }) =>
-        r.workers.runCommand({
-          rec,
-          repo: member?.repo ?? repoOf(rec),
-          node,
-          taskPath: task.path,
-          kind: task.kind,
-          argv,
-          cwd: member?.cwd ?? cwdOf(rec),
-          timeCapS,
-          ...(brief !== undefined ? { brief } : {}),
-          ...(member ? { member: member.name } : {}),
-        }),
-      launchForge: (req) => launchForge(r, repoOf(req.rec), req),
-      startWait: (req) => this.p.waits.start(repoOf(req.rec), req),
-      launchAgent: async ({ rec, node, task, timeCapS: capS, brief, member }) => {
-        if (rec.chain_definition === null) throw new Error(`work item ${rec.id} has no frozen chain`);
-        const out = await r.workers.runAgent({
-          rec,
-          repo: member?.repo ?? repoOf(rec),
-          chain: rec.chain_definition,
-          policy: policyOf(r, rec),
-          node,
-          task,
-          timeCapS: capS,
-          ...(brief !== undefined ? { brief } : {}),
-          ...(member ? { member: { name: member.name, cwd: member.cwd } } : {}),
-        });
-        if (out.kind === 'session') return { session: out.session };
-        return {
-          refuse: { stop: out.stop, reason: out.reason, ...(out.session ? { session: out.session.id } : {}) },
-        };
-      },
+      launches: new Launches(r, this.p.waits),
     };
   }
 
