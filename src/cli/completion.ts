@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { EXIT_OK } from './output.js';
+import { EXIT_OK } from './exit-codes.js';
 
 /**
  * `jig completion bash|zsh|fish`: the script is drawn from the command tree when it is asked for,

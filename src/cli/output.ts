@@ -1,9 +1,8 @@
 import { ApiError, UnreachableError } from '../client/http.js';
+import { EXIT_FAIL, EXIT_USAGE } from './exit-codes.js';
 
-/** Exit codes: 0 done, 1 the thing asked about is not well (degraded, refused, not running), 2 usage. */
-export const EXIT_OK = 0;
-export const EXIT_FAIL = 1;
-export const EXIT_USAGE = 2;
+// The codes live in exit-codes.ts, which the command definitions import without loading the client.
+export { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

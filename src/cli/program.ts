@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { parseManifest } from '../contract/package-manifest.js';
 import { registerAccess } from './commands/access.js';
 import { registerAdmin } from './commands/admin.js';
 import { registerServe } from './commands/serve.js';
@@ -10,9 +9,21 @@ import { registerView } from './commands/view.js';
 import { registerCompletion } from './completion.js';
 import { ROOT_HELP_AFTER } from './root-help.js';
 
+/**
+ * The version package.json gives, read as contract/package-manifest.ts reads it (an object with a
+ * name and a version, neither empty) but without its schema: that would load zod (lazy.ts).
+ */
 function ownVersion(): string {
   const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  return parseManifest(text)?.version ?? 'unknown';
+  try {
+    const m: unknown = JSON.parse(text);
+    if (m === null || typeof m !== 'object' || Array.isArray(m)) return 'unknown';
+    const { name, version } = m as Record<string, unknown>;
+    const given = (v: unknown): v is string => typeof v === 'string' && v !== '';
+    return given(name) && given(version) ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 /**
