@@ -8,7 +8,7 @@ import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
 import { nextFor, printAct } from '../next-step.js';
 import { BadArgument } from './item-setup-args.js';
-import { placeOf } from './view-threads.js';
+import { placeOf } from './view-threads-actions.js';
 import { itemVerb, nowPhrase } from './item-verb.js';
 
 /*

@@ -1,13 +1,6 @@
 import type { Command } from 'commander';
-import { JigClient } from '../../client/http.js';
-import { searchIndex } from '../../client/search.js';
-import { SearchKind } from '../../contract/search.js';
-import { EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
-
-function usage(message: string): number {
-  process.stderr.write(`jig: ${message}\n`);
-  return EXIT_USAGE;
-}
+import { SEARCH_KIND_NAMES } from '../contract-names.js';
+import { later } from '../lazy.js';
 
 /** `jig view search`: the search index, best first, one hit per two lines. */
 export function registerViewMore(view: Command): void {
@@ -18,29 +11,7 @@ export function registerViewMore(view: Command): void {
       'search items, their events, review threads, documents, attachments, tracker issues, chains and the library',
     )
     .option('--limit <n>', 'at most this many hits (1-100)', '20')
-    .option('--kind <kind>', `only hits of one kind: ${SearchKind.options.join(', ')}`)
+    .option('--kind <kind>', `only hits of one kind: ${SEARCH_KIND_NAMES.join(', ')}`)
     .option('--json', 'print the API answer')
-    .action((query: string, opts: { limit: string; kind?: string; json?: boolean }) =>
-      runVerb(async () => {
-        const limit = Number(opts.limit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-          return usage(`--limit: ${opts.limit} is not a whole number from 1 to 100`);
-        const kind = opts.kind === undefined ? undefined : SearchKind.safeParse(opts.kind);
-        if (kind && !kind.success)
-          return usage(`--kind: ${opts.kind} is not one of ${SearchKind.options.join(', ')}`);
-        const r = await searchIndex(new JigClient(), query, limit, kind?.data);
-        if (opts.json) printJson(r);
-        else if (r.results.length === 0) process.stdout.write('no match\n');
-        else
-          process.stdout.write(
-            r.results
-              .map((h) => {
-                const where = h.work_item_id && h.kind !== 'item' ? ` (item ${h.work_item_id})` : '';
-                return `${h.kind.padEnd(10)} ${h.ref}  ${h.title}${where}\n           ${h.snippet.replace(/\s+/g, ' ').trim()}`;
-              })
-              .join('\n') + '\n',
-          );
-        return EXIT_OK;
-      }),
-    );
+    .action(later(() => import('./view-more-actions.js'), 'viewSearch'));
 }
