@@ -1,41 +1,13 @@
-import { resolve } from 'node:path';
-import { nextFor, printAct } from '../next-step.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { JigClient } from '../../client/http.js';
-import { createItem } from '../../client/items.js';
-import { EXIT_OK, printJson } from '../output.js';
-import { statSync } from 'node:fs';
-import { inRepo } from '../in-repo.js';
-import { repoOfCwd } from '../repo-of-cwd.js';
-import { BadArgument, collectPolicy, type PolicyAssignment } from './item-setup-args.js';
-import { itemVerb } from './item-verb.js';
+import { later } from '../lazy.js';
+import { collectPolicy } from './item-setup-args.js';
+import type { NodeAssignment } from './item-create-actions.js';
 
 /*
  * `jig item create`. Every flag maps to a field of POST /api/work-items; the original's flags this
  * API has no field for yet (links to beads) are listed in help and refused by name,
  * so nothing is filed believing a setting was kept.
  */
-
-interface CreateOpts {
-  repo?: string;
-  members?: string;
-  chain?: string;
-  template?: string;
-  description?: string;
-  spec?: string;
-  plan?: string;
-  budget?: number | 'none';
-  autostart?: boolean;
-  baseBranch?: string;
-  implements?: string[];
-  autoGate?: boolean;
-  skipNodes?: string[];
-  nodeOverride?: NodeAssignment[];
-  policy?: PolicyAssignment[];
-  json?: boolean;
-}
-
-const isDirectory = (p: string): boolean => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 
 /** A dollar amount, or 'none' (commander would store a null a parser answers as an empty string). */
 function usd(value: string): number | 'none' {
@@ -54,7 +26,7 @@ function nodeList(value: string): string[] {
 }
 
 /** The node settings the engine acts on; the original's others are refused by name. */
-const NODE_FIELDS = ['model', 'effort'] as const;
+const NODE_FIELDS = ['model', 'effort'] as const satisfies readonly NodeAssignment['field'][];
 const NODE_FIELDS_ELSEWHERE = [
   'extra_prompt',
   'auto_escalate',
@@ -62,12 +34,6 @@ const NODE_FIELDS_ELSEWHERE = [
   'auto_escalate_delay_s',
 ];
 const NODE_ID = /^[a-z][a-z0-9_-]*$/;
-
-interface NodeAssignment {
-  node: string;
-  field: (typeof NODE_FIELDS)[number];
-  value: string;
-}
 
 function isNodeField(f: string): f is NodeAssignment['field'] {
   return (NODE_FIELDS as readonly string[]).includes(f);
@@ -99,29 +65,6 @@ function collectNode(raw: string, prev: NodeAssignment[] | undefined): NodeAssig
 
 function collectBead(raw: string, prev: string[] | undefined): string[] {
   return [...(prev ?? []), raw];
-}
-
-/** `{node: {field: value}}` from the assignments; a NODE.FIELD given twice is refused. */
-function nodeOverrides(list: NodeAssignment[]): Record<string, Record<string, string>> | undefined {
-  if (list.length === 0) return undefined;
-  const out: Record<string, Record<string, string>> = {};
-  for (const { node, field, value } of list) {
-    // A node may be called `constructor`: only the entries made here count, never Object's.
-    const entry = (Object.hasOwn(out, node) ? out[node] : undefined) ?? (out[node] = {});
-    if (Object.hasOwn(entry, field)) throw new BadArgument(`--node-override ${node}.${field} is given twice`);
-    entry[field] = value;
-  }
-  return out;
-}
-
-function policyOverride(list: PolicyAssignment[]): Record<string, unknown> | undefined {
-  if (list.length === 0) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const { key, value } of list) {
-    if (Object.hasOwn(out, key)) throw new BadArgument(`--policy ${key} is given twice`);
-    out[key] = value;
-  }
-  return out;
 }
 
 export function registerItemCreate(item: Command): void {
@@ -167,62 +110,5 @@ export function registerItemCreate(item: Command): void {
       nodeList,
     )
     .option('--json', 'print the API answer')
-    .action((title: string, opts: CreateOpts, cmd: Command) =>
-      itemVerb(async () => {
-        if (opts.autostart && process.env.JIG_WORK_ITEM_ID?.trim())
-          throw new BadArgument(
-            '--autostart is refused inside a work item task (JIG_WORK_ITEM_ID is set): items an agent files land paused',
-          );
-        // The server refuses it too ("the title is one line"); here the refusal can name the flag.
-        if (/[\n\r\u2028\u2029\u0085]/.test(title))
-          throw new BadArgument(
-            'the title is one line; pass the first line as the title and the rest as --description TEXT',
-          );
-        // A --repo that is no directory here is a workspace's name (docs/workspaces.md).
-        const workspace = opts.repo !== undefined && !isDirectory(opts.repo) ? opts.repo : null;
-        const repo = workspace ?? (opts.repo ? resolve(opts.repo) : repoOfCwd());
-        if (!repo) throw new BadArgument('not in a git checkout; pass --repo');
-        const members = opts.members
-          ?.split(',')
-          .map((m) => m.trim())
-          .filter(Boolean);
-        if (opts.members !== undefined && !workspace)
-          throw new BadArgument('--members is for a workspace: pass its name as --repo');
-        if (opts.chain && opts.template && opts.chain !== opts.template)
-          throw new BadArgument('--chain and --template name different chains; pass one');
-        const attachments: Record<string, { path: string }> = {};
-        try {
-          // On a workspace the path is the root's to resolve: it is sent as given, relative to the root.
-          const at = (f: string) => (workspace ? f : inRepo(f, repo));
-          if (opts.spec) attachments.spec = { path: at(opts.spec) };
-          if (opts.plan) attachments.plan = { path: at(opts.plan) };
-        } catch (err) {
-          throw new BadArgument((err as Error).message);
-        }
-        const created = await createItem(new JigClient(), {
-          title,
-          repo,
-          ...(members ? { members } : {}),
-          chain: opts.chain ?? opts.template,
-          description: opts.description,
-          start: opts.autostart === true,
-          attachments: Object.keys(attachments).length > 0 ? attachments : undefined,
-          budget_usd: opts.budget === 'none' ? null : opts.budget,
-          base_branch: opts.baseBranch,
-          node_overrides: nodeOverrides(opts.nodeOverride ?? []),
-          policy_override: policyOverride(opts.policy ?? []),
-          skip_nodes: opts.skipNodes,
-          implements: opts.implements,
-          // Only when given: left out, the server decides by who files it.
-          auto_gate: cmd.getOptionValueSource('autoGate') === 'cli' ? opts.autoGate : undefined,
-        });
-        if (opts.json) printJson(created);
-        else
-          printAct(
-            `filed ${created.id} "${created.title}" on ${created.chain}, ${created.status}`,
-            nextFor(created),
-          );
-        return EXIT_OK;
-      }),
-    );
+    .action(later(() => import('./item-create-actions.js'), 'itemCreate'));
 }

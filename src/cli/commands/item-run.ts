@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
-import { nextFor, printAct } from '../next-step.js';
-import { JigClient } from '../../client/http.js';
-import { runMove, type RunMove, type RunMoveInput } from '../../client/items.js';
-import { EXIT_OK, printJson } from '../output.js';
-import { itemId } from '../item-of-cwd.js';
-import { itemVerb } from './item-verb.js';
-
-interface RunOpts extends RunMoveInput {
-  json?: boolean;
-}
+import type { RunMove, RunMoveInput } from '../../client/items.js';
+import { later } from '../lazy.js';
 
 const moves: { move: RunMove; about: string; past: string; opts: (keyof RunMoveInput)[] }[] = [
   {
@@ -52,21 +44,6 @@ export function registerItemRun(item: Command): void {
       cmd.option(flag, about);
     }
     cmd.option('--json', 'print the API answer');
-    cmd.action((given: string | undefined, opts: RunOpts) =>
-      itemVerb(async () => {
-        // Only the options this move takes, and none left empty; the client shapes the body.
-        const input: RunMoveInput = {};
-        for (const o of m.opts) {
-          const v = opts[o];
-          if (typeof v === 'string' && v !== '') input[o] = v;
-        }
-        const c = new JigClient();
-        const id = await itemId(c, m.move, given);
-        const res = await runMove(c, id, m.move, input);
-        if (opts.json) printJson(res);
-        else printAct(`${m.past} ${res.id} (${res.status})`, nextFor(res));
-        return EXIT_OK;
-      }),
-    );
+    cmd.action(later(() => import('./item-run-actions.js'), 'itemRunMove', m));
   }
 }

@@ -1,26 +1,22 @@
+import { createRequire } from 'node:module';
 import { InvalidArgumentError } from 'commander';
-import { parse as parseYaml } from 'yaml';
-import { AttachmentKind } from '../../contract/items.js';
+import type * as Yaml from 'yaml';
+import type { AttachmentKind } from '../../contract/items.js';
 import { OVERRIDE_KEYS, policyOverrideProblem } from '../../core/items/policy-override.js';
-import { EXIT_USAGE, runVerb } from '../output.js';
+import { ATTACHMENT_KINDS } from '../contract-names.js';
 
-/* Argument parsing and reporting shared by the item setup verbs (item-setup.ts). */
+/*
+ * Argument parsing and reporting shared by the item setup verbs (item-setup.ts). Commander runs the
+ * parsers while it reads the command line, with the command tree only (lazy.ts): they load nothing
+ * heavier than yaml, and that only when a `--policy` value is read.
+ */
 
 /** A bad argument, or a refusal the CLI decides itself: one line on stderr, exit 2, nothing changed. */
 export class BadArgument extends Error {}
 
-/** Runs a setup verb: a BadArgument is a usage error, the rest is runVerb's. */
-export function setupVerb(fn: () => Promise<number>): Promise<void> {
-  return runVerb(async () => {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!(err instanceof BadArgument)) throw err;
-      process.stderr.write(`jig: ${err.message}\n`);
-      return EXIT_USAGE;
-    }
-  });
-}
+/** yaml's `parse`, loaded when the first value is read (a parser cannot wait for an `import()`). */
+const parseYaml = (text: string): unknown =>
+  (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
 
 /** `a=1 b=x`, or `none`: what one line prints of an override object. */
 export function describeValues(values: Record<string, unknown>): string {
@@ -72,7 +68,7 @@ export function collectPolicy(raw: string, prev: PolicyAssignment[] | undefined)
 }
 
 export function collectKind(raw: string, prev: AttachmentKind[] | undefined): AttachmentKind[] {
-  const kind = AttachmentKind.safeParse(raw);
-  if (!kind.success) throw new InvalidArgumentError(`${raw} is not an attachment kind (spec or plan)`);
-  return [...(prev ?? []), kind.data];
+  const kind = ATTACHMENT_KINDS.find((k) => k === raw);
+  if (kind === undefined) throw new InvalidArgumentError(`${raw} is not an attachment kind (spec or plan)`);
+  return [...(prev ?? []), kind];
 }

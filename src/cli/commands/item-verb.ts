@@ -33,6 +33,19 @@ export function itemVerb(fn: () => Promise<number> | number): Promise<void> {
   });
 }
 
+/** Runs a setup verb (item-setup.ts): a BadArgument is a usage error, the rest is runVerb's. */
+export function setupVerb(fn: () => Promise<number>): Promise<void> {
+  return runVerb(async () => {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof BadArgument)) throw err;
+      process.stderr.write(`jig: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+  });
+}
+
 /** How an act's answer reads at the end of its summary line: "the item is now running". */
 export function nowPhrase(item: WorkItem): string {
   switch (item.status) {

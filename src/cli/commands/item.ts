@@ -1,16 +1,12 @@
 import type { Command } from 'commander';
-import { JigClient } from '../../client/http.js';
-import { escalateItem, moveItem, stopEscalation, type ItemMove } from '../../client/items.js';
-import { EXIT_OK, printJson } from '../output.js';
-import { itemId } from '../item-of-cwd.js';
+import type { ItemMove } from '../../client/items.js';
+import { later } from '../lazy.js';
 import { registerItemCreate } from './item-create.js';
 import { registerItemForge } from './item-forge.js';
 import { registerItemGates } from './item-gates.js';
 import { registerItemReview } from './item-review.js';
 import { registerItemRun } from './item-run.js';
 import { registerItemSetup } from './item-setup.js';
-import { BadArgument } from './item-setup-args.js';
-import { itemVerb } from './item-verb.js';
 
 /** The ID argument of an act verb: optional inside an item's worktree. */
 const ID_ARG = ['[id]', 'work item id (default: the item of this worktree)'] as const;
@@ -45,24 +41,7 @@ export function registerItem(program: Command): void {
     .option('--message <text>', 'what the agent should look at or do')
     .option('--stop', 'end the running escalation turn')
     .option('--json', 'print the API answer')
-    .action((given: string | undefined, opts: { message?: string; stop?: boolean; json?: boolean }) =>
-      itemVerb(async () => {
-        if (!opts.stop && !opts.message?.trim())
-          throw new BadArgument('escalate needs --message TEXT (or --stop)');
-        const c = new JigClient();
-        const id = await itemId(c, 'escalate', given);
-        if (opts.stop) {
-          const res = await stopEscalation(c, id);
-          if (opts.json) printJson(res);
-          else process.stdout.write(`stopped escalation ${res.stopped} of ${id}\n`);
-          return EXIT_OK;
-        }
-        const res = await escalateItem(c, id, opts.message ?? '');
-        if (opts.json) printJson(res);
-        else process.stdout.write(`escalated ${id}: session ${res.session} on ${res.harness}\n`);
-        return EXIT_OK;
-      }),
-    );
+    .action(later(() => import('./item-actions.js'), 'itemEscalate'));
   for (const m of moves) {
     const cmd = item
       .command(m.move)
@@ -71,18 +50,7 @@ export function registerItem(program: Command): void {
       .option('--reason <text>', m.move === 'abandon' ? 'why (required)' : 'why')
       .option('--json', 'print the API answer');
     if (m.move === 'abandon') cmd.option('--yes', 'confirm: the worktree and branch are deleted');
-    cmd.action((given: string | undefined, opts: { reason?: string; json?: boolean; yes?: boolean }) =>
-      itemVerb(async () => {
-        if (m.move === 'abandon' && (!opts.reason || !opts.yes))
-          throw new BadArgument('abandon deletes the worktree and branch; pass --reason TEXT and --yes');
-        const c = new JigClient();
-        const id = await itemId(c, m.move, given);
-        const res = await moveItem(c, id, m.move, opts.reason);
-        if (opts.json) printJson(res);
-        else process.stdout.write(`${m.past} ${res.id}\n`);
-        return EXIT_OK;
-      }),
-    );
+    cmd.action(later(() => import('./item-actions.js'), 'itemMove', m));
   }
   registerItemReview(item);
 }
