@@ -1,9 +1,5 @@
 import type { Command } from 'commander';
-import { EXIT_FAIL, EXIT_OK, printJson, runVerb } from '../output.js';
-import { outputStyle, table, type Colour } from '../table.js';
-import { doctorRows, type RowStatus } from './admin-doctor-checks.js';
-
-const colours: Record<RowStatus, Colour> = { pass: 'green', warn: 'yellow', fail: 'red' };
+import { later } from '../lazy.js';
 
 export function registerDoctor(admin: Command): void {
   admin
@@ -12,24 +8,5 @@ export function registerDoctor(admin: Command): void {
       'check this machine: server, home permissions, config, git identity, database and workers, agent CLIs, add-ons and their updates, disk, network exposure, service; exits 1 when a row fails',
     )
     .option('--json', 'print the rows as JSON: [{check, status: pass|warn|fail, detail, fix}]')
-    .action((opts: { json?: boolean }) =>
-      runVerb(async () => {
-        const rows = await doctorRows();
-        if (opts.json) printJson(rows);
-        else {
-          const style = outputStyle();
-          process.stdout.write(
-            table(
-              style,
-              ['STATUS', 'CHECK', 'DETAIL'],
-              rows.map((r) => [{ text: r.status, colour: colours[r.status] }, r.check, r.detail]),
-            ),
-          );
-          const fixes = rows.filter((r) => r.status !== 'pass' && r.fix);
-          if (fixes.length > 0)
-            process.stdout.write(`\nto fix:\n${fixes.map((r) => `  ${r.check}: ${r.fix}`).join('\n')}\n`);
-        }
-        return rows.some((r) => r.status === 'fail') ? EXIT_FAIL : EXIT_OK;
-      }),
-    );
+    .action(later(() => import('./admin-doctor-actions.js'), 'adminDoctor'));
 }

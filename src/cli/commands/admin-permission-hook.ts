@@ -1,21 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { JigClient } from '../../client/http.js';
-import { gateToolCall, hookOutput, type HookCli } from '../../client/permission-hook.js';
-
-/** A hook's input is one tool call; past this it is not one, and reading stops. */
-const MAX_INPUT = 4 * 1024 * 1024;
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += b.length;
-    if (size > MAX_INPUT) break;
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { later } from '../lazy.js';
 
 /**
  * `jig admin permission-hook codex|cursor`: what Jig installs as Codex's and Cursor's pre-tool hook
@@ -31,14 +15,5 @@ export function registerPermissionHook(admin: Command): void {
     )
     .addArgument(new Argument('<agent>', 'the agent CLI whose hook this is').choices(['cursor', 'codex']))
     .option('--fail-closed', 'deny the tool call when the gate cannot decide (default: no opinion)')
-    .action(async (agent: HookCli, opts: { failClosed?: boolean }) => {
-      const raw = await readStdin();
-      const verdict = await gateToolCall(() => new JigClient({ onOtherHome: () => undefined }), {
-        cli: agent,
-        raw,
-        env: process.env,
-        failClosed: opts.failClosed === true,
-      });
-      process.stdout.write(`${hookOutput(agent, verdict)}\n`);
-    });
+    .action(later(() => import('./admin-permission-hook-actions.js'), 'adminPermissionHook'));
 }

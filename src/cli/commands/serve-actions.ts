@@ -1,0 +1,75 @@
+/** How long a stop may take before the process exits anyway. */
+const STOP_DEADLINE_MS = 10_000;
+
+/** Runs the server in this process until a signal stops it (`jig serve`, `jig admin start`, bare `jig`). */
+export async function serveForeground(opts: {
+  host?: string;
+  port?: number;
+  worker?: boolean;
+  name?: string;
+  /** commander's `--no-work`: false when given. */
+  work?: boolean;
+  slots?: number;
+  repoMap?: string[];
+  advertise?: string;
+}): Promise<void> {
+  // `jig serve` is the one verb that runs the server itself (DESIGN.md: cli -> server/main.ts only).
+  const { startServer } = await import('../../server/main.js');
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let pending: { signal: string; code: number } | null = null;
+  const stop = (signal: string, exitCode = 0): void => {
+    // A signal that arrives while the server is still starting is acted on once it is up.
+    if (!server) {
+      pending ??= { signal, code: exitCode };
+      return;
+    }
+    const running = server;
+    running.inst.log.info({ signal }, 'stopping: no new requests; finishing the ones in flight');
+    setTimeout(() => {
+      process.stderr.write(`jig: did not stop within ${STOP_DEADLINE_MS / 1000}s; exiting\n`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    running.close().then(
+      () => process.exit(exitCode),
+      (err: unknown) => {
+        process.stderr.write(`jig: error while stopping: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  // Installed before anything else, so no signal finds the default handler (which would kill
+  // the process without closing the store or releasing the pid file).
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  try {
+    server = await startServer({
+      host: opts.host,
+      port: opts.port,
+      ...(opts.worker ? { worker: true } : {}),
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      ...(opts.work === false ? { noWork: true } : {}),
+      ...(opts.slots !== undefined ? { slots: opts.slots } : {}),
+      ...(opts.repoMap ? { repoMap: opts.repoMap } : {}),
+      ...(opts.advertise !== undefined ? { advertise: opts.advertise } : {}),
+      logToStderr: true,
+      // POST /api/apply/restart: a clean stop, then a non-zero exit the service manager restarts on.
+      onRestart: (code) => stop('restart', code),
+    });
+  } catch (err) {
+    process.stderr.write(`jig: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(
+    server.inst.role === 'worker'
+      ? `jig worker ${server.inst.engine.workerName} claiming work (pid ${process.pid}, home ${server.inst.paths.home}, tasks' API on ${server.url})\n`
+      : `jig listening on ${server.url} (pid ${process.pid}, home ${server.inst.paths.home})\n`,
+  );
+  if (server.exposure.offLoopback) {
+    process.stdout.write(`jig: bound to ${server.inst.bind}: other machines can reach this port\n`);
+    for (const w of server.exposure.warnings) process.stderr.write(`jig: warning: ${w}\n`);
+  }
+  if (pending) {
+    const p: { signal: string; code: number } = pending;
+    stop(p.signal, p.code);
+  }
+}
