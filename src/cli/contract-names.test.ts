@@ -4,7 +4,7 @@ import { AttachmentKind, displayStatuses } from '../contract/items.js';
 import { SearchKind } from '../contract/search.js';
 import { ATTACHMENT_KINDS, DISPLAY_STATUSES, SEARCH_KIND_NAMES, STATUS_NAMES } from './contract-names.js';
 
-describe("the CLI's copies of the contract's name lists", () => {
+describe("the contract's name lists the CLI prints", () => {
   it('are the lists the schemas take, in their order', () => {
     expect([...DISPLAY_STATUSES]).toEqual([...displayStatuses]);
     expect([...SEARCH_KIND_NAMES]).toEqual(SearchKind.options);

@@ -3,6 +3,7 @@ import { itemStatuses, stopKinds } from './item-status.js';
 import { ItemMergeRequest } from './merge-requests.js';
 import { ItemWorkspace } from './item-workspace.js';
 import { BeadId, ItemIssue } from './item-issues.js';
+import { attachmentKinds, displayStatuses } from './item-names.js';
 
 /** Member names of the workspace `repo` names; each once. */
 const Members = z
@@ -17,7 +18,7 @@ const Overrides = z.record(z.string(), z.unknown());
 export const ITEM_SOURCES = ['human', 'trigger', 'schedule', 'duplicate', 'agent', 'auto_intake'] as const;
 export type ItemSource = (typeof ITEM_SOURCES)[number];
 
-export const AttachmentKind = z.enum(['spec', 'plan']);
+export const AttachmentKind = z.enum(attachmentKinds);
 export type AttachmentKind = z.infer<typeof AttachmentKind>;
 
 /** An attachment as sent: inline text, or a path inside the repo (read once, at intake). */
@@ -42,18 +43,7 @@ export const BudgetCap = z.object({
 });
 export type BudgetCap = z.infer<typeof BudgetCap>;
 
-export const displayStatuses = [
-  'paused',
-  'queued',
-  'running',
-  'waiting',
-  'rate_limited',
-  'needs_you',
-  'done',
-  'cancelled',
-  'abandoned',
-  'archived',
-] as const;
+export { displayStatuses };
 
 export const WorkItem = z.object({
   id: z.string(),

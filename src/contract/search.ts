@@ -1,17 +1,9 @@
 import { z } from 'zod';
+import { SEARCH_KINDS } from './item-names.js';
 
 /* `GET /api/search` and the rescan (docs/search.md). */
 
-export const SEARCH_KINDS = [
-  'item',
-  'event',
-  'thread',
-  'document',
-  'attachment',
-  'issue',
-  'chain',
-  'library',
-] as const;
+export { SEARCH_KINDS };
 export const SearchKind = z.enum(SEARCH_KINDS);
 export type SearchKind = z.infer<typeof SearchKind>;
 
