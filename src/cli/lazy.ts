@@ -18,7 +18,8 @@ export function later<M extends { [k in K]: Action }, K extends keyof M>(
   ...lead: unknown[]
 ): (...args: unknown[]) => Promise<void> {
   return async (...args) => {
-    const run = (await load())[name] as unknown as (...a: unknown[]) => unknown;
-    await run(...lead, ...args);
+    const run: Action = (await load())[name];
+    // Commander hands an action untyped values; each action's parameters say what it reads.
+    await Reflect.apply(run, undefined, [...lead, ...args]);
   };
 }
