@@ -42,10 +42,11 @@ it('a * * * * * schedule fires at the next minute on the real clock', { timeout:
   expect(items).toHaveLength(1);
   const item = items[0]!;
   expect(item).toMatchObject({ title: 'Every minute', source: 'schedule', status: 'paused' });
-  // Filed just after the boundary that followed the reload, not before it.
+  // Filed in the minute that followed the reload: not before its boundary, and not a minute late
+  // (how soon after the boundary is the machine's business: no timing threshold here).
   const filedAt = Date.parse(item.created_at);
   expect(filedAt).toBeGreaterThanOrEqual(boundary);
-  expect(filedAt - boundary).toBeLessThan(5_000);
+  expect(filedAt).toBeLessThan(boundary + 60_000);
   const events = (await http(`${jig.url}/api/work-items/${item.id}/events`)).json.events;
   expect(events[0].payload.schedule).toEqual({
     index: 0,
