@@ -149,14 +149,13 @@ describe.each(['cursor', 'opencode', 'amp', 'antigravity'] as const)(
     });
 
     it('sleep: keeps running until stopped', async () => {
-      const started = Date.now();
       const r = await run(
         id,
         LAUNCH[id],
         { FAKE_AGENT_MODE: 'sleep', FAKE_AGENT_DELAY_MS: '30000' },
         { killOn: (s) => s.session_id !== null },
       );
-      expect(Date.now() - started).toBeLessThan(20_000);
+      // Ended by the stop, not by its 30 s sleep: no exit code (a signal) and no final event.
       expect(r.code).toBeNull();
       expect(r.readout.done).toBe(false);
     });

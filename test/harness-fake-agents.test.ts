@@ -110,7 +110,6 @@ describe.each(['claude', 'codex', 'gemini'] as const)('fake %s through the argv 
   });
 
   it('sleep: keeps running until stopped', async () => {
-    const started = Date.now();
     const r = await run(
       id,
       LAUNCH[id],
@@ -119,7 +118,7 @@ describe.each(['claude', 'codex', 'gemini'] as const)('fake %s through the argv 
         killOn: (s) => s.session_id !== null,
       },
     );
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // Ended by the stop, not by its 30 s sleep: no exit code (a signal) and no final event.
     expect(r.code).toBeNull();
     expect(r.readout.done).toBe(false);
   });

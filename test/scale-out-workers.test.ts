@@ -255,12 +255,10 @@ ${step('two', runs)}
     await eventually(() => existsSync(mark), { what: 'the mark', tries: 120, everyMs: 250 });
     const w2 = await worker(env, jig.home, repo, 'w2');
     await w1.stop('SIGKILL');
-    const killedAt = Date.now();
     // The task outlives its worker, as tasks outlive a server.
     expect(isAlive(first.payload.pid)).toBe(true);
+    // Bounded by tries (about 90 s), not timed: the claim lapses and w2 takes the item over.
     await until(jig, id, (i) => i.status === 'completed', 900);
-    const took = Date.now() - killedAt;
-    expect(took).toBeLessThan(90_000);
     const ev = await events(jig, id);
     const reclaimed = ev.filter((e) => e.type === 'work_item_reclaimed');
     expect(reclaimed.map((e) => e.payload)).toEqual([
