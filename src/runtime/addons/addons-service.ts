@@ -34,6 +34,7 @@ import {
   type AddonState,
 } from './collection-edits.js';
 import { own } from '../../core/json/own.js';
+import { SerialQueue } from '../serial.js';
 
 export interface AddonsDeps {
   /** The home's config writer: addons.yaml and addons.lock are read, checked and written in its operations. */
@@ -56,7 +57,7 @@ const AUTO_UPDATE_EVERY_MS = 24 * 60 * 60 * 1000;
  * operation of the home's config writer.
  */
 export class AddonsService {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private timer: NodeJS.Timeout | null = null;
   private readonly cacheDir: string;
 
@@ -74,9 +75,7 @@ export class AddonsService {
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(fn);
   }
 
   private state(): AddonState {
@@ -475,7 +474,7 @@ export class AddonsService {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.queue;
+    await this.queue.idle();
   }
 
   private async restore(): Promise<void> {

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { readConfigFile } from '../fs/config-text.js';
 import { badRelative, isInside } from '../fs/safe-read.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
+import { SerialQueue } from '../serial.js';
 
 /**
  * What one queued operation may do to the config dir, by file name relative to it
@@ -38,7 +39,7 @@ export interface ConfigFiles {
  * (client/local-access.ts), as a password must be settable while no server runs.
  */
 export class ConfigWriter {
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(
     /** The config dir of the home; every path it writes stays inside it. */
@@ -50,9 +51,7 @@ export class ConfigWriter {
    * what `op` answers. A refusal thrown by `op` reaches the caller and does not stop the queue.
    */
   run<T>(op: (files: ConfigFiles) => T | Promise<T>): Promise<T> {
-    const next = this.tail.then(() => this.runNow(op));
-    this.tail = next.catch(() => undefined);
-    return next;
+    return this.queue.run(() => this.runNow(op));
   }
 
   private async runNow<T>(op: (files: ConfigFiles) => T | Promise<T>): Promise<T> {

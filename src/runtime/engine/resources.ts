@@ -3,6 +3,7 @@ import type { PolicyFile } from '../../contract/config/policy.js';
 import type { Store } from '../../store/database.js';
 import { itemOr404, type ItemRecord } from '../../store/work-items.js';
 import type { Clock } from '../clock.js';
+import { KeyedQueues } from '../serial.js';
 import type { ConfigState } from '../config/config-state.js';
 import type { EventLog } from '../events/event-log.js';
 import type { HarnessCatalog } from '../harness/catalog.js';
@@ -67,20 +68,4 @@ export const itemOf = (r: Pick<EngineDeps, 'store'>, id: string): Promise<ItemRe
  * One promise chain per item. Everything that changes an item's walk runs in its queue, so the row
  * read at the start of a move is the row the move writes over (ADR 0003).
  */
-export class ItemQueues {
-  private readonly queues = new Map<string, Promise<void>>();
-
-  serial<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.queues.get(id) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const tail = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(id, tail);
-    void tail.then(() => {
-      if (this.queues.get(id) === tail) this.queues.delete(id);
-    });
-    return next;
-  }
-}
+export class ItemQueues extends KeyedQueues {}

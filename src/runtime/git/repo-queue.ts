@@ -1,4 +1,6 @@
-const tails = new Map<string, Promise<unknown>>();
+import { KeyedQueues } from '../serial.js';
+
+const queues = new KeyedQueues();
 
 /**
  * Runs `fn` once every earlier call for the same repository has ended. git keeps its worktrees'
@@ -7,15 +9,5 @@ const tails = new Map<string, Promise<unknown>>();
  * start together often enough (a queue's slots freeing at once) for that to happen.
  */
 export function inRepoQueue<T>(repo: string, fn: () => Promise<T>): Promise<T> {
-  const before = tails.get(repo) ?? Promise.resolve();
-  const run = before.then(fn, fn);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  tails.set(repo, tail);
-  void tail.then(() => {
-    if (tails.get(repo) === tail) tails.delete(repo);
-  });
-  return run;
+  return queues.serial(repo, fn);
 }
