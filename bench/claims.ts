@@ -50,7 +50,7 @@ async function jigClaims(url: string, n: number): Promise<{ ms: number; each: nu
           events,
           clock: systemClock(),
           log,
-          identity: { name: `w${i}`, role: 'worker', takesWork: true, slots: null },
+          identity: { name: `w${i}`, role: 'worker', takesWork: true, slots: null, silenceMs: 60_000 },
           home: `/bench/w${i}`,
         }),
       });

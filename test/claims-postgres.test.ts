@@ -38,7 +38,7 @@ async function claimer(
     events,
     clock: systemClock(),
     log: pino({ level: 'silent' }),
-    identity: { name, role: 'worker', takesWork: true, slots: null },
+    identity: { name, role: 'worker', takesWork: true, slots: null, silenceMs: 60_000 },
     home: `/homes/${name}`,
   });
   const claims = new Claims({

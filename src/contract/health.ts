@@ -29,7 +29,7 @@ export const WorkerInfo = z.object({
   takes_work: z.boolean().describe('whether it claims and walks items'),
   started_at: z.string(),
   heartbeat_at: z.string().describe('when it last said it was alive'),
-  alive: z.boolean().describe('heard from within the last 60 s and not stopped'),
+  alive: z.boolean().describe('heard from within the silence (60 s unless --silence) and not stopped'),
   self: z.boolean().describe('the process answering'),
   leads: z
     .boolean()

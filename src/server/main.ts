@@ -42,6 +42,8 @@ export interface ServeOptions {
   noWork?: boolean;
   /** `--slots`: the most items this process walks at once (max_concurrent still holds overall). */
   slots?: number;
+  /** `--silence` (else JIG_WORKER_SILENCE, else 60): seconds before a silent process's items move. */
+  silence?: number;
   /** `--repo-map FROM=TO` (else JIG_REPO_MAP, pairs split by `,`): repos checked out elsewhere here. */
   repoMap?: string[];
   /** `--advertise URL` (else JIG_ADVERTISE_URL): where the other processes sharing the store reach this one. */

@@ -2,7 +2,12 @@ import { mkdirSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { AccessFile } from '../contract/config/access.js';
-import { defaultWorkerName, type ProcessIdentity } from '../runtime/engine/process-registry.js';
+import {
+  defaultWorkerName,
+  MIN_SILENCE_MS,
+  SILENCE_MS,
+  type ProcessIdentity,
+} from '../runtime/engine/process-registry.js';
 import type { HomePaths } from '../runtime/home/paths.js';
 import type { PreparedHome } from '../runtime/home/prepare-home.js';
 import { openStore, type Store } from '../store/database.js';
@@ -48,6 +53,17 @@ function parsePort(value: string | undefined, from: string): number | undefined 
   return n;
 }
 
+/** JIG_WORKER_SILENCE: whole seconds, from MIN_SILENCE_MS up to an hour. */
+function parseSilence(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < MIN_SILENCE_MS / 1000 || n > 3600)
+    throw new Error(
+      `JIG_WORKER_SILENCE must be whole seconds from ${MIN_SILENCE_MS / 1000} to 3600 (got ${value})`,
+    );
+  return n;
+}
+
 /** What `jig serve` was asked to be, before anything is opened. */
 export interface Asked {
   host?: string | undefined;
@@ -56,6 +72,8 @@ export interface Asked {
   name?: string | undefined;
   noWork?: boolean | undefined;
   slots?: number | undefined;
+  /** `--silence`, in seconds. */
+  silence?: number | undefined;
   advertise?: string | undefined;
 }
 
@@ -98,6 +116,7 @@ export function settle(asked: Asked, env: NodeJS.ProcessEnv, paths: HomePaths, a
       role,
       takesWork: !asked.noWork,
       slots: asked.slots ?? null,
+      silenceMs: (asked.silence ?? parseSilence(env.JIG_WORKER_SILENCE) ?? SILENCE_MS / 1000) * 1000,
     },
   };
 }

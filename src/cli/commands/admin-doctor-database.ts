@@ -21,7 +21,7 @@ const row = (check: string, status: RowStatus, detail: string, fix: string | nul
 
 /**
  * The store the server answers from and, on PostgreSQL, the processes sharing it
- * (docs/scale-out.md): a silent worker is a warning (its items are taken over after 60 s), no live
+ * (docs/scale-out.md): a silent worker is a warning (its items are taken over after its silence, 60 s unless --silence), no live
  * process taking work a failure (running items would wait for one).
  */
 export function databaseRows(health: Pick<HealthAnswer, 'store' | 'run_dir' | 'workers'>): DoctorRow[] {

@@ -10,6 +10,7 @@ export async function serveForeground(opts: {
   /** commander's `--no-work`: false when given. */
   work?: boolean;
   slots?: number;
+  silence?: number;
   repoMap?: string[];
   advertise?: string;
 }): Promise<void> {
@@ -49,6 +50,7 @@ export async function serveForeground(opts: {
       ...(opts.name !== undefined ? { name: opts.name } : {}),
       ...(opts.work === false ? { noWork: true } : {}),
       ...(opts.slots !== undefined ? { slots: opts.slots } : {}),
+      ...(opts.silence !== undefined ? { silence: opts.silence } : {}),
       ...(opts.repoMap ? { repoMap: opts.repoMap } : {}),
       ...(opts.advertise !== undefined ? { advertise: opts.advertise } : {}),
       logToStderr: true,

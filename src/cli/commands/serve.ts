@@ -16,6 +16,13 @@ function slotsArg(value: string): number {
   return n;
 }
 
+function silenceArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 5 || n > 3600)
+    throw new InvalidArgumentError('silence is whole seconds from 5 to 3600');
+  return n;
+}
+
 export function registerServe(program: Command): void {
   program
     .command('serve')
@@ -37,6 +44,11 @@ export function registerServe(program: Command): void {
       (v: string, all: string[] = []) => [...all, v],
     )
     .option('--slots <n>', 'the most items this process walks at once (max_concurrent still holds)', slotsArg)
+    .option(
+      '--silence <seconds>',
+      'how long a process sharing the store may be silent before its items move (else JIG_WORKER_SILENCE, else 60); the same on every process',
+      silenceArg,
+    )
     .option(
       '--advertise <url>',
       'where the other processes sharing the store reach this one (else JIG_ADVERTISE_URL, else its own address)',

@@ -18,10 +18,15 @@ import { getSession } from '../../store/sessions.js';
 import { stamp, type Clock } from '../clock.js';
 import type { EventLog } from '../events/event-log.js';
 
-/** A process that has not said it is alive for this long loses its claims (docs/scale-out.md). */
+/**
+ * A process that has not said it is alive for this long loses its claims (docs/scale-out.md);
+ * `--silence` (or JIG_WORKER_SILENCE) changes it, the same on every process sharing the store.
+ */
 export const SILENCE_MS = 60_000;
+/** The shortest silence allowed: a few claim rounds (one a second) must fit in it. */
+export const MIN_SILENCE_MS = 5_000;
 /** How often a process says it is alive: several times within the silence, so a slow beat is no death. */
-const HEARTBEAT_MS = 5_000;
+const heartbeatFor = (silenceMs: number): number => Math.min(5_000, Math.floor(silenceMs / 5));
 /** A process silent this long is dropped from the list health shows. */
 const FORGET_MS = 24 * 60 * 60_000;
 
@@ -34,6 +39,8 @@ export interface ProcessIdentity {
   takesWork: boolean;
   /** Most items it walks at once (the global max_concurrent still holds); null: no own limit. */
   slots: number | null;
+  /** How long another process may be silent before its claims move (SILENCE_MS unless told). */
+  silenceMs: number;
 }
 
 export function defaultWorkerName(env: NodeJS.ProcessEnv): string {
@@ -75,7 +82,7 @@ export class ProcessRegistry {
 
   /** Heartbeats older than this are silence. */
   silentSince(): string {
-    return new Date(this.d.clock.now() - SILENCE_MS).toISOString();
+    return new Date(this.d.clock.now() - this.d.identity.silenceMs).toISOString();
   }
 
   /**
@@ -120,7 +127,7 @@ export class ProcessRegistry {
 
   /** Says this process is alive when a beat is due (each round of claims.ts asks). */
   async beatIfDue(): Promise<void> {
-    if (!this.shared || this.d.clock.now() - this.lastBeat < HEARTBEAT_MS) return;
+    if (!this.shared || this.d.clock.now() - this.lastBeat < heartbeatFor(this.d.identity.silenceMs)) return;
     await heartbeat(this.d.store.db, this.name, stamp(this.d.clock));
     this.lastBeat = this.d.clock.now();
   }
