@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -249,15 +249,18 @@ nodes:
 
   for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
     it(`an agent session outlives the server (${signal}) and is adopted: its usage is read to the end`, async () => {
+      // The session's last step waits for this file, so it is still running when the restarted
+      // server looks, however busy the machine: the test lets it finish once it is adopted.
+      const hold = join(mkdtempSync(join(tmpdir(), 'jig-hold-')), 'go');
       const { jig, repo, home } = await agentSetup(
         { one: ONE_AGENT },
         {
           env: {
-            // Long enough (10 s) to still be running when a restarted server looks, on a busy machine.
             FAKE_AGENT_MODE: 'slow',
-            FAKE_AGENT_STEPS: '40',
-            FAKE_AGENT_DELAY_MS: '250',
+            FAKE_AGENT_STEPS: '6',
+            FAKE_AGENT_DELAY_MS: '50',
             FAKE_AGENT_TOKENS: '1200,240',
+            FAKE_AGENT_HOLD_FILE: hold,
           },
         },
       );
@@ -266,6 +269,11 @@ nodes:
       expect(first.status).toBe('running');
       await jig.stop(signal);
       const again = await startJig({ home });
+      await eventually(
+        async () => (await events(again, item.id)).some((e) => e.type === 'session_reattached'),
+        { what: 'the restarted server to adopt the session' },
+      );
+      writeFileSync(hold, '');
       const done = await until(again, item.id, ended);
       expect(done.status, JSON.stringify(done.stop)).toBe('completed');
       const [s] = await sessions(again, item.id);

@@ -11,6 +11,9 @@ import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { makeRepo } from './helpers/git.js';
 import { listenLoopback } from './helpers/mock-http.js';
 import { cleanupAll, http, startJig, tempHome, type JigProcess } from './helpers/server.js';
+import { bootClocked, closeClocked, type ClockedJig } from './helpers/engine-clock.js';
+import type { ManualClock } from '../src/runtime/clock.js';
+import { resolveHomePaths } from '../src/runtime/home/paths.js';
 
 /*
  * Notifications (docs/notifications.md) on a real server: a recording webhook on loopback receives
@@ -44,15 +47,14 @@ async function startHook(): Promise<Hook> {
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  await closeClocked();
   for (const c of closers.splice(0)) await c();
   await cleanupAll();
 });
 
 const SECRET = 'a-secret-of-sixteen-or-more';
 
-async function serve(
-  notify: Record<string, unknown> | string,
-): Promise<{ jig: JigProcess; repo: string; home: string }> {
+function homeWith(notify: Record<string, unknown> | string): { home: string; repo: string } {
   const home = tempHome();
   const repo = makeRepo({ 'README.md': '# app\n' });
   mkdirSync(join(home, 'config', 'chains'), { recursive: true });
@@ -63,8 +65,39 @@ async function serve(
   );
   writeFileSync(join(home, 'config', 'harnesses.yaml'), harnessesYaml());
   writeFileSync(join(home, 'config', 'notify.yaml'), typeof notify === 'string' ? notify : stringify(notify));
+  return { home, repo };
+}
+
+async function serve(
+  notify: Record<string, unknown> | string,
+): Promise<{ jig: JigProcess; repo: string; home: string }> {
+  const { home, repo } = homeWith(notify);
   const jig = await startJig({ home });
   return { jig, repo, home };
+}
+
+/**
+ * The same home served in-process on a ManualClock: the held messages and the retries' backoff
+ * wait for the test to move the clock, not for real seconds.
+ */
+async function serveClocked(
+  notify: Record<string, unknown> | string,
+): Promise<{ jig: ClockedJig; repo: string; home: string }> {
+  const { home, repo } = homeWith(notify);
+  return { jig: await bootClocked(home), repo, home };
+}
+
+/** Waits for `n` messages, moving the clock a second a try so held and retried ones fall due. */
+async function receivedMoving(hook: Hook, n: number, clock: ManualClock): Promise<Hook['got']> {
+  await eventually(
+    async () => {
+      if (hook.got.length >= n) return true;
+      await clock.advance(1_000);
+      return false;
+    },
+    { what: `${n} message(s) at the hook`, everyMs: 50 },
+  );
+  return hook.got;
 }
 
 async function received(hook: Hook, n: number): Promise<Hook['got']> {
@@ -76,7 +109,7 @@ describe('notifications', () => {
   it('posts a signed message at the gate and at completion, with a link to the item', async () => {
     const hook = await startHook();
     closers.push(() => hook.close());
-    const { jig, repo } = await serve({
+    const { jig, repo } = await serveClocked({
       enabled: true,
       url: hook.url,
       secret: SECRET,
@@ -105,8 +138,9 @@ describe('notifications', () => {
     });
     expect((await post(jig, `/api/work-items/${id}/gates/review/approve`)).status).toBe(200);
     await until(jig, id, (i) => i.status === 'completed');
-    // The completion falls in the item's 10 s window: it is held, then sent.
-    const got = await received(hook, 2);
+    // The completion falls in the item's 10 s window: it is held until the clock passes it.
+    expect(hook.got).toHaveLength(1);
+    const got = await receivedMoving(hook, 2, jig.clock);
     expect(got.map((g) => JSON.parse(g.body).type)).toEqual(['gate_requested', 'work_item_completed']);
   });
 
@@ -114,10 +148,10 @@ describe('notifications', () => {
     const hook = await startHook();
     closers.push(() => hook.close());
     hook.answers.push(500);
-    const { jig, repo } = await serve({ enabled: true, url: hook.url, format: 'slack' });
+    const { jig, repo, home } = await serveClocked({ enabled: true, url: hook.url, format: 'slack' });
     const one = await post(jig, '/api/work-items', { title: 'Retry me', repo, start: true });
     await until(jig, one.json.id, (i) => i.status === 'stopped');
-    const got = await received(hook, 2);
+    const got = await receivedMoving(hook, 2, jig.clock);
     expect(got.map((g) => g.body)).toEqual([
       JSON.stringify({
         text: `Jig: Retry me waits for your approval at gate review\nLook at out.txt\njig view show ${one.json.id}`,
@@ -134,7 +168,9 @@ describe('notifications', () => {
     const failed = await eventually(
       async () => {
         const found = (await events(jig, two.json.id)).filter((e) => e.type === 'notification_failed');
-        return found.length > 0 && found;
+        if (found.length > 0) return found;
+        await jig.clock.advance(1_000);
+        return false;
       },
       { what: 'a notification_failed event', everyMs: 50 },
     );
@@ -143,7 +179,7 @@ describe('notifications', () => {
     ]);
     expect(hook.got).toHaveLength(5);
     expect(JSON.stringify(await events(jig, two.json.id))).not.toContain('T0K3N');
-    expect(jig.stdout() + jig.stderr()).not.toContain('T0K3N');
+    expect(readFileSync(resolveHomePaths({ JIG_HOME: home }).serverLogPath, 'utf8')).not.toContain('T0K3N');
   });
 
   it('settings: never shows the URL or secret, keeps comments, refuses a bad value naming it, and sends a test', async () => {
