@@ -39,6 +39,23 @@ process.on('exit', () => appendFileSync(log, Object.keys(require.cache).join('\\
 
 let runs = 0;
 
+/**
+ * bin/jig.js runs the bundle (scripts/bundle.mjs): a file loaded from dist/bundle stands for the
+ * modules esbuild put in it, as its metafile lists them (dist/… and node_modules/… paths).
+ */
+const bundleMeta = JSON.parse(readFileSync(join(repoRoot, 'dist', 'bundle', 'meta.json'), 'utf8')) as {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+};
+const modulesIn = (path: string): string[] =>
+  path.startsWith('dist/bundle/') ? Object.keys(bundleMeta.outputs[path]?.inputs ?? {}) : [path];
+
+it('runs the bundle, whose chunks name their modules', () => {
+  const r = start(['--version']);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.files).toContain('dist/bundle/main.js');
+  expect(r.files.filter((f) => f.startsWith('dist/cli/'))).toEqual([]);
+});
+
 /** Runs jig; answers its exit code, stderr and the modules it loaded (paths under the repository). */
 function start(args: string[], env: NodeJS.ProcessEnv = {}) {
   const log = join(dir, `loaded-${++runs}.txt`);
@@ -58,9 +75,14 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}) {
     readFileSync(log, 'utf8')
       .split('\n')
       .filter((l) => l.startsWith('file:') || l.startsWith('/'))
-      .map((l) => relative(repoRoot, l.startsWith('file:') ? fileURLToPath(l) : l)),
+      .map((l) => relative(repoRoot, l.startsWith('file:') ? fileURLToPath(l) : l))
+      .flatMap(modulesIn),
   );
-  return { code: r.status, stderr: r.stderr, loaded: [...loaded].sort() };
+  const files = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('file:'))
+    .map((l) => relative(repoRoot, fileURLToPath(l)));
+  return { code: r.status, stderr: r.stderr, loaded: [...loaded].sort(), files };
 }
 
 /** The packages among the modules: `node_modules/zod/…` → zod, `node_modules/@a/b/…` → @a/b. */

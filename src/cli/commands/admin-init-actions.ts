@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import { writeFileAtomic } from '../../client/atomic-file.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, runVerb } from '../output.js';
+import { packageFile } from '../package-files.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
 
 /*
@@ -51,7 +51,7 @@ export function mcpLaunch(env: NodeJS.ProcessEnv = process.env): McpLaunch {
   if (env.JIG_HOME && env.JIG_HOME.trim() !== '') extra.JIG_HOME = resolve(env.JIG_HOME);
   const jig = onPath(['jig'], env);
   if (jig) return { command: jig, args: ['admin', 'mcp'], env: extra };
-  const bin = fileURLToPath(new URL('../../../bin/jig.js', import.meta.url));
+  const bin = packageFile('bin/jig.js');
   return { command: process.execPath, args: [bin, 'admin', 'mcp'], env: extra };
 }
 

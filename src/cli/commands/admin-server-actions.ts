@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { restartServer } from '../../contract/routes/apply.js';
 import type { HealthAnswer } from '../../contract/health.js';
 import { getHealth } from '../../client/admin.js';
@@ -10,11 +9,12 @@ import { ApiError, JigClient, UnreachableError } from '../../client/http.js';
 import { listItems } from '../../client/items.js';
 import { isAlive, isRecordedProcess, readLocalServer } from '../../client/local-server.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, runVerb } from '../output.js';
+import { packageFile } from '../package-files.js';
 import { serveForeground } from './serve-actions.js';
 import { confirm } from '../confirm.js';
 
-/** The CLI's own entry point, which a detached server runs (`dist/cli/commands` → package root). */
-export const jigBinPath = fileURLToPath(new URL('../../../bin/jig.js', import.meta.url));
+/** The CLI's own entry point, which a detached server runs. */
+export const jigBinPath = packageFile('bin/jig.js');
 
 /** A stop waits past the server's own 10 s deadline before it gives up. */
 const STOP_WAIT_MS = 15_000;

@@ -9,6 +9,7 @@ import { jigHome } from '../../client/discover.js';
 import { JigClient } from '../../client/http.js';
 import { checkUpdate, getUpdate } from '../../client/update.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
+import { packageFile } from '../package-files.js';
 import { restart } from './admin-server-actions.js';
 
 interface UpdateOpts {
@@ -33,9 +34,7 @@ const VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 /** This CLI's own npm name: what `--yes` installs, whatever name the answering server reports. */
 function ownPackageName(): string | null {
   try {
-    return (
-      parseManifest(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'))?.name ?? null
-    );
+    return parseManifest(readFileSync(packageFile('package.json'), 'utf8'))?.name ?? null;
   } catch {
     return null;
   }

@@ -1,13 +1,17 @@
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { WaitTarget } from '../../contract/config/task.js';
 import type { ModelAgentTask, ModelTask } from '../../core/chain/model.js';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { splitWords } from '../../core/items/split-words.js';
+import { packageRoot } from '../package-root.js';
 
-/** The rebase builtin is a script of its own, so it is supervised and adopted like any task. */
-export const MR_REBASE = fileURLToPath(new URL('../builtins/mr-rebase.js', import.meta.url));
+/**
+ * The rebase builtin is a script of its own, so it is supervised and adopted like any task: the
+ * compiled file, wherever this module runs from (src/ under the tests, the bundle in dist/bundle).
+ */
+export const MR_REBASE = join(packageRoot, 'dist', 'runtime', 'builtins', 'mr-rebase.js');
 /** So are the forge actions that act at once. */
-export const FORGE_TASK = fileURLToPath(new URL('../builtins/forge-task.js', import.meta.url));
+export const FORGE_TASK = join(packageRoot, 'dist', 'runtime', 'builtins', 'forge-task.js');
 
 /** Forge targets that act and end; the rest wait on the forge (CI, reviews, approval, the merge). */
 export const IMMEDIATE_FORGE = ['mr.open_draft', 'mr.sync', 'mr.mark_ready'] as const;

@@ -1,13 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { JigError } from '../../contract/errors.js';
 import { boardAsset, boardPages } from '../../contract/routes/board.js';
+import { packageRoot } from '../../runtime/package-root.js';
 import { sendHtml, simplePage } from '../html.js';
 import { routeFile } from '../route-file.js';
 
 /** Where `npm run build` puts the board (vite, web/vite.config.ts): dist/web beside dist/server. */
-export const BOARD_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+export const BOARD_DIR = join(packageRoot, 'dist', 'web');
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { JigError } from '../../contract/errors.js';
+import { packageRoot } from '../../runtime/package-root.js';
 import {
   openApiDocument,
   redocInitScript,
@@ -80,7 +80,7 @@ const redocPage = `<!doctype html>
 `;
 
 /** Where the build copies the viewers' files (scripts/copy-viewers.mjs). */
-const VENDOR_DIR = fileURLToPath(new URL('../../../dist/vendor/', import.meta.url));
+const VENDOR_DIR = join(packageRoot, 'dist', 'vendor');
 
 /** The local copies, read once: the files are fixed by their pins, a request names one of them. */
 function readVendored(): Map<string, Buffer> {
