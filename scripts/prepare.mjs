@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const built = ['dist/server/main.js', 'dist/cli/main.js', 'dist/web/index.html'].every((f) =>
-  existsSync(join(root, f)),
+const built = ['dist/server/main.js', 'dist/cli/main.js', 'dist/bundle/main.js', 'dist/web/index.html'].every(
+  (f) => existsSync(join(root, f)),
 );
 if (process.env.npm_command === 'exec' && built) process.exit(0);
 const r = spawnSync('npm', ['run', 'build'], {
