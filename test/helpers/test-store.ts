@@ -2,17 +2,23 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 
 /*
- * The store a test's server uses, SQLite (the default) or PostgreSQL: with `JIG_TEST_STORE=postgres`
- * (`npm run test:pg`) the global setup starts one PostgreSQL server and every `startJig` home gets a
- * database of its own, made from a migrated template. Tests that read or change a row the API does
+ * The store a test's server uses, SQLite (the default) or PostgreSQL: in the postgres project
+ * (vitest.config.ts, `JIG_TEST_STORE=postgres` in its workers) the global setup starts one PostgreSQL
+ * server and every `startJig` home gets a database of its own, made from a migrated template. Tests that read or change a row the API does
  * not show go through `dbAll`/`dbRun`, written with `?` placeholders, on whichever store it is.
  */
 
+/** The postgres project's server and template (test/global-setup.ts), or null: SQLite. */
+function provided(): { url: string; template: string } | null {
+  return process.env.JIG_TEST_STORE === 'postgres' ? inject('jigTestPostgres') : null;
+}
+
 /** The PostgreSQL server of this run (`postgres://postgres@127.0.0.1:PORT`), or null: SQLite. */
 export function testPostgres(): string | null {
-  return process.env.JIG_TEST_PG_URL ?? null;
+  return provided()?.url ?? null;
 }
 
 /** The database a home's server uses on PostgreSQL: named after the home, so a restart finds it. */
@@ -33,9 +39,7 @@ export async function databaseFor(home: string): Promise<string | null> {
     try {
       const exists = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
       if (exists.rows.length === 0)
-        await c.query(
-          `CREATE DATABASE "${name}" TEMPLATE "${process.env.JIG_TEST_PG_TEMPLATE ?? 'template0'}"`,
-        );
+        await c.query(`CREATE DATABASE "${name}" TEMPLATE "${provided()?.template ?? 'template0'}"`);
     } finally {
       await c.end();
     }
