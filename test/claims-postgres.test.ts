@@ -6,6 +6,7 @@ import { systemClock } from '../src/runtime/clock.js';
 import { EventLog } from '../src/runtime/events/event-log.js';
 import { openStore, type Store } from '../src/store/database.js';
 import { runningItemRows } from './helpers/item-rows.js';
+import { eventually } from './helpers/eventually.js';
 import { usePostgres } from './helpers/postgres.js';
 
 /*
@@ -116,5 +117,38 @@ describe('claim rounds on PostgreSQL', () => {
       ['w2', true, false, false],
       ['w3', true, false, false],
     ]);
+  });
+
+  it("the fence ends an item's walk sessions here when it stops, all of them when its claim moves on", async (ctx) => {
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
+    const url = await server.createDatabase(`fence_${process.pid}`);
+    const { claims, store } = await claimer(url, 'w0');
+    const [stops, moves] = await seed(store, 2);
+    expect((await claims.claimRound()).sort()).toEqual([stops, moves]);
+    const ended: [string, boolean][] = [];
+    await claims.start({
+      walk: () => undefined,
+      endLocal: async (id, walkOnly) => void ended.push([id, walkOnly]),
+    });
+    try {
+      // Stopped, and still this process's: its walk's sessions end, not an escalation turn on it
+      // (Jig's own turn on a stuck item starts within the second the fence looks).
+      await store.db.updateTable('work_items').set({ status: 'stopped' }).where('id', '=', stops!).execute();
+      await eventually(() => ended.length === 1, { what: 'the fence to see the stop' });
+      // Taken by another process: everything of it here ends.
+      await store.db
+        .updateTable('item_claims')
+        .set({ worker: 'w9' })
+        .where('work_item_id', '=', moves!)
+        .execute();
+      await eventually(() => ended.length === 2, { what: 'the fence to see the claim move' });
+      expect(ended).toEqual([
+        [stops, true],
+        [moves, false],
+      ]);
+    } finally {
+      claims.halt();
+    }
   });
 });

@@ -36,7 +36,11 @@ export interface ClaimsDeps {
 /** What claims ask of the engine: start a walk here, and end this process's sessions of an item. */
 export interface ClaimsHooks {
   walk(id: string): void;
-  endLocal(id: string): Promise<void>;
+  /**
+   * `walkOnly`: the item stopped running but is still this process's: the walk's sessions end, and
+   * an escalation turn (which runs on a stopped item by design) goes on.
+   */
+  endLocal(id: string, walkOnly: boolean): Promise<void>;
 }
 
 /**
@@ -242,7 +246,7 @@ export class Claims {
         const hooks = this.hooks;
         if (hooks)
           background(this.d.log, 'ending sessions of an item no longer walked here', () =>
-            hooks.endLocal(id),
+            hooks.endLocal(id, !lost),
           );
       }
     }

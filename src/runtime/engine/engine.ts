@@ -209,7 +209,7 @@ export class Engine {
     const summary = await recover(this.r, { parking: this.parking, slots: this.slots, walker: this.walker });
     await this.claims.start({
       walk: (id) => this.walker.kick(id),
-      endLocal: (id) => this.r.workers.endLocal(id),
+      endLocal: (id, walkOnly) => this.r.workers.endLocal(id, 'paused', walkOnly),
     });
     return summary;
   }

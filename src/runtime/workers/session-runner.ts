@@ -3,6 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { ESCALATION_NODE } from '../../contract/verdicts.js';
 import type { ProviderDefinition } from '../../contract/harness/provider.js';
 import type { PriceTable } from '../../core/harness/prices.js';
 import type { Store } from '../../store/database.js';
@@ -319,9 +320,11 @@ export class SessionRunner {
 
   /**
    * Ends this process's live sessions of an item whatever the store says of them: the fence, when
-   * the item's claim moved on to another process or the item stopped running elsewhere.
+   * the item's claim moved on to another process or the item stopped running elsewhere. With
+   * `walkOnly` (the item only stopped), an escalation turn is spared: it runs on a stopped item by
+   * design, and Jig's own turn on a stuck item starts within the second the fence looks.
    */
-  async endLocal(itemId: string, why: PersonEnding = 'paused'): Promise<void> {
+  async endLocal(itemId: string, why: PersonEnding = 'paused', walkOnly = false): Promise<void> {
     // Launches under way too: each is ended once its process has a pid.
     const starting = await Promise.all(
       [...this.launchingItems]
@@ -329,7 +332,9 @@ export class SessionRunner {
         .map(([id]) => this.launching.get(id) ?? Promise.resolve(null)),
     );
     const started = starting.filter((x): x is SessionRecord => x !== null && x !== undefined);
-    const mine = [...this.live.values(), ...started].filter((s) => s.work_item_id === itemId);
+    const mine = [...this.live.values(), ...started].filter(
+      (s) => s.work_item_id === itemId && !(walkOnly && s.node === ESCALATION_NODE),
+    );
     await Promise.all([...new Map(mine.map((s) => [s.id, s])).values()].map((s) => this.end(s, why)));
   }
 

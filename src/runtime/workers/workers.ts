@@ -120,9 +120,12 @@ export class Workers {
     await Promise.all(live.map((s) => this.sessions.end(s, why)));
   }
 
-  /** Ends this process's live sessions of an item, whatever the store says (engine/claims.ts). */
-  endLocal(itemId: string, why: PersonEnding = 'paused'): Promise<void> {
-    return this.sessions.endLocal(itemId, why);
+  /**
+   * Ends this process's live sessions of an item, whatever the store says (engine/claims.ts);
+   * `walkOnly` spares its escalation turn.
+   */
+  endLocal(itemId: string, why: PersonEnding = 'paused', walkOnly = false): Promise<void> {
+    return this.sessions.endLocal(itemId, why, walkOnly);
   }
 
   /** Ends one live session (an escalation turn a person stops). */
