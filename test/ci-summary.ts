@@ -6,14 +6,28 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
  * `.ci/run`'s closing lines, after the default reporter's: per project (sqlite, postgres), the ten
  * slowest files, then every failure again by name with its first message lines (CI keeps only the
  * tail of the output, and a failure scrolled out of it cannot be told from a flake), then the
- * counts. Writes every file's figures to .cache/test-files.json for scripts/slow-files.mjs and
- * docs/testing.md.
+ * counts. Writes every file's figures (its seconds, and when it started and ended in the run) to
+ * .cache/test-files.json for scripts/slow-files.mjs and docs/testing.md.
  */
 export default class CiSummary implements Reporter {
   private root = process.cwd();
+  private startedAt = Date.now();
+  /** When each file started and ended, in seconds from the run's start, by project and path. */
+  private spans = new Map<string, { from: number; to: number }>();
 
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
+    this.startedAt = Date.now();
+  }
+
+  onTestModuleStart(m: TestModule): void {
+    const at = (Date.now() - this.startedAt) / 1000;
+    this.spans.set(`${m.project.name} ${m.moduleId}`, { from: at, to: at });
+  }
+
+  onTestModuleEnd(m: TestModule): void {
+    const span = this.spans.get(`${m.project.name} ${m.moduleId}`);
+    if (span) span.to = (Date.now() - this.startedAt) / 1000;
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
@@ -24,6 +38,8 @@ export default class CiSummary implements Reporter {
         project: m.project.name,
         file: relative(this.root, m.moduleId),
         seconds: (d.collectDuration + d.prepareDuration + d.setupDuration + d.duration) / 1000,
+        // Where the file sat in the run (from its start to its end), to see the workers idle.
+        span: this.spans.get(`${m.project.name} ${m.moduleId}`) ?? null,
         tests: tests.length,
         passed: tests.filter((t) => t.result().state === 'passed').length,
         skipped: tests.filter((t) => t.result().state === 'skipped').length,
