@@ -178,10 +178,17 @@ describe('forge waits and the merge request watcher', () => {
     pull.state = 'closed';
     const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
     expect(stopped.stop.kind).toBe('mr_closed');
-    const sleep = (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions.find(
-      (s: any) => s.task_path === 'work.main.sleep',
+    // Its task ends too: recorded once the process group is gone, which may be a moment after the
+    // item's stop is.
+    await eventually(
+      async () => {
+        const sessions = (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions;
+        const sleep = sessions.find((s: any) => s.task_path === 'work.main.sleep');
+        expect(sleep.status).not.toBe('running');
+        return true;
+      },
+      { what: 'the work.main.sleep session to end' },
     );
-    expect(sleep.status).not.toBe('running');
     const reopened = await post(jig, `/api/work-items/${item.id}/reopen-mr`);
     expect(reopened.status, reopened.text).toBe(200);
     expect(pull.state).toBe('open');
