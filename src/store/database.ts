@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { Kysely, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
-import { isPostgresUrl, openPostgres } from './postgres.js';
+import { isPostgresUrl } from './store-url.js';
 import { StoreRefusedError } from './store-error.js';
-import { soleLease, type LeadChange, type Lease } from './leader.js';
+import { soleLease, type LeadChange, type Lease } from './lease.js';
 
 export { StoreRefusedError };
 
@@ -86,6 +86,8 @@ async function currentVersion(db: Kysely<unknown>): Promise<number> {
  */
 export async function openStore(path: string, migrations: Migration[] = defaultMigrations): Promise<Store> {
   if (isPostgresUrl(path)) {
+    // The driver loads only here: most homes are SQLite, and it costs a start some 20 ms.
+    const { openPostgres } = await import('./postgres.js');
     const pg = await openPostgres(path, migrations);
     return { kind: 'postgres', raw: null, backupPath: null, ...pg };
   }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { LeadChange, Lease } from './lease.js';
 
 /*
  * Leadership among the `jig serve` processes sharing one PostgreSQL database (issue 27,
@@ -15,30 +16,7 @@ export const LEADER_LOCK_KEY = 545;
 /** How often a follower tries for the lock, and a leader checks that its connection still holds it. */
 export const LEAD_POLL_MS = 2_000;
 
-export interface Lease {
-  /** Whether this process leads now. */
-  readonly leading: boolean;
-  /** Gives up leadership (the lock connection ends) and stops trying; `onChange(false)` first. */
-  release(): Promise<void>;
-}
-
-export type LeadChange = (leading: boolean) => Promise<void> | void;
-
-/** One process, one store: SQLite's process always leads. */
-export async function soleLease(onChange: LeadChange): Promise<Lease> {
-  let leading = true;
-  await onChange(true);
-  return {
-    get leading() {
-      return leading;
-    },
-    async release() {
-      if (!leading) return;
-      leading = false;
-      await onChange(false);
-    },
-  };
-}
+export type { LeadChange, Lease } from './lease.js';
 
 /**
  * Tries for the lock now and every LEAD_POLL_MS. `onChange` is awaited in order, never two at once:

@@ -206,9 +206,6 @@ class Listener {
   }
 }
 
-/** Whether a store target names a PostgreSQL database rather than a SQLite file. */
-export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
-
 /**
  * Opens a PostgreSQL store and brings its schema to the code's version. Several processes may
  * start at once: each migration runs under the write lock and is skipped when another process

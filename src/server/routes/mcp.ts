@@ -1,6 +1,5 @@
 import { JigError } from '../../contract/errors.js';
 import { mcpDelete, mcpGet, mcpPost } from '../../contract/routes/mcp.js';
-import { answerMcpPost } from '../../mcp/http.js';
 import type { Instance } from '../../runtime/instance.js';
 import type { Services } from '../compose.js';
 import { routeFile } from '../route-file.js';
@@ -13,6 +12,13 @@ function selfUrl(inst: Pick<Instance, 'bind' | 'port'>): string {
   else if (host.includes(':')) host = `[${host}]`;
   return `http://${host}:${inst.port}`;
 }
+
+/**
+ * The MCP SDK (and the Ajv copy it brings) loads with the first `/mcp` request, not at every start:
+ * most servers never get one, and it was about a seventh of the code a start compiled.
+ */
+let mcpHttp: Promise<typeof import('../../mcp/http.js')> | null = null;
+const loadMcpHttp = () => (mcpHttp ??= import('../../mcp/http.js'));
 
 /** The transport's refusals, by the statuses the route declares (any other one is a 400). */
 function refusalStatus(status: number): 400 | 406 | 413 | 415 {
@@ -31,6 +37,7 @@ export const mcpRoutes = routeFile(
     const token = inst.mcpToken;
     r.serve(mcpPost, async (req, reply) => {
       const self = { url: selfUrl(inst), token: token.current() };
+      const { answerMcpPost } = await loadMcpHttp();
       const a = await answerMcpPost(req.headers, req.body, self, inst.version);
       if (!a.ok) return reply.code(refusalStatus(a.status)).send({ detail: a.detail, code: 'bad_request' });
       if (a.contentType) void reply.header('content-type', a.contentType);
