@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
 /**
@@ -48,7 +49,16 @@ export default class CiSummary implements Reporter {
           .map((t) => {
             const first = (t.result().errors ?? [])[0];
             const text = first ? `${first.name ?? 'Error'}: ${first.message}` : 'failed';
-            return `${t.fullName}: ${text.split('\n').slice(0, 3).join(' | ').slice(0, 400)}`;
+            // "expected [ Array(1) ] to deeply equal []" says nothing of what the array held: the
+            // diff's lines do.
+            const diff = first?.diff
+              ? ` | diff: ${stripVTControlCharacters(first.diff)
+                  .split('\n')
+                  .filter((l) => /^\s*[+-]/.test(l))
+                  .join(' | ')
+                  .slice(0, 600)}`
+              : '';
+            return `${t.fullName}: ${text.split('\n').slice(0, 3).join(' | ').slice(0, 400)}${diff}`;
           }),
         // A file that failed to load has no tests to say so.
         error: m.state() === 'failed' && tests.length === 0 ? (m.errors()[0]?.message ?? 'failed') : null,
