@@ -6,6 +6,7 @@ import type { RouteContract } from '../contract/route.js';
 import { HOME_MARK_HEADER, homeMark } from '../contract/home-mark.js';
 import { VIA_HEADER } from '../contract/via.js';
 import { discoverServer, jigHome, type Discovered } from './discover.js';
+import { exchangeOnce, type WireAnswer } from './wire.js';
 
 /** The server could not be reached at all (not running, wrong address). */
 export class UnreachableError extends Error {
@@ -210,20 +211,20 @@ export class JigClient {
     if (worker) headers['x-jig-work-item'] = worker;
     if (this.via) headers[VIA_HEADER] = this.via;
     if (input.body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
+    let res: WireAnswer;
     try {
-      res = await fetch(`${this.server.url}${path}${qs}`, {
+      res = await exchangeOnce(`${this.server.url}${path}${qs}`, {
         method: route.method,
         headers,
-        body: input.body === undefined ? undefined : JSON.stringify(input.body),
+        ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
       });
     } catch (err) {
-      throw new UnreachableError(this.server.url, (err as { cause?: unknown }).cause ?? err);
+      throw new UnreachableError(this.server.url, err);
     }
-    this.checkHome(res.headers.get(HOME_MARK_HEADER));
+    this.checkHome(res.header(HOME_MARK_HEADER));
 
-    const text = await res.text();
-    const isJson = (res.headers.get('content-type') ?? '').includes('json');
+    const text = res.text;
+    const isJson = (res.header('content-type') ?? '').includes('json');
     let body: unknown = text;
     if (res.status === 204 || (isJson && text.length === 0)) body = null;
     else if (isJson) {
