@@ -253,12 +253,19 @@ describe('auto-intake from beads', () => {
     // An id that could pass for an option is refused with the whole answer, filing nothing.
     const odd = await world({ ready: [bead('--force', 2)] });
     expect(await firstCheck(odd.jig)).toMatchObject({ ready: 0, started: [], skipped: [] });
-    expect(odd.jig.stdout() + odd.jig.stderr()).toContain('bd ready --json is not a list of issues: 0.id');
+    // The log is on stderr, a pipe of its own: it can arrive after the check the API shows.
+    await eventually(() => odd.jig.stderr().includes('bd ready --json is not a list of issues: 0.id'), {
+      what: 'the refusal in the log',
+    });
 
     const nobd = await world({ ready: [bead('shop-1', 2)], path: '/usr/bin:/bin' });
     expect(await firstCheck(nobd.jig)).toMatchObject({ ready: 0, started: [], skipped: [] });
-    expect(nobd.jig.stdout() + nobd.jig.stderr()).toContain(
-      'auto-intake: beads ' + nobd.repo + " skipped: bd is not on the server's PATH",
+    await eventually(
+      () =>
+        (nobd.jig.stdout() + nobd.jig.stderr()).includes(
+          'auto-intake: beads ' + nobd.repo + " skipped: bd is not on the server's PATH",
+        ),
+      { what: 'the skip in the log' },
     );
   });
 

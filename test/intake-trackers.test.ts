@@ -303,7 +303,11 @@ describe('auto-intake from Linear', () => {
     });
     expect(await firstCheck(jig)).toMatchObject({ ready: 0, started: [], skipped: [] });
     expect(linear.calls.map((c) => c.operation)).toEqual(['JigIntake']);
-    expect(jig.stdout() + jig.stderr()).toContain('linear ENG: list issues: LINEAR_API_KEY was refused');
+    // The log is on stderr, a pipe of its own: it can arrive after the check the API shows.
+    await eventually(
+      () => (jig.stdout() + jig.stderr()).includes('linear ENG: list issues: LINEAR_API_KEY was refused'),
+      { what: 'the refusal in the log' },
+    );
     expect(jig.stdout() + jig.stderr()).not.toContain('lin_api_wrong');
 
     const none = await serve({
@@ -312,8 +316,12 @@ describe('auto-intake from Linear', () => {
       env: { LINEAR_API_KEY: '' },
     });
     expect(await firstCheck(none.jig)).toMatchObject({ ready: 0, started: [], skipped: [] });
-    expect(none.jig.stdout() + none.jig.stderr()).toContain(
-      'auto-intake: linear ENG skipped: LINEAR_API_KEY is not set',
+    await eventually(
+      () =>
+        (none.jig.stdout() + none.jig.stderr()).includes(
+          'auto-intake: linear ENG skipped: LINEAR_API_KEY is not set',
+        ),
+      { what: 'the skip in the log' },
     );
     expect(linear.calls).toHaveLength(1);
   });

@@ -11,6 +11,7 @@ import {
   type NetnsJig,
   type Res,
 } from './helpers/perimeter.js';
+import { eventually } from './helpers/eventually.js';
 import { cleanupAll, repoRoot, runJig } from './helpers/server.js';
 
 /**
@@ -60,8 +61,16 @@ describe.skipIf(!available)('a remote peer (network namespace)', () => {
     await cleanupAll();
   });
 
-  it('says at start that other machines can reach it, and what is missing: a password, allowed_hosts', () => {
-    const lines = jig.output().split('\n');
+  it('says at start that other machines can reach it, and what is missing: a password, allowed_hosts', async () => {
+    // The warnings go to stderr, a pipe of its own: they can arrive after the listening line did.
+    const lines = await eventually(
+      () => {
+        const now = jig.output().split('\n');
+        const warned = now.some((l) => l.startsWith('jig: warning: allowed_hosts'));
+        return warned && now.some((l) => l.startsWith('{') && l.includes('bound off loopback')) && now;
+      },
+      { what: "the start's warnings on stderr" },
+    );
     expect(lines.filter((l) => l.startsWith('jig'))).toEqual([
       expect.stringMatching(/^jig listening on http:\/\/127\.0\.0\.1:8765 \(pid \d+, home /),
       'jig: bound to 0.0.0.0: other machines can reach this port',

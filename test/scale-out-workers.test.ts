@@ -306,7 +306,10 @@ ${step('two', runs)}
     expect(fenced.map((e) => e.payload)).toEqual([
       { session: first.payload.session, pid: first.payload.pid, worker: 'w1' },
     ]);
-    expect(back.stderr()).toContain('ending a session another worker took over');
+    // The log is on stderr, a pipe of its own: it can arrive after the event the API shows.
+    await eventually(() => back.stderr().includes('ending a session another worker took over'), {
+      what: "the fenced worker's log line",
+    });
     // Back, w1 answers for its own session again; the item's files are w2's.
     expect((await http(oldLog)).headers.get('x-jig-answered-by')).toBe('w1');
     expect((await http(`${jig.url}/api/work-items/${id}/diff`)).headers.get('x-jig-answered-by')).toBe('w2');

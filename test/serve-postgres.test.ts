@@ -6,6 +6,7 @@ import { events, until } from './helpers/engine.js';
 import { makeRepo } from './helpers/git.js';
 import { usePostgres } from './helpers/postgres.js';
 import { cleanupAll, http, startJig } from './helpers/server.js';
+import { eventually } from './helpers/eventually.js';
 
 /*
  * `jig serve` on PostgreSQL (JIG_DATABASE_URL, issue 27): the seeded manual chain from filing to
@@ -25,7 +26,8 @@ describe('jig serve on PostgreSQL', () => {
     const url = await server.createDatabase(`jig_serve_${process.pid}`);
     const env = { JIG_DATABASE_URL: url };
     const jig = await startJig({ env });
-    expect(jig.stderr()).toContain('"msg":"store: PostgreSQL"');
+    // The log is on stderr, a pipe of its own: it can arrive after the listening line on stdout.
+    await eventually(() => jig.stderr().includes('"msg":"store: PostgreSQL"'), { what: 'the store line' });
     const repo = makeRepo({ 'README.md': '# r\n' });
     const connect = await http(`${jig.url}/api/repos`, {
       method: 'POST',
