@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LeadChange } from '../store/leader.js';
+import type { LeadChange } from '../store/lease.js';
 
 /** A part of the server that runs in one process at a time (store/leader.ts). */
 export interface Duty {

@@ -17,7 +17,7 @@ import { compose } from './compose.js';
 import { serverLimits } from './limits.js';
 import { exposureOf, type Exposure } from './exposure.js';
 import { parsePathMap } from '../runtime/repos/path-map.js';
-import type { Lease } from '../store/leader.js';
+import type { Lease } from '../store/lease.js';
 import { advertisedUrl } from './addresses.js';
 import { listenOn, localUrl, makeLogger, openHomeStore, serveBeside, settle } from './start-steps.js';
 

@@ -11,7 +11,7 @@ import {
 import type { HomePaths } from '../runtime/home/paths.js';
 import type { PreparedHome } from '../runtime/home/prepare-home.js';
 import { openStore, type Store } from '../store/database.js';
-import type { Lease } from '../store/leader.js';
+import type { Lease } from '../store/lease.js';
 import { noticeOnce } from '../store/meta.js';
 import { needsFirstScan } from '../store/search.js';
 import { parseAdvertise, redactUrl, storeTarget } from './addresses.js';

@@ -16,8 +16,6 @@ export const LEADER_LOCK_KEY = 545;
 /** How often a follower tries for the lock, and a leader checks that its connection still holds it. */
 export const LEAD_POLL_MS = 2_000;
 
-export type { LeadChange, Lease } from './lease.js';
-
 /**
  * Tries for the lock now and every LEAD_POLL_MS. `onChange` is awaited in order, never two at once:
  * duties stop before another start. A leader whose connection fails (the database restarted, the

@@ -21,7 +21,8 @@ import {
 } from 'kysely';
 import type { Migration } from './migration-type.js';
 import { StoreRefusedError } from './store-error.js';
-import { postgresLease, type LeadChange, type Lease } from './leader.js';
+import { postgresLease } from './leader.js';
+import type { LeadChange, Lease } from './lease.js';
 import type { Database } from './schema.js';
 
 /*
