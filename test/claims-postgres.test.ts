@@ -136,7 +136,10 @@ describe('claim rounds on PostgreSQL', () => {
       // (Jig's own turn on a stuck item starts within the second the fence looks).
       await store.db.updateTable('work_items').set({ status: 'stopped' }).where('id', '=', stops!).execute();
       await eventually(() => ended.length === 1, { what: 'the fence to see the stop' });
-      // Taken by another process: everything of it here ends.
+      // Taken by another process: everything of it here ends. That process is alive (registered,
+      // with a heartbeat): a claim held by a silent one is this process's to take back, and its
+      // next round would, before the fence looked, when the move landed between the two.
+      await claimer(url, 'w9');
       await store.db
         .updateTable('item_claims')
         .set({ worker: 'w9' })
