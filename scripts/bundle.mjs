@@ -49,13 +49,11 @@ const oneAjv = {
   },
 };
 
-const result = await build({
+/** What both bundles share. */
+const common = {
   entryPoints: { main: join(root, 'dist', 'cli', 'main.js') },
   outdir,
   bundle: true,
-  // Chunks shared by the entry and the verbs loaded later (src/cli/lazy.ts) stay separate files.
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   // Stack traces keep the functions' names; run with --enable-source-maps for the TypeScript lines.
@@ -74,6 +72,13 @@ const result = await build({
     'bufferutil',
     'utf-8-validate',
   ],
+};
+
+const result = await build({
+  ...common,
+  // Chunks shared by the entry and the verbs loaded later (src/cli/lazy.ts) stay separate files.
+  splitting: true,
+  format: 'esm',
   // Bundled CommonJS packages call require() for Node's built-ins; ESM output has none of its own.
   banner: {
     js: "import { createRequire as __jigRequire } from 'node:module';\nconst require = __jigRequire(import.meta.url);",
@@ -82,3 +87,24 @@ const result = await build({
 
 // Which source modules each output file holds: test/cli-start.test.ts reads it to tell what a start loads.
 writeFileSync(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
+
+/*
+ * `jig serve` loads nearly all of the code anyway, and a server is started far more often than a
+ * verb is typed (every test, every restart): it runs from one CommonJS file instead, which
+ * bin/code-cache.js compiles with V8's code cache (ADR 0028). ES modules cannot use that cache on
+ * Node 20. The file's name holds a hash of its content, so a cache is never applied to another
+ * build's code; serve.json names the current one.
+ */
+const serve = await build({
+  ...common,
+  entryPoints: { serve: join(root, 'dist', 'cli', 'main.js') },
+  entryNames: '[name]-[hash]',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // Modules find files beside them from import.meta.url: here, the one file they all live in.
+  define: { 'import.meta.url': '__jigImportMetaUrl' },
+  banner: { js: "var __jigImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+const serveFile = Object.keys(serve.metafile.outputs).find((f) => f.endsWith('.cjs'));
+if (!serveFile) throw new Error('the serve bundle was not written');
+writeFileSync(join(outdir, 'serve.json'), JSON.stringify({ file: serveFile.split('/').pop() }));

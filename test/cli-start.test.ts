@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,7 +107,6 @@ describe('a jig start', () => {
       { args: ['view', 'list', '--help'], code: 0 },
       { args: ['completion', 'bash'], code: 0 },
       // Option values are checked while the command line is read: with the definitions alone.
-      { args: ['serve', '--port', 'abc'], code: 2 },
       { args: ['item', 'create', 'x', '--policy', 'not-an-assignment'], code: 2 },
     ].map((c) => ({ ...c, cmd: c.args.join(' ') })),
   )('jig $cmd loads commander and the command definitions, no verb code', ({ args, code }) => {
@@ -120,6 +119,16 @@ describe('a jig start', () => {
       (p) => /^dist\/(client|server|mcp|runtime|store)\//.test(p) || p.endsWith('-actions.js'),
     );
     expect(verbCode).toEqual([]);
+  });
+
+  it('jig serve runs its own bundle through the code cache loader, usage errors included', () => {
+    // The server loads nearly all of the code, from one CommonJS file V8 caches (ADR 0028).
+    const r = start(['serve', '--port', 'abc'], { JIG_CODE_CACHE: dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("option '--port <n>' argument 'abc' is invalid");
+    expect(r.files).toEqual(['bin/jig.js', 'bin/code-cache.js']);
+    // A usage error ran too little of the code for a cache worth keeping.
+    expect(readdirSync(dir).filter((f) => f.endsWith('.cache'))).toEqual([]);
   });
 
   it("loads a verb's code when the verb runs", () => {

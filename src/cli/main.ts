@@ -15,4 +15,6 @@ program.hook('preAction', async (_program, verb) => {
 });
 // Bare `jig` is `jig admin start`, as in the original.
 const argv = process.argv.length <= 2 ? [...process.argv, 'admin', 'start'] : process.argv;
-await program.parseAsync(argv);
+// Not awaited at the top level: `jig serve` runs from a CommonJS bundle (scripts/bundle.mjs, ADR
+// 0028), which has none. A rejection still ends the process with its stack and exit code 1.
+void program.parseAsync(argv);

@@ -22,6 +22,8 @@ Environment:
   JIG_SUPERVISED     1 when a service manager other than systemd restarts the server
   JIG_UPDATE_FEED    release feed URL the server checks for updates (default the npm registry)
   JIG_NPM            the npm that \`jig admin update --yes\` runs (default npm)
+  JIG_CODE_CACHE     where \`jig serve\` keeps V8's compiled code (default beside the bundle,
+                     else the temp directory), or off
   JIG_WORK_ITEM_ID   set in an item's tasks: the item verbs default to it
   NO_COLOR           no colour in terminal output
 `;

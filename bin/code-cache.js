@@ -1,0 +1,89 @@
+// Runs `jig serve`'s CommonJS bundle with V8's code cache (ADR 0028): the first start compiles the
+// code and, as it exits, keeps what V8 compiled; later starts take it instead of parsing and
+// compiling some 7 MB of JavaScript again (a fifth of a start's CPU). Node 20 offers no such cache
+// for ES modules or for require(), hence this small loader (Node 22's module.enableCompileCache
+// would replace it).
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import vm from 'node:vm';
+
+const SAVE_AFTER_MS = 5_000;
+
+/*
+ * Where a cache may be: beside the bundle (a checkout, or an install the user owns), else in the
+ * temp directory (a global install the user cannot write to). The bundle's name holds a hash of its
+ * content and V8 checks its own version and flags, so a cache never meets code it was not made from.
+ */
+const places = (file) => {
+  const name = `${basename(file)}.${process.version}-${process.arch}.cache`;
+  // JIG_CODE_CACHE names a directory to keep it in instead (docs/configuration.md).
+  const chosen = process.env.JIG_CODE_CACHE;
+  if (chosen) return [join(chosen, name)];
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return [join(dirname(file), name), join(tmpdir(), `jig-code-cache-${uid}`, name)];
+};
+
+const readFirst = (paths) => {
+  for (const p of paths) {
+    try {
+      return readFileSync(p);
+    } catch {
+      // not there: the next place
+    }
+  }
+  return undefined;
+};
+
+/** Writes the cache where it can, whole or not at all (a rename: starts beside it read either). */
+const save = (script, paths) => {
+  let data;
+  try {
+    data = script.createCachedData();
+  } catch {
+    return;
+  }
+  for (const p of paths) {
+    const tmp = `${p}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(tmp, data);
+      renameSync(tmp, p);
+      return;
+    } catch {
+      rmSync(tmp, { force: true });
+    }
+  }
+};
+
+/** Runs the CommonJS file as Node's loader would, with the cache. Answers whether it was used. */
+export function runWithCodeCache(file) {
+  const source = readFileSync(file, 'utf8');
+  const paths = places(file);
+  const cachedData = readFirst(paths);
+  // The wrapper shares the first line, so line numbers in stack traces are the file's own.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const used = cachedData !== undefined && !script.cachedDataRejected;
+  if (!used) {
+    // Made once the server has started and served a little (V8 keeps every function compiled by
+    // then, not only the top level), or as it exits before that; not after a usage error (exit 2),
+    // which ran too little of the code to be worth keeping.
+    let saved = false;
+    const once = () => {
+      if (!saved) save(script, paths);
+      saved = true;
+    };
+    setTimeout(once, SAVE_AFTER_MS).unref();
+    process.once('exit', (code) => {
+      if (code !== 2) once();
+    });
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  return used;
+}
