@@ -3,7 +3,7 @@
 // compiling some 7 MB of JavaScript again (a fifth of a start's CPU). Node 20 offers no such cache
 // for ES modules or for require(), hence this small loader (Node 22's module.enableCompileCache
 // would replace it).
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -18,19 +18,38 @@ const SAVE_AFTER_MS = 5_000;
  */
 const places = (file) => {
   const name = `${basename(file)}.${process.version}-${process.arch}.cache`;
-  // JIG_CODE_CACHE names a directory to keep it in instead (docs/configuration.md).
+  // JIG_CODE_CACHE names a directory to keep it in instead (ADR 0028).
   const chosen = process.env.JIG_CODE_CACHE;
   if (chosen) return [join(chosen, name)];
   const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
   return [join(dirname(file), name), join(tmpdir(), `jig-code-cache-${uid}`, name)];
 };
 
+/*
+ * A cache is code this process runs, so it is read from, and written to, only a place no one else
+ * could have written: the directory and the file are this user's (or root's, as an install's are)
+ * and writable by no group or other user. Without the check, another user of the machine could
+ * make /tmp/jig-code-cache-<uid> first and leave a cache in it.
+ */
+const ownedHere = (path, kind) => {
+  try {
+    const st = lstatSync(path);
+    if (kind === 'dir' ? !st.isDirectory() : !st.isFile()) return false;
+    if ((st.mode & 0o022) !== 0) return false;
+    const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+    return uid === null || st.uid === uid || st.uid === 0;
+  } catch {
+    return false;
+  }
+};
+
 const readFirst = (paths) => {
   for (const p of paths) {
+    if (!ownedHere(dirname(p), 'dir') || !ownedHere(p, 'file')) continue;
     try {
       return readFileSync(p);
     } catch {
-      // not there: the next place
+      // gone since: the next place
     }
   }
   return undefined;
@@ -47,8 +66,9 @@ const save = (script, paths) => {
   for (const p of paths) {
     const tmp = `${p}.${process.pid}.tmp`;
     try {
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(tmp, data);
+      mkdirSync(dirname(p), { recursive: true, mode: 0o700 });
+      if (!ownedHere(dirname(p), 'dir')) continue;
+      writeFileSync(tmp, data, { mode: 0o644 });
       renameSync(tmp, p);
       return;
     } catch {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,17 @@ import { cleanupAll, http, startJig } from './helpers/server.js';
  * of the suite shares is left alone.
  */
 
-afterAll(cleanupAll);
+const dirs: string[] = [];
+const cacheDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'jig-code-cache-'));
+  dirs.push(dir);
+  return dir;
+};
+
+afterAll(async () => {
+  await cleanupAll();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 async function startAndStop(env: Record<string, string>): Promise<void> {
   const jig = await startJig({ env });
@@ -21,7 +31,7 @@ async function startAndStop(env: Record<string, string>): Promise<void> {
 
 describe('the serve bundle and its code cache', () => {
   it('keeps a cache from the first start, takes it unchanged on the next, and replaces one V8 refuses', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jig-code-cache-'));
+    const dir = cacheDir();
     const env = { JIG_CODE_CACHE: dir };
     await startAndStop(env);
     const files = readdirSync(dir);
@@ -46,8 +56,16 @@ describe('the serve bundle and its code cache', () => {
     expect(readdirSync(dir)).toEqual(files);
   });
 
+  it('keeps no cache in a directory other users may write to', async () => {
+    // Such a directory may hold a cache someone else left there: it is code this process would run.
+    const dir = cacheDir();
+    chmodSync(dir, 0o777);
+    await startAndStop({ JIG_CODE_CACHE: dir });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('JIG_CODE_CACHE=off runs the ES module bundle and keeps no cache', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jig-code-cache-'));
+    const dir = cacheDir();
     // The directory is not the setting here: nothing may be written to it, nor anywhere else.
     const before = readdirSync(tmpdir()).filter((f) => f.startsWith('jig-code-cache-')).length;
     await startAndStop({ JIG_CODE_CACHE: 'off' });
