@@ -269,8 +269,7 @@ describe('view watch', () => {
     let out = '';
     p.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     const exited = new Promise<number | null>((res) => p.on('exit', res));
-    const seen = (text: string) =>
-      eventually(() => out.includes(text), { what: `${text} on the board`, tries: 200 });
+    const seen = (text: string) => eventually(() => out.includes(text), { what: `${text} on the board` });
     await seen(done.id);
     const fresh = await file('talk', false);
     await seen(fresh.id);

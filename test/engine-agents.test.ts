@@ -31,7 +31,7 @@ const cliStarted = (jig: JigProcess, id: string): Promise<any> =>
       const [first] = await sessions(jig, id);
       return first?.cli_session_id ? first : undefined;
     },
-    { what: `the agent CLI of ${id} to report its session id`, tries: 200 },
+    { what: `the agent CLI of ${id} to report its session id` },
   );
 
 describe('agent tasks through the engine (fake CLIs)', () => {

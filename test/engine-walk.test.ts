@@ -254,7 +254,7 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
     expect(resumed.json.status).toBe('running');
     const starts = () =>
       events(jig, item.id).then((ev) => ev.filter((e) => e.type === 'worker_session_started').length);
-    await eventually(async () => (await starts()) >= 2, { what: 'a second session', tries: 100 });
+    await eventually(async () => (await starts()) >= 2, { what: 'a second session' });
     expect(await starts()).toBe(2);
     await post(jig, `/api/work-items/${item.id}/cancel`, { reason: 'enough' });
   });
@@ -349,7 +349,7 @@ nodes:
     const { session, pid } = await firstSession(jig, item.id);
     await jig.stop('SIGKILL');
     writeFileSync(join(home, 'run', 'results', `${session}.json.go`), '');
-    await eventually(() => !isAlive(pid), { what: `the task (pid ${pid}) to end`, tries: 200, everyMs: 50 });
+    await eventually(() => !isAlive(pid), { what: `the task (pid ${pid}) to end` });
     const { startJig } = await import('./helpers/server.js');
     const again = await startJig({ home });
     const health = (await http(`${again.url}/api/health`)).json;

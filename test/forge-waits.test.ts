@@ -302,7 +302,7 @@ describe('external waits', () => {
         const found = types(await events(jig, item.id), 'external_wait_ended');
         return found.length > 0 && found;
       },
-      { what: 'the wait to end', tries: 100 },
+      { what: 'the wait to end' },
     );
     expect(ended.map((e) => [e.payload.outcome, e.payload.detail])).toEqual([
       ['cancelled', 'the item is cancelled'],

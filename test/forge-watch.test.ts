@@ -172,7 +172,7 @@ describe('forge waits and the merge request watcher', () => {
         (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions.some(
           (s: any) => s.task_path === 'work.main.sleep',
         ),
-      { what: 'the work.main.sleep session', tries: 100 },
+      { what: 'the work.main.sleep session' },
     );
     const pull = pullOf(running.branch);
     pull.state = 'closed';
@@ -205,7 +205,7 @@ describe('forge waits and the merge request watcher', () => {
       async () =>
         (await http(`${jig.url}/api/work-items/${other.id}/merge-requests`)).json.merge_requests[0]?.state ===
         'closed',
-      { what: 'the merge request recorded as closed', tries: 100 },
+      { what: 'the merge request recorded as closed' },
     );
     const after = (await http(`${jig.url}/api/work-items/${other.id}`)).json;
     expect(after.status).toBe('paused');

@@ -160,7 +160,7 @@ describe('auto-intake from beads', () => {
         const found = (await events(w.jig, id)).filter((e) => e.type === 'beads_closed');
         return found.length > 0 && found;
       },
-      { what: 'a beads_closed event', tries: 100, everyMs: 50 },
+      { what: 'a beads_closed event' },
     );
     expect(closed.map((e) => e.payload)).toEqual([{ beads: ['shop-1'] }]);
     expect(closedBeads(w.repo)).toEqual([
@@ -295,7 +295,7 @@ describe('auto-intake from beads', () => {
           const ev = (await events(w.jig, id)).filter((e) => e.type.startsWith('beads_'));
           return ev.length > 0 && ev.map((e) => [e.type, e.payload]);
         },
-        { what: `a beads_ event of ${id}`, tries: 100, everyMs: 50 },
+        { what: `a beads_ event of ${id}` },
       );
     expect(await settled(changed)).toEqual([['beads_closed', { beads: ['shop-7', 'shop-8'] }]]);
     expect(await settled(idle)).toEqual([

@@ -93,7 +93,7 @@ const eventsOf = (jig: JigProcess, id: string, type: string, n = 1): Promise<any
       const found = (await events(jig, id)).filter((e) => e.type === type);
       return found.length >= n && found;
     },
-    { what: `${n} ${type} event(s) of ${id}`, tries: 200, everyMs: 50 },
+    { what: `${n} ${type} event(s) of ${id}` },
   );
 
 describe('auto-intake from GitHub issues', () => {

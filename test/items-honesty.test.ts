@@ -28,7 +28,7 @@ describe('what the answers say', () => {
     const sessions = async () => (await http(`${jig.url}/api/work-items/${item.id}/sessions`)).json.sessions;
     await until(jig, item.id, () => true);
     const running = async () => (await sessions()).some((s: any) => s.status === 'running');
-    await eventually(running, { what: 'a running session', tries: 200, everyMs: 50 });
+    await eventually(running, { what: 'a running session' });
     const preview = await http(`${jig.url}/api/work-items/${item.id}/cancel-preview`);
     expect(preview.status).toBe(200);
     expect(preview.json).toMatchObject({ status: 'running', allowed: true, sessions_to_stop: 1 });

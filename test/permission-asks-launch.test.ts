@@ -98,7 +98,6 @@ describe('the permission prompt at launch', () => {
     expect(asked.status, asked.text).toBe(202);
     await eventually(() => jsonLines(log).length > before, {
       what: 'the escalation turn launched',
-      tries: 100,
     });
     const argv: string[] = jsonLines(log).slice(before).at(-1);
     expect(argv).toContain('-p');

@@ -43,7 +43,7 @@ const pending = (): Promise<any[]> =>
       const asks = (await http(`${jig.url}/api/permission-asks?state=pending`)).json.asks;
       return asks.length > 0 && asks;
     },
-    { what: 'a pending permission ask', tries: 100, everyMs: 50 },
+    { what: 'a pending permission ask' },
   );
 
 beforeAll(async () => {

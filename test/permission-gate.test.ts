@@ -93,7 +93,7 @@ describe('the permission gate behind the pre-tool hooks', () => {
     const asking = hook('codex', { tool_name: 'apply_patch', tool_input: { patch: '*** x' } });
     const ask = await eventually(
       async () => (await http(`${jig.url}/api/work-items/${id}/permission-asks?state=pending`)).json.asks[0],
-      { what: 'a pending permission ask', tries: 200, everyMs: 50 },
+      { what: 'a pending permission ask' },
     );
     expect(ask).toMatchObject({ tool_name: 'Write/Edit', input: { patch: '*** x' }, state: 'pending' });
     const denied = await http(`${jig.url}/api/work-items/${id}/permission-asks/${ask.id}/answer`, {

@@ -62,7 +62,7 @@ const openedPaths = (count: number): Promise<string[]> =>
       const lines = existsSync(opened) ? readFileSync(opened, 'utf8').trim().split('\n') : [];
       return lines.length >= count && lines;
     },
-    { what: `${count} paths opened in the editor`, tries: 100, everyMs: 50 },
+    { what: `${count} paths opened in the editor` },
   );
 
 describe('documents', () => {

@@ -143,7 +143,6 @@ describe('two jig serve on one PostgreSQL database', () => {
     servers.splice(servers.indexOf(a), 1);
     await eventually(async () => (await leaders(b.url)).includes('serve-b'), {
       what: 'serve-b to lead',
-      tries: 200,
     });
     await cb.advance(0);
     expect(await scheduled(b)).toEqual(both);
@@ -222,7 +221,7 @@ describe('the leader killed with -9', () => {
     expect(cancelled.status, cancelled.text).toBe(200);
     await eventually(
       () => messages(hook).some(([item, type]) => item === id && type === 'work_item_cancelled'),
-      { what: `the marker ${id}'s message`, tries: 200 },
+      { what: `the marker ${id}'s message` },
     );
     return id;
   }
@@ -244,7 +243,7 @@ describe('the leader killed with -9', () => {
     });
     expect(one.status, one.text).toBe(201);
     await until(b, one.json.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
-    await eventually(() => gateMessages(hook, one.json.id) >= 1, { what: 'the gate message', tries: 200 });
+    await eventually(() => gateMessages(hook, one.json.id) >= 1, { what: 'the gate message' });
     // A second serve's message (each is sent at once) would have come before the marker's.
     const first = await marker(b, hook);
     expect(messages(hook)).toEqual([
@@ -253,10 +252,9 @@ describe('the leader killed with -9', () => {
     ]);
 
     process.kill(a.pid, 'SIGKILL');
-    await eventually(() => !isAlive(a.pid), { what: 'serve-a to end', tries: 200 });
+    await eventually(() => !isAlive(a.pid), { what: 'serve-a to end' });
     await eventually(async () => (await leaders(b.url)).includes('serve-b'), {
       what: 'serve-b to lead',
-      tries: 200,
     });
 
     const two = await http(`${b.url}/api/work-items`, {
@@ -267,7 +265,6 @@ describe('the leader killed with -9', () => {
     await until(b, two.json.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
     await eventually(() => gateMessages(hook, two.json.id) >= 1, {
       what: 'the second gate message',
-      tries: 200,
     });
 
     // serve-a started again in its home follows; the doctor names the leader.

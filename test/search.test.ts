@@ -149,7 +149,7 @@ describe('search', () => {
         const now = (await api('/api/search/reindex')).json;
         return now.state !== 'running' && now;
       },
-      { what: 'the rescan to end', tries: 200, everyMs: 50 },
+      { what: 'the rescan to end' },
     );
     expect(s).toMatchObject({
       state: 'done',

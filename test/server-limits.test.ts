@@ -229,7 +229,6 @@ describe('connection cap', () => {
     // A socket closed unanswered ('') is tried again.
     const answer = await eventually(async () => (await oneRequest()) || undefined, {
       what: 'a request answered below the cap',
-      tries: 50,
     });
     expect(answer).toBe('HTTP/1.1 200 OK');
   });

@@ -256,7 +256,7 @@ describe('PostgreSQL as a store', () => {
         expect(await left(), 'backends on the database').toBe(0);
         return true;
       },
-      { what: `no connection left to ${name}`, tries: 101, everyMs: 20 },
+      { what: `no connection left to ${name}` },
     );
     await expect(server.createDatabase(`${name}_copy`, name)).resolves.toMatch(new RegExp(`/${name}_copy$`));
   });

@@ -199,7 +199,6 @@ async function cappedRun(cap: Cap) {
   // Bounded and not asserted here: the tests say what they require of the process group.
   await eventually(() => !isAlive(pid) && !groupAlive(pid), {
     what: "the CLI's process group to end",
-    tries: 50,
   }).catch(() => undefined);
   const toolPid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : null;
   return { jig, item, done, why, mock, pid, toolPid };
@@ -273,7 +272,7 @@ describe.skipIf(missing('claude') !== '')(title('a budget cap on real Claude Cod
             expect(isAlive(r.toolPid!), `tool process left running:\n${ps}`).toBe(false);
             return true;
           },
-          { what: 'the tool process to end', tries: 50 },
+          { what: 'the tool process to end' },
         );
       } finally {
         reap(r.toolPid);

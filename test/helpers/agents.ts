@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { expect } from 'vitest';
 import { makeRepo } from './git.js';
-import { http, startJig, tempHome, type JigProcess } from './server.js';
+import { serverFor } from './shared-home.js';
+import { http, type JigProcess } from './server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const FAKES = join(root, 'test', 'fixtures', 'fake-agents');
@@ -60,13 +61,12 @@ export async function agentSetup(
     repoFiles?: Record<string, string>;
   } = {},
 ): Promise<{ jig: JigProcess; repo: string; home: string }> {
-  const home = opts.home ?? tempHome();
-  mkdirSync(join(home, 'config', 'chains'), { recursive: true });
-  for (const [id, text] of Object.entries(chains))
-    writeFileSync(join(home, 'config', 'chains', `${id}.yaml`), text);
-  writeFileSync(join(home, 'config', 'harnesses.yaml'), opts.harnesses ?? harnessesYaml());
-  if (opts.policy) writeFileSync(join(home, 'config', 'policy.yaml'), opts.policy);
-  const jig = await startJig({ home, ...(opts.serverEnv ? { env: opts.serverEnv } : {}) });
+  // The file's shared server, reset for this test, unless the test has a home or a server
+  // environment of its own.
+  const { jig, home } = await serverFor(
+    { chains, policy: opts.policy, harnesses: opts.harnesses ?? harnessesYaml() },
+    { home: opts.home, env: opts.serverEnv },
+  );
   const repo = makeRepo(opts.repoFiles);
   const r = await http(`${jig.url}/api/repos`, {
     method: 'POST',

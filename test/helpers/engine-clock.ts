@@ -89,8 +89,6 @@ export async function closeClocked(): Promise<void> {
     try {
       await eventually(async () => (await busy()) === '', {
         what: 'no session and no item running',
-        tries: 500,
-        everyMs: 20,
       });
     } catch {
       problems.push(`${jig.home}: still running: ${await busy()}`);

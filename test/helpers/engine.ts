@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import { eventually } from './eventually.js';
 import { makeRepo } from './git.js';
-import { http, startJig, tempHome, type JigProcess } from './server.js';
+import { serverFor } from './shared-home.js';
+import { http, type JigProcess } from './server.js';
 
 /** A home whose config holds the given chains (id -> YAML), and a connected repo. */
 export async function engineSetup(
@@ -16,12 +15,8 @@ export async function engineSetup(
     testCommand?: string;
   } = {},
 ): Promise<{ jig: JigProcess; repo: string; home: string }> {
-  const home = opts.home ?? tempHome();
-  mkdirSync(join(home, 'config', 'chains'), { recursive: true });
-  for (const [id, text] of Object.entries(chains))
-    writeFileSync(join(home, 'config', 'chains', `${id}.yaml`), text);
-  if (opts.policy) writeFileSync(join(home, 'config', 'policy.yaml'), opts.policy);
-  const jig = await startJig({ home });
+  // The file's shared server, reset for this test, unless the test has a home of its own.
+  const { jig, home } = await serverFor({ chains, policy: opts.policy }, { home: opts.home });
   const repo = makeRepo(opts.repoFiles);
   const r = await http(`${jig.url}/api/repos`, {
     method: 'POST',

@@ -1,0 +1,125 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { eventually } from './eventually.js';
+import { http, startJig, tempHome, type JigProcess } from './server.js';
+
+/*
+ * A `jig serve` start costs about a second of CPU, and the engine suite started one for nearly
+ * every test, twice (SQLite, then PostgreSQL): a quarter of the suite's CPU went to starts (issue
+ * 42, docs/testing.md). Most of those tests need nothing of a server but chains, a policy and a
+ * repository of their own, so a file's tests share one server and reset it between tests through
+ * the API a person would use: the earlier tests' unfinished items cancelled, their chains removed,
+ * the test's own chains and policy written and reloaded. Each test still connects a repository of
+ * its own, and items and events are read by id, so what one test left is never read by the next.
+ *
+ * A test that gives a home of its own (it reads files there, or restarts the server on it) or a
+ * server environment gets a server of its own, as before; so does a test after one that stopped
+ * the shared server.
+ */
+
+/** The config a test asks of its server. */
+export interface HomeFiles {
+  chains: Record<string, string>;
+  policy?: string | undefined;
+  harnesses?: string | undefined;
+}
+
+interface Shared {
+  jig: JigProcess;
+  home: string;
+  harnesses: string | undefined;
+  /** Every config file as the server started on it (relative path -> text): what a reset restores. */
+  config: Map<string, string>;
+}
+
+let shared: Shared | null = null;
+let sharing = true;
+
+/**
+ * For a file whose tests change more of the home than its config (add-ons installed, the content
+ * store): each of its tests gets a server of its own.
+ */
+export function ownServerPerTest(): void {
+  sharing = false;
+}
+
+function write(home: string, files: HomeFiles): void {
+  mkdirSync(join(home, 'config', 'chains'), { recursive: true });
+  for (const [id, text] of Object.entries(files.chains))
+    writeFileSync(join(home, 'config', 'chains', `${id}.yaml`), text);
+  if (files.harnesses !== undefined) writeFileSync(join(home, 'config', 'harnesses.yaml'), files.harnesses);
+  if (files.policy !== undefined) writeFileSync(join(home, 'config', 'policy.yaml'), files.policy);
+}
+
+/** The config folder's files, by path relative to it. */
+function configFiles(home: string): Map<string, string> {
+  const dir = join(home, 'config');
+  const out = new Map<string, string>();
+  for (const rel of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const path = join(dir, rel);
+    if (statSync(path).isFile()) out.set(rel, readFileSync(path, 'utf8'));
+  }
+  return out;
+}
+
+/** Puts the config folder back as it was at the start: the files restored, the ones added since removed. */
+function restoreConfig(s: Shared): void {
+  const dir = join(s.home, 'config');
+  for (const rel of configFiles(s.home).keys()) if (!s.config.has(rel)) rmSync(join(dir, rel));
+  for (const [rel, text] of s.config) writeFileSync(join(dir, rel), text);
+}
+
+const alive = (jig: JigProcess): boolean => jig.proc.exitCode === null && jig.proc.signalCode === null;
+
+/** Items that may still hold a slot, run a process or wake on a timer. */
+const UNFINISHED = new Set(['running', 'queued', 'waiting', 'paused', 'stopped']);
+
+/** Cancels what earlier tests left unfinished and waits until nothing of theirs runs. */
+async function quiet(jig: JigProcess): Promise<void> {
+  const list = await http(`${jig.url}/api/work-items?archived=all&limit=500`);
+  expect(list.status, list.text).toBe(200);
+  for (const item of list.json.items as { id: string; status: string }[]) {
+    if (!UNFINISHED.has(item.status)) continue;
+    const r = await http(`${jig.url}/api/work-items/${item.id}/cancel`, { method: 'POST', body: {} });
+    // 409: it ended between the list and the cancel.
+    expect([200, 409], r.text).toContain(r.status);
+  }
+  await eventually(
+    async () => {
+      const r = await http(`${jig.url}/api/work-items?status=running,queued,waiting&limit=1`);
+      return r.status === 200 && r.json.total === 0;
+    },
+    { what: "the earlier tests' items to end" },
+  );
+}
+
+/**
+ * The server for a test: the file's shared one, reset to the given config, or one of its own when
+ * the test gives a home or a server environment.
+ */
+export async function serverFor(
+  files: HomeFiles,
+  opts: { home?: string | undefined; env?: Record<string, string> | undefined } = {},
+): Promise<{ jig: JigProcess; home: string }> {
+  if (!sharing || opts.home !== undefined || opts.env !== undefined) {
+    const home = opts.home ?? tempHome();
+    write(home, files);
+    return { jig: await startJig({ home, ...(opts.env ? { env: opts.env } : {}) }), home };
+  }
+  if (!shared || !alive(shared.jig) || shared.harnesses !== files.harnesses) {
+    // Started on the seeded config (and the harnesses asked for), kept to restore between tests.
+    const home = tempHome();
+    write(home, { chains: {}, harnesses: files.harnesses });
+    const jig = await startJig({ home });
+    shared = { jig, home, harnesses: files.harnesses, config: configFiles(home) };
+  }
+  const s = shared;
+  await quiet(s.jig);
+  restoreConfig(s);
+  write(s.home, files);
+  // As a start would: a file the test means to be refused is reported, and the rest loaded.
+  const r = await http(`${s.jig.url}/api/apply/reload`, { method: 'POST' });
+  expect([200, 422], r.text).toContain(r.status);
+  return { jig: s.jig, home: s.home };
+}
