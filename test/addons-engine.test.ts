@@ -19,11 +19,8 @@ import {
 import { agentSetup, harnessesYaml, jsonLines, sessions, setRepoKeys } from './helpers/agents.js';
 import { fileItem, post, until } from './helpers/engine.js';
 import { cleanupAll, http } from './helpers/server.js';
-import { ownServerPerTest } from './helpers/shared-home.js';
 
 afterAll(cleanupAll);
-// The tests install add-ons and drop versions from the content store: state beyond the config.
-ownServerPerTest();
 
 const stopped = (i: any) => i.status !== 'running' && i.status !== 'queued';
 const atGate = (gate: string) => (i: any) => stopped(i) && i.current_node === gate;

@@ -7,6 +7,10 @@ import { events, fileItem, until } from './helpers/engine.js';
 import { eventually } from './helpers/eventually.js';
 import { git } from './helpers/git.js';
 import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js';
+import { shareServerPerFile } from './helpers/shared-home.js';
+
+// The tests need nothing of a server but their chains, policy and repository: they share one.
+shareServerPerFile();
 
 afterAll(cleanupAll);
 

@@ -5,6 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentSetup, sessions } from './helpers/agents.js';
 import { events, post, until } from './helpers/engine.js';
 import { cleanupAll, http } from './helpers/server.js';
+import { shareServerPerFile } from './helpers/shared-home.js';
+
+// The tests need nothing of a server but their chains, policy and repository: they share one.
+shareServerPerFile();
 
 /*
  * Issue 40, point 3: a cap holds after the fact. A CLI that reports its spend only at the end of

@@ -5,6 +5,10 @@ import { engineSetup, events, fileItem, post, until } from './helpers/engine.js'
 import { eventually } from './helpers/eventually.js';
 import { completed, ofType, sessionsOf, stopped, verify } from './helpers/fix-loop.js';
 import { cleanupAll, startJig, tempHome } from './helpers/server.js';
+import { shareServerPerFile } from './helpers/shared-home.js';
+
+// The tests need nothing of a server but their chains, policy and repository: they share one.
+shareServerPerFile();
 
 afterEach(cleanupAll);
 

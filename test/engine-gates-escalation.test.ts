@@ -5,6 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { agentSetup, jsonLines, sessions } from './helpers/agents.js';
 import { events, fileItem, post, until } from './helpers/engine.js';
 import { cleanupAll, runJig } from './helpers/server.js';
+import { shareServerPerFile } from './helpers/shared-home.js';
+
+// The tests need nothing of a server but their chains, policy and repository: they share one.
+shareServerPerFile();
 
 afterAll(cleanupAll);
 

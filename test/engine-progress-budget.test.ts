@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineSetup, events, fileItem, post, until } from './helpers/engine.js';
 import { cleanupAll, http, tempHome } from './helpers/server.js';
+import { shareServerPerFile } from './helpers/shared-home.js';
+
+// The tests need nothing of a server but their chains, policy and repository: they share one.
+shareServerPerFile();
 
 afterEach(cleanupAll);
 

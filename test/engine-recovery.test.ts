@@ -4,6 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { engineSetup, events, fileItem, until } from './helpers/engine.js';
 import { completed, ofType, sessionsOf, stopped, verify } from './helpers/fix-loop.js';
 import { cleanupAll, tempHome } from './helpers/server.js';
+import { shareServerPerFile } from './helpers/shared-home.js';
+
+// The tests need nothing of a server but their chains, policy and repository: they share one.
+shareServerPerFile();
 
 afterEach(cleanupAll);
 

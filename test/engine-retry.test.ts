@@ -14,6 +14,10 @@ import {
   stoppedAs,
 } from './helpers/retry-rebase.js';
 import { cleanupAll, runJig, type JigProcess } from './helpers/server.js';
+import { shareServerPerFile } from './helpers/shared-home.js';
+
+// The tests need nothing of a server but their chains, policy and repository: they share one.
+shareServerPerFile();
 
 afterEach(cleanupAll);
 

@@ -7,6 +7,10 @@ import { clockedSetup, closeClocked, eventOf } from './helpers/engine-clock.js';
 import { engineSetup, events, fileItem, isAlive, post, until } from './helpers/engine.js';
 import { cleanupAll, http, tempHome } from './helpers/server.js';
 import { dbAll, dbRun } from './helpers/test-store.js';
+import { shareServerPerFile } from './helpers/shared-home.js';
+
+// The tests need nothing of a server but their chains, policy and repository: they share one.
+shareServerPerFile();
 
 /*
  * The walks run on in-process servers (helpers/engine-clock.ts): nothing here waits for a wall clock,
