@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { engineSetup, events, fileItem, until } from './helpers/engine.js';
 import { git, gitEnv } from './helpers/git.js';
 import {
@@ -20,12 +20,14 @@ import {
   stoppedAs,
 } from './helpers/retry-rebase.js';
 import { cleanupAll } from './helpers/server.js';
-import { shareServerPerFile } from './helpers/shared-home.js';
+import { cleanupButShared, shareServerPerFile } from './helpers/shared-home.js';
 
 // The tests need nothing of a server but their chains, policy and repository: they share one.
 shareServerPerFile();
 
-afterEach(cleanupAll);
+// Each test's own servers go after it; the shared one after the file.
+afterEach(cleanupButShared);
+afterAll(cleanupAll);
 
 /** build commits `file` on the branch; a gate holds the walk so the test can move the base; then verify. */
 const baseChain = (file: string, verify: string) => `

@@ -1,11 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentSetup, sessions } from './helpers/agents.js';
 import { events, post, until } from './helpers/engine.js';
 import { cleanupAll, http } from './helpers/server.js';
-import { shareServerPerFile } from './helpers/shared-home.js';
+import { cleanupButShared, shareServerPerFile } from './helpers/shared-home.js';
 
 // The tests need nothing of a server but their chains, policy and repository: they share one.
 shareServerPerFile();
@@ -17,7 +17,9 @@ shareServerPerFile();
  * with it. The reasons name the real route and print amounts that are true.
  */
 
-afterEach(cleanupAll);
+// Each test's own servers go after it; the shared one after the file.
+afterEach(cleanupButShared);
+afterAll(cleanupAll);
 
 const ended = (i: any) => i.status !== 'running' && i.status !== 'queued';
 

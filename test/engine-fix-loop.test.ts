@@ -1,16 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { engineSetup, events, fileItem, post, until } from './helpers/engine.js';
 import { eventually } from './helpers/eventually.js';
 import { completed, ofType, sessionsOf, stopped, verify } from './helpers/fix-loop.js';
 import { cleanupAll, startJig, tempHome } from './helpers/server.js';
-import { shareServerPerFile } from './helpers/shared-home.js';
+import { cleanupButShared, shareServerPerFile } from './helpers/shared-home.js';
 
 // The tests need nothing of a server but their chains, policy and repository: they share one.
 shareServerPerFile();
 
-afterEach(cleanupAll);
+// Each test's own servers go after it; the shared one after the file.
+afterEach(cleanupButShared);
+afterAll(cleanupAll);
 
 /** A task that reports one finding with the given JSON fields and status. */
 const reporting = (status: string, finding: string) =>

@@ -1,15 +1,17 @@
 import { dbRun } from './helpers/test-store.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { engineSetup, events, fileItem, post, until } from './helpers/engine.js';
 import { cleanupAll, http, tempHome } from './helpers/server.js';
-import { shareServerPerFile } from './helpers/shared-home.js';
+import { cleanupButShared, shareServerPerFile } from './helpers/shared-home.js';
 
 // The tests need nothing of a server but their chains, policy and repository: they share one.
 shareServerPerFile();
 
-afterEach(cleanupAll);
+// Each test's own servers go after it; the shared one after the file.
+afterEach(cleanupButShared);
+afterAll(cleanupAll);
 
 const quick = `
 nodes:

@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { engineSetup, events, fileItem, until } from './helpers/engine.js';
 import { completed, ofType, sessionsOf, stopped, verify } from './helpers/fix-loop.js';
 import { cleanupAll, tempHome } from './helpers/server.js';
-import { shareServerPerFile } from './helpers/shared-home.js';
+import { cleanupButShared, shareServerPerFile } from './helpers/shared-home.js';
 
 // The tests need nothing of a server but their chains, policy and repository: they share one.
 shareServerPerFile();
 
-afterEach(cleanupAll);
+// Each test's own servers go after it; the shared one after the file.
+afterEach(cleanupButShared);
+afterAll(cleanupAll);
 
 describe('recovery, escalation and read_only', () => {
   it('on_failure runs once per entry, then the whole node reruns', async () => {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { engineSetup, events, fileItem, until } from './helpers/engine.js';
 import {
   approve,
@@ -14,12 +14,14 @@ import {
   stoppedAs,
 } from './helpers/retry-rebase.js';
 import { cleanupAll, runJig, type JigProcess } from './helpers/server.js';
-import { shareServerPerFile } from './helpers/shared-home.js';
+import { cleanupButShared, shareServerPerFile } from './helpers/shared-home.js';
 
 // The tests need nothing of a server but their chains, policy and repository: they share one.
 shareServerPerFile();
 
-afterEach(cleanupAll);
+// Each test's own servers go after it; the shared one after the file.
+afterEach(cleanupButShared);
+afterAll(cleanupAll);
 
 /** prep, a gate, a three-step build whose second step fails until `go` is in the worktree, finish. */
 const STEPS = `

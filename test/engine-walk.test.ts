@@ -1,13 +1,13 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { eventually } from './helpers/eventually.js';
 import { git } from './helpers/git.js';
 import { clockedSetup, closeClocked, eventOf } from './helpers/engine-clock.js';
 import { engineSetup, events, fileItem, isAlive, post, until } from './helpers/engine.js';
 import { cleanupAll, http, tempHome } from './helpers/server.js';
 import { dbAll, dbRun } from './helpers/test-store.js';
-import { shareServerPerFile } from './helpers/shared-home.js';
+import { cleanupButShared, shareServerPerFile } from './helpers/shared-home.js';
 
 // The tests need nothing of a server but their chains, policy and repository: they share one.
 shareServerPerFile();
@@ -22,9 +22,11 @@ afterEach(async () => {
   try {
     await closeClocked();
   } finally {
-    await cleanupAll();
+    // Each test's own servers go after it; the shared one after the file.
+    await cleanupButShared();
   }
 });
+afterAll(cleanupAll);
 
 const gated = `
 description: build, review, finish

@@ -146,12 +146,24 @@ export async function http(
 
 /** Kills every server still running and removes every temp home. Call from afterAll/afterEach. */
 export async function cleanupAll(): Promise<void> {
+  await cleanupAllBut(null);
+}
+
+/** cleanupAll, sparing one server and its home (a file's shared server between its tests). */
+export async function cleanupAllBut(spared: { proc: ChildProcess; home: string } | null): Promise<void> {
   for (const p of procs.splice(0)) {
+    if (p === spared?.proc) {
+      procs.push(p);
+      continue;
+    }
     if (p.exitCode === null && p.signalCode === null) {
       const gone = new Promise((r) => p.once('exit', r));
       p.kill('SIGKILL');
       await gone;
     }
   }
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
+  for (const h of homes.splice(0)) {
+    if (h === spared?.home) homes.push(h);
+    else rmSync(h, { recursive: true, force: true });
+  }
 }

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { eventually } from './eventually.js';
-import { http, startJig, tempHome, type JigProcess } from './server.js';
+import { cleanupAllBut, http, startJig, tempHome, type JigProcess } from './server.js';
 
 /*
  * A `jig serve` start costs about a second of CPU, and the engine suite started one for nearly
@@ -46,6 +46,14 @@ let sharing = false;
  */
 export function shareServerPerFile(): void {
   sharing = true;
+}
+
+/**
+ * After each test: every server and home the test made go, the shared server stays for the next
+ * (cleanupAll after the file ends takes it too).
+ */
+export async function cleanupButShared(): Promise<void> {
+  await cleanupAllBut(shared && alive(shared.jig) ? { proc: shared.jig.proc, home: shared.home } : null);
 }
 
 function write(home: string, files: HomeFiles): void {
