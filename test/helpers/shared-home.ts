@@ -1,6 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { ItemStatus } from '../../src/contract/item-status.js';
+import { isEnded } from '../../src/core/items/status.js';
 import { eventually } from './eventually.js';
 import { cleanupAllBut, http, startJig, tempHome, type JigProcess } from './server.js';
 
@@ -84,8 +86,8 @@ function restoreConfig(s: Shared): void {
 
 const alive = (jig: JigProcess): boolean => jig.proc.exitCode === null && jig.proc.signalCode === null;
 
-/** Items that may still hold a slot, run a process or wake on a timer. */
-const UNFINISHED = new Set(['running', 'queued', 'waiting', 'paused', 'stopped']);
+/** Items that have not ended may still hold a slot, run a process or wake on a timer. */
+const unfinished = (status: ItemStatus): boolean => !isEnded(status);
 
 /**
  * Cancels what earlier tests left unfinished, until every item has ended: a cancel that met a move
@@ -96,8 +98,8 @@ async function quiet(jig: JigProcess): Promise<void> {
     async () => {
       const list = await http(`${jig.url}/api/work-items?archived=all&limit=500`);
       expect(list.status, list.text).toBe(200);
-      const left = (list.json.items as { id: string; status: string }[]).filter((i) =>
-        UNFINISHED.has(i.status),
+      const left = (list.json.items as { id: string; status: ItemStatus }[]).filter((i) =>
+        unfinished(i.status),
       );
       for (const item of left)
         await http(`${jig.url}/api/work-items/${item.id}/cancel`, { method: 'POST', body: {} });
