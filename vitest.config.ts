@@ -35,7 +35,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'] },
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], setupFiles: ['test/cpu-log.ts'] },
       },
       {
         extends: true,
@@ -45,6 +45,7 @@ export default defineConfig({
           env: { JIG_TEST_STORE: 'postgres' },
           // One PostgreSQL server for the run, and a migrated template every home's database copies.
           globalSetup: ['test/global-setup.ts'],
+          setupFiles: ['test/cpu-log.ts'],
         },
       },
     ],

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
 import { engineSetup, until } from './helpers/engine.js';
-import { cleanupAll, jigBin, type JigProcess } from './helpers/server.js';
+import { cleanupAll, jigBin, runJig, type JigProcess } from './helpers/server.js';
 
 /*
  * Two conventions of every verb: a next-step hint after an act, on a terminal only; and a note
@@ -22,17 +22,9 @@ afterAll(cleanupAll);
 type Run = { code: number | null; stdout: string; stderr: string };
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((res) => {
-    const full: NodeJS.ProcessEnv = { ...process.env, JIG_HOME: jig.home, NO_COLOR: '1', ...env };
-    delete full.JIG_WORK_ITEM_ID;
-    if (!env.JIG_URL) delete full.JIG_URL;
-    const p = spawn(process.execPath, [jigBin, ...args], { cwd: repo, env: full });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    p.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    p.on('exit', (code) => res({ code, stdout, stderr }));
-  });
+  const full: NodeJS.ProcessEnv = { JIG_HOME: jig.home, NO_COLOR: '1', JIG_WORK_ITEM_ID: undefined, ...env };
+  if (!env.JIG_URL) full.JIG_URL = undefined;
+  return runJig(args, full, undefined, repo);
 }
 
 /** The same verb on a terminal (util-linux `script`), its output as the terminal shows it. */

@@ -1,11 +1,10 @@
 import { GATED_CHAIN } from './helpers/gated-chain.js';
-import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineSetup, events, until } from './helpers/engine.js';
 import { git } from './helpers/git.js';
-import { cleanupAll, http, jigBin, type JigProcess } from './helpers/server.js';
+import { cleanupAll, http, runJig, type JigProcess } from './helpers/server.js';
 
 /*
  * `jig item create` with its setup flags, `approve|reject|raise-budget`, the worker verb `progress`
@@ -27,16 +26,9 @@ function cli(
   args: string[],
   opts: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, JIG_HOME: jig.home, ...opts.env };
-    if (!opts.env?.JIG_WORK_ITEM_ID) delete env.JIG_WORK_ITEM_ID;
-    const p = spawn(process.execPath, [jigBin, ...args], { cwd: opts.cwd ?? repo, env, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    p.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    p.on('exit', (code) => res({ code, stdout, stderr }));
-  });
+  const env: NodeJS.ProcessEnv = { JIG_HOME: jig.home, ...opts.env };
+  if (!opts.env?.JIG_WORK_ITEM_ID) env.JIG_WORK_ITEM_ID = undefined;
+  return runJig(args, env, undefined, opts.cwd ?? repo);
 }
 const usage = (stderr: string) => ({ code: 2, stdout: '', stderr: `jig: ${stderr}\n` });
 

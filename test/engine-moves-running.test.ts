@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clockedSetup, closeClocked } from './helpers/engine-clock.js';
-import { events, fileItem, post, until } from './helpers/engine.js';
+import { events, fileItem, post, until, untilEach } from './helpers/engine.js';
 import { eventually } from './helpers/eventually.js';
 import { cleanupAll, http } from './helpers/server.js';
 
@@ -182,7 +182,12 @@ nodes:
   /** ROUNDS items waiting at their gate, each with its open request. */
   async function atGates(jig: { url: string }, repo: string): Promise<any[]> {
     const items = await Promise.all(Array.from({ length: ROUNDS }, () => fileItem(jig, repo, 'quick')));
-    return Promise.all(items.map((i) => until(jig, i.id, (x) => x.stop?.kind === 'gate', 600)));
+    return untilEach(
+      jig,
+      items.map((i) => i.id),
+      (x) => x.stop?.kind === 'gate',
+      600,
+    );
   }
 
   const decide = (jig: { url: string }, id: string, how: 'approve' | 'reject', body: object) =>
@@ -215,7 +220,12 @@ nodes:
       }
     }
     // Every item ran its node twice (once, then the one rerun), never three times.
-    await Promise.all(items.map((it) => until(jig, it.id, (x) => x.stop?.kind === 'gate', 600)));
+    await untilEach(
+      jig,
+      items.map((it) => it.id),
+      (x) => x.stop?.kind === 'gate',
+      600,
+    );
     for (const it of items) {
       const evs = await events(jig, it.id);
       expect(evs.filter((e) => e.type === 'node_started')).toHaveLength(2);
@@ -243,8 +253,11 @@ nodes:
       const lost = decided[0].type === 'gate_rejected' ? a : r;
       expect([won.status, lost.status, lost.json.code]).toEqual([200, 409, 'gate_not_waiting']);
     }
-    await Promise.all(
-      items.map((it) => until(jig, it.id, (x) => x.status === 'completed' || x.stop?.kind === 'gate', 600)),
+    await untilEach(
+      jig,
+      items.map((it) => it.id),
+      (x) => x.status === 'completed' || x.stop?.kind === 'gate',
+      600,
     );
   });
 
@@ -287,7 +300,8 @@ nodes:
     const dir = mkdtempSync(join(tmpdir(), 'jig-hold-'));
     const { jig, repo } = await clockedSetup({ held: heldChain(dir) }, { policy });
     const items = await Promise.all(Array.from({ length: ROUNDS }, () => fileItem(jig, repo, 'held')));
-    await Promise.all(items.map((it) => holding(jig, it.id)));
+    // One after another: fifty polls side by side every 50 ms cost more than the runs they watch.
+    for (const it of items) await holding(jig, it.id);
     const early = await Promise.all(items.map((it) => decide(jig, it.id, 'approve', {})));
     // Answered while every node still held: none waited for its gate.
     expect((await Promise.all(items.map((it) => runningSession(jig, it.id)))).every((n) => n === 1)).toBe(
@@ -295,8 +309,11 @@ nodes:
     );
     expect(early.map((r) => [r.status, r.json.code])).toEqual(items.map(() => [409, 'gate_not_waiting']));
     writeFileSync(join(dir, 'release'), '');
-    const waiting = await Promise.all(
-      items.map((it) => until(jig, it.id, (x) => x.stop?.kind === 'gate', 600)),
+    const waiting = await untilEach(
+      jig,
+      items.map((it) => it.id),
+      (x) => x.stop?.kind === 'gate',
+      600,
     );
     for (const it of waiting) {
       const evs = await events(jig, it.id);

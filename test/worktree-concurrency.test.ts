@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { GATED_CHAIN } from './helpers/gated-chain.js';
-import { engineSetup, until } from './helpers/engine.js';
+import { engineSetup, untilEach } from './helpers/engine.js';
 import { cleanupAll, http } from './helpers/server.js';
 
 afterAll(cleanupAll);
@@ -14,7 +14,12 @@ describe('worktrees of one repository', () => {
         body: { title, repo, chain: 'gated', start: true },
       });
     const first = await Promise.all(Array.from({ length: 8 }, (_, i) => file(`First ${i}`)));
-    await Promise.all(first.map((f) => until(jig, f.json.id, (i) => i.status === 'stopped', 600)));
+    await untilEach(
+      jig,
+      first.map((f) => f.json.id),
+      (i) => i.status === 'stopped',
+      600,
+    );
     // Cancelling removes worktrees while the next eight add theirs.
     const [second] = await Promise.all([
       Promise.all(Array.from({ length: 8 }, (_, i) => file(`Second ${i}`))),
@@ -23,8 +28,11 @@ describe('worktrees of one repository', () => {
       ),
     ]);
     for (const f of second) expect(f.status, f.text).toBe(201);
-    const reached = await Promise.all(
-      second.map((f) => until(jig, f.json.id, (i) => i.status === 'stopped', 600)),
+    const reached = await untilEach(
+      jig,
+      second.map((f) => f.json.id),
+      (i) => i.status === 'stopped',
+      600,
     );
     expect(reached.map((i) => i.stop.kind)).toEqual(Array(8).fill('gate'));
   });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runInHost } from './cli-runner.js';
 import { databaseFor } from './test-store.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -9,6 +10,9 @@ export const jigBin = join(repoRoot, 'bin', 'jig.js');
 
 const homes: string[] = [];
 const procs: ChildProcess[] = [];
+
+/** How many servers and CLI processes this file started, for the CPU log (test/cpu-log.ts). */
+export const started = { serve: 0, cli: 0, cliInHost: 0 };
 
 /** A fresh, empty JIG_HOME; removed by cleanupAll(). */
 export function tempHome(prefix = 'jig-test-'): string {
@@ -42,7 +46,10 @@ export async function startJig(opts: StartOptions = {}): Promise<JigProcess> {
   const args = opts.args ?? ['--port', '0'];
   // Under `npm run test:pg` each home's server keeps its state in a PostgreSQL database of its own.
   const database = opts.env?.JIG_DATABASE_URL === undefined ? await databaseFor(home) : null;
-  const proc = spawn(process.execPath, [jigBin, 'serve', ...args], {
+  // JIG_TEST_PROF=DIR: a CPU profile of each server, written when it ends (docs/testing.md).
+  const prof = process.env.JIG_TEST_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.JIG_TEST_PROF}`] : [];
+  started.serve++;
+  const proc = spawn(process.execPath, [...prof, jigBin, 'serve', ...args], {
     env: {
       ...process.env,
       JIG_HOME: home,
@@ -95,15 +102,36 @@ export async function startJig(opts: StartOptions = {}): Promise<JigProcess> {
   };
 }
 
-/** Runs a `jig` CLI command to completion. */
-export function runJig(
+/**
+ * Runs a `jig` CLI command to completion: in the test file's CLI host (helpers/cli-runner.ts) when
+ * it is free, else in a process of its own, as `runJigProcess` always does.
+ */
+export async function runJig(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   input?: string,
+  cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const inHost = await runInHost(jigBin, args, { ...process.env, ...env }, input, cwd);
+  if (inHost) started.cliInHost++;
+  return inHost ?? runJigProcess(args, env, input, cwd);
+}
+
+/**
+ * Runs a `jig` CLI command to completion in a process of its own (`node bin/jig.js …`). `env` adds to
+ * the test's environment; a key set to undefined is left out.
+ */
+export function runJigProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  input?: string,
+  cwd?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  started.cli++;
   return new Promise((res) => {
     const p = spawn(process.execPath, [jigBin, ...args], {
       env: { ...process.env, ...env },
+      ...(cwd === undefined ? {} : { cwd }),
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -158,7 +186,8 @@ export async function cleanupAllBut(spared: { proc: ChildProcess; home: string }
     }
     if (p.exitCode === null && p.signalCode === null) {
       const gone = new Promise((r) => p.once('exit', r));
-      p.kill('SIGKILL');
+      // A server writes its profile only when it ends by itself (SIGTERM).
+      p.kill(process.env.JIG_TEST_PROF ? 'SIGTERM' : 'SIGKILL');
       await gone;
     }
   }

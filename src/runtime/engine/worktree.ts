@@ -47,9 +47,17 @@ function copyLocalFile(repo: string, worktree: string, rel: string): 'copied' | 
   return { path: rel, reason: `destination_${made.reason}`, detail: `${rel}: ${made.detail}` };
 }
 
-async function gitConfig(repo: string, key: string): Promise<string> {
-  const r = await git(repo, ['config', '--get', key]);
-  return r.code === 0 ? r.stdout.trim() : '';
+/** Whether git has both a user.name and a user.email for `repo` (one git process for the two). */
+async function hasIdentity(repo: string): Promise<boolean> {
+  const r = await git(repo, ['config', '--get-regexp', '^user\\.(name|email)$']);
+  if (r.code !== 0) return false;
+  // The last value of each key wins, as `git config --get` reads it; an empty one is none.
+  const last = new Map<string, string>();
+  for (const line of r.stdout.split('\n')) {
+    const m = /^user\.(name|email)(?: (.*))?$/.exec(line);
+    if (m?.[1]) last.set(m[1], (m[2] ?? '').trim());
+  }
+  return Boolean(last.get('name')) && Boolean(last.get('email'));
 }
 
 /**
@@ -64,7 +72,7 @@ export async function prepareWorktree(
   worktreesDir: string,
   at: string = join(worktreesDir, item.id),
 ): Promise<Prepared> {
-  if (!(await gitConfig(repo.path, 'user.name')) || !(await gitConfig(repo.path, 'user.email'))) {
+  if (!(await hasIdentity(repo.path))) {
     return {
       ok: false,
       kind: 'config',

@@ -42,8 +42,19 @@ export async function snapshotIfPresent(worktree: string | null): Promise<string
 }
 
 export async function snapshotCommit(worktree: string): Promise<string> {
-  const head = await must(worktree, ['rev-parse', '--verify', 'HEAD^{commit}']);
-  const index = await must(worktree, ['rev-parse', '--path-format=absolute', '--git-path', 'index']);
+  // One process for the index's path, HEAD and HEAD's tree: every node run takes a snapshot, and a
+  // git process costs the server a fork of itself (milliseconds for a server of 150 MiB).
+  const [index, head, headTree] = (
+    await must(worktree, [
+      'rev-parse',
+      '--path-format=absolute',
+      '--git-path',
+      'index',
+      'HEAD^{commit}',
+      'HEAD^{tree}',
+    ])
+  ).split('\n');
+  if (!index || !head || !headTree) throw new Error(`git rev-parse in ${worktree} answered no HEAD`);
   const tmp = join(tmpdir(), `jig-index-${randomUUID()}`);
   try {
     if (existsSync(index)) {
@@ -57,7 +68,7 @@ export async function snapshotCommit(worktree: string): Promise<string> {
     const env = { GIT_INDEX_FILE: tmp };
     await must(worktree, ['add', '--all', '--', '.'], env);
     const tree = await must(worktree, ['write-tree'], env);
-    if (tree === (await must(worktree, ['rev-parse', `${head}^{tree}`]))) return head;
+    if (tree === headTree) return head;
     // Dated as HEAD is, so the same tree on the same HEAD is the same commit: `latest` keeps its
     // sha while nothing changes, however often it is read.
     const when = `@${await must(worktree, ['show', '-s', '--format=%ct', head])} +0000`;
