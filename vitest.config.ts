@@ -1,5 +1,8 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import SlowFirst from './test/sequencer.js';
+
+/** The board's journeys in Chromium. */
+const browserFiles = ['test/board-*.test.ts'];
 
 /** The engine suite, run a second time with every test server's state in PostgreSQL (issue 27). */
 const postgresFiles = ['test/engine-*.test.ts', 'test/serve-postgres.test.ts'];
@@ -8,10 +11,10 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Integration suites start real servers and child processes, and much of their time is spent
-    // waiting on them: three files at once keep two cores busy (two left a third of them idle;
-    // four gained nothing over three, and made every file slower).
-    maxWorkers: 3,
+    // Integration suites start real servers and child processes and wait on them: four files at
+    // once keep two cores busy. Three left a sixth of them idle (610 s against 689 s for the whole
+    // run, docs/testing.md); when the suite waited more, two left a third idle.
+    maxWorkers: 4,
     // The longest files first, so the run does not end on one of them (test/sequencer.ts).
     sequence: { sequencer: SlowFirst },
     reporters: ['default'],
@@ -35,7 +38,22 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'], setupFiles: ['test/cpu-log.ts'] },
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: [...browserFiles, ...configDefaults.exclude],
+          setupFiles: ['test/cpu-log.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: browserFiles,
+          setupFiles: ['test/cpu-log.ts'],
+          // One Chromium for the run; each file gets a context of its own (test/global-chromium.ts).
+          globalSetup: ['test/global-chromium.ts'],
+        },
       },
       {
         extends: true,

@@ -1,8 +1,6 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { hostPids } from './helpers/cli-runner.js';
-import { started } from './helpers/server.js';
 
 /*
  * `JIG_TEST_CPU_LOG=FILE npm test` appends one line per test file: the CPU its worker spent and the
@@ -12,6 +10,9 @@ import { started } from './helpers/server.js';
  */
 const log = process.env.JIG_TEST_CPU_LOG;
 if (log) {
+  // Loaded only when asked for: this file is every integration file's setup.
+  const { hostPids } = await import('./helpers/cli-runner.js');
+  const { started } = await import('./helpers/server.js');
   const ticks = (pid: number | 'self' = 'self'): { self: number; children: number } => {
     // Fields after the command's closing parenthesis: utime, stime, cutime, cstime are 14–17.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -33,7 +34,12 @@ if (log) {
       }
     }
     const file = relative(process.cwd(), expect.getState().testPath ?? 'unknown');
-    const project = process.env.JIG_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+    const project =
+      process.env.JIG_TEST_STORE === 'postgres'
+        ? 'postgres'
+        : file.startsWith('test/board-')
+          ? 'browser'
+          : 'sqlite';
     appendFileSync(
       log,
       `${JSON.stringify({

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { repoRoot } from './server.js';
 
 /*
@@ -37,14 +38,34 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/**
+ * A browser context of its own (a fresh profile) with one page: in the run's Chromium when the
+ * browser project started one (test/global-chromium.ts), else in a Chromium of its own.
+ */
 export async function openBrowser(viewport = { width: 1280, height: 800 }): Promise<Session> {
-  const profile = mkdtempSync(join(tmpdir(), 'jig-chromium-'));
-  // A fresh profile per run: playwright takes it as the persistent context's folder.
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport,
-    args: CHROMIUM_ARGS,
-  });
+  const endpoint = inject('jigTestChromium');
+  let context: BrowserContext;
+  let done: () => Promise<void>;
+  if (endpoint) {
+    const browser = await chromium.connect(endpoint);
+    context = await browser.newContext({ viewport });
+    done = async () => {
+      await context.close();
+      await browser.close();
+    };
+  } else {
+    const profile = mkdtempSync(join(tmpdir(), 'jig-chromium-'));
+    // A fresh profile per run: playwright takes it as the persistent context's folder.
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      viewport,
+      args: CHROMIUM_ARGS,
+    });
+    done = async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    };
+  }
   const page = context.pages()[0] ?? (await context.newPage());
   const problems: string[] = [];
   const foreign: string[] = [];
@@ -72,10 +93,7 @@ export async function openBrowser(viewport = { width: 1280, height: 800 }): Prom
     page,
     problems,
     foreign,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close: done,
   };
 }
 
