@@ -134,8 +134,14 @@ describe('claim rounds on PostgreSQL', () => {
     try {
       // Stopped, and still this process's: its walk's sessions end, not an escalation turn on it
       // (Jig's own turn on a stuck item starts within the second the fence looks).
+      claims.walked(stops!, true);
       await store.db.updateTable('work_items').set({ status: 'stopped' }).where('id', '=', stops!).execute();
       await eventually(() => ended.length === 1, { what: 'the fence to see the stop' });
+      // The walk still going here may record how its step ended (a repair paused is refunded) while
+      // the claim is this process's; once that walk ends, nothing of it writes again.
+      expect(await claims.heldIn(store.db, stops!)).toBe(true);
+      claims.walked(stops!, false);
+      expect(await claims.heldIn(store.db, stops!)).toBe(false);
       // Taken by another process: everything of it here ends. That process is alive (registered,
       // with a heartbeat): a claim held by a silent one is this process's to take back, and its
       // next round would, before the fence looked, when the move landed between the two.

@@ -55,6 +55,12 @@ export class Claims {
   private readonly shared: boolean;
   /** The items this process holds, with the generation it claimed them at. */
   private readonly held = new Map<string, number>();
+  /**
+   * Items that stopped running (paused, stopped) while a walk of theirs still ran here, with the
+   * generation their claim had: that walk may still record how its step ended (a repair's refund)
+   * until it ends, as long as the claim stays this process's. Dropped when the last walk ends.
+   */
+  private readonly stopped = new Map<string, number>();
   /** The items whose walk runs here now (how many walks of each: a second kick may queue one). */
   private readonly walking = new Map<string, number>();
   private hooks: ClaimsHooks | null = null;
@@ -127,7 +133,7 @@ export class Claims {
     if (rec?.status !== 'running') return false;
     const claim = await claimOf(uow.db, id);
     if (claim?.worker === this.name) {
-      this.held.set(id, claim.generation);
+      this.hold(id, claim.generation);
       return true;
     }
     const slots = this.d.registry.identity.slots;
@@ -135,7 +141,7 @@ export class Claims {
     const from = claim?.worker ?? null;
     if (from !== null && !(await isSilent(uow.db, from, this.silentSince()))) return false;
     const generation = await setClaim(uow.db, id, this.name, this.now());
-    this.held.set(id, generation);
+    this.hold(id, generation);
     if (from !== null) {
       // Its sessions there are not waited for: they are listed as paused, and the node runs here.
       const note = `worker ${from} went silent; ${this.name} took the item over`;
@@ -163,12 +169,12 @@ export class Claims {
     for (const [id, c] of claims) {
       if (c.worker === null) released.set(id, c.generation);
       else if (c.worker === this.name) {
-        this.held.set(id, c.generation);
+        this.hold(id, c.generation);
         taken.push(id);
       } else silent.push(id);
     }
     for (const [id, g] of await claimFree(uow.db, fresh, released, this.name, this.now())) {
-      this.held.set(id, g);
+      this.hold(id, g);
       taken.push(id);
     }
     for (const id of silent) if (await this.takeIn(uow, id)) taken.push(id);
@@ -187,7 +193,7 @@ export class Claims {
    */
   async heldIn(db: Parameters<typeof claimOf>[0], id: string): Promise<boolean> {
     if (!this.shared) return true;
-    const mine = this.held.get(id);
+    const mine = this.held.get(id) ?? this.stopped.get(id);
     if (mine === undefined) return false;
     const claim = await claimOf(db, id);
     return claim?.worker === this.name && claim.generation === mine;
@@ -197,7 +203,16 @@ export class Claims {
   walked(id: string, running: boolean): void {
     const n = (this.walking.get(id) ?? 0) + (running ? 1 : -1);
     if (n > 0) this.walking.set(id, n);
-    else this.walking.delete(id);
+    else {
+      this.walking.delete(id);
+      this.stopped.delete(id);
+    }
+  }
+
+  /** The item is this process's at `generation` (claimed, or found claimed here). */
+  private hold(id: string, generation: number): void {
+    this.held.set(id, generation);
+    this.stopped.delete(id);
   }
 
   private async loop(signal: AbortSignal | undefined): Promise<void> {
@@ -237,6 +252,10 @@ export class Claims {
       if (lost || statuses.get(id) !== 'running') {
         // Taken again (at a new generation) when it runs again.
         this.held.delete(id);
+        // A walk still going here may record how its step ended while the claim stays this
+        // process's: on a pause that step ends now, often after this round looked.
+        if (!lost && this.walking.has(id)) this.stopped.set(id, generation);
+        else this.stopped.delete(id);
         if (lost)
           this.d.log.warn(
             { item: id, now: claim?.worker ?? null },

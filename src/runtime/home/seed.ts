@@ -19,7 +19,8 @@ export function writeSchemas(configDir: string): void {
     const text = readFileSync(join(packagedSchemasDir, name));
     const dest = join(dir, name);
     if (existsSync(dest) && readFileSync(dest).equals(text)) continue;
-    writeFileAtomic(dest, text);
+    // Derived from the package at every start: a crash that loses it costs nothing.
+    writeFileAtomic(dest, text, 0o644, { durable: false });
   }
 }
 
