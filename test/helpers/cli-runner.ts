@@ -60,19 +60,15 @@ class Host {
         const p = this.pending;
         this.pending = null;
         if (p) p.done({ code: code ?? (signal ? null : 1), stdout: this.out, stderr: this.err });
-        hosts.delete(this.key);
+        if (host === this) host = null;
       });
     });
     this.unref();
   }
 
-  get key(): string {
-    return this.bin;
-  }
-
   private unref(): void {
     this.proc.unref();
-    (this.proc as unknown as { channel?: { unref(): void } }).channel?.unref();
+    this.proc.channel?.unref();
     // The pipes are sockets, which a Readable's type does not say.
     for (const pipe of [this.proc.stdout, this.proc.stderr])
       if (pipe && 'unref' in pipe && typeof pipe.unref === 'function') pipe.unref();
@@ -80,7 +76,7 @@ class Host {
 
   private ref(): void {
     this.proc.ref();
-    (this.proc as unknown as { channel?: { ref(): void } }).channel?.ref();
+    this.proc.channel?.ref();
   }
 
   /** Ends the run once its code came and both pipes carried its end marker. */
@@ -106,7 +102,6 @@ class Host {
     input: string | undefined,
     cwd: string | undefined,
   ): Promise<CliResult> {
-    this.busy = true;
     this.ref();
     // Whatever came between two runs (a write after a run ended) is not the next run's.
     this.out = '';
@@ -119,10 +114,11 @@ class Host {
   }
 }
 
-const hosts = new Map<string, Host>();
+/** The file's host, started with its first command (a test file runs one CLI: bin/jig.js). */
+let host: Host | null = null;
 
-/** The hosts running now, for the CPU log (test/cpu-log.ts). */
-export const hostPids = (): number[] => [...hosts.values()].map((h) => h.proc.pid!).filter(Boolean);
+/** The host running now, for the CPU log (test/cpu-log.ts). */
+export const hostPids = (): number[] => (host?.proc.pid ? [host.proc.pid] : []);
 
 /**
  * Commands that stay in a process of their own: a server (`serve`, `admin mcp`) or a watch runs
@@ -143,13 +139,11 @@ export async function runInHost(
   cwd?: string,
 ): Promise<CliResult | null> {
   if (process.env.JIG_TEST_CLI === 'process' || needsProcess(args)) return null;
-  let host = hosts.get(bin);
-  if (!host) {
-    host = new Host(join(import.meta.dirname, 'cli-host.mjs'), bin);
-    hosts.set(bin, host);
-  }
-  if (host.busy) return null;
-  host.busy = true;
-  if (!(await host.ready)) return null;
-  return host.run(args, env, input, cwd);
+  host ??= new Host(join(import.meta.dirname, 'cli-host.mjs'), bin);
+  const mine = host;
+  if (mine.busy) return null;
+  // Claimed before the wait for its start: a second command sent meanwhile gets a process.
+  mine.busy = true;
+  if (!(await mine.ready)) return null;
+  return mine.run(args, env, input, cwd);
 }
