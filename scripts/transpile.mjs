@@ -1,0 +1,40 @@
+// Writes dist/ from src/: each TypeScript module as its own JavaScript module, with a source map,
+// as `tsc -p tsconfig.build.json` would. esbuild does it in about a second where tsc took seven on
+// the 2-core machine, and every fresh clone builds once (`npm ci` runs `prepare`). The types are
+// checked by `npm run typecheck` (and `npm run check` before a commit), not here; tsconfig.json's
+// isolatedModules and verbatimModuleSyntax keep each file transpilable on its own.
+import { build } from 'esbuild';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Every module of src/ but the tests, as tsconfig.build.json includes them. */
+function sources(dir, into = []) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) sources(p, into);
+    else if (
+      e.isFile() &&
+      e.name.endsWith('.ts') &&
+      !e.name.endsWith('.test.ts') &&
+      !e.name.endsWith('.d.ts')
+    )
+      into.push(p);
+  }
+  return into;
+}
+
+await build({
+  entryPoints: sources(join(root, 'src')),
+  outdir: join(root, 'dist'),
+  outbase: join(root, 'src'),
+  bundle: false,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  tsconfig: join(root, 'tsconfig.build.json'),
+  logLevel: 'warning',
+});
