@@ -61,6 +61,22 @@ async function hasIdentity(repo: string): Promise<boolean> {
 }
 
 /**
+ * The base branch and its commit: the one named, else the branch the repository has checked out
+ * (`HEAD` when detached), both from one git process. `ref` is null when there is no such commit.
+ */
+async function baseOf(repo: string, named: string | null): Promise<{ branch: string; ref: string | null }> {
+  if (named === null) {
+    const r = await git(repo, ['rev-parse', 'HEAD^{commit}', '--abbrev-ref', 'HEAD']);
+    const [ref, branch] = r.stdout.trim().split('\n');
+    if (r.code === 0 && ref && branch) return { branch, ref };
+    // No commit yet on the checked-out branch: named in the refusal as it is.
+    return { branch: (await currentBranch(repo)) ?? 'HEAD', ref: null };
+  }
+  const r = await git(repo, ['rev-parse', '--verify', '--quiet', `${named}^{commit}`]);
+  return { branch: named, ref: r.code === 0 ? r.stdout.trim() : null };
+}
+
+/**
  * Cuts the item's worktree on its branch (named at intake) from the base branch, pins the base
  * commit, and copies the repo's `local_files`. Safe to call again after an interrupted start: an
  * existing worktree or branch is reused, never recreated over the work in it. A workspace member's
@@ -79,23 +95,23 @@ export async function prepareWorktree(
       reason: `git has no user.name or user.email for ${repo.path}; set them (git config --global user.name "…" and user.email "…") so tasks can commit`,
     };
   }
-  const baseBranch = item.base_branch ?? (await currentBranch(repo.path)) ?? 'HEAD';
-  const base = await git(repo.path, ['rev-parse', '--verify', '--quiet', `${baseBranch}^{commit}`]);
-  if (base.code !== 0) {
-    return { ok: false, kind: 'config', reason: `base branch ${baseBranch} does not exist in ${repo.path}` };
+  const base = await baseOf(repo.path, item.base_branch);
+  if (base.ref === null) {
+    return { ok: false, kind: 'config', reason: `base branch ${base.branch} does not exist in ${repo.path}` };
   }
-  const baseRef = base.stdout.trim();
+  const { branch: baseBranch, ref: baseRef } = base;
   const path = at;
   let created = false;
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
+    // A new branch in one process; a branch an earlier start cut (its worktree since removed) is
+    // looked for only when git refuses to create it again.
     const r = await inRepoQueue(repo.path, async () => {
+      const made = await git(repo.path, ['worktree', 'add', '-b', item.branch, path, baseRef]);
+      if (made.code === 0) return made;
       const hasBranch =
         (await git(repo.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${item.branch}`])).code === 0;
-      const args = hasBranch
-        ? ['worktree', 'add', path, item.branch]
-        : ['worktree', 'add', '-b', item.branch, path, baseRef];
-      return git(repo.path, args);
+      return hasBranch ? git(repo.path, ['worktree', 'add', path, item.branch]) : made;
     });
     if (r.code !== 0)
       return { ok: false, kind: 'infra', reason: `git worktree add failed: ${r.stderr.trim()}` };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { git } from '../git/git.js';
 
 /** A snapshot commit is made by Jig, not by a person or agent: it names itself so. */
@@ -42,19 +42,16 @@ export async function snapshotIfPresent(worktree: string | null): Promise<string
 }
 
 export async function snapshotCommit(worktree: string): Promise<string> {
-  // One process for the index's path, HEAD and HEAD's tree: every node run takes a snapshot, and a
-  // git process costs the server a fork of itself (milliseconds for a server of 150 MiB).
-  const [index, head, headTree] = (
-    await must(worktree, [
-      'rev-parse',
-      '--path-format=absolute',
-      '--git-path',
-      'index',
-      'HEAD^{commit}',
-      'HEAD^{tree}',
-    ])
+  // One process for HEAD, its tree and its time, and none for the index's path when the worktree's
+  // `.git` says where it is: every node run takes a snapshot, and a git process costs the server a
+  // fork of itself (milliseconds for a server of 150 MiB).
+  const [head, headTree, headTime] = (
+    await must(worktree, ['show', '-s', '--no-show-signature', '--format=%H%n%T%n%ct', 'HEAD^{commit}'])
   ).split('\n');
-  if (!index || !head || !headTree) throw new Error(`git rev-parse in ${worktree} answered no HEAD`);
+  if (!head || !headTree || !headTime) throw new Error(`git show in ${worktree} answered no HEAD`);
+  const index =
+    indexBeside(worktree) ??
+    (await must(worktree, ['rev-parse', '--path-format=absolute', '--git-path', 'index']));
   const tmp = join(tmpdir(), `jig-index-${randomUUID()}`);
   try {
     if (existsSync(index)) {
@@ -71,7 +68,7 @@ export async function snapshotCommit(worktree: string): Promise<string> {
     if (tree === headTree) return head;
     // Dated as HEAD is, so the same tree on the same HEAD is the same commit: `latest` keeps its
     // sha while nothing changes, however often it is read.
-    const when = `@${await must(worktree, ['show', '-s', '--format=%ct', head])} +0000`;
+    const when = `@${headTime} +0000`;
     return await must(
       worktree,
       ['commit-tree', tree, '-p', head, '-m', 'jig: the worktree with its uncommitted changes'],
@@ -80,6 +77,25 @@ export async function snapshotCommit(worktree: string): Promise<string> {
   } finally {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.lock`, { force: true });
+  }
+}
+
+/**
+ * The index of a worktree whose `.git` is the repository's folder or a `gitdir:` file pointing at
+ * one (what `git worktree add` writes, absolute or relative); null for anything else (a `.git` set
+ * up another way, GIT_DIR in the environment), which git itself is asked about.
+ */
+function indexBeside(worktree: string): string | null {
+  if (process.env.GIT_DIR || process.env.GIT_INDEX_FILE) return null;
+  const dotGit = join(worktree, '.git');
+  try {
+    const st = lstatSync(dotGit);
+    if (st.isDirectory()) return join(dotGit, 'index');
+    if (!st.isFile()) return null;
+    const m = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+    return m?.[1] ? join(resolve(worktree, m[1].trim()), 'index') : null;
+  } catch {
+    return null;
   }
 }
 
