@@ -1,5 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import SlowFirst from './test/sequencer.js';
+
+/** The build (test/helpers/built.ts): loaded by Node itself, not through Vite's module runner. */
+const dist = new RegExp(
+  `^${fileURLToPath(new URL('./dist/', import.meta.url)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+);
 
 /** The board's journeys in Chromium. */
 const browserFiles = ['test/board-*.test.ts'];
@@ -18,6 +24,7 @@ export default defineConfig({
     // The longest files first, so the run does not end on one of them (test/sequencer.ts).
     sequence: { sequencer: SlowFirst },
     reporters: ['default'],
+    server: { deps: { external: [dist] } },
     // Both stores in one run and one pool of workers: the PostgreSQL files start beside the rest
     // instead of after them. Without `--project postgres`, the suite runs once (docs/testing.md).
     projects: [

@@ -6,6 +6,7 @@ import { agentSetup } from './helpers/agents.js';
 import { noChromium, openBrowser, shot, type Session } from './helpers/browser.js';
 import { events, until } from './helpers/engine.js';
 import { cleanupAll, http, repoRoot, tempHome, type JigProcess } from './helpers/server.js';
+import { holdUntil } from './helpers/hold.js';
 
 /*
  * The item draft on the item page (docs/board/draft.md): on a paused item that has started, add a
@@ -20,7 +21,7 @@ nodes:
     tasks:
       - id: wait
         kind: subprocess
-        run: 'while [ ! -f "$HOLD_DIR/$JIG_WORK_ITEM_ID" ]; do sleep 0.05; done'
+        run: '${holdUntil('"$HOLD_DIR/$JIG_WORK_ITEM_ID"')}'
   - id: finish
     kind: exec
     tasks:

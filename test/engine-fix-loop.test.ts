@@ -6,6 +6,7 @@ import { eventually } from './helpers/eventually.js';
 import { completed, ofType, sessionsOf, stopped, verify } from './helpers/fix-loop.js';
 import { cleanupAll, startJig, tempHome } from './helpers/server.js';
 import { cleanupButShared, shareServerPerFile } from './helpers/shared-home.js';
+import { holdUntil } from './helpers/hold.js';
 
 // The tests need nothing of a server but their chains, policy and repository: they share one.
 shareServerPerFile();
@@ -263,7 +264,7 @@ describe('restarts inside a fix loop', () => {
       tasks:
         - id: repair
           kind: subprocess
-          run: 'while [ ! -f ${go} ]; do sleep 0.1; done; touch fixed.txt'
+          run: '${holdUntil(go)}; touch fixed.txt'
 `),
       },
       { home },
@@ -303,7 +304,7 @@ describe('restarts inside a fix loop', () => {
           tasks:
             - id: wait
               kind: subprocess
-              run: 'while [ ! -f ${go} ]; do sleep 0.1; done; touch fixed.txt'
+              run: '${holdUntil(go)}; touch fixed.txt'
 `),
       },
       { home },
@@ -336,7 +337,7 @@ describe('restarts inside a fix loop', () => {
       tasks:
         - id: repair
           kind: subprocess
-          run: 'while [ ! -f ${go} ]; do sleep 0.1; done; touch fixed.txt'
+          run: '${holdUntil(go)}; touch fixed.txt'
 `),
       },
       { home },

@@ -6,6 +6,7 @@ import { clockedSetup, closeClocked } from './helpers/engine-clock.js';
 import { events, fileItem, post, until, untilEach } from './helpers/engine.js';
 import { eventually } from './helpers/eventually.js';
 import { cleanupAll, http } from './helpers/server.js';
+import { holdUntil } from './helpers/hold.js';
 
 /*
  * Issue 40, points 1 and 2: a person's move on a running item answers at once, with its effect or
@@ -27,7 +28,7 @@ nodes:
     tasks:
       - id: hold
         kind: subprocess
-        run: 'while [ ! -e "${join(dir, 'release')}" ]; do sleep 0.05; done; echo held >> held.txt'
+        run: '${holdUntil(`"${join(dir, 'release')}"`)}; echo held >> held.txt'
   - id: review
     kind: gate
     message: Look at held.txt

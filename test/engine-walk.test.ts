@@ -8,6 +8,7 @@ import { engineSetup, events, fileItem, isAlive, post, until } from './helpers/e
 import { cleanupAll, http, tempHome } from './helpers/server.js';
 import { dbAll, dbRun } from './helpers/test-store.js';
 import { cleanupButShared, shareServerPerFile } from './helpers/shared-home.js';
+import { holdUntil } from './helpers/hold.js';
 
 // The tests need nothing of a server but their chains, policy and repository: they share one.
 shareServerPerFile();
@@ -306,7 +307,7 @@ nodes:
     tasks:
       - id: wait
         kind: subprocess
-        run: 'while [ ! -f "$JIG_RESULT_PATH.go" ]; do sleep 0.05; done; echo done > slept.txt'
+        run: '${holdUntil('"$JIG_RESULT_PATH.go"')}; echo done > slept.txt'
   - id: after
     kind: exec
     tasks:

@@ -12,6 +12,7 @@ import {
 } from './helpers/engine-clock.js';
 import { events, fileItem, post, until, type Served } from './helpers/engine.js';
 import { cleanupAll, http, tempHome } from './helpers/server.js';
+import { holdUntil } from './helpers/hold.js';
 
 /** Ends what a test left running (its tasks outlive the server by design), then the servers. */
 const leftovers: (() => Promise<unknown> | void)[] = [];
@@ -171,7 +172,7 @@ describe('wall clocks at a gate', () => {
     const home = tempHome();
     const flag = join(home, 'raised');
     // The finish task waits until the test has raised the cap.
-    const finish = `'while [ ! -f ${flag} ]; do sleep 0.1; done'`;
+    const finish = `'${holdUntil(flag)}'`;
     leftovers.push(() => writeFileSync(flag, ''));
     const { jig, repo, clock } = await gateSetup(
       { itemcap: gated('', finish, 'policy:\n  total_time_cap_minutes: 0.1\n') },

@@ -14,6 +14,7 @@ import {
 import { eventually } from './helpers/eventually.js';
 import { engineSetup, events, fileItem, isAlive, post, until, type Served } from './helpers/engine.js';
 import { cleanupAll, http, tempHome } from './helpers/server.js';
+import { holdUntil } from './helpers/hold.js';
 
 /** Ends what a test left running (its tasks outlive the server by design), then the servers. */
 const leftovers: (() => Promise<unknown> | void)[] = [];
@@ -38,7 +39,7 @@ afterEach(async () => {
 const SLEEPER = `run: 'sleep 30 & echo $! > sleep.pid; wait'`;
 
 /** A shell loop that waits for `file` to exist: the test decides when the task ends. */
-const waitForFile = (file: string) => `while [ ! -f ${file} ]; do sleep 0.05; done`;
+const waitForFile = holdUntil;
 
 /** The pid the sleeper wrote in the item's worktree. */
 function sleepPid(jig: { home: string }, item: any): Promise<number> {

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../src/server/main.js';
+import { startServer } from './helpers/built.js';
 import { eventually } from './helpers/eventually.js';
 import { makeRepo } from './helpers/git.js';
 import { cleanupAll, http, startJig, tempHome, type JigProcess } from './helpers/server.js';

@@ -9,6 +9,7 @@ import type { ItemRecord } from '../src/store/work-items.js';
 import { clockedSetup, closeClocked, type ClockedJig } from './helpers/engine-clock.js';
 import { events, fileItem, post, until } from './helpers/engine.js';
 import { cleanupAll, http, repoRoot, tempHome } from './helpers/server.js';
+import { holdUntil } from './helpers/hold.js';
 
 /*
  * Item drafts end to end (spec drafts.md "Item drafts", issue 17), on in-process servers
@@ -33,7 +34,7 @@ nodes:
     tasks:
       - id: wait
         kind: subprocess
-        run: 'while [ ! -f "$HOLD_DIR/$JIG_WORK_ITEM_ID" ]; do sleep 0.05; done'
+        run: '${holdUntil('"$HOLD_DIR/$JIG_WORK_ITEM_ID"')}'
   - id: finish
     kind: exec
     steps:

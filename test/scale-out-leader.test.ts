@@ -7,7 +7,7 @@ import pgClient from 'pg';
 import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/runtime/clock.js';
-import { startServer, type RunningServer } from '../src/server/main.js';
+import { startServer, type RunningServer } from './helpers/built.js';
 import { openStore } from '../src/store/database.js';
 import { markFirings } from '../src/store/schedule-firings.js';
 import { harnessesYaml } from './helpers/agents.js';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../src/runtime/clock.js';
-import { startServer, type RunningServer } from '../src/server/main.js';
+import { startServer, type RunningServer } from './helpers/built.js';
 import { http, tempHome } from './helpers/server.js';
 
 /** An in-process server on a temp home whose pollers read a ManualClock. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../src/server/main.js';
+import { startServer, type RunningServer } from './helpers/built.js';
 import { sendCase } from './helpers/fuzz-http.js';
 import { tempHome } from './helpers/server.js';
 

@@ -7,6 +7,7 @@ import { completed, ofType } from './helpers/fix-loop.js';
 import { git } from './helpers/git.js';
 import { cleanupAll, http, runJig, startJig } from './helpers/server.js';
 import { workspaceWorld } from './helpers/workspace.js';
+import { holdUntil } from './helpers/hold.js';
 
 afterEach(cleanupAll);
 
@@ -295,7 +296,7 @@ nodes:
       - id: wait
         kind: subprocess
         scope: each_repository
-        run: 'echo started >> runs.txt; while [ ! -f "$GO" ]; do sleep 0.1; done; git commit -q --allow-empty -m "$JIG_REPOSITORY"'
+        run: 'echo started >> runs.txt; ${holdUntil('"$GO"')}; git commit -q --allow-empty -m "$JIG_REPOSITORY"'
 `,
     });
     const go = join(w.home, 'go');

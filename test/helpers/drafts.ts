@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/runtime/clock.js';
-import { startServer, type RunningServer } from '../../src/server/main.js';
+import { startServer, type RunningServer } from './built.js';
 import { http, tempHome, type HttpResult } from './server.js';
 import { serverEnv } from './test-store.js';
 

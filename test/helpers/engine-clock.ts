@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ManualClock } from '../../src/runtime/clock.js';
-import { startServer, type RunningServer } from '../../src/server/main.js';
+import { startServer, type RunningServer } from './built.js';
 import { harnessesYaml, setRepoKeys } from './agents.js';
 import { eventually } from './eventually.js';
 import { events, type Served } from './engine.js';
