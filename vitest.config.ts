@@ -49,6 +49,11 @@ export default defineConfig({
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
           exclude: [...browserFiles, ...configDefaults.exclude],
+          // A worker runs file after file too: the worker's start, Vitest's set-up and the helpers
+          // (and dist/'s server, test/helpers/built.ts) once per worker, not once per file; a tenth
+          // less CPU (docs/testing.md). Files keep nothing of their own in the helpers' state: each
+          // stops what it started (cleanupAll) and shared-home.ts forgets its server after the file.
+          isolate: false,
           setupFiles: ['test/cpu-log.ts'],
         },
       },
@@ -57,6 +62,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: browserFiles,
+          isolate: false,
           setupFiles: ['test/cpu-log.ts'],
           // One Chromium for the run; each file gets a context of its own (test/global-chromium.ts).
           globalSetup: ['test/global-chromium.ts'],
@@ -68,6 +74,7 @@ export default defineConfig({
           name: 'postgres',
           include: postgresFiles,
           env: { JIG_TEST_STORE: 'postgres' },
+          isolate: false,
           // One PostgreSQL server for the run, and a migrated template every home's database copies.
           globalSetup: ['test/global-setup.ts'],
           setupFiles: ['test/cpu-log.ts'],

@@ -22,17 +22,26 @@ if (log) {
   };
   const start = ticks();
   const wall = performance.now();
-  afterAll(() => {
-    const end = ticks();
-    // The CLI host is still running (it ends with the worker): its CPU so far is the file's too.
+  // A worker runs file after file (`isolate: false`): the counts so far are earlier files'.
+  const before = { ...started };
+  const hostTicks = (): Map<number, number> => {
+    const m = new Map<number, number>();
     for (const pid of hostPids()) {
       try {
-        const host = ticks(pid);
-        end.children += host.self + host.children;
+        const t = ticks(pid);
+        m.set(pid, t.self + t.children);
       } catch {
-        // It ended between the two reads: then the worker waited for it, and counted it.
+        // It ended meanwhile: the worker waited for it, and counts it.
       }
     }
+    return m;
+  };
+  const hostAtStart = hostTicks();
+  afterAll(() => {
+    const end = ticks();
+    // The CLI host is still running (it ends with the worker): its CPU since the file began is the
+    // file's too.
+    for (const [pid, t] of hostTicks()) end.children += t - (hostAtStart.get(pid) ?? 0);
     const file = relative(process.cwd(), expect.getState().testPath ?? 'unknown');
     const project =
       process.env.JIG_TEST_STORE === 'postgres'
@@ -51,7 +60,9 @@ if (log) {
         children: +(end.children - start.children).toFixed(2),
         wall: +((performance.now() - wall) / 1000).toFixed(2),
         // Started through the helpers (test/helpers/server.ts); a file's own spawns are not counted.
-        ...started,
+        serve: started.serve - before.serve,
+        cli: started.cli - before.cli,
+        cliInHost: started.cliInHost - before.cliInHost,
       })}\n`,
     );
   });
@@ -72,6 +83,6 @@ if (profiles) {
   await session.post('Profiler.start');
   afterAll(async () => {
     const { profile } = await session.post('Profiler.stop');
-    writeFileSync(join(profiles, `worker-${process.pid}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(join(profiles, `worker-${process.pid}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
   });
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import type { ItemStatus } from '../../src/contract/item-status.js';
 import { isEnded } from '../../src/core/items/status.js';
 import { eventually } from './eventually.js';
@@ -48,6 +48,12 @@ let sharing = false;
  */
 export function shareServerPerFile(): void {
   sharing = true;
+  // A worker runs file after file (vitest.config.ts, `isolate: false`): the next file shares only
+  // if it asks, and never this file's server (cleanupAll, after the file, stopped it).
+  afterAll(() => {
+    sharing = false;
+    shared = null;
+  });
 }
 
 /**
