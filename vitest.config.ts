@@ -40,8 +40,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The board's units render into a DOM of their own per file (testing-library's cleanup).
-        test: { name: 'board', include: ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'] },
+        test: {
+          name: 'board',
+          include: ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'],
+          // File after file in a worker, each in a DOM of its own (its `@vitest-environment`); the
+          // kit's reset runs after every test of every file (web/src/test-setup.ts).
+          isolate: false,
+          setupFiles: ['web/src/test-setup.ts'],
+        },
       },
       {
         extends: true,

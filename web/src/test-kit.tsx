@@ -8,7 +8,7 @@ import {
 } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { afterEach, vi } from 'vitest';
+import { vi } from 'vitest';
 import type { ErrorCode } from '../../src/contract/errors.js';
 import { routes, type AnswerOf } from './api.js';
 
@@ -110,11 +110,16 @@ export function held<T>() {
 
 const clients: QueryClient[] = [];
 
-afterEach(() => {
+/**
+ * After each test: the screens unmounted, the test's query caches dropped and fetch put back. Run by
+ * the board project's setup file (web/src/test-setup.ts) for every file: a worker runs file after
+ * file with this module loaded once, so a hook registered here would run in the first file only.
+ */
+export function resetKit(): void {
   cleanup();
   for (const c of clients.splice(0)) c.clear();
   vi.unstubAllGlobals();
-});
+}
 
 export interface AppOptions {
   /** Where the router starts (`/?group=repo`). */
