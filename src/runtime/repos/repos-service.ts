@@ -114,7 +114,7 @@ export class ReposService {
     const counts = await openCountsByRepo(this.store.db);
     const repos = r.file.repos.map((e) => view(e, counts[e.path] ?? 0));
     let suggested: { path: string; name: string } | null = null;
-    const top = await repoTopLevel(this.startCwd);
+    const top = await this.startTop();
     if (top && !repos.some((x) => canonical(x.path) === canonical(top)))
       suggested = { path: top, name: basename(top) };
     return {
@@ -124,6 +124,18 @@ export class ReposService {
       warnings: r.warnings,
     };
   }
+
+  /**
+   * The repository the server was started in, for `suggested`. Found once: the board lists repos on
+   * every load, and each look was a git process. A folder that was no repository is looked at
+   * again (it may have become one); one that was stays one for this process.
+   */
+  private async startTop(): Promise<string | null> {
+    this.startTopFound ??= await repoTopLevel(this.startCwd);
+    return this.startTopFound;
+  }
+
+  private startTopFound: string | null = null;
 
   async get(path: string): Promise<RepoView> {
     const e = this.find(path);
