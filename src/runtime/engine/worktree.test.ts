@@ -74,4 +74,47 @@ describe('prepareWorktree', () => {
     });
     expect(git(join(trees, item.id), 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe(item.branch);
   });
+
+  it("takes up the item's branch again when an earlier start cut it and its worktree is gone", async () => {
+    const dir = repo();
+    const trees = mkdtempSync(join(tmpdir(), 'jig-wt-'));
+    git(dir, 'config', 'user.name', 'Someone');
+    git(dir, 'config', 'user.email', 'someone@example.com');
+    const first = await prepareWorktree(RepoEntry.parse({ path: dir }), item, trees);
+    expect(first.ok).toBe(true);
+    const path = join(trees, item.id);
+    writeFileSync(join(path, 'work.txt'), 'kept\n');
+    git(path, 'add', '.');
+    git(path, 'commit', '-qm', 'work on the branch');
+    const tip = git(path, 'rev-parse', 'HEAD').trim();
+    git(dir, 'worktree', 'remove', path);
+    const again = await prepareWorktree(RepoEntry.parse({ path: dir }), item, trees);
+    expect(again).toMatchObject({ ok: true, path, baseBranch: 'main', created: true });
+    // The branch as the earlier start left it: its commit, not a new branch from main.
+    expect(git(path, 'rev-parse', 'HEAD').trim()).toBe(tip);
+    expect(git(path, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe(item.branch);
+  });
+
+  it('bases on a detached HEAD as HEAD, and names the branch of a repository with no commit', async () => {
+    const dir = repo();
+    const trees = mkdtempSync(join(tmpdir(), 'jig-wt-'));
+    git(dir, 'config', 'user.name', 'Someone');
+    git(dir, 'config', 'user.email', 'someone@example.com');
+    const head = git(dir, 'rev-parse', 'HEAD').trim();
+    git(dir, 'checkout', '-q', '--detach');
+    expect(await prepareWorktree(RepoEntry.parse({ path: dir }), item, trees)).toMatchObject({
+      ok: true,
+      baseRef: head,
+      baseBranch: 'HEAD',
+    });
+    const empty = mkdtempSync(join(tmpdir(), 'jig-wt-repo-'));
+    git(empty, 'init', '-q', '-b', 'trunk');
+    git(empty, 'config', 'user.name', 'Someone');
+    git(empty, 'config', 'user.email', 'someone@example.com');
+    expect(await prepareWorktree(RepoEntry.parse({ path: empty }), item, trees)).toEqual({
+      ok: false,
+      kind: 'config',
+      reason: `base branch trunk does not exist in ${empty}`,
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshotCommit } from './snapshot.js';
 
@@ -45,5 +45,32 @@ describe('snapshotCommit', () => {
     git(dir, 'checkout', '-q', '--', 'README.md');
     git(dir, 'clean', '-qfd');
     expect(await snapshotCommit(dir)).toBe(head);
+  });
+
+  it("stages through a linked worktree's own index, found from a relative gitdir", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jig-snap-'));
+    const repo = join(dir, 'repo');
+    mkdirSync(join(repo, 'a'), { recursive: true });
+    mkdirSync(join(repo, 'b'));
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'config', 'user.email', 't@example.com');
+    git(repo, 'config', 'user.name', 't');
+    writeFileSync(join(repo, 'a', 'x.txt'), 'x\n');
+    writeFileSync(join(repo, 'b', 'y.txt'), 'y\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'first');
+    const wt = join(dir, 'wt');
+    git(repo, 'worktree', 'add', '-q', '-b', 'item', wt);
+    // Only a/ checked out: b/y.txt is in the worktree's index (skip-worktree), not on disk. A
+    // snapshot staged through any other index would take b/ for deleted.
+    git(wt, 'sparse-checkout', 'set', 'a');
+    expect(existsSync(join(wt, 'b', 'y.txt'))).toBe(false);
+    // The `.git` file as `git worktree add` writes it with worktree.useRelativePaths.
+    writeFileSync(join(wt, '.git'), `gitdir: ${relative(wt, join(repo, '.git', 'worktrees', 'wt'))}\n`);
+    writeFileSync(join(wt, 'a', 'x.txt'), 'changed\n');
+    const sha = await snapshotCommit(wt);
+    expect(git(wt, 'show', `${sha}:a/x.txt`)).toBe('changed\n');
+    expect(git(wt, 'show', `${sha}:b/y.txt`)).toBe('y\n');
+    expect(git(wt, 'rev-parse', `${sha}^`).trim()).toBe(git(wt, 'rev-parse', 'HEAD').trim());
   });
 });
