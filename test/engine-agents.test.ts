@@ -163,7 +163,15 @@ nodes:
     expect(parked.stop.kind).toBe('rate_limit');
     // Parked, it goes on by itself at the reset: shown as rate limited, not as needing a person.
     expect(parked.display_status).toBe('rate_limited');
-    const evs2 = (await events(jig, second.id)).map((e) => e.type);
+    // The stop is written first, the parking after it (walker.ts): the item can read as stopped
+    // before its `work_item_parked` is there.
+    const evs2 = await eventually(
+      async () => {
+        const types = (await events(jig, second.id)).map((e) => e.type);
+        return types.includes('work_item_parked') ? types : undefined;
+      },
+      { what: `${second.id} to be parked` },
+    );
     expect(evs2).toEqual(expect.arrayContaining(['launch_fallback_exhausted', 'work_item_parked']));
     // The harness Jig already knows is limited is skipped without a launch.
     const ss2 = await sessions(jig, second.id);

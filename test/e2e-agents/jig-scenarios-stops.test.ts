@@ -87,7 +87,14 @@ nodes:
         expect(parked.stop.reason).toMatch(/every launch of build\.main\.implement is rate limited/);
         const ss2 = await sessions(jig, second.id);
         expect(ss2.map((s) => [s.harness, s.status])).toEqual([['codex', 'rate_limited']]);
-        const evs2 = await events(jig, second.id);
+        // The stop is written first, the parking after it: wait for the parking's event.
+        const evs2 = await eventually(
+          async () => {
+            const all = await events(jig, second.id);
+            return all.some((e) => e.type === 'work_item_parked') ? all : undefined;
+          },
+          { what: `${second.id} to be parked` },
+        );
         const types = evs2.map((e) => e.type);
         expect(types).toEqual(
           expect.arrayContaining([
