@@ -10,26 +10,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+const src = join(root, 'src');
 /** Every module of src/ but the tests, as tsconfig.build.json includes them. */
-function sources(dir, into = []) {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) sources(p, into);
-    else if (
-      e.isFile() &&
-      e.name.endsWith('.ts') &&
-      !e.name.endsWith('.test.ts') &&
-      !e.name.endsWith('.d.ts')
-    )
-      into.push(p);
-  }
-  return into;
-}
+const sources = readdirSync(src, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
+  .map((f) => join(src, f));
 
 await build({
-  entryPoints: sources(join(root, 'src')),
+  entryPoints: sources,
   outdir: join(root, 'dist'),
-  outbase: join(root, 'src'),
+  outbase: src,
   bundle: false,
   platform: 'node',
   format: 'esm',

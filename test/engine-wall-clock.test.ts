@@ -38,9 +38,6 @@ afterEach(async () => {
 /** A task that starts a long `sleep` in its process group and writes the sleep's pid to `sleep.pid`. */
 const SLEEPER = `run: 'sleep 30 & echo $! > sleep.pid; wait'`;
 
-/** A shell loop that waits for `file` to exist: the test decides when the task ends. */
-const waitForFile = holdUntil;
-
 /** The pid the sleeper wrote in the item's worktree. */
 function sleepPid(jig: { home: string }, item: any): Promise<number> {
   const file = join(jig.home, 'run', 'worktrees', item.id, 'sleep.pid');
@@ -259,7 +256,7 @@ nodes:
     tasks:
       - id: nap
         kind: subprocess
-        run: '${waitForFile(done)}'
+        run: '${holdUntil(done)}'
 `,
       },
       { home },
@@ -310,7 +307,7 @@ nodes:
               total_time_cap_minutes: 0.15
             run: |
               n=$(( $(cat ${counter} 2>/dev/null || echo 0) + 1 )); echo $n > ${counter}
-              if [ $n -eq 1 ]; then sleep 30; else ${waitForFile(go)}; fi
+              if [ $n -eq 1 ]; then sleep 30; else ${holdUntil(go)}; fi
 `,
       },
       { home },

@@ -13,4 +13,4 @@ const dist = (rel: string): string => new URL(`../../dist/${rel}`, import.meta.u
 const main: typeof ServerMain = await import(/* @vite-ignore */ dist('server/main.js'));
 
 export const { startServer } = main;
-export type { RunningServer, ServeOptions } from '../../src/server/main.js';
+export type { RunningServer } from '../../src/server/main.js';
