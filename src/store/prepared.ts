@@ -11,10 +11,12 @@ const MARK = '\u0000jig-param:';
  * item that is about 40 µs, a large share of filing one; the SQL text is the same every time. The
  * builder is called once with a marker in place of each value, and the compiled parameters are read
  * back to learn which value goes where, so the query is still written with Kysely and compiled by
- * whichever dialect runs it (one per process).
+ * whichever dialect runs it: once per dialect, since one process may hold a SQLite store and a
+ * PostgreSQL one (a copy from one to the other; tests that start servers of both in one process).
  */
 export class Prepared<P extends object, R> {
-  private compiled: { sql: string; keys: (keyof P)[] } | null = null;
+  /** Per dialect, by its adapter's class: SQLite's `?` and PostgreSQL's `$1` are different SQL. */
+  private readonly compiled = new Map<unknown, { sql: string; keys: (keyof P)[] }>();
 
   /** `keys`: every parameter the builder reads, in any order. */
   constructor(
@@ -37,8 +39,13 @@ export class Prepared<P extends object, R> {
   }
 
   async run(db: Db, params: P): Promise<QueryResult<R>> {
-    this.compiled ??= this.compile(db);
-    const { sql, keys } = this.compiled;
+    const dialect = db.getExecutor().adapter.constructor;
+    let compiled = this.compiled.get(dialect);
+    if (!compiled) {
+      compiled = this.compile(db);
+      this.compiled.set(dialect, compiled);
+    }
+    const { sql, keys } = compiled;
     return db.executeQuery<R>(
       CompiledQuery.raw(
         sql,
