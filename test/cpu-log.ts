@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, expect } from 'vitest';
 
@@ -59,6 +59,12 @@ if (log) {
         process: +end.self.toFixed(2),
         children: +(end.children - start.children).toFixed(2),
         wall: +((performance.now() - wall) / 1000).toFixed(2),
+        // When the file ended (ms since the epoch): with `wall`, a run's timeline per worker.
+        ended: Date.now(),
+        pid: process.pid,
+        // The worker's resident size at the file's end, in MiB: every process it spawns copies
+        // its page tables, so a larger worker pays more per spawn.
+        rss: Math.round(process.memoryUsage().rss / 1048576),
         // Started through the helpers (test/helpers/server.ts); a file's own spawns are not counted.
         serve: started.serve - before.serve,
         cli: started.cli - before.cli,
@@ -83,6 +89,7 @@ if (profiles) {
   await session.post('Profiler.start');
   afterAll(async () => {
     const { profile } = await session.post('Profiler.stop');
+    mkdirSync(profiles, { recursive: true });
     writeFileSync(join(profiles, `worker-${process.pid}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
   });
 }

@@ -73,4 +73,14 @@ describe('snapshotCommit', () => {
     expect(git(wt, 'show', `${sha}:b/y.txt`)).toBe('y\n');
     expect(git(wt, 'rev-parse', `${sha}^`).trim()).toBe(git(wt, 'rev-parse', 'HEAD').trim());
   });
+
+  it('refuses a worktree with no commit yet, saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jig-snap-'));
+    git(dir, 'init', '-q', '-b', 'main');
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    git(dir, 'add', '.');
+    await expect(snapshotCommit(dir)).rejects.toThrow(
+      new RegExp(`^the snapshot of ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} failed: fatal: .*HEAD`),
+    );
+  });
 });
