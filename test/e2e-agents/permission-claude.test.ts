@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,16 @@ afterAll(async () => {
   await cleanupAll();
 });
 
+/** Every line Claude Code logged of its MCP servers under `home` (its cache's mcp-logs-*). */
+function mcpLogs(home: string): string {
+  const root = join(home, '.cache');
+  if (!existsSync(root)) return '(none)';
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /mcp-logs-[^/]+\/[^/]+\.jsonl$/.test(f))
+    .map((f) => `${f}:\n${readFileSync(join(root, f), 'utf8')}`)
+    .join('\n');
+}
+
 const CHAIN = `
 nodes:
   - id: work
@@ -44,7 +54,7 @@ nodes:
     tasks:
       - id: sleep
         kind: subprocess
-        run: 'sleep 60'
+        run: 'sleep 600'
 `;
 
 describe.skipIf(claude.skip !== undefined)(
@@ -65,7 +75,8 @@ describe.skipIf(claude.skip !== undefined)(
           body: { path: repo, test_command: '', setup_command: '' },
         });
         expect(connected.status).toBe(201);
-        // An item that runs (its task sleeps): the worker whose ask this is.
+        // An item that runs (its task sleeps past the test's end, when it is cancelled): the worker
+        // whose ask this is. A shorter sleep could end it while a loaded machine starts Claude.
         const item = await http(`${jig.url}/api/work-items`, {
           method: 'POST',
           body: { title: 'Hold', repo, chain: 'hold', start: true },
@@ -89,6 +100,8 @@ describe.skipIf(claude.skip !== undefined)(
           }),
         );
         const env = { PATH: process.env.PATH ?? '', HOME: home, ...cliEnv('claude', home, mock) };
+        const controller = new AbortController();
+        let ended: { stdout: string; stderr: string } | null = null;
         const running = run(
           claude.bin!,
           [
@@ -103,16 +116,32 @@ describe.skipIf(claude.skip !== undefined)(
             '--permission-prompt-tool',
             'mcp__jig__permission_request',
           ],
-          { cwd: repo, env, timeout: 90_000 },
-        ).catch((e: { stdout?: string; stderr?: string; message: string }) => ({
-          stdout: e.stdout ?? '',
-          stderr: `${e.message}\n${e.stderr ?? ''}`,
-        }));
+          { cwd: repo, env, timeout: 90_000, signal: controller.signal },
+        )
+          .catch((e: { stdout?: string; stderr?: string; message: string }) => ({
+            stdout: e.stdout ?? '',
+            stderr: `${e.message}\n${e.stderr ?? ''}`,
+          }))
+          .then((out) => (ended = out));
+        // Claude's side of it, for a wait that gives up: what it printed and what it logged of
+        // starting Jig's MCP server (under its HOME's cache).
+        const claudeSide = async (): Promise<string> => {
+          controller.abort();
+          const out = await running;
+          return `claude's output:\n${out.stdout}\n${out.stderr}\nits MCP log:\n${mcpLogs(home)}`;
+        };
         const asks = `${jig.url}/api/permission-asks?state=pending`;
-        const ask = await eventually(async () => (await http(asks)).json.asks[0], {
-          what: 'Claude to ask',
-          tries: 600,
+        const ask = await eventually(
+          async () => {
+            const pending = (await http(asks)).json.asks[0];
+            if (pending === undefined && ended) return { ended };
+            return pending;
+          },
+          { what: 'Claude to ask', tries: 600 },
+        ).catch(async (err: Error) => {
+          throw new Error(`${err.message}\n${await claudeSide()}`);
         });
+        if ('ended' in ask) throw new Error(`Claude ended without asking\n${await claudeSide()}`);
         expect(ask).toMatchObject({ work_item_id: id, tool_name: 'Bash', state: 'pending' });
         expect(JSON.stringify(ask.input)).toContain('echo asked > asked.txt');
         const answered = await http(`${jig.url}/api/work-items/${id}/permission-asks/${ask.id}/answer`, {
