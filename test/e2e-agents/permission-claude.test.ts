@@ -123,12 +123,16 @@ describe.skipIf(claude.skip !== undefined)(
             stderr: `${e.message}\n${e.stderr ?? ''}`,
           }))
           .then((out) => (ended = out));
-        // Claude's side of it, for a wait that gives up: what it printed and what it logged of
-        // starting Jig's MCP server (under its HOME's cache).
+        // Claude's side of it, for a wait that gives up: what it printed, what it logged of starting
+        // Jig's MCP server (under its HOME's cache), and what it asked the model. Claude does not
+        // wait for the MCP server: without it, its Bash call fails at once and Claude ends.
         const claudeSide = async (): Promise<string> => {
           controller.abort();
           const out = await running;
-          return `claude's output:\n${out.stdout}\n${out.stderr}\nits MCP log:\n${mcpLogs(home)}`;
+          const asked = (mock?.requests ?? []).map(
+            (q) => `${q.method} ${q.path}${q.main ? ' (main)' : ''} ${q.status}`,
+          );
+          return `claude's output:\n${out.stdout}\n${out.stderr}\nits MCP log:\n${mcpLogs(home)}\nthe model server's requests: ${asked.join(', ') || 'none'}`;
         };
         const asks = `${jig.url}/api/permission-asks?state=pending`;
         const ask = await eventually(
