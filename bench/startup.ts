@@ -54,36 +54,38 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-async function series(name: string, cmd: (home: string) => string[]): Promise<{ ms: number; rss: number }> {
-  const ms: number[] = [];
-  const rss: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+/*
+ * The baseline and Jig start in turns (baseline, Jig, baseline, …), and the ratio is taken pair by
+ * pair: this machine's speed drifts by a fifth within an hour, and two series run one after the
+ * other measured the drift as much as the servers. BENCH_JIG_ROOT names another checkout's root to
+ * start instead of this one's (an A/B of two builds: run it once for each).
+ */
+const jigRoot = process.env.BENCH_JIG_ROOT ?? root;
+const servers = {
+  baseline: (home: string) => [join(root, 'bench', 'baseline-server.mjs'), home],
+  jig: () => [join(jigRoot, 'bin', 'jig.js'), 'serve', '--port', '0'],
+};
+
+const runs: { base: { ms: number; rss: number }; jig: { ms: number; rss: number } }[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const pair = { base: { ms: NaN, rss: NaN }, jig: { ms: NaN, rss: NaN } };
+  for (const which of ['base', 'jig'] as const) {
     const home = mkdtempSync(join(tmpdir(), 'jig-bench-'));
     try {
-      const r = await once(cmd(home), home);
-      ms.push(r.ms);
-      rss.push(r.rss);
+      pair[which] = await once(which === 'base' ? servers.baseline(home) : servers.jig(), home);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
   }
-  const out = { ms: median(ms), rss: median(rss) };
-  console.log(
-    `${name.padEnd(28)} start→healthy median ${out.ms.toFixed(0)} ms   idle RSS median ${out.rss.toFixed(1)} MiB   (${RUNS} runs)`,
-  );
-  return out;
+  runs.push(pair);
 }
-
-const base = await series('baseline fastify+sqlite', (home) => [
-  join(root, 'bench', 'baseline-server.mjs'),
-  home,
-]);
-const fresh = await series('jig serve (fresh home)', () => [
-  join(root, 'bin', 'jig.js'),
-  'serve',
-  '--port',
-  '0',
-]);
+const show = (name: string, pick: (r: (typeof runs)[number]) => { ms: number; rss: number }): void =>
+  console.log(
+    `${name.padEnd(28)} start→healthy median ${median(runs.map((r) => pick(r).ms)).toFixed(0)} ms   idle RSS median ${median(runs.map((r) => pick(r).rss)).toFixed(1)} MiB   (${RUNS} runs)`,
+  );
+show('baseline fastify+sqlite', (r) => r.base);
+show('jig serve (fresh home)', (r) => r.jig);
+const ratio = (f: (r: (typeof runs)[number]) => number): string => median(runs.map(f)).toFixed(2);
 console.log(
-  `ratio jig/baseline: start ${(fresh.ms / base.ms).toFixed(2)}x, RSS ${(fresh.rss / base.rss).toFixed(2)}x`,
+  `ratio jig/baseline, median of the pairs: start ${ratio((r) => r.jig.ms / r.base.ms)}x, RSS ${ratio((r) => r.jig.rss / r.base.rss)}x`,
 );

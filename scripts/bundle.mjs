@@ -63,15 +63,9 @@ const common = {
   logLevel: 'warning',
   plugins: [oneAjv],
   // Native code, and packages that load files of their own at run time, stay in node_modules.
-  external: [
-    'better-sqlite3',
-    'pg-native',
-    'pino',
-    'pino-pretty',
-    'thread-stream',
-    'bufferutil',
-    'utf-8-validate',
-  ],
+  // pino is bundled: it loads files of its own only for transports (worker threads), which Jig does
+  // not use; pino-pretty stays outside, loaded when a terminal reads the log (server/log-format.ts).
+  external: ['better-sqlite3', 'pg-native', 'pino-pretty', 'bufferutil', 'utf-8-validate'],
 };
 
 const result = await build({
@@ -87,6 +81,33 @@ const result = await build({
 
 // Which source modules each output file holds: test/cli-start.test.ts reads it to tell what a start loads.
 writeFileSync(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
+
+/*
+ * The serve bundle is read at every start (bin/code-cache.js): as ASCII it is one-byte text, read
+ * and held in half the time and memory of UTF-8 (issue 43). esbuild escapes every string it may,
+ * but keeps comments (and the packages' licence notes) as written: their few non-ASCII characters
+ * become \u escapes, which change nothing in a comment. A character anywhere else (a tagged
+ * template, a regular expression) is left as it is and named: the start then reads UTF-8.
+ */
+function asciiComments(file) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const comment = /^\s*(\/\/|\/?\*|\(\*!)/;
+  const left = [];
+  const out = lines.map((line, i) => {
+    if (!/[^\x00-\x7f]/.test(line)) return line;
+    // A whole comment line, or a line comment after code whose quotes all closed before it.
+    const before = line.replace(/[^\x00-\x7f].*$/, '');
+    const closed = ["'", '"', '`'].every((q) => before.split(q).length % 2 === 1);
+    if (comment.test(line) || (closed && /\/\/[^'"`]*$/.test(before))) {
+      return line.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+    }
+    left.push(i + 1);
+    return line;
+  });
+  writeFileSync(file, out.join('\n'));
+  if (left.length > 0)
+    console.warn(`the serve bundle is not ASCII (lines ${left.join(', ')}): a start reads it as UTF-8`);
+}
 
 /*
  * `jig serve` loads nearly all of the code anyway, and a server is started far more often than a
@@ -107,4 +128,5 @@ const serve = await build({
 });
 const serveFile = Object.keys(serve.metafile.outputs).find((f) => f.endsWith('.cjs'));
 if (!serveFile) throw new Error('the serve bundle was not written');
+asciiComments(join(root, serveFile));
 writeFileSync(join(outdir, 'serve.json'), JSON.stringify({ file: serveFile.split('/').pop() }));

@@ -1,8 +1,9 @@
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupAll, http, startJig } from './helpers/server.js';
+import { cleanupAll, http, repoRoot, startJig } from './helpers/server.js';
 
 /*
  * `jig serve` runs from a CommonJS bundle compiled with V8's code cache (bin/code-cache.js, ADR
@@ -62,6 +63,18 @@ describe('the serve bundle and its code cache', () => {
     chmodSync(dir, 0o777);
     await startAndStop({ JIG_CODE_CACHE: dir });
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('is ASCII, so that a start reads it as one-byte text (issue 43)', () => {
+    // A character outside a comment (a regular expression, a tagged template such as kysely's sql)
+    // would make each start decode 7 MB of UTF-8 into a two-byte string: write it as an escape.
+    const { file } = JSON.parse(readFileSync(join(repoRoot, 'dist', 'bundle', 'serve.json'), 'utf8'));
+    const bytes = readFileSync(join(repoRoot, 'dist', 'bundle', file));
+    const lines = bytes.toString('utf8').split('\n');
+    expect(lines.flatMap((l, i) => (/[^\x00-\x7f]/.test(l) ? [`${i + 1}: ${l.slice(0, 120)}`] : []))).toEqual(
+      [],
+    );
+    expect(isAscii(bytes)).toBe(true);
   });
 
   it('JIG_CODE_CACHE=off runs the ES module bundle and keeps no cache', async () => {

@@ -17,6 +17,15 @@ export interface SearchEntry {
 /** The most of a body the index keeps: the start of a long document is what identifies it. */
 const MAX_BODY = 200_000;
 
+/*
+ * The marks around matched words (guillemets, and an ellipsis where a passage is cut), written as
+ * escapes and put into the SQL as literals: the server's bundle then stays ASCII, which its start
+ * reads as one-byte text, in half the memory and time of UTF-8 (bin/code-cache.js).
+ */
+const OPEN = '\u00ab';
+const CLOSE = '\u00bb';
+const ELLIPSIS = '\u2026';
+
 /** Writes an entry (the FTS table follows by trigger). */
 export async function upsertEntry(db: Db, e: SearchEntry, at = new Date().toISOString()): Promise<void> {
   const row = { ...e, body: e.body.slice(0, MAX_BODY), updated_at: at };
@@ -67,7 +76,7 @@ export async function searchEntries(
     snippet: string;
     score: number;
   }>`SELECT e.kind, e.ref, e.work_item_id, e.repo, e.title,
-        snippet(search_fts, -1, '«', '»', '…', 16) AS snippet,
+        snippet(search_fts, -1, ${sql.lit(OPEN)}, ${sql.lit(CLOSE)}, ${sql.lit(ELLIPSIS)}, 16) AS snippet,
         bm25(search_fts, 10.0, 1.0) AS score
       FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid
       WHERE search_fts MATCH ${match} ${kind ? sql`AND e.kind = ${kind}` : sql``}
@@ -107,7 +116,7 @@ async function searchPostgres(db: Db, match: string, limit: number, kind?: Searc
     snippet: string;
     score: number;
   }>`SELECT e.kind, e.ref, e.work_item_id, e.repo, e.title,
-        ts_headline('english', e.body, q, 'StartSel=«, StopSel=», MaxWords=16, MinWords=5') AS snippet,
+        ts_headline('english', e.body, q, ${sql.lit(`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=16, MinWords=5`)}) AS snippet,
         ts_rank_cd('{0.1, 0.1, 0.1, 1.0}', e.tsv, q) AS score
       FROM search_entries e, to_tsquery('english', ${tsQueryOf(match)}) q
       WHERE e.tsv @@ q ${kind ? sql`AND e.kind = ${kind}` : sql``}

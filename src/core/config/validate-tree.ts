@@ -157,6 +157,14 @@ function removeAt(data: unknown, objectPath: readonly PathSeg[], key: string): v
   if (obj && typeof obj === 'object') delete (obj as Record<string, unknown>)[key];
 }
 
+/*
+ * A config file is checked once per load, so zod's compiled fast path (an object schema turned into
+ * a function with `new Function` on its first parse) costs more than it saves here: at every start
+ * it compiled the chain, library and settings schemas again, a fifth of the config check (issue 43).
+ * Request bodies, parsed many times by one schema, keep it.
+ */
+const JITLESS = { jitless: true } as const;
+
 /**
  * Checks a tree against a schema and turns every issue into a problem at its place. Keys a hint
  * marks as warnings are dropped before the check (read and ignored), so the file still loads.
@@ -169,7 +177,7 @@ export function validateTree<T>(
   const describe = opts.describe ?? describePlain;
   const data = opts.data ?? toPlain(tree);
   const warnings: Problem[] = [];
-  let result = schema.safeParse(data);
+  let result = schema.safeParse(data, JITLESS);
   if (!result.success && opts.hint) {
     let dropped = false;
     for (const issue of result.error.issues) {
@@ -189,7 +197,7 @@ export function validateTree<T>(
         dropped = true;
       }
     }
-    if (dropped) result = schema.safeParse(data);
+    if (dropped) result = schema.safeParse(data, JITLESS);
   }
   if (result.success) return { data: result.data, problems: [], warnings };
   const problems: Problem[] = [];

@@ -65,7 +65,7 @@ export function parseFindings(
 /** Lines worth showing from the end of a log: failure markers first, then the last lines. */
 export function logTail(text: string, max = 5): string[] {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
-  const marked = lines.filter((l) => /FAILED|Error:|Traceback|✘/.test(l));
+  const marked = lines.filter((l) => /FAILED|Error:|Traceback|\u2718/.test(l));
   const pick = marked.length > 0 ? marked : lines;
   return pick.slice(-max);
 }
