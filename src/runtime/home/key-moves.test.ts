@@ -42,13 +42,17 @@ describe('applyKeyMoves', () => {
     const bad = 'a: [1\n';
     writeFileSync(join(dir, 'policy.yaml'), 'triggers:\n  - {cron: "0 3 * * *", repo: /a, chain: d}\n');
     writeFileSync(join(dir, 'intake.yaml'), bad);
-    writeFileSync(join(dir, 'theme.yaml'), bad);
+    writeFileSync(join(dir, 'theme.yaml'), 'palette: [amber\n');
     expect(legacy().map((n) => [n.key, n.message])).toEqual([
       ['unparsable-intake.yaml', 'intake.yaml does not parse; policy.yaml triggers was not moved'],
       ['unparsable-theme.yaml', 'theme.yaml does not parse; palette was not moved'],
     ]);
     expect(readFileSync(join(dir, 'intake.yaml'), 'utf8')).toBe(bad);
     expect(read('policy.yaml')).toEqual({ triggers: [{ cron: '0 3 * * *', repo: '/a', chain: 'd' }] });
+    // A file that names no moved key is not read as YAML at all: nothing could move from it.
+    writeFileSync(join(dir, 'theme.yaml'), bad);
+    writeFileSync(join(dir, 'policy.yaml'), 'max_concurrent: 2\n');
+    expect(legacy()).toEqual([]);
   });
 
   it('keeps the 1.x theme once, before its first rewrite, though two rows rewrite it', () => {
