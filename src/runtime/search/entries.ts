@@ -9,7 +9,7 @@ import { deleteEntries, upsertEntry, type SearchEntry } from '../../store/search
 import { readInside } from '../fs/safe-read.js';
 import { readDocument } from '../fs/worktree-document.js';
 import { commentsOf, getThread } from '../../store/threads.js';
-import { getItem } from '../../store/work-items.js';
+import { getItem, type ItemRecord } from '../../store/work-items.js';
 
 /*
  * What goes into the search index, one entry per thing (docs/search.md). Text Jig holds (items,
@@ -43,8 +43,9 @@ export function eventText(e: Pick<EventRecord, 'payload'>): string | null {
   return parts.length > 0 ? parts.join('\n') : null;
 }
 
-export async function indexItem(db: Db, id: string): Promise<void> {
-  const rec = await getItem(db, id);
+/** `known`: the item's row when the caller has just read it (null: no such item). */
+export async function indexItem(db: Db, id: string, known?: ItemRecord | null): Promise<void> {
+  const rec = known === undefined ? await getItem(db, id) : known;
   if (!rec) return;
   await upsertEntry(db, {
     kind: 'item',
@@ -197,15 +198,17 @@ function templateEntries(configDir: string): SearchEntry[] {
 
 /** In the writer's transaction: the entries its events change (the item, event text, a thread). */
 export async function indexEvents(db: Transaction<Database>, events: readonly EventRecord[]): Promise<void> {
-  const repos = new Map<string, string | null>();
-  const repoOf = async (id: string) => {
-    if (!repos.has(id)) repos.set(id, (await getItem(db, id))?.repo ?? null);
-    return repos.get(id) ?? null;
+  // Each item is read once for all its events: the unit has ended, so every read sees the same row.
+  const items = new Map<string, ItemRecord | null>();
+  const itemOf = async (id: string): Promise<ItemRecord | null> => {
+    if (!items.has(id)) items.set(id, await getItem(db, id));
+    return items.get(id) ?? null;
   };
+  const repoOf = async (id: string) => (await itemOf(id))?.repo ?? null;
   for (const e of events) {
     if (!e.work_item_id) continue;
     if (e.type === 'work_item_created' || e.type === 'title_changed' || e.type === 'description_changed')
-      await indexItem(db, e.work_item_id);
+      await indexItem(db, e.work_item_id, await itemOf(e.work_item_id));
     if (e.type === 'thread_updated' && typeof e.payload.thread === 'string')
       await indexThread(db, e.payload.thread, await repoOf(e.work_item_id));
     await indexEvent(db, e, await repoOf(e.work_item_id));
