@@ -1,4 +1,4 @@
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,26 @@ describe('GET /api/templates/chains', () => {
     } finally {
       rmSync(config('chains/broken.yaml'));
     }
+  });
+
+  it('reads a chain edited on disk at the next request, and again when it is put back', async () => {
+    // The routes keep the last set they validated, by the digest of the files: an edit is a new set.
+    const file = config('chains/quick-task.yaml');
+    const before = readFileSync(file, 'utf8');
+    const described = (r: { json: { chains: { id: string; description: string | null }[] } }) =>
+      r.json.chains.find((c) => c.id === 'quick-task')?.description;
+    expect(described(await get('/api/templates/chains'))).toBe(
+      "Smoke-test chain. Implement and run the changed scopes' tests, with no gate.",
+    );
+    try {
+      writeFileSync(file, before.replace(/^description: .*$/m, 'description: Edited on disk.'));
+      expect(described(await get('/api/templates/chains'))).toBe('Edited on disk.');
+    } finally {
+      writeFileSync(file, before);
+    }
+    expect(described(await get('/api/templates/chains'))).toBe(
+      "Smoke-test chain. Implement and run the changed scopes' tests, with no gate.",
+    );
   });
 });
 

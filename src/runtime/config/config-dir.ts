@@ -69,6 +69,15 @@ export function readConfigDir(configDir: string, addonsDir: string | null): Conf
   };
 }
 
+/**
+ * One digest of everything a read holds (each file's hash, the installed add-ons whole): two reads
+ * with the same digest validate to the same set.
+ */
+export function readDigest(read: ConfigDirRead): string {
+  const files = [...read.hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return sha256Text(JSON.stringify({ files, addons: read.texts.addons ?? null })) ?? '';
+}
+
 /** sha256 of each file now on disk, for the files named plus every chain file. */
 export function hashesOnDisk(configDir: string, files: readonly string[]): Map<string, string | null> {
   const out = new Map<string, string | null>();
