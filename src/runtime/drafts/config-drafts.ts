@@ -8,7 +8,7 @@ import {
   type DraftArea,
 } from '../../contract/drafts/areas.js';
 import type { DraftListAnswer } from '../../contract/drafts/answers.js';
-import type { ConfigTexts } from '../../core/config/validate-set.js';
+import { validateConfigSet, type ConfigSet, type ConfigTexts } from '../../core/config/validate-set.js';
 import type { SettingsAreaName } from '../../core/drafts/settings/docs.js';
 import { parseText, textOf } from '../../core/drafts/texts.js';
 import type { Store } from '../../store/database.js';
@@ -23,7 +23,7 @@ import {
   type DraftState,
 } from '../../store/drafts.js';
 import { stamp, type Clock } from '../clock.js';
-import { readConfigDir, sha256Text } from '../config/config-dir.js';
+import { readConfigDir, readDigest, sha256Text } from '../config/config-dir.js';
 import { chainImpact, chainResult } from './chain-view.js';
 import { sameAsPublished, withFile } from './draft-files.js';
 import { settingsFacts } from './settings-facts.js';
@@ -72,11 +72,23 @@ export class ConfigDrafts {
     return readConfigDir(this.d.configDir, this.d.addonsDir ?? null).texts;
   }
 
+  /**
+   * The published set last validated, by the digest of its files: a policy or harnesses draft
+   * compares its set with the published one at every request, and the published files rarely
+   * change between two (issue 43). Only read, never changed.
+   */
+  private last: { digest: string; set: ConfigSet } | null = null;
+
   /** The published files, and for a settings area the machine's facts, read once per request. */
   async snapshot(area: DraftArea): Promise<Snapshot> {
-    const texts = this.published();
+    const read = readConfigDir(this.d.configDir, this.d.addonsDir ?? null);
+    const digest = readDigest(read);
     return {
-      texts,
+      texts: read.texts,
+      set: () => {
+        if (this.last?.digest !== digest) this.last = { digest, set: validateConfigSet(read.texts) };
+        return this.last.set;
+      },
       facts: isSettingsArea(area) ? await settingsFacts(this.d.store.db, this.d.configDir) : null,
     };
   }
@@ -92,7 +104,7 @@ export class ConfigDrafts {
     const published = Object.fromEntries(files.map((f) => [f, textOf(texts, f)]));
     const result =
       isSettingsArea(area) && snap.facts
-        ? settingsResult(area, files, draft, texts, published, snap.facts)
+        ? settingsResult(area, files, draft, snap, published, snap.facts)
         : chainResult(area === 'library' ? 'library' : 'chains', key, files, draft, texts, published);
     return {
       area,

@@ -1,5 +1,5 @@
 import { editorChoices } from '../../contract/drafts/choices.js';
-import { validateConfigSet, type ConfigTexts } from '../../core/config/validate-set.js';
+import { validateConfigSet } from '../../core/config/validate-set.js';
 import type { SettingsAreaName } from '../../core/drafts/settings/docs.js';
 import { chainBreaks, withBreaks } from '../../core/drafts/settings/chain-breaks.js';
 import { dottedChanges } from '../../core/drafts/settings/key-changes.js';
@@ -7,7 +7,7 @@ import { settingsPart } from '../../core/drafts/settings/result.js';
 import { firstYamlError, parsedOrNull, parseText, textsWithDraft } from '../../core/drafts/texts.js';
 import type { DraftRecord } from '../../store/drafts.js';
 import type { FactSource } from './settings-facts.js';
-import type { DraftResultView } from './view.js';
+import type { DraftResultView, Snapshot } from './view.js';
 
 /**
  * The result object of a settings draft (spec drafts.md, rule 2): the whole config set with the
@@ -18,11 +18,11 @@ export function settingsResult(
   area: SettingsAreaName,
   files: string[],
   draft: DraftRecord | null,
-  texts: ConfigTexts,
+  snap: Pick<Snapshot, 'texts' | 'set'>,
   published: Record<string, string | null>,
   facts: FactSource,
 ): DraftResultView {
-  const overlaid = textsWithDraft(texts, draft?.files ?? {});
+  const overlaid = textsWithDraft(snap.texts, draft?.files ?? {});
   const set = validateConfigSet(overlaid);
   const drafted = (f: string) =>
     draft && f in draft.files ? (draft.files[f] ?? null) : (published[f] ?? null);
@@ -40,7 +40,7 @@ export function settingsResult(
   // as `PUT /api/policy` refuses it.
   const problems =
     area === 'policy' || area === 'harnesses'
-      ? withBreaks(part.problems, chainBreaks(validateConfigSet(texts), set))
+      ? withBreaks(part.problems, chainBreaks(snap.set(), set))
       : part.problems;
   // A file the draft deletes, or whose text does not parse, is one file-level row, whatever the area.
   const whole = files.filter(

@@ -4,7 +4,7 @@ import type { Choices } from '../../contract/drafts/choices.js';
 import type { ResolvedChain } from '../../core/chain/model.js';
 import type { ChainSources } from '../../core/chain/sources.js';
 import type { Change } from '../../core/drafts/chain-changes.js';
-import type { ConfigTexts } from '../../core/config/validate-set.js';
+import type { ConfigSet, ConfigTexts } from '../../core/config/validate-set.js';
 import type { SettingsImpact, SettingsResolved } from '../../core/drafts/settings/result.js';
 import type { YamlError } from '../../core/drafts/texts.js';
 import type { FactSource } from './settings-facts.js';
@@ -49,5 +49,7 @@ export interface DraftView {
 /** The published files of one request, and (for a settings area) the machine's facts. */
 export interface Snapshot {
   texts: ConfigTexts;
+  /** The published files validated as one set (kept between requests while they do not change). */
+  set(): ConfigSet;
   facts: FactSource | null;
 }
