@@ -125,12 +125,14 @@ nodes:
     // The figure is the spend known when the cap was crossed: as much of quick's 0.0006 USD and
     // of slow's (its one message, 100 tokens in and 1 out: 0.000315 USD) as had been read by
     // then, past the cap. The two processes' order, and how their lines fall into reads, decide
-    // how much; either way one reason ends both sessions and the item.
+    // how much; either way one reason ends both sessions and the item. Slow may even be ended
+    // before it wrote its message (a slow start under load): then it spent nothing.
     const reason = String(byTask['build.main.slow']?.[1]);
     const known = /^budget_usd of node build: (0\.\d+) USD used of 0\.0001 USD$/.exec(reason);
     expect(known, reason).not.toBeNull();
     const cost = Object.fromEntries(ss.map((s: any) => [s.task_path, s.cost_usd as number]));
-    expect(cost).toEqual({ 'build.main.quick': 0.0006, 'build.main.slow': 0.000315 });
+    expect(cost).toEqual({ 'build.main.quick': 0.0006, 'build.main.slow': cost['build.main.slow'] });
+    expect([0, 0.000315]).toContain(cost['build.main.slow']);
     expect(Number(known![1])).toBeGreaterThan(0.0001);
     expect(Number(known![1])).toBeLessThanOrEqual(0.000915 + 1e-12);
     expect(stopped.stop.reason).toContain(reason);
