@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConfigTexts } from '../../core/config/validate-set.js';
+import { validateConfigSet, type ConfigSet, type ConfigTexts } from '../../core/config/validate-set.js';
 import { readConfigFile } from '../fs/config-text.js';
 import { installedVersion } from '../package-root.js';
 import { readInstalledAddons } from '../addons/files.js';
@@ -73,9 +73,24 @@ export function readConfigDir(configDir: string, addonsDir: string | null): Conf
  * One digest of everything a read holds (each file's hash, the installed add-ons whole): two reads
  * with the same digest validate to the same set.
  */
-export function readDigest(read: ConfigDirRead): string {
+function readDigest(read: ConfigDirRead): string {
   const files = [...read.hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return sha256Text(JSON.stringify({ files, addons: read.texts.addons ?? null })) ?? '';
+}
+
+/**
+ * The last config set validated, kept by the digest of the files it came from: routes that read the
+ * whole published set on every request (templates, settings drafts) validate it again only when a
+ * file changed (issue 43). The set is shared between requests, so its readers never change it.
+ */
+export class LastValidated {
+  private last: { digest: string; set: ConfigSet } | null = null;
+
+  of(read: ConfigDirRead): ConfigSet {
+    const digest = readDigest(read);
+    if (this.last?.digest !== digest) this.last = { digest, set: validateConfigSet(read.texts) };
+    return this.last.set;
+  }
 }
 
 /** sha256 of each file now on disk, for the files named plus every chain file. */

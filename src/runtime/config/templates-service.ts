@@ -16,9 +16,9 @@ import { chainSources } from '../../core/chain/sources.js';
 import { walkChain } from '../../core/chain/walk.js';
 import { loadHarnesses } from '../../core/config/load-settings.js';
 import { toPlain, type ANode } from '../../core/config/tree.js';
-import { validateConfigSet, type ConfigSet } from '../../core/config/validate-set.js';
+import type { ConfigSet } from '../../core/config/validate-set.js';
 import { composeSteering } from '../../core/steering/compose.js';
-import { readConfigDir, readConfigText, readDigest } from './config-dir.js';
+import { LastValidated, readConfigDir, readConfigText } from './config-dir.js';
 import type { ConfigState } from './config-state.js';
 
 const LIBRARY_REF = /^(nodes|steps|tasks|steering)\.([^.]+)$/;
@@ -61,20 +61,11 @@ export class TemplatesService {
     private readonly findRepo: (path: string) => RepoEntry | null,
   ) {}
 
-  /**
-   * The last set validated and the digest of the files it came from. Every template route reads
-   * the whole config set, and the board asks several at once: validating it again for the same
-   * files took most of such a request (issue 43). The set is only read here, never changed.
-   */
-  private last: { digest: string; set: ConfigSet } | null = null;
+  /** Every template route reads the whole set, and the board asks several at once. */
+  private readonly validated = new LastValidated();
 
   private set(): ConfigSet {
-    const read = readConfigDir(this.configDir, this.config.addonsDir);
-    const digest = readDigest(read);
-    if (this.last?.digest === digest) return this.last.set;
-    const set = validateConfigSet(read.texts);
-    this.last = { digest, set };
-    return set;
+    return this.validated.of(readConfigDir(this.configDir, this.config.addonsDir));
   }
 
   listChains(): ChainListAnswer {

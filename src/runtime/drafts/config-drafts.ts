@@ -8,7 +8,7 @@ import {
   type DraftArea,
 } from '../../contract/drafts/areas.js';
 import type { DraftListAnswer } from '../../contract/drafts/answers.js';
-import { validateConfigSet, type ConfigSet, type ConfigTexts } from '../../core/config/validate-set.js';
+import type { ConfigTexts } from '../../core/config/validate-set.js';
 import type { SettingsAreaName } from '../../core/drafts/settings/docs.js';
 import { parseText, textOf } from '../../core/drafts/texts.js';
 import type { Store } from '../../store/database.js';
@@ -23,7 +23,7 @@ import {
   type DraftState,
 } from '../../store/drafts.js';
 import { stamp, type Clock } from '../clock.js';
-import { readConfigDir, readDigest, sha256Text } from '../config/config-dir.js';
+import { LastValidated, readConfigDir, sha256Text } from '../config/config-dir.js';
 import { chainImpact, chainResult } from './chain-view.js';
 import { sameAsPublished, withFile } from './draft-files.js';
 import { settingsFacts } from './settings-facts.js';
@@ -72,23 +72,15 @@ export class ConfigDrafts {
     return readConfigDir(this.d.configDir, this.d.addonsDir ?? null).texts;
   }
 
-  /**
-   * The published set last validated, by the digest of its files: a policy or harnesses draft
-   * compares its set with the published one at every request, and the published files rarely
-   * change between two (issue 43). Only read, never changed.
-   */
-  private last: { digest: string; set: ConfigSet } | null = null;
+  /** A policy or harnesses draft compares its set with the published one at every request. */
+  private readonly validated = new LastValidated();
 
   /** The published files, and for a settings area the machine's facts, read once per request. */
   async snapshot(area: DraftArea): Promise<Snapshot> {
     const read = readConfigDir(this.d.configDir, this.d.addonsDir ?? null);
-    const digest = readDigest(read);
     return {
       texts: read.texts,
-      set: () => {
-        if (this.last?.digest !== digest) this.last = { digest, set: validateConfigSet(read.texts) };
-        return this.last.set;
-      },
+      set: () => this.validated.of(read),
       facts: isSettingsArea(area) ? await settingsFacts(this.d.store.db, this.d.configDir) : null,
     };
   }

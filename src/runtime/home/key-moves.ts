@@ -97,13 +97,9 @@ function configDocs(dir: string) {
     get(file: ConfigFileName): Loaded {
       let loaded = docs.get(file);
       if (loaded === undefined) {
-        loaded = null;
         const read = text(file);
-        if (read !== null) {
-          const text = read;
-          const doc = parseDocument(text);
-          loaded = doc.errors.length > 0 ? 'unparsable' : { doc, text };
-        }
+        const doc = read === null ? null : parseDocument(read);
+        loaded = doc === null ? null : doc.errors.length > 0 ? 'unparsable' : { doc, text: read };
         docs.set(file, loaded);
       }
       return loaded;
