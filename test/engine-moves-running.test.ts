@@ -1,12 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { clockedSetup, closeClocked } from './helpers/engine-clock.js';
-import { events, fileItem, post, until, untilEach } from './helpers/engine.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { engineSetup, events, fileItem, post, until, untilEach } from './helpers/engine.js';
 import { eventually } from './helpers/eventually.js';
 import { cleanupAll, http } from './helpers/server.js';
-import { holdUntil } from './helpers/hold.js';
+import { fifoHold } from './helpers/hold.js';
+import { cleanupButShared, shareServerPerFile } from './helpers/shared-home.js';
 
 /*
  * Issue 40, points 1 and 2: a person's move on a running item answers at once, with its effect or
@@ -14,13 +11,15 @@ import { holdUntil } from './helpers/hold.js';
  * (or the one open on arrival), and of two decisions on one request exactly one applies.
  */
 
-afterEach(async () => {
-  await closeClocked();
-  await cleanupAll();
-});
+// The tests need nothing of a server but their chains, policy and repository, and move no clock:
+// they share one `jig serve`, reset between them. Its git and task processes are forks of that
+// server, not of this test's process (twice its size, and each fork cost twice the CPU).
+shareServerPerFile();
+afterEach(cleanupButShared);
+afterAll(cleanupAll);
 
-/** A chain whose first node runs until the test creates `release` in `dir`, then a gate. */
-function heldChain(dir: string): string {
+/** A chain whose first node runs until the test lets `hold` go, then a gate. */
+function heldChain(hold: string): string {
   return `
 nodes:
   - id: work
@@ -28,7 +27,7 @@ nodes:
     tasks:
       - id: hold
         kind: subprocess
-        run: '${holdUntil(`"${join(dir, 'release')}"`)}; echo held >> held.txt'
+        run: '${hold}; echo held >> held.txt'
   - id: review
     kind: gate
     message: Look at held.txt
@@ -57,8 +56,8 @@ async function holding(jig: { url: string }, id: string): Promise<void> {
 
 describe('moves while a node runs', () => {
   it('each answers before the node ends, with its documented result, and none applies later', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jig-hold-'));
-    const { jig, repo } = await clockedSetup({ held: heldChain(dir) });
+    const hold = fifoHold();
+    const { jig, repo } = await engineSetup({ held: heldChain(hold.script) });
     const item = await fileItem(jig, repo, 'held');
     await holding(jig, item.id);
     const base = `/api/work-items/${item.id}`;
@@ -119,7 +118,7 @@ describe('moves while a node runs', () => {
       'the item is running: changes can be requested when it waits at a gate or is stopped',
     ]);
 
-    writeFileSync(join(dir, 'release'), '');
+    hold.release();
     const atGate = await until(jig, item.id, (i) => i.stop?.kind === 'gate');
     const evs = await events(jig, item.id);
     const asked = evs.filter((e) => e.type === 'gate_requested');
@@ -139,15 +138,15 @@ describe('moves while a node runs', () => {
   });
 
   it('a pause and a resume while the node runs start a new walk; the old one writes nothing more', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jig-hold-'));
-    const { jig, repo } = await clockedSetup({ held: heldChain(dir) });
+    const hold = fifoHold();
+    const { jig, repo } = await engineSetup({ held: heldChain(hold.script) });
     const item = await fileItem(jig, repo, 'held');
     await holding(jig, item.id);
     const base = `/api/work-items/${item.id}`;
     expect((await post(jig, `${base}/pause`, {})).status).toBe(200);
     const resumed = await post(jig, `${base}/resume`, {});
     expect([resumed.status, resumed.json.status]).toEqual([200, 'running']);
-    writeFileSync(join(dir, 'release'), '');
+    hold.release();
     const atGate = await until(jig, item.id, (i) => i.stop?.kind === 'gate');
     expect(atGate.current_node).toBe('review');
     const evs = await events(jig, item.id);
@@ -195,7 +194,7 @@ nodes:
     post(jig, `/api/work-items/${id}/gates/review/${how}`, body);
 
   it('reject beside reject: one applies; the same note again answers the item, another note is 409', async () => {
-    const { jig, repo } = await clockedSetup({ quick }, { policy });
+    const { jig, repo } = await engineSetup({ quick }, { policy });
     const items = await atGates(jig, repo);
     const answers = await Promise.all(
       items.map((it, i) => {
@@ -234,7 +233,7 @@ nodes:
   });
 
   it('reject beside approve: exactly one decision on the request the senders saw', async () => {
-    const { jig, repo } = await clockedSetup({ quick }, { policy });
+    const { jig, repo } = await engineSetup({ quick }, { policy });
     const items = await atGates(jig, repo);
     const answers = await Promise.all(
       items.map((it) =>
@@ -263,7 +262,7 @@ nodes:
   });
 
   it('an approve that names an answered request never passes the request after it', async () => {
-    const { jig, repo } = await clockedSetup({ quick });
+    const { jig, repo } = await engineSetup({ quick });
     const item = await fileItem(jig, repo, 'quick');
     const first = await until(jig, item.id, (x) => x.stop?.kind === 'gate');
     const rejected = await decide(jig, item.id, 'reject', { note: 'again', request: first.gate_request });
@@ -298,8 +297,8 @@ nodes:
   });
 
   it('approves sent while the node before the gate runs are refused at once and never applied', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jig-hold-'));
-    const { jig, repo } = await clockedSetup({ held: heldChain(dir) }, { policy });
+    const hold = fifoHold();
+    const { jig, repo } = await engineSetup({ held: heldChain(hold.script) }, { policy });
     const items = await Promise.all(Array.from({ length: ROUNDS }, () => fileItem(jig, repo, 'held')));
     // One after another: fifty polls side by side every 50 ms cost more than the runs they watch.
     for (const it of items) await holding(jig, it.id);
@@ -309,7 +308,7 @@ nodes:
       true,
     );
     expect(early.map((r) => [r.status, r.json.code])).toEqual(items.map(() => [409, 'gate_not_waiting']));
-    writeFileSync(join(dir, 'release'), '');
+    hold.release();
     const waiting = await untilEach(
       jig,
       items.map((it) => it.id),

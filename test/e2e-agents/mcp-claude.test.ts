@@ -53,7 +53,14 @@ describe.skipIf(claude.skip !== undefined)(
           },
         }),
       );
-      const env = { PATH: process.env.PATH ?? '', HOME: home, ...cliEnv('claude', home, mock) };
+      // Headless Claude goes on before its MCP servers connect unless told to wait: a loaded
+      // machine saw the tool call come while `jig admin mcp` was still starting (docs/mcp.md).
+      const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        MCP_CONNECTION_NONBLOCKING: 'false',
+        ...cliEnv('claude', home, mock),
+      };
       const out = await run(
         claude.bin!,
         [

@@ -99,7 +99,15 @@ describe.skipIf(claude.skip !== undefined)(
             },
           }),
         );
-        const env = { PATH: process.env.PATH ?? '', HOME: home, ...cliEnv('claude', home, mock) };
+        // As Jig launches it (defaults/harnesses/claude.yaml): headless Claude otherwise goes on
+        // before its MCP servers connect, and a loaded machine saw the Bash call fail with the
+        // permission tool "not found" while `jig admin mcp` was still starting.
+        const env = {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          MCP_CONNECTION_NONBLOCKING: 'false',
+          ...cliEnv('claude', home, mock),
+        };
         const controller = new AbortController();
         let ended: { stdout: string; stderr: string } | null = null;
         const running = run(
@@ -124,8 +132,8 @@ describe.skipIf(claude.skip !== undefined)(
           }))
           .then((out) => (ended = out));
         // Claude's side of it, for a wait that gives up: what it printed, what it logged of starting
-        // Jig's MCP server (under its HOME's cache), and what it asked the model. Claude does not
-        // wait for the MCP server: without it, its Bash call fails at once and Claude ends.
+        // Jig's MCP server (under its HOME's cache), and what it asked the model. Without the MCP
+        // server, its Bash call fails at once and Claude ends.
         const claudeSide = async (): Promise<string> => {
           controller.abort();
           const out = await running;

@@ -140,7 +140,18 @@ export const Capabilities = z
      * How the CLI sends a tool call its launch neither granted nor denied to Jig, for a person to
      * answer (docs/review.md, permission asks): `{value}` is the MCP config naming Jig's server.
      */
-    permission_prompt: z.object({ args: Args }).strict().optional(),
+    permission_prompt: z
+      .object({
+        args: Args,
+        env: z
+          .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string())
+          .optional()
+          .describe(
+            "environment a launch gets with it (Claude Code waits for Jig's MCP server only when told)",
+          ),
+      })
+      .strict()
+      .optional(),
     permission_hook: PermissionHookCapability.optional(),
     resume: ResumeCapability.optional(),
   })

@@ -227,6 +227,15 @@ describe('buildArgv: rules', () => {
     ).toEqual(['claude', '-p', 'p', '--output-format', 'stream-json', '--verbose', '--max-turns', '3']);
   });
 
+  it("the permission prompt's environment comes with it, and only with it", () => {
+    const asked = buildArgv(def('claude'), { prompt: 'p', permission_prompt: '{"mcpServers":{}}' });
+    const plain = buildArgv(def('claude'), { prompt: 'p' });
+    expect([asked.ok && asked.env, plain.ok && plain.env]).toEqual([
+      { MCP_CONNECTION_NONBLOCKING: 'false' },
+      {},
+    ]);
+  });
+
   it('tomlString escapes quotes, backslashes and control characters', () => {
     expect(tomlString('a"b\\c\n\t\u0001\u007f')).toBe('"a\\"b\\\\c\\n\\t\\u0001\\u007f"');
     expect(tomlString('true')).toBe('"true"');

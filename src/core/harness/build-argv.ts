@@ -166,8 +166,11 @@ export function buildArgv(def: ProviderDefinition, inputs: LaunchInputs): ArgvBu
   if (caps.deny_tools && denied.length > 0)
     frag.set('deny_tools', fill(caps.deny_tools.args, [...new Set(denied)]));
 
-  if (caps.permission_prompt && inputs.permission_prompt)
+  const env = { ...def.env };
+  if (caps.permission_prompt && inputs.permission_prompt) {
     frag.set('permission_prompt', fill(caps.permission_prompt.args, inputs.permission_prompt));
+    Object.assign(env, caps.permission_prompt.env);
+  }
 
   let prefix = [...def.command];
   if (resumeId !== null && caps.resume) {
@@ -186,5 +189,5 @@ export function buildArgv(def: ProviderDefinition, inputs: LaunchInputs): ArgvBu
   const missing = [...frag.keys()].filter((s) => !def.order.includes(s) && (frag.get(s)?.length ?? 0) > 0);
   if (missing.length > 0)
     return { ok: false, reason: `${def.id}: order lists no place for ${missing.join(', ')}` };
-  return { ok: true, argv, env: { ...def.env }, ignored };
+  return { ok: true, argv, env, ignored };
 }

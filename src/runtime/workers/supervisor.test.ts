@@ -1,9 +1,17 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { endGroup, findLaunched, launch, readExitCode } from './supervisor.js';
+import { endGroup, findLaunched, launch, readExitCode, WRAPPER_BEFORE } from './supervisor.js';
 
 let base: string;
 let results: string;
@@ -61,5 +69,34 @@ describe('findLaunched', () => {
     }
     await launched.exited;
     expect(findLaunched(exitPath)).toBeNull();
+  });
+
+  it('finds a task the wrapper before 2026-11-30 started, as a server upgraded under it must', async () => {
+    const exitPath = at('s7.exit');
+    const child = spawn('/bin/sh', ['-c', WRAPPER_BEFORE, exitPath, 'sleep', '30'], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    try {
+      expect(findLaunched(exitPath)?.pid).toBe(child.pid);
+    } finally {
+      await endGroup(child.pid!, 1_000);
+    }
+  });
+});
+
+describe('launch', () => {
+  it('writes the exit code once the task ends, with no temp file beside it', async () => {
+    const exitPath = at('s6.exit');
+    const launched = launch({
+      argv: ['/bin/sh', '-c', 'exit 3'],
+      cwd: base,
+      env: { PATH: process.env.PATH ?? '' },
+      logPath: at('s6.log'),
+      exitPath,
+    });
+    await launched.exited;
+    expect(readExitCode(exitPath)).toBe(3);
+    expect(readdirSync(results).sort()).toEqual(['s6.exit', 's6.log']);
   });
 });

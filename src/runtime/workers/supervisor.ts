@@ -6,10 +6,15 @@ import { readInside } from '../fs/safe-read.js';
 import { descendants, isAlive, isSameProcess, processStartTime } from '../process/proc-info.js';
 
 /**
- * Runs the task, then writes its exit code to the file named by $0, atomically (temp + mv), so a
- * server that adopts the process after a restart, and so cannot reap it, still learns how it ended.
+ * Runs the task, then writes its exit code to the file named by $0, so a server that adopts the
+ * process after a restart, and so cannot reap it, still learns how it ended. The file is read only
+ * once the wrapper is gone (`finish`), so a write cut short leaves a file that reads as no code,
+ * as no file does: no temp file and `mv` (a process per task, ~5 ms of CPU on a 2-core VM).
  */
-const WRAPPER = 'RC=0; "$@" || RC=$?; printf %s "$RC" > "$0.tmp" && mv "$0.tmp" "$0"; exit "$RC"';
+const WRAPPER = 'RC=0; "$@" || RC=$?; printf %s "$RC" > "$0"; exit "$RC"';
+/** The wrapper before 2026-11-30, still found after an upgrade while a task it started runs. */
+export const WRAPPER_BEFORE =
+  'RC=0; "$@" || RC=$?; printf %s "$RC" > "$0.tmp" && mv "$0.tmp" "$0"; exit "$RC"';
 
 // A session's log is new: created here, never opened through a link or a FIFO something put at the
 // path first (the logs folder is writable by the tasks Jig runs).
@@ -79,7 +84,12 @@ export function findLaunched(exitPath: string): { pid: number; startTime: string
     } catch {
       continue;
     }
-    if (argv[0] === '/bin/sh' && argv[1] === '-c' && argv[2] === WRAPPER && argv[3] === exitPath) {
+    if (
+      argv[0] === '/bin/sh' &&
+      argv[1] === '-c' &&
+      (argv[2] === WRAPPER || argv[2] === WRAPPER_BEFORE) &&
+      argv[3] === exitPath
+    ) {
       const pid = Number(d);
       const startTime = processStartTime(pid);
       if (startTime !== null) return { pid, startTime };
