@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { git } from './git.js';
+import { git, repoFacts } from './git.js';
 
 let dir: string;
 beforeEach(() => {
@@ -21,4 +21,29 @@ it('ends a git command that waits on a FIFO its config includes, and reports the
   const r = await git(repo, ['rev-parse', '--show-toplevel'], 500);
   expect(r.code).not.toBe(0);
   expect(r.stdout).toBe('');
+});
+
+it("repoFacts: a repository's top, commit, branch and origin from a folder inside it, in one process", async () => {
+  // A top folder whose name holds a newline and a trailing space: the facts are NUL-separated.
+  const repo = join(realpathSync(dir), 'odd\nname ');
+  const run = (...args: string[]) => execFileSync('git', ['-C', repo, ...args]);
+  execFileSync('git', ['init', '-q', '-b', 'trunk', repo]);
+  mkdirSync(join(repo, 'sub'));
+  expect(await repoFacts(join(repo, 'sub'))).toEqual({
+    top: repo,
+    hasCommit: false,
+    branch: 'trunk',
+    origin: null,
+  });
+  run('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'one');
+  run('remote', 'add', 'origin', 'gh:acme/widgets');
+  run('config', 'url.https://github.com/.insteadOf', 'gh:');
+  run('checkout', '-q', '--detach');
+  expect(await repoFacts(repo)).toEqual({
+    top: repo,
+    hasCommit: true,
+    branch: null,
+    origin: 'https://github.com/acme/widgets',
+  });
+  expect(await repoFacts(dir)).toBeNull();
 });

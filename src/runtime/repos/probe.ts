@@ -5,7 +5,7 @@ import { forgeOfHost, parseRemote } from '../../core/forge/locate.js';
 import { basename, join } from 'node:path';
 import { JigError } from '../../contract/errors.js';
 import { listInside, readInside, type Refused } from '../fs/safe-read.js';
-import { currentBranch, hasCommit, remoteUrl, repoTopLevel } from '../git/git.js';
+import { repoFacts } from '../git/git.js';
 
 export interface Proposal {
   value: string;
@@ -222,8 +222,8 @@ export function forgeFromRemote(url: string | null): { forge: Proposal | null; p
 
 /** Reads a repository and proposes how to connect it. Reads files only; runs nothing of the repo's. */
 export async function probeRepo(path: string): Promise<ProbeResult> {
-  const top = await repoTopLevel(path);
-  if (!top) {
+  const facts = await repoFacts(path);
+  if (!facts) {
     return {
       path,
       is_git: false,
@@ -237,19 +237,20 @@ export async function probeRepo(path: string): Promise<ProbeResult> {
       workspace: null,
     };
   }
+  const { top } = facts;
   const eco = ecosystem(top);
   let test = taskRunnerTest(top) ?? eco.test;
   if (test) {
     const ci = ciConfirms(top, test.value);
     if (ci) test = { ...test, reason: `${test.reason}; ${ci} runs it too` };
   }
-  const { forge, project } = forgeFromRemote(await remoteUrl(top));
+  const { forge, project } = forgeFromRemote(facts.origin);
   return {
     path: top,
     is_git: true,
-    has_commit: await hasCommit(top),
+    has_commit: facts.hasCommit,
     name: basename(top),
-    default_branch: await currentBranch(top),
+    default_branch: facts.branch,
     forge,
     project,
     test_command: test,

@@ -9,7 +9,7 @@ import { countOpenForRepo, openCountsByRepo, openItemsForRepo } from '../../stor
 
 /** How many open items a refused disconnect names. */
 const SHOWN_OPEN = 10;
-import { hasCommit, repoTopLevel } from '../git/git.js';
+import { repoTopLevel } from '../git/git.js';
 import { probeRepo } from './probe.js';
 import { readRepos, writeRepoEntry } from './repos-file.js';
 import { mapPath, unmapPath, type PathMapping } from './path-map.js';
@@ -163,10 +163,10 @@ export class ReposService {
   async connect(body: ConnectBody): Promise<{ repo: RepoView; created: boolean }> {
     const abs = absolute(body.path);
     notMissing(abs);
-    const top = isDir(abs) ? await repoTopLevel(abs) : null;
-    if (!top) throw new JigError('repo_not_git', { path: abs });
-    if (!(await hasCommit(top))) throw new JigError('repo_no_commit', { path: top });
-    const probe = await probeRepo(top);
+    const probe = isDir(abs) ? await probeRepo(abs) : null;
+    if (!probe?.is_git) throw new JigError('repo_not_git', { path: abs });
+    const top = probe.path;
+    if (!probe.has_commit) throw new JigError('repo_no_commit', { path: top });
     const saved = await this.writer.run((files) => {
       const r = this.load();
       const existing = r.file.repos.find((e) => canonical(e.path) === canonical(top)) ?? null;
