@@ -69,6 +69,8 @@ export default defineConfig({
           name: 'browser',
           include: browserFiles,
           isolate: false,
+          // Each journey waits on Chromium at every step (test/helpers/browser.ts: 60 s a wait).
+          testTimeout: 120_000,
           setupFiles: ['test/cpu-log.ts'],
           // One Chromium for the run; each file gets a context of its own (test/global-chromium.ts).
           globalSetup: ['test/global-chromium.ts'],

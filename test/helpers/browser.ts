@@ -66,6 +66,9 @@ export async function openBrowser(viewport = { width: 1280, height: 800 }): Prom
       rmSync(profile, { recursive: true, force: true });
     };
   }
+  // A bound on a hang, not a timing: Playwright's 30 s for one wait came within a second of running
+  // out while Chromium loaded Redoc's 1 MB bundle on a loaded 2-core machine.
+  context.setDefaultTimeout(60_000);
   const page = context.pages()[0] ?? (await context.newPage());
   const problems: string[] = [];
   const foreign: string[] = [];
