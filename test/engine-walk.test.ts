@@ -62,7 +62,7 @@ nodes:
 
 describe('walking a chain', () => {
   it('runs steps in order and tasks in parallel, stops at the gate, and completes once approved', async () => {
-    const { jig, repo } = await clockedSetup({ gated });
+    const { jig, repo } = await engineSetup({ gated });
     const item = await fileItem(jig, repo, 'gated');
     const atGate = await until(jig, item.id, (i) => i.status === 'stopped');
     expect(atGate).toMatchObject({
@@ -106,7 +106,7 @@ describe('walking a chain', () => {
   });
 
   it('a rejection re-enters reject_to with the note as a steer, and the walk comes back to the gate', async () => {
-    const { jig, repo } = await clockedSetup({ gated });
+    const { jig, repo } = await engineSetup({ gated });
     const item = await fileItem(jig, repo, 'gated');
     await until(jig, item.id, (i) => i.stop?.kind === 'gate');
     const noNote = await post(jig, `/api/work-items/${item.id}/gates/review/reject`, {});
@@ -145,11 +145,9 @@ describe('walking a chain', () => {
   });
 
   it('stops a failing step for a person, and retry reruns the node once the cause is fixed', async () => {
-    const home = tempHome();
-    const flag = join(home, 'flag');
-    const { jig, repo } = await clockedSetup(
-      {
-        flaky: `
+    const flag = join(tempHome(), 'flag');
+    const { jig, repo, home } = await engineSetup({
+      flaky: `
 nodes:
   - id: check
     kind: exec
@@ -158,9 +156,7 @@ nodes:
         kind: subprocess
         argv: [test, -f, ${flag}]
 `,
-      },
-      { home },
-    );
+    });
     const item = await fileItem(jig, repo, 'flaky');
     const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
     expect(stopped.stop.kind).toBe('failed');
@@ -173,7 +169,7 @@ nodes:
   });
 
   it('a task that needs context stops with its question; skip moves past the node', async () => {
-    const { jig, repo } = await clockedSetup({
+    const { jig, repo } = await engineSetup({
       ask: `
 nodes:
   - id: ask
@@ -206,7 +202,7 @@ nodes:
   });
 
   it('stops with a config stop when the agent CLI is not installed, naming it', async () => {
-    const { jig, repo } = await clockedSetup({});
+    const { jig, repo } = await engineSetup({});
     const item = await fileItem(jig, repo, 'default');
     const stopped = await until(jig, item.id, (i) => i.status === 'stopped');
     expect(stopped.stop).toMatchObject({
@@ -248,7 +244,7 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
   });
 
   it('pause ends the task process group; resume reruns the step', async () => {
-    const { jig, repo } = await clockedSetup({ slow: sleeper(60) });
+    const { jig, repo } = await engineSetup({ slow: sleeper(60) });
     const item = await fileItem(jig, repo, 'slow');
     const pid = await sleeperPid(jig, item.id);
     const paused = await post(jig, `/api/work-items/${item.id}/pause`);
@@ -267,7 +263,7 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
   });
 
   it('cancel of a running item ends its processes and keeps worktree and branch', async () => {
-    const { jig, repo, home } = await clockedSetup({ slow: sleeper(60) });
+    const { jig, repo, home } = await engineSetup({ slow: sleeper(60) });
     const item = await fileItem(jig, repo, 'slow');
     const pid = await sleeperPid(jig, item.id);
     const r = await post(jig, `/api/work-items/${item.id}/cancel`, { reason: 'not now' });
@@ -283,7 +279,7 @@ ${capMinutes ? `        policy:\n          time_cap_minutes: ${capMinutes}\n` : 
   });
 
   it('max_concurrent queues the third of three items at 2, and starts it when a slot frees', async () => {
-    const { jig, repo } = await clockedSetup(
+    const { jig, repo } = await engineSetup(
       { slow: sleeper(60) },
       { policy: 'max_concurrent: 2\ndefault:\n  attempts: 3\n  wall_clock_s: 3600\nloops: {}\n' },
     );
