@@ -79,11 +79,12 @@ const save = (script, paths) => {
 };
 
 /** Runs the CommonJS file as Node's loader would, with the cache. Answers whether it was used. */
-export function runWithCodeCache(file) {
+export function runWithCodeCache(file, { ascii = false } = {}) {
   // ASCII (scripts/bundle.mjs keeps it so) is read as one-byte text: half the memory and time of
   // decoding UTF-8, which made a two-byte string of all 7 MB for a few characters in comments.
+  // `ascii`: the build checked it already (serve.json), so the start need not scan every byte.
   const bytes = readFileSync(file);
-  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const source = ascii || isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const paths = places(file);
   const cachedData = readFirst(paths);
   // The wrapper shares the first line, so line numbers in stack traces are the file's own.

@@ -28,9 +28,11 @@ const serveBundle = () => {
   const maps = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
   if (maps.includes('--enable-source-maps')) return null;
   try {
-    const { file } = JSON.parse(readFileSync(new URL('../dist/bundle/serve.json', import.meta.url), 'utf8'));
+    const { file, ascii } = JSON.parse(
+      readFileSync(new URL('../dist/bundle/serve.json', import.meta.url), 'utf8'),
+    );
     const path = fileURLToPath(new URL(`../dist/bundle/${file}`, import.meta.url));
-    return mtime(`../dist/bundle/${file}`) >= 0 ? path : null;
+    return mtime(`../dist/bundle/${file}`) >= 0 ? { path, ascii: ascii === true } : null;
   } catch {
     return null;
   }
@@ -38,7 +40,9 @@ const serveBundle = () => {
 const serve = serveBundle();
 
 (serve
-  ? import('./code-cache.js').then(({ runWithCodeCache }) => runWithCodeCache(serve))
+  ? import('./code-cache.js').then(({ runWithCodeCache }) =>
+      runWithCodeCache(serve.path, { ascii: serve.ascii }),
+    )
   : import(entry)
 ).catch((err) => {
   if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist/cli/main.js')) {

@@ -107,6 +107,7 @@ function asciiComments(file) {
   writeFileSync(file, out.join('\n'));
   if (left.length > 0)
     console.warn(`the serve bundle is not ASCII (lines ${left.join(', ')}): a start reads it as UTF-8`);
+  return left.length === 0;
 }
 
 /*
@@ -122,11 +123,15 @@ const serve = await build({
   entryNames: '[name]-[hash]',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
+  // Without whitespace and comments the file is a third smaller (7.4 to 5.0 MB), read and decoded
+  // at every start; names stay (keepNames) and the linked source map still maps every position.
+  minifyWhitespace: true,
   // Modules find files beside them from import.meta.url: here, the one file they all live in.
   define: { 'import.meta.url': '__jigImportMetaUrl' },
   banner: { js: "var __jigImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 const serveFile = Object.keys(serve.metafile.outputs).find((f) => f.endsWith('.cjs'));
 if (!serveFile) throw new Error('the serve bundle was not written');
-asciiComments(join(root, serveFile));
-writeFileSync(join(outdir, 'serve.json'), JSON.stringify({ file: serveFile.split('/').pop() }));
+const ascii = asciiComments(join(root, serveFile));
+// `ascii` spares every start a scan of the whole file for a byte above 0x7f (bin/code-cache.js).
+writeFileSync(join(outdir, 'serve.json'), JSON.stringify({ file: serveFile.split('/').pop(), ascii }));

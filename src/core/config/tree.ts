@@ -1,4 +1,4 @@
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import type { Problem } from '../../contract/problems.js';
 import { TextMemo } from './text-memo.js';
 
@@ -34,12 +34,15 @@ export interface ParsedYaml {
   tree: ANode | null;
   /** Syntax errors (and "not a mapping"), each at its line and column. */
   problems: Problem[];
-  doc: Document | null;
 }
 
 const START: Pos = { line: 1, col: 1 };
 
-/** A library of a few hundred chain files fits; the key is the whole text, so an edit is a miss. */
+/**
+ * A library of a few hundred chain files fits; the key is the whole text, so an edit is a miss.
+ * Only trees are kept, not yaml's Documents, which are several times their size and which no
+ * caller reads.
+ */
 const parsedTrees = new TextMemo<ParsedYaml>(512);
 
 export function parseYamlTree(text: string, file: string, source: string): ParsedYaml {
@@ -54,7 +57,6 @@ function parseTree(text: string, file: string, source: string): ParsedYaml {
   if (doc.errors.length > 0) {
     return {
       tree: null,
-      doc: null,
       problems: doc.errors.map((e) => ({
         path: '',
         field: null,
@@ -85,18 +87,17 @@ function parseTree(text: string, file: string, source: string): ParsedYaml {
     if (isScalar(n)) return { t: 'scalar', value: n.value, origin, pos };
     return { t: 'scalar', value: null, origin, pos };
   };
-  if (doc.contents === null) return { tree: emptyMap(origin), doc, problems: [] };
+  if (doc.contents === null) return { tree: emptyMap(origin), problems: [] };
   const tree = convert(doc.contents);
   if (tree.t !== 'map') {
     return {
       tree: null,
-      doc,
       problems: [
         { path: '', field: null, message: 'the file must be a mapping of keys', file, line: 1, col: 1 },
       ],
     };
   }
-  return { tree, doc, problems: [] };
+  return { tree, problems: [] };
 }
 
 /**

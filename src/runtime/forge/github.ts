@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 import { z } from 'zod';
 import type { ForgeLocation } from '../../core/forge/locate.js';
 import { changesDetail, names, standing, withApprovers, type Verdict } from './approval.js';
@@ -91,7 +91,9 @@ function timedFetch(timeoutMs: number): typeof fetch {
  * comments, every list paginated to its end; GraphQL for "ready for review", which REST lacks.
  */
 export class GitHubClient implements ForgeClient {
-  protected readonly kit: Octokit;
+  /** Octokit, loaded with the first request: most servers never speak to GitHub (issue 43). */
+  private kit: Promise<Octokit> | null = null;
+  private readonly options: ConstructorParameters<typeof Octokit>[0];
   protected readonly owner: string;
   protected readonly repo: string;
 
@@ -103,18 +105,20 @@ export class GitHubClient implements ForgeClient {
     const [owner = '', repo = ''] = location.project.split('/');
     this.owner = owner;
     this.repo = repo;
-    this.kit = new Octokit({
+    this.options = {
       auth: token,
       baseUrl: location.api_url,
       request: { fetch: timedFetch(timeoutMs), retries: 0 },
       log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-    });
+    };
   }
 
   /** Octokit's errors as ForgeError; its messages carry no token (headers are redacted). */
-  protected async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  protected async call<T>(what: string, fn: (kit: Octokit) => Promise<T>): Promise<T> {
+    this.kit ??= import('@octokit/rest').then(({ Octokit }) => new Octokit(this.options));
+    const kit = await this.kit;
     try {
-      return await fn();
+      return await fn(kit);
     } catch (err) {
       const e = err as {
         status?: unknown;
@@ -155,8 +159,8 @@ export class GitHubClient implements ForgeClient {
   }
 
   async findOpen(head: string): Promise<MergeRequest | null> {
-    const pulls = await this.call('list pull requests', () =>
-      this.kit.paginate(this.kit.rest.pulls.list, {
+    const pulls = await this.call('list pull requests', (kit) =>
+      kit.paginate(kit.rest.pulls.list, {
         ...this.at,
         state: 'open',
         head: `${this.owner}:${head}`,
@@ -168,33 +172,33 @@ export class GitHubClient implements ForgeClient {
   }
 
   async openDraft(o: { head: string; base: string; title: string; body: string }): Promise<MergeRequest> {
-    const r = await this.call('open a draft pull request', () =>
-      this.kit.rest.pulls.create({ ...this.at, ...o, draft: true }),
+    const r = await this.call('open a draft pull request', (kit) =>
+      kit.rest.pulls.create({ ...this.at, ...o, draft: true }),
     );
     return toMr(r.data);
   }
 
   async get(number: number): Promise<MergeRequest> {
-    const r = await this.call(`read pull request #${number}`, () =>
-      this.kit.rest.pulls.get({ ...this.at, pull_number: number }),
+    const r = await this.call(`read pull request #${number}`, (kit) =>
+      kit.rest.pulls.get({ ...this.at, pull_number: number }),
     );
     return toMr(r.data);
   }
 
   async describe(mr: MergeRequest, o: { title: string; body: string }): Promise<MergeRequest> {
-    const r = await this.call(`describe pull request #${mr.number}`, () =>
-      this.kit.rest.pulls.update({ ...this.at, pull_number: mr.number, title: o.title, body: o.body }),
+    const r = await this.call(`describe pull request #${mr.number}`, (kit) =>
+      kit.rest.pulls.update({ ...this.at, pull_number: mr.number, title: o.title, body: o.body }),
     );
     return toMr(r.data);
   }
 
   async markReady(mr: MergeRequest): Promise<MergeRequest> {
-    const node = await this.call(`read pull request #${mr.number}`, () =>
-      this.kit.rest.pulls.get({ ...this.at, pull_number: mr.number }),
+    const node = await this.call(`read pull request #${mr.number}`, (kit) =>
+      kit.rest.pulls.get({ ...this.at, pull_number: mr.number }),
     );
     if (node.data.draft) {
-      await this.call(`mark pull request #${mr.number} ready`, () =>
-        this.kit.graphql(
+      await this.call(`mark pull request #${mr.number} ready`, (kit) =>
+        kit.graphql(
           'mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }',
           { id: node.data.node_id },
         ),
@@ -204,32 +208,32 @@ export class GitHubClient implements ForgeClient {
   }
 
   async merge(mr: MergeRequest, method: MergeMethod): Promise<MergeRequest> {
-    await this.call(`merge pull request #${mr.number}`, () =>
-      this.kit.rest.pulls.merge({ ...this.at, pull_number: mr.number, merge_method: method }),
+    await this.call(`merge pull request #${mr.number}`, (kit) =>
+      kit.rest.pulls.merge({ ...this.at, pull_number: mr.number, merge_method: method }),
     );
     return this.get(mr.number);
   }
 
   async reopen(mr: MergeRequest): Promise<MergeRequest> {
-    const r = await this.call(`reopen pull request #${mr.number}`, () =>
-      this.kit.rest.pulls.update({ ...this.at, pull_number: mr.number, state: 'open' }),
+    const r = await this.call(`reopen pull request #${mr.number}`, (kit) =>
+      kit.rest.pulls.update({ ...this.at, pull_number: mr.number, state: 'open' }),
     );
     return toMr(r.data);
   }
 
   async setLabels(mr: MergeRequest, labels: string[]): Promise<string[]> {
-    const r = await this.call(`set labels on #${mr.number}`, () =>
-      this.kit.rest.issues.setLabels({ ...this.at, issue_number: mr.number, labels }),
+    const r = await this.call(`set labels on #${mr.number}`, (kit) =>
+      kit.rest.issues.setLabels({ ...this.at, issue_number: mr.number, labels }),
     );
     return labelNames(r.data);
   }
 
   async ci(sha: string): Promise<{ state: ReturnType<typeof overall>; checks: CiCheck[] }> {
-    const runs = await this.call(`read check runs of ${sha}`, () =>
-      this.kit.paginate(this.kit.rest.checks.listForRef, { ...this.at, ref: sha, per_page: 100 }),
+    const runs = await this.call(`read check runs of ${sha}`, (kit) =>
+      kit.paginate(kit.rest.checks.listForRef, { ...this.at, ref: sha, per_page: 100 }),
     );
-    const statuses = await this.call(`read statuses of ${sha}`, () =>
-      this.kit.paginate(this.kit.rest.repos.listCommitStatusesForRef, {
+    const statuses = await this.call(`read statuses of ${sha}`, (kit) =>
+      kit.paginate(kit.rest.repos.listCommitStatusesForRef, {
         ...this.at,
         ref: sha,
         per_page: 100,
@@ -263,14 +267,14 @@ export class GitHubClient implements ForgeClient {
 
   async comments(mr: MergeRequest): Promise<ForgeComment[]> {
     const n = { ...this.at, per_page: 100 };
-    const issue = await this.call(`read comments of #${mr.number}`, () =>
-      this.kit.paginate(this.kit.rest.issues.listComments, { ...n, issue_number: mr.number }),
+    const issue = await this.call(`read comments of #${mr.number}`, (kit) =>
+      kit.paginate(kit.rest.issues.listComments, { ...n, issue_number: mr.number }),
     );
-    const reviews = await this.call(`read reviews of #${mr.number}`, () =>
-      this.kit.paginate(this.kit.rest.pulls.listReviews, { ...n, pull_number: mr.number }),
+    const reviews = await this.call(`read reviews of #${mr.number}`, (kit) =>
+      kit.paginate(kit.rest.pulls.listReviews, { ...n, pull_number: mr.number }),
     );
-    const lines = await this.call(`read review comments of #${mr.number}`, () =>
-      this.kit.paginate(this.kit.rest.pulls.listReviewComments, { ...n, pull_number: mr.number }),
+    const lines = await this.call(`read review comments of #${mr.number}`, (kit) =>
+      kit.paginate(kit.rest.pulls.listReviewComments, { ...n, pull_number: mr.number }),
     );
     const kind = (state: string): ForgeComment['kind'] =>
       state === 'APPROVED' ? 'approved' : state === 'CHANGES_REQUESTED' ? 'changes_requested' : 'review';
@@ -310,8 +314,8 @@ export class GitHubClient implements ForgeClient {
    * lacks; who approved or asked for changes comes from the reviews, by each person's latest.
    */
   async approval(mr: MergeRequest): Promise<ApprovalReport> {
-    const answer = await this.call(`read the review decision of #${mr.number}`, () =>
-      this.kit.graphql(REVIEW_DECISION, { owner: this.owner, name: this.repo, number: mr.number }),
+    const answer = await this.call(`read the review decision of #${mr.number}`, (kit) =>
+      kit.graphql(REVIEW_DECISION, { owner: this.owner, name: this.repo, number: mr.number }),
     );
     const parsed = ReviewDecision.safeParse(answer);
     if (!parsed.success)
@@ -327,8 +331,8 @@ export class GitHubClient implements ForgeClient {
         'github',
         `github ${this.location.project}: read the review decision of #${mr.number}: not found`,
       );
-    const reviews = await this.call(`read reviews of #${mr.number}`, () =>
-      this.kit.paginate(this.kit.rest.pulls.listReviews, {
+    const reviews = await this.call(`read reviews of #${mr.number}`, (kit) =>
+      kit.paginate(kit.rest.pulls.listReviews, {
         ...this.at,
         pull_number: mr.number,
         per_page: 100,

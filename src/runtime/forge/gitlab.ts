@@ -1,4 +1,4 @@
-import { Gitlab } from '@gitbeaker/rest';
+import type { Gitlab } from '@gitbeaker/rest';
 import { z } from 'zod';
 import type { ForgeLocation } from '../../core/forge/locate.js';
 import { countDetail } from './approval.js';
@@ -82,7 +82,9 @@ const TRACE_MARKUP = /section_(?:start|end):\d+:[^\r\n\x1b]*\r?\x1b\[0K|\x1b\[[0
  * pipeline of a commit, and notes; every list read to its last page (offset pagination).
  */
 export class GitLabClient implements ForgeClient {
-  protected readonly api: InstanceType<typeof Gitlab>;
+  /** gitbeaker, loaded with the first request: most servers never speak to GitLab (issue 43). */
+  private api: Promise<InstanceType<typeof Gitlab>> | null = null;
+  private readonly options: ConstructorParameters<typeof Gitlab>[0];
   protected readonly project: string;
 
   constructor(
@@ -91,16 +93,18 @@ export class GitLabClient implements ForgeClient {
     timeoutMs: number,
   ) {
     this.project = location.project;
-    this.api = new Gitlab({
+    this.options = {
       host: location.api_url.replace(/\/api\/v4$/, ''),
       token,
       queryTimeout: timeoutMs,
-    });
+    };
   }
 
-  protected async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  protected async call<T>(what: string, fn: (api: InstanceType<typeof Gitlab>) => Promise<T>): Promise<T> {
+    this.api ??= import('@gitbeaker/rest').then(({ Gitlab }) => new Gitlab(this.options));
+    const api = await this.api;
     try {
-      return await fn();
+      return await fn(api);
     } catch (err) {
       const e = err as { message?: unknown; name?: unknown; cause?: { response?: { status?: unknown } } };
       const raw = e.cause?.response?.status;
@@ -118,8 +122,8 @@ export class GitLabClient implements ForgeClient {
   }
 
   async findOpen(head: string): Promise<MergeRequest | null> {
-    const all = await this.call('list merge requests', () =>
-      this.api.MergeRequests.all({
+    const all = await this.call('list merge requests', (api) =>
+      api.MergeRequests.all({
         projectId: this.project,
         state: 'opened',
         sourceBranch: head,
@@ -131,8 +135,8 @@ export class GitLabClient implements ForgeClient {
   }
 
   async openDraft(o: { head: string; base: string; title: string; body: string }): Promise<MergeRequest> {
-    const m = await this.call('open a draft merge request', () =>
-      this.api.MergeRequests.create(this.project, o.head, o.base, `Draft: ${o.title}`, {
+    const m = await this.call('open a draft merge request', (api) =>
+      api.MergeRequests.create(this.project, o.head, o.base, `Draft: ${o.title}`, {
         description: o.body,
       }),
     );
@@ -140,14 +144,14 @@ export class GitLabClient implements ForgeClient {
   }
 
   async get(number: number): Promise<MergeRequest> {
-    const m = await this.call(`read merge request !${number}`, () =>
-      this.api.MergeRequests.show(this.project, number),
+    const m = await this.call(`read merge request !${number}`, (api) =>
+      api.MergeRequests.show(this.project, number),
     );
     return toMr(m as Mr);
   }
 
   private async edit(number: number, what: string, options: Record<string, unknown>): Promise<MergeRequest> {
-    const m = await this.call(what, () => this.api.MergeRequests.edit(this.project, number, options));
+    const m = await this.call(what, (api) => api.MergeRequests.edit(this.project, number, options));
     return toMr(m as Mr);
   }
 
@@ -167,8 +171,8 @@ export class GitLabClient implements ForgeClient {
 
   /** `squash` squashes; `merge` and `rebase` take the project's own merge method. */
   async merge(mr: MergeRequest, method: MergeMethod): Promise<MergeRequest> {
-    await this.call(`merge merge request !${mr.number}`, () =>
-      this.api.MergeRequests.accept(this.project, mr.number, { squash: method === 'squash' }),
+    await this.call(`merge merge request !${mr.number}`, (api) =>
+      api.MergeRequests.accept(this.project, mr.number, { squash: method === 'squash' }),
     );
     return this.get(mr.number);
   }
@@ -182,13 +186,13 @@ export class GitLabClient implements ForgeClient {
   }
 
   async ci(sha: string): Promise<CiReport> {
-    const pipelines = await this.call(`read pipelines of ${sha}`, () =>
-      this.api.Pipelines.all(this.project, { sha, perPage: 100 }),
+    const pipelines = await this.call(`read pipelines of ${sha}`, (api) =>
+      api.Pipelines.all(this.project, { sha, perPage: 100 }),
     );
     const newest = [...(pipelines as { id: number }[])].sort((a, b) => b.id - a.id)[0];
     if (!newest) return { state: 'none', checks: [] };
-    const jobs = await this.call(`read jobs of pipeline ${newest.id}`, () =>
-      this.api.Jobs.all(this.project, { pipelineId: newest.id, perPage: 100 }),
+    const jobs = await this.call(`read jobs of pipeline ${newest.id}`, (api) =>
+      api.Jobs.all(this.project, { pipelineId: newest.id, perPage: 100 }),
     );
     const checks: CiCheck[] = [];
     let traced = 0;
@@ -220,8 +224,8 @@ export class GitLabClient implements ForgeClient {
    */
   private async trace(jobId: number): Promise<string | null> {
     try {
-      const text = await this.call(`read the trace of job ${jobId}`, () =>
-        this.api.Jobs.showLog(this.project, jobId),
+      const text = await this.call(`read the trace of job ${jobId}`, (api) =>
+        api.Jobs.showLog(this.project, jobId),
       );
       return typeof text === 'string' ? logTail(text.replace(TRACE_MARKUP, '')) : null;
     } catch (err) {
@@ -231,8 +235,8 @@ export class GitLabClient implements ForgeClient {
   }
 
   async comments(mr: MergeRequest): Promise<ForgeComment[]> {
-    const notes = await this.call(`read notes of !${mr.number}`, () =>
-      this.api.MergeRequestNotes.all(this.project, mr.number, {
+    const notes = await this.call(`read notes of !${mr.number}`, (api) =>
+      api.MergeRequestNotes.all(this.project, mr.number, {
         sort: 'asc',
         orderBy: 'created_at',
         perPage: 100,
@@ -266,8 +270,8 @@ export class GitLabClient implements ForgeClient {
   /** GitLab's approval rules as the merge request stands; the free tier has no "changes requested". */
   async approval(mr: MergeRequest): Promise<ApprovalReport> {
     const what = `read approvals of !${mr.number}`;
-    const answer = await this.call(what, () =>
-      this.api.MergeRequestApprovals.showConfiguration(this.project, { mergerequestIId: mr.number }),
+    const answer = await this.call(what, (api) =>
+      api.MergeRequestApprovals.showConfiguration(this.project, { mergerequestIId: mr.number }),
     );
     const parsed = Approvals.safeParse(answer);
     if (!parsed.success)

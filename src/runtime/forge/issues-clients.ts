@@ -12,8 +12,8 @@ import { fromRest, type ForgeIssue, type ForgeIssues } from './issues.js';
 
 class GitHubIssues extends GitHubClient implements ForgeIssues {
   async labelled(label: string): Promise<ForgeIssue[]> {
-    const all = await this.call('list issues', () =>
-      this.kit.paginate(this.kit.rest.issues.listForRepo, {
+    const all = await this.call('list issues', (kit) =>
+      kit.paginate(kit.rest.issues.listForRepo, {
         ...this.at,
         state: 'open',
         labels: label,
@@ -24,14 +24,14 @@ class GitHubIssues extends GitHubClient implements ForgeIssues {
   }
 
   async comment(number: number, body: string): Promise<void> {
-    await this.call(`comment on issue #${number}`, () =>
-      this.kit.rest.issues.createComment({ ...this.at, issue_number: number, body }),
+    await this.call(`comment on issue #${number}`, (kit) =>
+      kit.rest.issues.createComment({ ...this.at, issue_number: number, body }),
     );
   }
 
   async close(number: number): Promise<void> {
-    await this.call(`close issue #${number}`, () =>
-      this.kit.rest.issues.update({
+    await this.call(`close issue #${number}`, (kit) =>
+      kit.rest.issues.update({
         ...this.at,
         issue_number: number,
         state: 'closed',
@@ -51,8 +51,8 @@ const GitLabIssue = z.object({
 
 class GitLabIssues extends GitLabClient implements ForgeIssues {
   async labelled(label: string): Promise<ForgeIssue[]> {
-    const all: unknown = await this.call('list issues', () =>
-      this.api.Issues.all({ projectId: this.project, state: 'opened', labels: label, perPage: 100 }),
+    const all: unknown = await this.call('list issues', (api) =>
+      api.Issues.all({ projectId: this.project, state: 'opened', labels: label, perPage: 100 }),
     );
     return z
       .array(GitLabIssue)
@@ -67,14 +67,14 @@ class GitLabIssues extends GitLabClient implements ForgeIssues {
   }
 
   async comment(number: number, body: string): Promise<void> {
-    await this.call(`comment on issue #${number}`, () =>
-      this.api.IssueNotes.create(this.project, number, body),
+    await this.call(`comment on issue #${number}`, (api) =>
+      api.IssueNotes.create(this.project, number, body),
     );
   }
 
   async close(number: number): Promise<void> {
-    await this.call(`close issue #${number}`, () =>
-      this.api.Issues.edit(this.project, number, { stateEvent: 'close' }),
+    await this.call(`close issue #${number}`, (api) =>
+      api.Issues.edit(this.project, number, { stateEvent: 'close' }),
     );
   }
 }

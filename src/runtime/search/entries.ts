@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
-import { parse, stringify } from 'yaml';
-import { z } from 'zod';
+import { stringify } from 'yaml';
 import type { EventRecord } from '../../contract/events.js';
+import { LIBRARY_FILE } from '../../core/chain/load-library.js';
+import { parseYamlTree, toPlain, type AEntry } from '../../core/config/tree.js';
 import type { Database } from '../../store/schema.js';
 import { deleteEntries, upsertEntry, type SearchEntry } from '../../store/search.js';
 import { readInside } from '../fs/safe-read.js';
@@ -20,14 +21,6 @@ import { getItem, type ItemRecord } from '../../store/work-items.js';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** library.yaml read loosely: sections of named components (the config model checks the rest). */
-const Sections = z.record(z.string(), z.unknown()).transform((o) =>
-  Object.fromEntries(
-    Object.entries(o).flatMap(([k, v]) => {
-      const m = z.record(z.string(), z.unknown()).safeParse(v);
-      return m.success ? [[k, m.data]] : [];
-    }),
-  ),
-);
 
 /** The payload keys whose text a person would search for. */
 const TEXT_KEYS = ['reason', 'message', 'summary', 'concerns', 'note', 'body', 'detail', 'text', 'question'];
@@ -174,26 +167,49 @@ function templateEntries(configDir: string): SearchEntry[] {
       const id = f.slice(0, -'.yaml'.length);
       out.push({ kind: 'chain', ref: id, work_item_id: null, repo: null, title: `chain ${id}`, body: text });
     }
-  const lib = configText(join(configDir, 'library.yaml'));
-  let plain: unknown = null;
-  try {
-    plain = lib === null ? null : parse(lib);
-  } catch {
-    return out;
-  }
-  const sections = Sections.safeParse(plain);
-  if (!sections.success) return out;
-  for (const [section, entries] of Object.entries(sections.data))
-    for (const [name, component] of Object.entries(entries))
+  const lib = configText(join(configDir, LIBRARY_FILE));
+  // Parsed as the config loader parses it: the same text was parsed for the load just before, so
+  // this is the remembered tree, not a second parse of the library (issue 43).
+  const tree = lib === null ? null : parseYamlTree(lib, LIBRARY_FILE, 'library').tree;
+  if (lib === null || tree?.t !== 'map') return out;
+  const lines = lib.split('\n');
+  const sections = tree.entries.filter((e) => e.value.t === 'map');
+  sections.forEach((section, i) => {
+    if (section.value.t !== 'map') return;
+    const components = section.value.entries;
+    const sectionEnd = sections[i + 1]?.keyPos.line ?? lines.length + 1;
+    components.forEach((c, j) => {
       out.push({
         kind: 'library',
-        ref: `${section}:${name}`,
+        ref: `${section.key}:${c.key}`,
         work_item_id: null,
         repo: null,
-        title: `${section} ${name}`,
-        body: stringify(component),
+        title: `${section.key} ${c.key}`,
+        // On its section's line, the section is in flow style: no lines of its own.
+        body: componentText(
+          lines,
+          c,
+          c.keyPos.line === section.keyPos.line
+            ? c.keyPos.line
+            : (components[j + 1]?.keyPos.line ?? sectionEnd),
+        ),
       });
+    });
+  });
   return out;
+}
+
+/**
+ * A library component as its author wrote it: its lines in the file, up to the next component (a
+ * slice, where writing each one out as YAML again was a tenth of a start). A component written in
+ * flow style on one line with others is written out instead.
+ */
+function componentText(lines: string[], c: AEntry, nextLine: number): string {
+  const text = lines
+    .slice(c.keyPos.line - 1, nextLine - 1)
+    .join('\n')
+    .trimEnd();
+  return nextLine > c.keyPos.line && text !== '' ? text : stringify({ [c.key]: toPlain(c.value) });
 }
 
 /** In the writer's transaction: the entries its events change (the item, event text, a thread). */

@@ -23,8 +23,9 @@ interface Built {
 }
 
 /**
- * The built board, read once when the server starts: a handful of hashed files, so every request
- * is answered from memory and no request path ever reaches the file system.
+ * The built board, read once, with the first request for the board (not at start: a server that
+ * only answers the API or the CLI never holds its files): a handful of hashed files, so every
+ * request is answered from memory and no request path ever reaches the file system.
  */
 function readBuilt(dir: string): Built | null {
   const index = join(dir, 'index.html');
@@ -45,9 +46,11 @@ const NOT_BUILT = simplePage(
 
 /** `/` and the board's other screen paths answer its page (the browser routes); `/assets/*` its files. */
 export const boardRoutes = routeFile(import.meta.url, (r, dir: string = BOARD_DIR) => {
-  const built = readBuilt(dir);
+  let read: { built: Built | null } | null = null;
+  const board = (): Built | null => (read ??= { built: readBuilt(dir) }).built;
   for (const page of boardPages) {
     r.serve(page, (_req, reply) => {
+      const built = board();
       if (!built) return sendHtml(reply, 503, NOT_BUILT);
       // The page names its hashed files, so it must never be cached past a rebuild.
       void reply.header('cache-control', 'no-cache');
@@ -55,7 +58,7 @@ export const boardRoutes = routeFile(import.meta.url, (r, dir: string = BOARD_DI
     });
   }
   r.serve(boardAsset, async (req, reply) => {
-    const asset = built?.assets.get(req.params.file);
+    const asset = board()?.assets.get(req.params.file);
     if (!asset) throw new JigError('not_found', { what: `board file ${req.params.file}` });
     return reply
       .header('content-type', asset.type)

@@ -82,7 +82,10 @@ const redocPage = `<!doctype html>
 /** Where the build copies the viewers' files (scripts/copy-viewers.mjs). */
 const VENDOR_DIR = join(packageRoot, 'dist', 'vendor');
 
-/** The local copies, read once: the files are fixed by their pins, a request names one of them. */
+/**
+ * The local copies, read once, with the first request for one (about 2.5 MB that most servers
+ * never send): the files are fixed by their pins, a request names one of them.
+ */
 function readVendored(): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   for (const a of cdnAssets) {
@@ -94,7 +97,7 @@ function readVendored(): Map<string, Buffer> {
 
 /** The OpenAPI document and its two viewers, with local copies of their files for when the CDN is down. */
 export const schemaDocsRoutes = routeFile(import.meta.url, (r) => {
-  const vendored = readVendored();
+  let vendored: Map<string, Buffer> | null = null;
   r.serve(openApiDocument, async () => r.app.swagger());
   r.serve(swaggerViewer, (_req, reply) =>
     sendHtml(reply, 200, swaggerPage, {
@@ -113,6 +116,7 @@ export const schemaDocsRoutes = routeFile(import.meta.url, (r) => {
   });
   r.serve(viewerFile, async (req, reply) => {
     const url = `/docs/vendor/${req.params.pkg}/${req.params.file}`;
+    vendored ??= readVendored();
     const bytes = vendored.get(url);
     if (!bytes) throw new JigError('not_found', { what: `viewer file ${url}` });
     return reply
