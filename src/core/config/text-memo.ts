@@ -10,6 +10,11 @@ export class TextMemo<T> {
 
   constructor(private readonly size: number) {}
 
+  /** Every key and value, the oldest first. */
+  entries(): [string, T][] {
+    return [...this.map];
+  }
+
   get(key: string, compute: () => T): T {
     const hit = this.map.get(key);
     if (hit !== undefined) {

@@ -45,8 +45,31 @@ const START: Pos = { line: 1, col: 1 };
  */
 const parsedTrees = new TextMemo<ParsedYaml>(512);
 
+const treeKey = (text: string, file: string, source: string): string => `${file}\u0000${source}\u0000${text}`;
+
 export function parseYamlTree(text: string, file: string, source: string): ParsedYaml {
-  return parsedTrees.get(`${file}\u0000${source}\u0000${text}`, () => parseTree(text, file, source));
+  return parsedTrees.get(treeKey(text, file, source), () => parseTree(text, file, source));
+}
+
+/** A text and what it parsed to, as the build keeps them for the seeded config (seeded-trees.ts). */
+export interface KnownTree {
+  text: string;
+  file: string;
+  source: string;
+  parsed: ParsedYaml;
+}
+
+/** What was parsed so far (the build records the seeded config's trees with it). */
+export function rememberedTrees(): KnownTree[] {
+  return [...parsedTrees.entries()].map(([key, parsed]) => {
+    const [file = '', source = '', ...rest] = key.split('\u0000');
+    return { text: rest.join('\u0000'), file, source, parsed };
+  });
+}
+
+/** Takes trees parsed before (by the build, from the same code): their texts are not parsed again. */
+export function rememberTrees(known: readonly KnownTree[]): void {
+  for (const k of known) parsedTrees.get(treeKey(k.text, k.file, k.source), () => k.parsed);
 }
 
 function parseTree(text: string, file: string, source: string): ParsedYaml {

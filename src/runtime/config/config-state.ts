@@ -10,6 +10,7 @@ import type { ChainCatalog, ChainLookup } from '../items/chain-catalog.js';
 import type { IntakeFile } from '../../contract/config/intake.js';
 import type { PolicyFile } from '../../contract/config/policy.js';
 import { toPlain } from '../../core/config/tree.js';
+import { takeSeededTrees } from './seeded-trees.js';
 import { validateConfigSet, type ConfigSet } from '../../core/config/validate-set.js';
 import type { FileLoad } from '../../core/config/load-file.js';
 import { READ_WHEN_NEEDED_FILES, readConfigDir, sha256Text } from './config-dir.js';
@@ -67,6 +68,7 @@ export class ConfigState implements ChainCatalog {
 
   /** The first load at start; an intake file that does not load turns schedules off. */
   loadAtStart(): ReloadAnswer {
+    takeSeededTrees();
     const answer = this.reload();
     this.intakeOffFlag = this.invalid.intake !== null;
     return answer;
