@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import type { Page } from 'playwright-core';
 import { openBrowser } from '../test/helpers/browser.js';
-import { startServer } from '../src/server/main.js';
-import { benchRepo } from './git-repo.js';
+import { startJigWithRepo } from './jig-with-repo.js';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const ROUNDS = 3;
@@ -85,14 +84,7 @@ async function scrollFrames(
 }
 
 try {
-  const repo = benchRepo(root);
-  const jig = await startServer({ host: '127.0.0.1', port: 0, env: { JIG_HOME: join(root, 'home') } });
-  const connect = await fetch(`${jig.url}/api/repos`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ path: repo, test_command: '' }),
-  });
-  if (connect.status !== 201) throw new Error(`connect failed: ${connect.status}`);
+  const { jig, repo } = await startJigWithRepo(root);
   const t = Date.now();
   await fill(jig.url, repo);
   console.log(`filed ${ITEMS} items in ${((Date.now() - t) / 1000).toFixed(1)} s`);

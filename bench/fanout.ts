@@ -12,8 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../src/server/main.js';
-import { benchRepo } from './git-repo.js';
+import { startJigWithRepo } from './jig-with-repo.js';
 import { load } from './load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -39,14 +38,7 @@ interface ClientsReport {
 
 const root = mkdtempSync(join(tmpdir(), 'jig-bench-'));
 try {
-  const repo = benchRepo(root);
-  const jig = await startServer({ host: '127.0.0.1', port: 0, env: { JIG_HOME: join(root, 'home') } });
-  const connect = await fetch(`${jig.url}/api/repos`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ path: repo, test_command: '' }),
-  });
-  if (connect.status !== 201) throw new Error(`connect failed: ${connect.status}`);
+  const { jig, repo } = await startJigWithRepo(root);
   const post = {
     url: `${jig.url}/api/triggers`,
     method: 'POST' as const,

@@ -8,6 +8,7 @@ const all = [
   'draft-ops',
   'wall-clock',
   'fanout',
+  'ws-latency',
   'board',
   'review',
   'search',

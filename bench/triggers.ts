@@ -11,8 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
-import { startServer } from '../src/server/main.js';
-import { benchRepo } from './git-repo.js';
+import { startJigWithRepo } from './jig-with-repo.js';
 import { line, load, type Load, type LoadResult } from './load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -92,15 +91,8 @@ async function compare(title: string, base: Load, jig: Load): Promise<void> {
 
 const root = mkdtempSync(join(tmpdir(), 'jig-bench-'));
 try {
-  const repo = benchRepo(root);
+  const { jig, repo } = await startJigWithRepo(root);
   const base = await baseline(root);
-  const jig = await startServer({ host: '127.0.0.1', port: 0, env: { JIG_HOME: join(root, 'home') } });
-  const connect = await fetch(`${jig.url}/api/repos`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ path: repo, test_command: '' }),
-  });
-  if (connect.status !== 201) throw new Error(`connect failed: ${connect.status}`);
   const body = JSON.stringify({ title: 'Bump dependencies', repo });
 
   console.log(`## ${ROUNDS} rounds of ${SECONDS} s each, 10 connections, load from a child process`);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventRecord } from '../contract/events.js';
 import { frameReader } from '../../test/helpers/ws-frames.js';
-import { EventHub, type HubOptions } from './event-hub.js';
+import { EventHub, gatherFor, type HubOptions } from './event-hub.js';
 import type { StreamSocket } from './event-stream.js';
 
 const ev = (seq: number): EventRecord => ({
@@ -215,6 +215,24 @@ describe('EventHub', () => {
       }
       vi.advanceTimersByTime(50);
       expect(vi.getTimerCount()).toBe(0);
+      hub.close();
+    });
+
+    it('without a set wait, waits after a flush in step with its subscribers: 80 wait 10 ms, no more than 50', () => {
+      expect([1, 80, 400, 10_000].map(gatherFor)).toEqual([0.125, 10, 50, 50]);
+      const log = fakeLog();
+      const hub = hubOn(log, { gatherMs: undefined });
+      const subs = Array.from({ length: 80 }, () => socket());
+      for (const sub of subs) hub.join({ socket: sub.s, after: 0 });
+      log.commit(1);
+      vi.advanceTimersToNextTimer();
+      expect(subs[0]!.writes.length).toBe(1);
+      log.commit(2);
+      vi.advanceTimersByTime(9);
+      expect(subs[0]!.writes.length).toBe(1);
+      vi.advanceTimersByTime(1);
+      for (const sub of subs) expect(sub.seqs()).toEqual([1, 2, 3]);
+      expect(subs.every((sub) => sub.writes.length === 2)).toBe(true);
       hub.close();
     });
 
