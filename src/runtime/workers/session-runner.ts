@@ -362,7 +362,7 @@ export class SessionRunner {
     const pid = s.pid;
     const left = [...(this.seen.get(s.id)?.values() ?? [])];
     if (pid !== null)
-      background(this.log, 'ending what a task left running', () => endGroup(pid, 10_000, left));
+      background(this.log, 'ending what a task left running', () => endGroup(pid, 10_000, left, s.pid_start));
     this.seen.delete(s.id);
     const exitCode = readExitCode(s.exit_path);
     const agent = this.finishWatch(s);

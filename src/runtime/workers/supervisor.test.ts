@@ -1,8 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -11,6 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { descendants } from '../process/proc-info.js';
 import { endGroup, findLaunched, launch, readExitCode, WRAPPER_BEFORE } from './supervisor.js';
 
 let base: string;
@@ -98,5 +101,54 @@ describe('launch', () => {
     await launched.exited;
     expect(readExitCode(exitPath)).toBe(3);
     expect(readdirSync(results).sort()).toEqual(['s6.exit', 's6.log']);
+  });
+});
+
+/** Alive and not a zombie (an orphan ended here is reaped by whatever adopted it, in its time). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('endGroup after the task exited', () => {
+  it('ends what it left in its group and, from what was seen while it ran, what it moved to a session of its own', async () => {
+    const go = at('go');
+    spawnSync('mkfifo', [go]);
+    const pids = at('pids');
+    // A job in the task's group, one in a session of its own; the task waits until told to end.
+    const launched = launch({
+      argv: [
+        '/bin/sh',
+        '-c',
+        `sleep 300 & echo $! > ${pids}; setsid sleep 301 & echo $! >> ${pids}; read x < ${go}`,
+      ],
+      cwd: base,
+      env: { PATH: process.env.PATH ?? '' },
+      logPath: at('s7.log'),
+      exitPath: at('s7.exit'),
+    });
+    const left = (): number[] => readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number);
+    let seen: ReturnType<typeof descendants> = [];
+    const both = (): boolean =>
+      existsSync(pids) && left().length === 2 && left().every((p) => seen.some((k) => k.pid === p));
+    for (let i = 0; i < 500 && !both(); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      seen = descendants(launched.pid);
+    }
+    expect(left()).toHaveLength(2);
+    expect(seen.map((k) => k.pid)).toEqual(expect.arrayContaining(left()));
+    writeFileSync(go, '\n');
+    await launched.exited;
+    expect(left().every(running)).toBe(true);
+    try {
+      await endGroup(launched.pid, 2_000, seen, launched.startTime);
+      expect(left().filter(running)).toEqual([]);
+    } finally {
+      for (const p of left().filter(running)) process.kill(p, 'SIGKILL');
+    }
   });
 });

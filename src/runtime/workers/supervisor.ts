@@ -148,13 +148,24 @@ export interface Known {
  * used after a task exits, to end background jobs it left behind (`known`: descendants seen while
  * it ran, since an orphan can no longer be found through its parent).
  */
-export async function endGroup(pid: number, graceMs = 10_000, known: readonly Known[] = []): Promise<void> {
+export async function endGroup(
+  pid: number,
+  graceMs = 10_000,
+  known: readonly Known[] = [],
+  leaderStart?: string | null,
+): Promise<void> {
   const tree = new Map<number, Known>();
   const add = (list: readonly Known[]): void => {
     for (const k of list) if (!tree.has(k.pid)) tree.set(k.pid, k);
   };
+  // Children are found through their parent, so only while the leader runs: once it has exited
+  // they belong to init (`known` has what it started), and its pid may be another process's. With
+  // its start time, a leader that is gone costs no look through every process in /proc, which was
+  // most of what the engine spent between two tasks after the first ended (issue 43).
+  const scan = (): Known[] =>
+    leaderStart === undefined || isSameProcess(pid, leaderStart) ? descendants(pid) : [];
   add(known);
-  add(descendants(pid));
+  add(scan());
   const live = (): Known[] => [...tree.values()].filter((k) => isSameProcess(k.pid, k.start));
   const signalAll = (signal: NodeJS.Signals): boolean => {
     let any = signalGroup(pid, signal);
@@ -174,7 +185,7 @@ export async function endGroup(pid: number, graceMs = 10_000, known: readonly Kn
   // The grace is counted in looks, not read from the wall clock (pacing a real process, not time).
   for (let waited = 0; waited < graceMs; waited += END_POLL_MS) {
     await delay(END_POLL_MS);
-    add(descendants(pid));
+    add(scan());
     if (!groupAlive(pid) && live().length === 0) return;
   }
   signalAll('SIGKILL');
