@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '../src/server/main.js';
+import { startServer } from './built-server.js';
 import { benchRepo } from './git-repo.js';
 
 const TASKS = 50;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { startServer } from '../src/server/main.js';
+import { startServer } from './built-server.js';
 import { benchRepo } from './git-repo.js';
 
 /** A Jig server in this process on a home under `root`, with a throwaway repository connected. */

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../src/runtime/clock.js';
-import { startServer } from '../src/server/main.js';
+import { startServer } from './built-server.js';
 import { benchRepo } from './git-repo.js';
 
 const N = Number(process.env.BENCH_SCHEDULES ?? 1000);

@@ -8,7 +8,7 @@ import type { Walk } from '../src/contract/walk.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '../src/server/main.js';
+import { startServer } from './built-server.js';
 import { getItem, updateItem } from '../src/store/work-items.js';
 import { WallClocks } from '../src/runtime/engine/wall-clock.js';
 import { systemClock } from '../src/runtime/clock.js';
