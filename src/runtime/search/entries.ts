@@ -20,8 +20,6 @@ import { getItem, type ItemRecord } from '../../store/work-items.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** library.yaml read loosely: sections of named components (the config model checks the rest). */
-
 /** The payload keys whose text a person would search for. */
 const TEXT_KEYS = ['reason', 'message', 'summary', 'concerns', 'note', 'body', 'detail', 'text', 'question'];
 /** Files larger than this are indexed by name only (the start is not worth the memory). */
@@ -173,11 +171,11 @@ function templateEntries(configDir: string): SearchEntry[] {
   const tree = lib === null ? null : parseYamlTree(lib, LIBRARY_FILE, 'library').tree;
   if (lib === null || tree?.t !== 'map') return out;
   const lines = lib.split('\n');
-  const sections = tree.entries.filter((e) => e.value.t === 'map');
-  sections.forEach((section, i) => {
+  // Sections of named components, read loosely (the config model checks the rest).
+  tree.entries.forEach((section, i) => {
     if (section.value.t !== 'map') return;
     const components = section.value.entries;
-    const sectionEnd = sections[i + 1]?.keyPos.line ?? lines.length + 1;
+    const sectionEnd = tree.entries[i + 1]?.keyPos.line ?? lines.length + 1;
     components.forEach((c, j) => {
       out.push({
         kind: 'library',
