@@ -279,7 +279,9 @@ export class SessionRunner {
       this.log.info({ session: o.id, reason: over.reason }, 'cap crossed: ending the session');
       // No grace: spend must stop now. A CLI given time to exit may send one more model
       // request (Claude with an MCP server child took long enough to).
-      background(this.log, 'ending a session over its cap', () => endGroup(pid, 0, this.remember(o)));
+      background(this.log, 'ending a session over its cap', () =>
+        endGroup(pid, 0, this.remember(o), o.pid_start),
+      );
     }
   }
 
@@ -300,7 +302,9 @@ export class SessionRunner {
           { node: s.node },
         );
       background(this.log, 'recording a time cap', record, { session: s.id });
-      background(this.log, 'ending a session at its time cap', () => endGroup(pid, 5_000, this.remember(s)));
+      background(this.log, 'ending a session at its time cap', () =>
+        endGroup(pid, 5_000, this.remember(s), s.pid_start),
+      );
     };
     if (left <= 0) fire();
     else this.timers.set(s.id, this.clock.setTimer(fire, left));
@@ -315,7 +319,7 @@ export class SessionRunner {
     const s = row.pid === null ? ((await this.launching.get(row.id)) ?? row) : row;
     if (s.pid === null || !isSameProcess(s.pid, s.pid_start)) return;
     this.endings.set(s.id, why);
-    await endGroup(s.pid, 10_000, this.remember(s));
+    await endGroup(s.pid, 10_000, this.remember(s), s.pid_start);
   }
 
   /**
