@@ -50,7 +50,6 @@ import { DocumentsService } from '../runtime/review/documents-service.js';
 import { ReviewService } from '../runtime/review/review-service.js';
 import { ReviewsService } from '../runtime/review/reviews-service.js';
 import { ThreadsService } from '../runtime/review/threads-service.js';
-import { indexEvents } from '../runtime/search/entries.js';
 import { SearchService } from '../runtime/search/search-service.js';
 import { StorageService } from '../runtime/storage/storage-service.js';
 import { UpdateChecker } from '../runtime/update/checker.js';
@@ -245,7 +244,6 @@ export function compose(f: Foundations): Services {
     if (now.problem) log.warn({ reason: now.problem }, 'notify.yaml does not load; no notifications');
   });
   const search = new SearchService({ store, events, paths, clock, log });
-  events.setIndexer(indexEvents);
   config.onReload(() => {
     search.indexTemplates().catch((err: unknown) => log.warn({ err }, 'indexing chains and library failed'));
   });

@@ -128,7 +128,9 @@ export async function openHomeStore(
   paths: HomePaths,
   log: Logger,
 ): Promise<Store> {
-  const store = await openStore(target);
+  const store = await openStore(target, undefined, {
+    onError: (err) => log.warn({ err }, 'checkpoints of the database log are back on the event loop'),
+  });
   if (store.kind === 'postgres') log.info({ database: redactUrl(target) }, 'store: PostgreSQL');
   if (store.backupPath) log.info({ backup: store.backupPath }, 'copied the database before migrating it');
   for (const n of prepared.notices) {

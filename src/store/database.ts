@@ -6,6 +6,7 @@ import { migrations as defaultMigrations, type Migration } from './migrations.js
 import { isPostgresUrl } from './store-url.js';
 import { StoreRefusedError } from './store-error.js';
 import { soleLease, type LeadChange, type Lease } from './lease.js';
+import { WalCheckpoints, type CheckpointHooks } from './wal-checkpoints.js';
 
 export { StoreRefusedError };
 
@@ -84,7 +85,11 @@ async function currentVersion(db: Kysely<unknown>): Promise<number> {
  * schema to the code's version. A store written by a newer Jig is refused rather than guessed at;
  * a store that needs migrating is copied first.
  */
-export async function openStore(path: string, migrations: Migration[] = defaultMigrations): Promise<Store> {
+export async function openStore(
+  path: string,
+  migrations: Migration[] = defaultMigrations,
+  hooks: CheckpointHooks = {},
+): Promise<Store> {
   if (isPostgresUrl(path)) {
     // The driver loads only here: most homes are SQLite, and it costs a start some 20 ms.
     const { openPostgres } = await import('./postgres.js');
@@ -139,6 +144,8 @@ export async function openStore(path: string, migrations: Migration[] = defaultM
         );
       });
     }
+    const checkpoints = new WalCheckpoints(raw, path, hooks);
+    checkpoints.watch();
     return {
       kind: 'sqlite',
       db,
@@ -161,6 +168,7 @@ export async function openStore(path: string, migrations: Migration[] = defaultM
       listen: async () => undefined,
       lead: (onChange) => soleLease(onChange),
       async close() {
+        await checkpoints.close();
         await db.destroy();
       },
     };

@@ -27,6 +27,7 @@ import { workers } from './migrations/0025-workers.js';
 import { leader } from './migrations/0026-leader.js';
 import { attachmentTexts } from './migrations/0027-attachment-texts.js';
 import { runEpoch } from './migrations/0028-run-epoch.js';
+import { searchCursor } from './migrations/0029-search-cursor.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -76,4 +77,5 @@ export const migrations: Migration[] = [
   leader,
   attachmentTexts,
   runEpoch,
+  searchCursor,
 ];

@@ -126,3 +126,26 @@ async function searchPostgres(db: Db, match: string, limit: number, kind?: Searc
     return k.success ? [{ ...r, kind: k.data, score: Math.round(Number(r.score) * 1000) / 1000 }] : [];
   });
 }
+
+/** jig_meta's key for the last event seq the search index has taken in (SQLite: runtime/search/deferred-index.ts). */
+const INDEXED_SEQ = 'search:indexed_seq';
+
+/** The last event seq the index has taken in, or null for a store whose events were indexed as written. */
+export async function indexedSeq(db: Db): Promise<number | null> {
+  const row = await db
+    .selectFrom('jig_meta')
+    .select('value')
+    .where('key', '=', INDEXED_SEQ)
+    .executeTakeFirst();
+  const n = row ? Number(row.value) : Number.NaN;
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+export async function setIndexedSeq(db: Db, seq: number): Promise<void> {
+  const value = String(seq);
+  await db
+    .insertInto('jig_meta')
+    .values({ key: INDEXED_SEQ, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}

@@ -12,7 +12,15 @@ import { stamp, type Clock } from '../clock.js';
 import type { EventLog } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
 import type { PollerLog } from '../intake/schedule-poller.js';
-import { indexEvent, indexItem, indexItemFiles, indexTemplates, indexThread } from './entries.js';
+import { DeferredIndex } from './deferred-index.js';
+import {
+  indexEvent,
+  indexEvents,
+  indexItem,
+  indexItemFiles,
+  indexTemplates,
+  indexThread,
+} from './entries.js';
 
 export interface SearchDeps {
   store: Store;
@@ -26,19 +34,18 @@ const META_SCAN = 'search:last_scan';
 /** What the last full or partial rescan stored in jig_meta. */
 const LastScan = z.object({ at: z.string(), repos: z.number().int() });
 
-/** Events after which an item's files (documents, attachments) are read again. */
-const FILES_CHANGED = new Set([
-  'node_completed',
-  'attachments_changed',
-  'work_item_created',
-  'gate_requested',
-]);
+/**
+ * Events after which an item's files (documents, attachments) are read again. Not its filing: an
+ * item is filed without a worktree, and the files are read from there.
+ */
+const FILES_CHANGED = new Set(['node_completed', 'attachments_changed', 'gate_requested']);
 
 /**
  * Search (docs/search.md): FTS5 over items, their events' text, review threads, documents,
- * attachments, tracker issues, chains and library components. Text Jig holds is indexed in the
- * transaction that writes it (the event log's indexer); files after the events that change them;
- * a rescan rebuilds everything in the background, item by item, with its progress.
+ * attachments, tracker issues, chains and library components. Text Jig holds is indexed from the
+ * events that change it: after their commit in batches on SQLite (deferred-index.ts), in the
+ * writer's transaction on PostgreSQL; files after the events that change them; a rescan rebuilds
+ * everything in the background, item by item, with its progress.
  */
 export class SearchService {
   private job: ReindexState = {
@@ -55,9 +62,19 @@ export class SearchService {
   private unsubscribe: (() => void) | null = null;
   private stopping = false;
 
-  constructor(private readonly d: SearchDeps) {}
+  private readonly deferred: DeferredIndex | null;
+
+  constructor(private readonly d: SearchDeps) {
+    if (d.store.kind === 'postgres') {
+      d.events.setIndexer(indexEvents);
+      this.deferred = null;
+    } else {
+      this.deferred = new DeferredIndex({ store: d.store, events: d.events, log: d.log });
+    }
+  }
 
   start(): void {
+    this.deferred?.start();
     this.unsubscribe = this.d.events.subscribe((events: readonly EventRecord[]) => {
       const ids = new Set(events.filter((e) => FILES_CHANGED.has(e.type)).map((e) => e.work_item_id));
       for (const id of ids) this.queueFiles(id);
@@ -68,6 +85,7 @@ export class SearchService {
     // A rescan in progress stops after the item it is at; the next start finds the index as it was left.
     this.stopping = true;
     this.unsubscribe?.();
+    await this.deferred?.stop();
     await this.files;
     await this.running;
   }
@@ -88,6 +106,8 @@ export class SearchService {
         { reason: 'query.q: no word to look for' },
         { issues: [{ field: 'query.q', message: 'no word to look for' }] },
       );
+    // What was committed before the search is found by it.
+    await this.deferred?.flush();
     return { results: await searchEntries(this.d.store.db, match, limit, kind) };
   }
 
@@ -102,6 +122,7 @@ export class SearchService {
 
   /** Health's `index`. */
   async health(): Promise<IndexState> {
+    await this.deferred?.flush();
     const row = await this.d.store.db
       .selectFrom('jig_meta')
       .select('value')
@@ -159,6 +180,7 @@ export class SearchService {
   /** Rebuilds the entries; answers when it finished, as health's `last_scan_at` has it. */
   private async rescan(repo: string | null): Promise<string> {
     const db = this.d.store.db;
+    await this.deferred?.flush();
     let q = db.selectFrom('work_items').select(['id', 'repo']);
     if (repo !== null) q = q.where('repo', '=', repo);
     const items = await q.orderBy('created_at').execute();
