@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from './built-server.js';
+import { record } from './figures.js';
 import { benchRepo } from './git-repo.js';
 
 const TASKS = 50;
@@ -85,6 +86,7 @@ try {
     `chain of ${TASKS} true tasks            ${e.toFixed(0)} ms  (${(e / TASKS).toFixed(1)} ms each, worktree included)`,
   );
   console.log(`engine overhead per task            ${((e - r) / TASKS).toFixed(1)} ms (median of ${RUNS})`);
+  record('engine_ms', (e - r) / TASKS);
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startJigWithRepo } from './jig-with-repo.js';
 import { load } from './load.js';
+import { record } from './figures.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -123,6 +124,7 @@ try {
   console.log(
     `ratio with/without subscribers throughput ${(b.ok / b.seconds / (a.ok / a.seconds)).toFixed(2)}x`,
   );
+  record('subscribers', b.ok / b.seconds / (a.ok / a.seconds));
   await jig.close();
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { record } from './figures.js';
 
 const root = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -89,3 +90,5 @@ const ratio = (f: (r: (typeof runs)[number]) => number): string => median(runs.m
 console.log(
   `ratio jig/baseline, median of the pairs: start ${ratio((r) => r.jig.ms / r.base.ms)}x, RSS ${ratio((r) => r.jig.rss / r.base.rss)}x`,
 );
+record('start', median(runs.map((r) => r.jig.ms / r.base.ms)));
+record('rss', median(runs.map((r) => r.jig.rss / r.base.rss)));

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { startJigWithRepo } from './jig-with-repo.js';
+import { record } from './figures.js';
 import { line, load, type Load, type LoadResult } from './load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -73,7 +74,7 @@ function total(runs: LoadResult[]): LoadResult {
 }
 
 /** Alternates baseline and Jig runs; prints each pair's totals and their ratio. */
-async function compare(title: string, base: Load, jig: Load): Promise<void> {
+async function compare(title: string, key: string, base: Load, jig: Load): Promise<void> {
   const b: LoadResult[] = [];
   const j: LoadResult[] = [];
   for (let i = 0; i < ROUNDS; i++) {
@@ -87,6 +88,7 @@ async function compare(title: string, base: Load, jig: Load): Promise<void> {
   console.log(line('jig', jt));
   const rounds = b.map((x, i) => (j[i]!.rps / x.rps).toFixed(2)).join(', ');
   console.log(`ratio jig/baseline throughput ${(jt.rps / bt.rps).toFixed(2)}x   (rounds: ${rounds})`);
+  record(key, jt.rps / bt.rps);
 }
 
 const root = mkdtempSync(join(tmpdir(), 'jig-bench-'));
@@ -110,12 +112,14 @@ try {
   const ro = base.readFrom(join(root, 'home', 'run', 'jig.db'));
   await compare(
     `GET newest 100 of ${await count()} items vs a raw query + JSON.stringify`,
+    'listing',
     { url: `${base.url}/list`, seconds: SECONDS },
     { url: `${jig.url}/api/work-items?limit=100`, seconds: SECONDS },
   );
 
   await compare(
     'POST /api/triggers vs a bare Fastify + SQLite insert',
+    'triggers',
     { url: `${base.url}/insert`, method: 'POST', body, seconds: SECONDS },
     { url: `${jig.url}/api/triggers`, method: 'POST', body, seconds: SECONDS },
   );

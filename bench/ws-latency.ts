@@ -16,6 +16,7 @@ import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { startJigWithRepo } from './jig-with-repo.js';
+import { record } from './figures.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CLIENTS = Number(process.env.LAT_CLIENTS ?? 50);
@@ -113,6 +114,7 @@ try {
   console.log(
     `median p99: baseline ${median(p99s.map((p) => p.base)).toFixed(1)} ms, jig ${median(p99s.map((p) => p.jig)).toFixed(1)} ms`,
   );
+  record('ws_p99_ms', median(p99s.map((p) => p.jig)));
   await jig.close();
   await base.close();
 } finally {

@@ -45,10 +45,15 @@ const rowsInFile = (path: string): number => {
 describe('checkpoints of the write-ahead log', () => {
   it('stay with SQLite while the store is quiet', async () => {
     const { raw, path } = walStore();
-    const c = new WalCheckpoints(raw, path, {}, 100);
+    const c = new WalCheckpoints(raw, path, {}, 100, 2);
     write(raw, 20);
     c.look();
     write(raw, 79);
+    c.look();
+    // A burst is not a busy store: two busy looks in a row are.
+    write(raw, 150);
+    c.look();
+    write(raw, 10);
     c.look();
     expect(c.offloaded).toBe(false);
     expect(raw.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
@@ -59,21 +64,26 @@ describe('checkpoints of the write-ahead log', () => {
   it('move to a thread of their own once it is busy, which copies each commit into the file', async () => {
     const { raw, path } = walStore();
     let heard: () => void = () => {};
-    const c = new WalCheckpoints(raw, path, { onCheckpoint: () => heard() }, 100);
-    write(raw, 150);
+    const c = new WalCheckpoints(raw, path, { onCheckpoint: () => heard() }, 100, 2);
+    write(raw, 100);
+    c.look();
+    expect(c.offloaded).toBe(false);
+    write(raw, 50);
     const first = new Promise<void>((resolve) => (heard = resolve));
+    // Below the rate once more would start the count again; this second busy look hands over.
+    write(raw, 50);
     c.look();
     expect(c.offloaded).toBe(true);
     // The writer no longer copies: only the thread does.
     expect(raw.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     await first;
-    expect(rowsInFile(path)).toBe(150);
+    expect(rowsInFile(path)).toBe(200);
     for (const n of [500, 10]) {
       const copied = new Promise<void>((resolve) => (heard = resolve));
       write(raw, n);
       await copied;
     }
-    expect(rowsInFile(path)).toBe(660);
+    expect(rowsInFile(path)).toBe(710);
     await c.close();
     expect(c.offloaded).toBe(false);
     raw.close();
@@ -82,7 +92,7 @@ describe('checkpoints of the write-ahead log', () => {
   it('come back to SQLite when the thread fails', async () => {
     const { raw, path } = walStore();
     const failed = new Promise<unknown>((resolve) => {
-      const c = new WalCheckpoints(raw, join(path, 'not-a-database'), { onError: resolve }, 10);
+      const c = new WalCheckpoints(raw, join(path, 'not-a-database'), { onError: resolve }, 10, 1);
       write(raw, 20);
       c.look();
       expect(c.offloaded).toBe(true);

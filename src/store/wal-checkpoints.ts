@@ -13,14 +13,20 @@ import { Worker } from 'node:worker_threads';
  * on a worker thread can do the same copy at the same time as the writer goes on (a PASSIVE
  * checkpoint takes no lock the writer needs), so a busy server hands it there.
  *
- * Only a busy server: a thread costs some 70 ms of CPU and 15-20 MiB to start, which an idle
- * server, a CLI command and each of the hundreds of servers the test suite starts should not pay.
+ * Only a busy server (200 rows a second for three seconds): a thread costs some 70 ms of CPU and
+ * 10-20 MiB to start, which an idle server, a CLI command and each of the hundreds of servers the
+ * test suite starts should not pay.
  * Until then SQLite's own automatic checkpoint runs as before, and it comes back if the thread
  * fails.
  */
 
-/** Rows written in one look (a second) that make the store busy: some 50 filings a second. */
+/** Rows written in one look (a second) that count as busy: some 50 filings a second. */
 const BUSY_ROWS = 200;
+/**
+ * Busy looks in a row that hand the checkpoints over: a start writes several hundred rows in its
+ * first second (the seeded chains and library into the search index) and is quiet after.
+ */
+const BUSY_LOOKS = 3;
 const LOOK_MS = 1000;
 /** How often the thread looks for commits to copy. */
 const CHECKPOINT_MS = 100;
@@ -83,6 +89,7 @@ export class WalCheckpoints {
   private timer: NodeJS.Timeout | null = null;
   private worker: Worker | null = null;
   private rows: number;
+  private busyLooks = 0;
   private readonly totalChanges: BetterSqlite3.Statement;
 
   constructor(
@@ -90,6 +97,7 @@ export class WalCheckpoints {
     private readonly path: string,
     private readonly hooks: CheckpointHooks = {},
     private readonly busyRows = BUSY_ROWS,
+    private readonly looksNeeded = BUSY_LOOKS,
   ) {
     this.totalChanges = raw.prepare('SELECT total_changes()').pluck();
     this.rows = this.changes();
@@ -105,12 +113,13 @@ export class WalCheckpoints {
     this.timer.unref();
   }
 
-  /** One look: the rows written since the last, and the hand-over when they are many. */
+  /** One look: the rows written since the last, and the hand-over when they were many for long enough. */
   look(): void {
     if (this.worker) return;
     const now = this.changes();
-    if (now - this.rows >= this.busyRows) this.handOver();
+    this.busyLooks = now - this.rows >= this.busyRows ? this.busyLooks + 1 : 0;
     this.rows = now;
+    if (this.busyLooks >= this.looksNeeded) this.handOver();
   }
 
   /** Whether a thread does the checkpoints now. */
