@@ -319,10 +319,22 @@ export async function itemOr404(db: Db, id: string): Promise<ItemRecord> {
   return rec;
 }
 
-/** The item's run epoch (ItemRecord.run_epoch), or null for no such item: a walk's fence reads it. */
-export async function runEpochOf(db: Db, id: string): Promise<number | null> {
-  const row = await db.selectFrom('work_items').select('run_epoch').where('id', '=', id).executeTakeFirst();
-  return row ? Number(row.run_epoch) : null;
+const runStateQuery = new Prepared<{ id: string }, Pick<WorkItemsTable, 'status' | 'run_epoch'>>(
+  ['id'],
+  (db, p) => db.selectFrom('work_items').select(['status', 'run_epoch']).where('id', '=', p.id),
+);
+
+/**
+ * The item's status and run epoch, or null for no such item: what a walk's fence asks before each
+ * step. Not the whole row, whose frozen chain and walk grow with the chain (a 50-step chain's row
+ * took 165 µs to read and more to parse, several times a task).
+ */
+export async function runStateOf(
+  db: Db,
+  id: string,
+): Promise<{ status: ItemStatus; run_epoch: number } | null> {
+  const row = (await runStateQuery.run(db, { id })).rows[0];
+  return row ? { status: itemStatus(row.status), run_epoch: Number(row.run_epoch ?? 0) } : null;
 }
 
 export async function updateItem(db: Db, id: string, patch: Partial<ItemRecord>): Promise<void> {

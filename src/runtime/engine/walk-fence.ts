@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Store } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
-import { getItem, type ItemRecord } from '../../store/work-items.js';
+import { getItem, runStateOf, type ItemRecord } from '../../store/work-items.js';
 import type { EventLog, UnitOfWork } from '../events/event-log.js';
 import type { Claims } from './claims.js';
 import type { EngineLife } from './engine-life.js';
@@ -36,14 +36,19 @@ export class WalkFence {
   async mine(db: Transaction<Database>, id: string): Promise<ItemRecord | null> {
     if (!(await this.d.claims.heldIn(db, id))) return null;
     const cur = await getItem(db, id);
-    if (!cur) return null;
-    const epoch = this.epochs.get(id);
-    return epoch === undefined || cur.run_epoch === epoch ? cur : null;
+    return cur && this.inEpoch(id, cur.run_epoch) ? cur : null;
   }
 
   /** `mine`, as a yes or no (the node runner's steps check it before they change the walk). */
   async heldIn(db: Transaction<Database>, id: string): Promise<boolean> {
-    return (await this.mine(db, id)) !== null;
+    if (!(await this.d.claims.heldIn(db, id))) return false;
+    const cur = await runStateOf(db, id);
+    return cur !== null && this.inEpoch(id, cur.run_epoch);
+  }
+
+  private inEpoch(id: string, runEpoch: number): boolean {
+    const epoch = this.epochs.get(id);
+    return epoch === undefined || runEpoch === epoch;
   }
 
   /**
@@ -67,9 +72,8 @@ export class WalkFence {
   /** The item still runs under this walk's epoch (and this process walks it): the walk may go on. */
   async stillRunning(id: string): Promise<boolean> {
     if (this.d.life.closed) return false;
-    const rec = await getItem(this.d.store.db, id);
-    if (rec?.status !== 'running') return false;
-    const epoch = this.epochs.get(id);
-    return (epoch === undefined || rec.run_epoch === epoch) && this.d.claims.holds(id);
+    const cur = await runStateOf(this.d.store.db, id);
+    if (cur?.status !== 'running') return false;
+    return this.inEpoch(id, cur.run_epoch) && this.d.claims.holds(id);
   }
 }
