@@ -13,7 +13,7 @@ const CATCH_UP_PAGE = 500;
 
 /**
  * The search index of what the event log records, written after the commit in batches (SQLite;
- * ADR 0028). Indexed in the writer's own transaction, each unit's entries were flushed by FTS5 at
+ * ADR 0029). Indexed in the writer's own transaction, each unit's entries were flushed by FTS5 at
  * its savepoint as a segment of their own: with the index's pages that was over half of what a
  * filing's commit wrote, for a search nobody had asked yet. Taken in here, sixty items share one
  * segment and one commit.
