@@ -7,6 +7,7 @@ import type { EventRecord } from '../../contract/events.js';
 import { openStore, type Store } from '../../store/database.js';
 import { readEvents } from '../../store/events.js';
 import { EventLog, MAX_GROUP, type UnitOfWork } from './event-log.js';
+import { fileForTest } from './file-for-test.js';
 
 let dir: string;
 let store: Store;
@@ -26,49 +27,12 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const now = new Date().toISOString();
-async function fileOne(uow: UnitOfWork, id: string): Promise<number> {
-  await uow.db
-    .insertInto('work_items')
-    .values({
-      id,
-      title: id,
-      description: '',
-      status: 'paused',
-      chain: 'default',
-      repo: '/r',
-      branch: `jig/${id}`,
-      source: 'trigger',
-      attachments: '{}',
-      agent_overrides: '{}',
-      node_overrides: '{}',
-      policy_override: '{}',
-      skip_nodes: '[]',
-      run_epoch: 0,
-      auto_gate: null,
-      spent_usd: 0,
-      spent_tokens: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const payload = {
-    title: id,
-    repo: '/r',
-    chain: 'default',
-    branch: `jig/${id}`,
-    source: 'trigger',
-    status: 'paused',
-  } as const;
-  return (await uow.emit({ work_item_id: id, type: 'work_item_created', by: 'trigger', payload })).seq;
-}
-
 const ids = async (): Promise<string[]> =>
   (await store.db.selectFrom('work_items').select('id').orderBy('id').execute()).map((r) => r.id);
 
 describe('EventLog group commit', () => {
   it('runs the units queued in one turn of the event loop together, and tells listeners once per commit', async () => {
-    const first = ['a', 'b', 'c'].map((id) => log.transact((uow) => fileOne(uow, id)));
+    const first = ['a', 'b', 'c'].map((id) => log.transact((uow) => fileForTest(uow, id)));
     expect(await Promise.all(first)).toEqual([1, 2, 3]);
     // Queued while a commit runs (held open until they are queued): these share the next one.
     let inside!: () => void;
@@ -76,13 +40,13 @@ describe('EventLog group commit', () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     const running = log.transact(async (uow) => {
-      const seq = await fileOne(uow, 'd');
+      const seq = await fileForTest(uow, 'd');
       inside();
       await held;
       return seq;
     });
     await entered;
-    const rest = ['e', 'f'].map((id) => log.transact((uow) => fileOne(uow, id)));
+    const rest = ['e', 'f'].map((id) => log.transact((uow) => fileForTest(uow, id)));
     release();
     expect(await Promise.all([running, ...rest])).toEqual([4, 5, 6]);
     expect(heard.map((batch) => batch.map((e) => e.seq))).toEqual([[1, 2, 3], [4], [5, 6]]);
@@ -90,13 +54,13 @@ describe('EventLog group commit', () => {
   });
 
   it('rolls back a failing unit alone, events included, and keeps seq gap-free', async () => {
-    const first = log.transact((uow) => fileOne(uow, 'a'));
-    const ok = log.transact((uow) => fileOne(uow, 'b'));
+    const first = log.transact((uow) => fileForTest(uow, 'a'));
+    const ok = log.transact((uow) => fileForTest(uow, 'b'));
     const bad = log.transact(async (uow) => {
-      await fileOne(uow, 'x');
+      await fileForTest(uow, 'x');
       throw new Error('refused after writing');
     });
-    const after = log.transact((uow) => fileOne(uow, 'c'));
+    const after = log.transact((uow) => fileForTest(uow, 'c'));
     await expect(bad).rejects.toThrow('refused after writing');
     expect([await first, await ok, await after]).toEqual([1, 2, 3]);
     expect(await ids()).toEqual(['a', 'b', 'c']);
@@ -112,35 +76,35 @@ describe('EventLog group commit', () => {
   it('a lone failing unit rolls back its transaction', async () => {
     await expect(
       log.transact(async (uow) => {
-        await fileOne(uow, 'x');
+        await fileForTest(uow, 'x');
         throw new Error('no');
       }),
     ).rejects.toThrow('no');
     expect(await ids()).toEqual([]);
     expect(heard).toEqual([]);
-    expect(await log.transact((uow) => fileOne(uow, 'a'))).toBe(1);
+    expect(await log.transact((uow) => fileForTest(uow, 'a'))).toBe(1);
   });
 
   it('a commit that fails rejects every unit of its group, and nothing is heard', async () => {
-    const first = await log.transact((uow) => fileOne(uow, 'a'));
+    const first = await log.transact((uow) => fileForTest(uow, 'a'));
     // An event for an item that does not exist, its foreign key checked only at COMMIT.
     const doomed = log.transact(async (uow) => {
       await uow.db.executeQuery(CompiledQuery.raw('PRAGMA defer_foreign_keys = ON'));
       await uow.emit({ work_item_id: 'ghost', type: 'work_item_dequeued', by: 'jig', payload: {} });
     });
-    const innocent = log.transact((uow) => fileOne(uow, 'b'));
+    const innocent = log.transact((uow) => fileForTest(uow, 'b'));
     expect(first).toBe(1);
     await expect(doomed).rejects.toThrow(/FOREIGN KEY/);
     await expect(innocent).rejects.toThrow(/FOREIGN KEY/);
     expect(await ids()).toEqual(['a']);
     expect(heard.map((b) => b.map((e) => e.seq))).toEqual([[1]]);
     expect(log.lastSeq).toBe(1);
-    expect(await log.transact((uow) => fileOne(uow, 'c'))).toBe(2);
+    expect(await log.transact((uow) => fileForTest(uow, 'c'))).toBe(2);
   });
 
   it('takes at most MAX_GROUP units per commit', async () => {
     const all = Array.from({ length: MAX_GROUP * 2 + 3 }, (_, i) =>
-      log.transact((uow) => fileOne(uow, `i${String(i).padStart(3, '0')}`)),
+      log.transact((uow) => fileForTest(uow, `i${String(i).padStart(3, '0')}`)),
     );
     await Promise.all(all);
     expect(heard.length).toBeGreaterThanOrEqual(3);
@@ -152,9 +116,9 @@ describe('EventLog group commit', () => {
     const order: string[] = [];
     log.subscribe((events) => {
       if (events.some((e) => e.work_item_id === 'a'))
-        void log.transact((uow) => fileOne(uow, 'z')).then(() => order.push('z committed'));
+        void log.transact((uow) => fileForTest(uow, 'z')).then(() => order.push('z committed'));
     });
-    await log.transact((uow) => fileOne(uow, 'a'));
+    await log.transact((uow) => fileForTest(uow, 'a'));
     order.push('a committed');
     await log.transact(async () => {});
     await new Promise((r) => setImmediate(r));
@@ -163,9 +127,9 @@ describe('EventLog group commit', () => {
   });
 
   it('close lets queued units commit, then refuses new ones', async () => {
-    const queued = ['a', 'b'].map((id) => log.transact((uow) => fileOne(uow, id)));
+    const queued = ['a', 'b'].map((id) => log.transact((uow) => fileForTest(uow, id)));
     const closing = log.close();
-    await expect(log.transact((uow) => fileOne(uow, 'late'))).rejects.toThrow(
+    await expect(log.transact((uow) => fileForTest(uow, 'late'))).rejects.toThrow(
       'the event log is closed: the server is stopping',
     );
     await closing;
@@ -177,7 +141,7 @@ describe('EventLog group commit', () => {
     const bad = (uow: UnitOfWork) =>
       // @ts-expect-error: a key plan_progress does not carry, as a value the compiler was told wrong about
       uow.emit({ work_item_id: 'a', type: 'plan_progress', by: 'jig', payload: { task: 't', stray: 1 } });
-    await log.transact((uow) => fileOne(uow, 'a'));
+    await log.transact((uow) => fileForTest(uow, 'a'));
     await expect(log.transact(bad)).rejects.toThrow(
       'event plan_progress does not match the catalogue: payload: Unrecognized key: "stray"',
     );
@@ -197,7 +161,7 @@ describe('EventLog group commit', () => {
     told.subscribe(() => {
       throw new Error('listener broke');
     });
-    expect(await told.transact((uow) => fileOne(uow, 'a'))).toBe(1);
+    expect(await told.transact((uow) => fileForTest(uow, 'a'))).toBe(1);
     expect(errors.map((e) => (e as Error).message)).toEqual(['listener broke']);
     expect(await ids()).toEqual(['a']);
   });

@@ -6,6 +6,7 @@ import { ftsQuery } from '../../core/search/fts-query.js';
 import { openStore, type Store } from '../../store/database.js';
 import { indexedSeq, searchEntries } from '../../store/search.js';
 import { EventLog } from '../events/event-log.js';
+import { fileForTest } from '../events/file-for-test.js';
 import { DeferredIndex } from './deferred-index.js';
 
 let dir: string;
@@ -31,46 +32,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const now = new Date().toISOString();
-
 /** Files an item titled `title` with its event, as intake does; answers the event's seq. */
-function file(title: string): Promise<number> {
-  return events.transact(async (uow) => {
-    await uow.db
-      .insertInto('work_items')
-      .values({
-        id: title,
-        title,
-        description: '',
-        status: 'paused',
-        chain: 'default',
-        repo: '/r',
-        branch: `jig/${title}`,
-        source: 'trigger',
-        attachments: '{}',
-        agent_overrides: '{}',
-        node_overrides: '{}',
-        policy_override: '{}',
-        skip_nodes: '[]',
-        run_epoch: 0,
-        auto_gate: null,
-        spent_usd: 0,
-        spent_tokens: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    const payload = {
-      title,
-      repo: '/r',
-      chain: 'default',
-      branch: `jig/${title}`,
-      source: 'trigger',
-      status: 'paused',
-    } as const;
-    return (await uow.emit({ work_item_id: title, type: 'work_item_created', by: 'trigger', payload })).seq;
-  });
-}
+const file = (title: string): Promise<number> => events.transact((uow) => fileForTest(uow, title));
 
 const found = async (word: string): Promise<string[]> =>
   (await searchEntries(store.db, ftsQuery(word)!, 10)).map((h) => `${h.kind}:${h.ref}`);
