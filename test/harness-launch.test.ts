@@ -7,7 +7,7 @@ import { sessionCost } from '../src/core/harness/prices.js';
 import { buildAgentLaunch } from '../src/runtime/harness/agent-launch.js';
 import { HarnessCatalog } from '../src/runtime/harness/catalog.js';
 import { LiveUsage } from '../src/runtime/workers/live-usage.js';
-import { launch } from '../src/runtime/workers/supervisor.js';
+import { launchHere } from '../src/runtime/workers/supervisor.js';
 import { git, gitEnv, makeRepo } from './helpers/git.js';
 import { cleanupAll, repoRoot } from './helpers/server.js';
 
@@ -56,7 +56,7 @@ async function run(harness: string) {
   const logPath = join(results, 'session.log');
   const exitPath = join(results, 'session.exit');
   const resultPath = join(results, 'result.json');
-  const child = launch({
+  const child = launchHere({
     argv: built.argv,
     cwd: repo,
     env: {

@@ -8,7 +8,7 @@ import { CONTRACT_TEXT } from '../../src/core/steering/contract-text.js';
 import { buildAgentLaunch, type AgentLaunch } from '../../src/runtime/harness/agent-launch.js';
 import { HarnessCatalog } from '../../src/runtime/harness/catalog.js';
 import { LiveUsage } from '../../src/runtime/workers/live-usage.js';
-import { endGroup, launch, readExitCode } from '../../src/runtime/workers/supervisor.js';
+import { endGroup, launchHere, readExitCode } from '../../src/runtime/workers/supervisor.js';
 import { git, gitEnv, makeRepo } from '../helpers/git.js';
 import { cleanupAll } from '../helpers/server.js';
 import { cacheDir, cli, cliEnv, PINNED, type CliId } from './clis.js';
@@ -92,7 +92,7 @@ async function runAgent(
   if (!built.ok) throw new Error(built.reason);
   const logPath = join(home, 'session.log');
   const exitPath = join(home, 'session.exit');
-  const child = launch({
+  const child = launchHere({
     argv: built.argv,
     cwd: repo,
     env: {

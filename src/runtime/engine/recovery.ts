@@ -123,11 +123,11 @@ async function fenceReleased(r: EngineResources): Promise<void> {
 
 /**
  * A session whose row has no pid yet was launched just before a crash (the row is written first):
- * its process is found by its command line, and the pid recorded, so it is adopted like any other.
+ * its process is found (supervisor.ts `findLaunched`), and the pid recorded, so it is adopted like any other.
  */
 async function locate(r: EngineResources, s: SessionRecord): Promise<SessionRecord | null> {
   if (s.pid !== null) return s;
-  const found = findLaunched(s.exit_path);
+  const found = findLaunched(s.exit_path, s.id);
   if (!found) {
     // Neither running nor ended with a trace: the crash came before the process started. The row
     // goes, and the walk launches the task as if it never had.

@@ -25,7 +25,8 @@ import { descendants, isSameProcess } from '../process/proc-info.js';
 import { readResult } from './session-result.js';
 import { redact, resolveStatus, type Ending, type PersonEnding } from './session-status.js';
 import { inScope, type OverCap } from './item-spend.js';
-import { endGroup, launch, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
+import { Launcher } from './launcher.js';
+import { endGroup, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
 
 export interface SessionRequest {
   itemId: string;
@@ -103,6 +104,7 @@ export class SessionRunner {
   private readonly paths: HomePaths;
   private readonly log: Logger;
   private readonly clock: Clock;
+  private readonly launcher: Launcher;
 
   constructor(
     d: SessionRunnerDeps,
@@ -114,6 +116,7 @@ export class SessionRunner {
     this.log = d.log;
     this.clock = d.clock;
     this.worker = d.identity.name;
+    this.launcher = new Launcher(d.log);
   }
 
   private now(): string {
@@ -187,7 +190,7 @@ export class SessionRunner {
     await insertSession(this.store.db, draft);
     let launched: Launched;
     try {
-      launched = launch({
+      launched = await this.launcher.launch({
         argv: req.argv,
         cwd: req.cwd,
         env,
@@ -344,8 +347,8 @@ export class SessionRunner {
 
   /** Waits for a session this server started, or one it adopted after a restart, and records its end. */
   async finish(s: SessionRecord, launched?: Launched): Promise<SessionRecord> {
-    if (launched) await launched.exited;
-    else if (s.pid !== null) {
+    if (launched) return this.record(s, await launched.exited);
+    if (s.pid !== null) {
       this.live.set(s.id, s);
       this.armCap(s);
       this.watch(s);
@@ -354,8 +357,11 @@ export class SessionRunner {
     return this.record(s);
   }
 
-  /** Resolves a session whose process is gone, from its files; clears the server's own marks. */
-  async record(s: SessionRecord): Promise<SessionRecord> {
+  /**
+   * Resolves a session whose process is gone, from its files (the exit code as the launcher
+   * reported it, when it did); clears the server's own marks.
+   */
+  async record(s: SessionRecord, exited: number | null = null): Promise<SessionRecord> {
     const timer = this.timers.get(s.id);
     if (timer) this.clock.clearTimer(timer);
     this.timers.delete(s.id);
@@ -368,7 +374,7 @@ export class SessionRunner {
     if (pid !== null)
       background(this.log, 'ending what a task left running', () => endGroup(pid, 10_000, left, s.pid_start));
     this.seen.delete(s.id);
-    const exitCode = readExitCode(s.exit_path);
+    const exitCode = exited ?? readExitCode(s.exit_path);
     const agent = this.finishWatch(s);
     // Read once: what the status and the agent rules below decide on is the same file.
     const file = ending === undefined ? readResult(s.result_path) : null;
@@ -472,5 +478,6 @@ export class SessionRunner {
     this.timers.clear();
     for (const w of this.watches.values()) w.stop.abort();
     this.watches.clear();
+    this.launcher.close();
   }
 }

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { descendants } from '../process/proc-info.js';
-import { endGroup, findLaunched, launch, readExitCode, WRAPPER_BEFORE } from './supervisor.js';
+import { endGroup, findLaunched, launchHere, readExitCode, WRAPPER_BEFORE } from './supervisor.js';
 
 let base: string;
 let results: string;
@@ -57,7 +57,7 @@ describe('readExitCode', () => {
 describe('findLaunched', () => {
   it('finds a running launch by its exit path, and nothing once it ended or for another path', async () => {
     const exitPath = at('s9.exit');
-    const launched = launch({
+    const launched = launchHere({
       argv: ['sleep', '30'],
       cwd: base,
       env: { PATH: process.env.PATH ?? '' },
@@ -88,10 +88,10 @@ describe('findLaunched', () => {
   });
 });
 
-describe('launch', () => {
+describe('launchHere', () => {
   it('writes the exit code once the task ends, with no temp file beside it', async () => {
     const exitPath = at('s6.exit');
-    const launched = launch({
+    const launched = launchHere({
       argv: ['/bin/sh', '-c', 'exit 3'],
       cwd: base,
       env: { PATH: process.env.PATH ?? '' },
@@ -120,7 +120,7 @@ describe('endGroup after the task exited', () => {
     spawnSync('mkfifo', [go]);
     const pids = at('pids');
     // A job in the task's group, one in a session of its own; the task waits until told to end.
-    const launched = launch({
+    const launched = launchHere({
       argv: [
         '/bin/sh',
         '-c',

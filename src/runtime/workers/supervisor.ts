@@ -1,29 +1,14 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { closeSync, constants, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { readInside } from '../fs/safe-read.js';
+import { LOG_FLAGS, WRAPPER } from './launch-protocol.js';
 import { descendants, isAlive, isSameProcess, processStartTime } from '../process/proc-info.js';
 
-/**
- * Runs the task, then writes its exit code to the file named by $0, so a server that adopts the
- * process after a restart, and so cannot reap it, still learns how it ended. The file is read only
- * once the wrapper is gone (`finish`), so a write cut short leaves a file that reads as no code,
- * as no file does: no temp file and `mv` (a process per task, ~5 ms of CPU on a 2-core VM).
- */
-const WRAPPER = 'RC=0; "$@" || RC=$?; printf %s "$RC" > "$0"; exit "$RC"';
 /** The wrapper before 2026-11-30, still found after an upgrade while a task it started runs. */
 export const WRAPPER_BEFORE =
   'RC=0; "$@" || RC=$?; printf %s "$RC" > "$0.tmp" && mv "$0.tmp" "$0"; exit "$RC"';
-
-// A session's log is new: created here, never opened through a link or a FIFO something put at the
-// path first (the logs folder is writable by the tasks Jig runs).
-const LOG_FLAGS =
-  constants.O_WRONLY |
-  constants.O_APPEND |
-  constants.O_CREAT |
-  constants.O_EXCL |
-  (constants.O_NOFOLLOW ?? 0);
 
 export interface LaunchSpec {
   argv: string[];
@@ -36,15 +21,19 @@ export interface LaunchSpec {
 export interface Launched {
   pid: number;
   startTime: string | null;
-  /** Resolves when the wrapper exits (only for a process this server started). */
-  exited: Promise<void>;
+  /**
+   * Resolves when the task has ended (only for a process this server started): with its exit code
+   * when the launcher reported it (also in the exit file), else null and the file says.
+   */
+  exited: Promise<number | null>;
 }
 
 /**
- * Starts a task detached in its own process group, stdin from /dev/null, output appended to its
- * log. The server holds no pipe to it, so the task outlives a stop or crash of the server.
+ * Starts a task from the server's own process, through the shell wrapper: detached in its own
+ * process group, stdin from /dev/null, output appended to its log. The server holds no pipe to it,
+ * so the task outlives a stop or crash of the server. What the launcher (launcher.ts) falls back to.
  */
-export function launch(spec: LaunchSpec): Launched {
+export function launchHere(spec: LaunchSpec): Launched {
   const log = openSync(spec.logPath, LOG_FLAGS, 0o600);
   try {
     const child = spawn('/bin/sh', ['-c', WRAPPER, spec.exitPath, ...spec.argv], {
@@ -53,9 +42,9 @@ export function launch(spec: LaunchSpec): Launched {
       detached: true,
       stdio: ['ignore', log, log],
     });
-    const exited = new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.once('error', () => resolve());
+    const exited = new Promise<null>((resolve) => {
+      child.once('exit', () => resolve(null));
+      child.once('error', () => resolve(null));
     });
     child.unref();
     if (child.pid === undefined) throw new Error(`could not start ${spec.argv[0] ?? 'the task'}`);
@@ -66,36 +55,60 @@ export function launch(spec: LaunchSpec): Launched {
 }
 
 /**
- * The wrapper started for `exitPath`, found by its command line (`/bin/sh -c WRAPPER exitPath …`):
- * how a restart finds a task launched just before a crash, before its pid reached the database.
- * Null when no such process runs (or /proc is missing).
+ * The task launched for a session, found without its pid: how a restart finds a task launched just
+ * before a crash, before its pid reached the database. The launcher's task leads a session of its
+ * own and was started with `JIG_SESSION_ID`; the shell wrapper's (in-process launches, and every
+ * launch before 2026-12-01) is named by its command line (`/bin/sh -c WRAPPER exitPath …`). Null
+ * when no such process runs (or /proc is missing).
  */
-export function findLaunched(exitPath: string): { pid: number; startTime: string | null } | null {
+export function findLaunched(
+  exitPath: string,
+  sessionId?: string,
+): { pid: number; startTime: string | null } | null {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {
     return null;
   }
+  let best: { pid: number; startTime: string } | null = null;
   for (const d of pids) {
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
-    } catch {
+    const pid = Number(d);
+    if (!wrapperFor(d, exitPath) && !(sessionId !== undefined && leadsWith(d, `JIG_SESSION_ID=${sessionId}`)))
       continue;
-    }
-    if (
-      argv[0] === '/bin/sh' &&
-      argv[1] === '-c' &&
-      (argv[2] === WRAPPER || argv[2] === WRAPPER_BEFORE) &&
-      argv[3] === exitPath
-    ) {
-      const pid = Number(d);
-      const startTime = processStartTime(pid);
-      if (startTime !== null) return { pid, startTime };
-    }
+    const startTime = processStartTime(pid);
+    // A task that set up a session of its own below it has the variable too: the oldest is the one.
+    if (startTime !== null && (best === null || Number(startTime) < Number(best.startTime)))
+      best = { pid, startTime };
   }
-  return null;
+  return best;
+}
+
+function wrapperFor(d: string, exitPath: string): boolean {
+  let argv: string[];
+  try {
+    argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return false;
+  }
+  return (
+    argv[0] === '/bin/sh' &&
+    argv[1] === '-c' &&
+    (argv[2] === WRAPPER || argv[2] === WRAPPER_BEFORE) &&
+    argv[3] === exitPath
+  );
+}
+
+/** True when the process leads its own session and was started with this environment entry. */
+function leadsWith(d: string, entry: string): boolean {
+  try {
+    const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+    // Field 6, the session, after the command name in parentheses (which may hold anything).
+    if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3] !== d) return false;
+    return readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(entry);
+  } catch {
+    return false;
+  }
 }
 
 /**
