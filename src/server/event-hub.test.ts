@@ -191,7 +191,9 @@ describe('EventHub', () => {
 
   describe('with fake timers', () => {
     beforeEach(() => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] });
+      vi.useFakeTimers({
+        toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'Date'],
+      });
     });
     afterEach(() => {
       vi.useRealTimers();
@@ -215,6 +217,27 @@ describe('EventHub', () => {
       }
       vi.advanceTimersByTime(50);
       expect(vi.getTimerCount()).toBe(0);
+      hub.close();
+    });
+
+    it('a commit after the wait goes out with it, before its timer runs (a busy loop runs timers late)', () => {
+      const log = fakeLog();
+      const hub = hubOn(log, { gatherMs: 50 });
+      const sub = socket();
+      hub.join({ socket: sub.s, after: 0 });
+      log.commit(1);
+      vi.advanceTimersToNextTimer();
+      expect(sub.writes.length).toBe(1);
+      log.commit(1);
+      vi.setSystemTime(Date.now() + 49);
+      log.commit(1);
+      // Inside the wait: held.
+      expect(sub.seqs()).toEqual([1]);
+      // The wait is over and its timer has not run: the next commit sends all that waited, at once.
+      vi.setSystemTime(Date.now() + 1);
+      log.commit(1);
+      expect(sub.writes.length).toBe(2);
+      expect(sub.seqs()).toEqual([1, 2, 3, 4]);
       hub.close();
     });
 
