@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,18 +6,29 @@ import { cleanupAll, http, repoRoot, startJig, tempHome, type JigProcess } from 
 
 /*
  * A real `jig serve` (only a separate process can die by SIGKILL) is killed at a varying moment of
- * a publish whose draft spans four large files. Each file is written atomically, so whatever the
- * moment, each holds its old text or its new one, never a mix; the files of the draft may disagree
- * with each other (some written, some not), and publishing again after the restart finishes the job.
- * Needs `npm run build`.
+ * a publish whose draft spans 41 files: the library renames a node that 40 chains extend. Each file
+ * is written atomically, so whatever the moment each holds its old text or its new one; the files
+ * may disagree with each other right after the kill (some written, some not), and the restart puts
+ * back every file of the cut publish from its journal before the config loads (ADR 0031), so the
+ * config loads, new work is accepted, and the set is all old or all new. Publishing again after
+ * the restart finishes the job. Needs `npm run build`.
  */
 
 afterAll(cleanupAll);
 
-const FILES = ['chains/default.yaml', 'chains/merge-request.yaml', 'chains/quick-task.yaml', 'library.yaml'];
+/** Chains beside the seeded ones that extend the library's `implementation` (copies of quick-task). */
+const COPIES = Array.from({ length: 37 }, (_, i) => `chains/q${String(i + 1).padStart(2, '0')}.yaml`);
+const FILES = [
+  'chains/default.yaml',
+  'chains/merge-request.yaml',
+  ...COPIES,
+  'chains/quick-task.yaml',
+  'library.yaml',
+].sort();
 /** Large enough that the writes take a while, so some kills land among them. */
-const BIG = 400_000;
-const ROUNDS = 8;
+const BIG = 20_000;
+/** The first round runs to the end; the others are the kills. */
+const ROUNDS = 21;
 
 let template: string;
 
@@ -26,6 +37,8 @@ beforeAll(() => {
   template = mkdtempSync(join(tmpdir(), 'jig-kill-config-'));
   cpSync(join(repoRoot, 'defaults', 'config'), template, { recursive: true });
   const long = (tag: string) => `${tag} ${'lorem ipsum dolor sit amet '.repeat(BIG / 27)}`.trim();
+  const quick = readFileSync(join(template, 'chains', 'quick-task.yaml'), 'utf8');
+  for (const f of COPIES) writeFileSync(join(template, f), quick);
   for (const f of FILES.filter((f) => f.startsWith('chains/'))) {
     const path = join(template, f);
     const text = readFileSync(path, 'utf8');
@@ -97,7 +110,7 @@ function state(r: Round): { fresh: string[]; stale: string[] } {
 const publishUrl = (jig: JigProcess) => `${jig.url}/api/drafts/library/library/publish`;
 
 describe('a publish killed mid-write', () => {
-  it('leaves each file old or new, never torn; after a restart a publish again finishes it', async () => {
+  it('after a restart the files are all old or all new, the config loads and new work is accepted; a publish again finishes it', async () => {
     // Round 0 runs to the end and times the publish; the other rounds kill it at moments chosen
     // by bisection: a kill that wrote nothing moves later, one after the last write earlier.
     const first = await prepare();
@@ -127,20 +140,49 @@ describe('a publish killed mid-write', () => {
         true,
       );
 
-      const after = state(r);
+      // Right after the kill the set may be mixed; each file is whole either way.
+      const cut = state(r);
       const leftover = temps(r.home);
-      seen.push(`${delay}ms: ${after.fresh.length}/${FILES.length} new, ${leftover.length} temp (${status})`);
+      const mixed = cut.fresh.length > 0 && cut.stale.length > 0;
       // A kill among the writes keeps the bounds: the next round samples the same moment again.
-      if (after.fresh.length === 0) lo = delay;
-      else if (after.stale.length === 0) hi = delay;
+      if (cut.fresh.length === 0) lo = delay;
+      else if (cut.stale.length === 0) hi = delay;
 
-      // Restart on the same home: the temps of the dead writer are cleared before the config loads.
+      // Restart on the same home: the cut publish is rolled back and the temps of the dead writer
+      // are cleared before the config loads.
       const again = await startJig({ home: r.home });
+      const back = state(r);
+      seen.push(
+        `${delay}ms: ${cut.fresh.length}/${FILES.length} new at the kill, ${back.fresh.length} after the restart, ${leftover.length} temp (${status})`,
+      );
+      expect([0, FILES.length], `round ${round}: ${back.fresh.length} of ${FILES.length} new`).toContain(
+        back.fresh.length,
+      );
       expect(temps(r.home)).toEqual([]);
-      if (leftover.length > 0) {
-        const log = readFileSync(join(r.home, 'run', 'logs', 'server.log'), 'utf8');
+      expect(existsSync(join(r.home, 'config', '.journal')), `round ${round}`).toBe(false);
+      const log = readFileSync(join(r.home, 'run', 'logs', 'server.log'), 'utf8');
+      if (leftover.length > 0)
         expect(log).toContain(`removed ${leftover.length} temp file(s) an interrupted write left behind`);
+      if (mixed) {
+        expect(back.fresh, `round ${round}`).toEqual([]);
+        // The files it had replaced, and the one it was about to replace when the kill came.
+        const put = /an interrupted config change was rolled back: (\d+) file\(s\)/.exec(log);
+        expect(put, `round ${round}`).not.toBeNull();
+        expect([cut.fresh.length, cut.fresh.length + 1]).toContain(Number(put![1]));
+        // Health names them too, for as long as this start runs.
+        const named = (await http(`${again.url}/api/health`)).json.config_rolled_back as string[];
+        expect(named).toHaveLength(Number(put![1]));
+        expect(named.filter((f) => cut.fresh.includes(f)).sort()).toEqual(cut.fresh);
       }
+      const health = await http(`${again.url}/api/health`);
+      expect(health.json.status, `round ${round}: ${health.text.slice(0, 300)}`).toBe('ok');
+      // New work is not refused: a filing gets as far as its repo.
+      const filed = await http(`${again.url}/api/work-items`, {
+        method: 'POST',
+        body: { title: 'after the restart', repo: join(r.home, 'no-such-repo') },
+      });
+      expect(filed.json.code, `round ${round}: ${filed.text.slice(0, 300)}`).toBe('repo_not_connected');
+
       const drafts = await http(`${again.url}/api/drafts`);
       const open = drafts.json.some((d: { area: string }) => d.area === 'library');
       const retry = await http(publishUrl(again), { method: 'POST' });
@@ -150,12 +192,12 @@ describe('a publish killed mid-write', () => {
         expect(retry.json.published).toEqual(FILES);
       } else {
         // The first publish got as far as dropping the draft: everything was written.
-        expect(after.stale, `round ${round}`).toEqual([]);
+        expect(back.stale, `round ${round}`).toEqual([]);
         expect(retry.status).toBe(404);
       }
       expect(state({ ...r, jig: again })).toEqual({ fresh: FILES, stale: [] });
       const chains = await http(`${again.url}/api/templates/chains`);
-      for (const id of ['default', 'merge-request', 'quick-task']) {
+      for (const id of ['default', 'merge-request', 'quick-task', 'q01', 'q37']) {
         const c = chains.json.chains.find((x: { id: string }) => x.id === id);
         expect(c, id).toMatchObject({ resolves: true });
       }
@@ -164,5 +206,5 @@ describe('a publish killed mid-write', () => {
     // What each kill found, for a reader of a failure.
     expect(seen).toHaveLength(ROUNDS - 1);
     console.log(`publish took ${took}ms; kills: ${seen.join('; ')}`);
-  }, 180_000);
+  }, 600_000);
 });

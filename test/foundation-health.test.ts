@@ -35,6 +35,7 @@ describe('GET /api/health', () => {
       version: '2.0.0',
       installed: '2.0.0',
       reattach_summary: { scanned: 0, adopted: 0, resolved_from_file: 0, unknown: 0, resumed_work_items: 0 },
+      config_rolled_back: [],
       // The chains and library components are indexed at start; nothing has been rescanned.
       index: { last_scan_at: null, repos_scanned: 0, documents: expect.any(Number), embeddings: 'off' },
       session_expiry_days: 7,

@@ -56,6 +56,11 @@ export const HealthAnswer = z.object({
   version: z.string().describe('version running'),
   installed: z.string().describe('version installed on disk; differs until a restart completes an update'),
   reattach_summary: ReattachSummary,
+  config_rolled_back: z
+    .array(z.string())
+    .describe(
+      'config files a change cut short by a crash had written, put back as they were at this start (docs/drafts.md); empty when none',
+    ),
   index: IndexState,
   session_expiry_days: z.number().positive(),
   store: z

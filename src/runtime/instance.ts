@@ -50,6 +50,8 @@ export interface Instance {
    */
   requestRestart?: (exitCode: number) => void;
   reattach: ReattachSummary;
+  /** Config files a change cut short by a crash had written, put back at this start (config-journal.ts). */
+  configRolledBack: string[];
   events: EventLog;
   items: ItemsService;
   repos: ReposService;

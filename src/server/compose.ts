@@ -14,6 +14,7 @@ import { stamp, type Clock } from '../runtime/clock.js';
 import { AccessSettings } from '../runtime/config/access-settings.js';
 import { ConfigState } from '../runtime/config/config-state.js';
 import { ConfigWriter } from '../runtime/config/config-writer.js';
+import { recoverConfig } from '../runtime/config/config-journal.js';
 import { PolicySettings } from '../runtime/config/policy-settings.js';
 import { TemplateFiles } from '../runtime/config/template-files.js';
 import { TemplatesService } from '../runtime/config/templates-service.js';
@@ -138,6 +139,13 @@ export function compose(f: Foundations): Services {
 
   // Crons are read by the dialect's own parser: a bad one refuses intake.yaml (or, when it cannot
   // be read at all, a policy.yaml trigger's file), with the line and column of the fault.
+  // A change of several config files cut short by a crash is put back before the config loads.
+  const recovered = recoverConfig(paths.configDir);
+  if (recovered)
+    log.warn(
+      { files: recovered.restored },
+      `an interrupted config change was rolled back: ${recovered.restored.length} file(s) put back as they were before it`,
+    );
   const config = new ConfigState(paths.configDir, paths.addonsDir, {
     intake: intakeCronRule(paths.configDir),
     policy: policyTriggerRule(paths.configDir),
@@ -163,6 +171,7 @@ export function compose(f: Foundations): Services {
     peerToken: randomBytes(32).toString('base64url'),
     ...(f.onRestart ? { requestRestart: f.onRestart } : {}),
     reattach: { scanned: 0, adopted: 0, resolved_from_file: 0, unknown: 0, resumed_work_items: 0 },
+    configRolledBack: recovered?.restored ?? [],
     clock,
   };
 

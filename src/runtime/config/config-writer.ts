@@ -4,6 +4,7 @@ import { readConfigFile } from '../fs/config-text.js';
 import { badRelative, isInside } from '../fs/safe-read.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { SerialQueue } from '../serial.js';
+import { ConfigJournal } from './config-journal.js';
 
 /**
  * What one queued operation may do to the config dir, by file name relative to it
@@ -17,6 +18,12 @@ export interface ConfigFiles {
   write(file: string, text: string, mode?: number): void;
   /** Removes the file; a file already gone is no error. */
   remove(file: string): void;
+  /**
+   * Makes the writes so far stand. An operation cut short by a crash has all its writes put back at
+   * the next start; one whose writes are followed by work elsewhere (a draft dropped from the store)
+   * commits them first, so a crash in that work keeps them. Later writes start a new journal.
+   */
+  commit(): void;
 }
 
 /**
@@ -30,10 +37,10 @@ export interface ConfigFiles {
  * between its stale check's read and its write). Operations must not call `run` themselves: the
  * inner one would wait behind the outer forever.
  *
- * It is also the one place a change spanning files becomes one unit: the journal written before a
- * set's first rename, completed or rolled back at the next start (DESIGN.md, "Runtime model"), is
- * to hook in here, around an operation's writes. It is not built yet: today each file is atomic on
- * its own.
+ * It is also the one place a change spanning files becomes one unit: each operation keeps a
+ * rollback journal (config-journal.ts, ADR 0031) of the files it replaces or removes, and a start
+ * after a crash puts back every file of an operation cut short (`recoverConfig`) before the
+ * config loads: a publish of forty files leaves all forty old or all forty new.
  *
  * Other processes are not serialised by it: `jig admin password` edits access.yaml itself
  * (client/local-access.ts), as a password must be settable while no server runs.
@@ -56,6 +63,7 @@ export class ConfigWriter {
 
   private async runNow<T>(op: (files: ConfigFiles) => T | Promise<T>): Promise<T> {
     let open = true;
+    const journal = new ConfigJournal(this.configDir);
     const live = (): void => {
       if (!open) throw new Error('a config write after its operation ended would escape the writer queue');
     };
@@ -68,17 +76,26 @@ export class ConfigWriter {
         live();
         const path = this.pathOf(file);
         mkdirSync(dirname(path), { recursive: true });
+        journal.before(file, path);
         writeFileAtomic(path, text, mode);
       },
       remove: (file) => {
         live();
-        rmSync(this.pathOf(file), { force: true });
+        const path = this.pathOf(file);
+        journal.before(file, path);
+        rmSync(path, { force: true });
+      },
+      commit: () => {
+        live();
+        journal.commit();
       },
     };
     try {
       return await op(files);
     } finally {
       open = false;
+      // A refusal after some writes keeps them, as it always did; only a crash rolls back.
+      journal.commit();
     }
   }
 

@@ -87,7 +87,11 @@ export class DraftPublisher {
     throw new JigError('draft_stale', { files: stale.join(', ') }, { files });
   }
 
-  /** Writes every file of the draft (deleted ones removed), each atomically. */
+  /**
+   * Writes every file of the draft (deleted ones removed), each atomically and all as one change: a
+   * crash among them puts every one back at the next start (config-journal.ts). They stand before
+   * the draft is dropped, so a crash after that keeps both the files and the draft.
+   */
   private write(files: ConfigFiles, draft: DraftRecord): string[] {
     const names = Object.keys(draft.files).sort();
     for (const f of names) {
@@ -95,6 +99,7 @@ export class DraftPublisher {
       if (text === null) files.remove(f);
       else files.write(f, text);
     }
+    files.commit();
     return names;
   }
 

@@ -31,7 +31,11 @@ export function writeFileAtomic(
     rmSync(tmp, { force: true });
     throw err;
   }
-  if (!durable) return;
+  if (durable) syncDir(dir);
+}
+
+/** Makes a folder's entries (a rename, a link, a removal in it) durable. */
+export function syncDir(dir: string): void {
   try {
     const dfd = openSync(dir, 'r');
     try {

@@ -15,6 +15,7 @@ export async function healthAnswer(
     | 'port'
     | 'version'
     | 'reattach'
+    | 'configRolledBack'
     | 'search'
     | 'auth'
     | 'store'
@@ -36,6 +37,7 @@ export async function healthAnswer(
     version: inst.version,
     installed: installedVersion(),
     reattach_summary: inst.reattach,
+    config_rolled_back: inst.configRolledBack,
     index: await inst.search.health(),
     // access.yaml as it is now: a new session length shows at once.
     session_expiry_days: inst.auth.access.current().session_expiry_days,
