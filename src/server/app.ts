@@ -2,7 +2,12 @@ import { drainBodilessRequests } from './drain-body.js';
 import { boardRoutes } from './routes/board.js';
 import { realpathSync } from 'node:fs';
 import { HOME_MARK_HEADER, homeMark } from '../contract/home-mark.js';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+} from 'fastify';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import {
@@ -70,6 +75,23 @@ export interface RouteRecord {
 
 const BODY_LIMIT = 1024 * 1024;
 
+/**
+ * What every answer says of itself (docs/security.md, "Headers"): its content type is what it is
+ * (`nosniff`: a browser never takes an item's title in JSON or a session's log for a page or a
+ * script), and an answer that is not a page or a script is never run as one, even opened on its
+ * own in a tab: no source of anything, no frame, a sandbox. Pages set their own policy (html.ts);
+ * scripts get none, as a policy on a worker's script would be the worker's own.
+ */
+export const TEXT_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
+function answerHeaders(reply: FastifyReply): void {
+  if (!reply.hasHeader('x-content-type-options')) void reply.header('x-content-type-options', 'nosniff');
+  if (reply.hasHeader('content-security-policy')) return;
+  const type = String(reply.getHeader('content-type') ?? '');
+  if (type.startsWith('text/html') || type.includes('javascript')) return;
+  void reply.header('content-security-policy', TEXT_CSP);
+}
+
 /** Builds the HTTP app for one instance. Listening, signals and the lock belong to server/main.ts. */
 export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; routes: RouteRecord[] }> {
   const app = Fastify({
@@ -134,6 +156,7 @@ export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; 
   app.addHook('onSend', async (_req, reply) => {
     if (closing) void reply.header('connection', 'close');
     void reply.header(HOME_MARK_HEADER, mark);
+    answerHeaders(reply);
   });
   app.addHook('onResponse', async (req, reply) => {
     if (reply.statusCode >= 400)
