@@ -10,6 +10,7 @@ import { clockedSetup, closeClocked, type ClockedJig } from './helpers/engine-cl
 import { events, fileItem, post, until } from './helpers/engine.js';
 import { cleanupAll, http, repoRoot, tempHome } from './helpers/server.js';
 import { holdUntil } from './helpers/hold.js';
+import { eventually } from './helpers/eventually.js';
 
 /*
  * Item drafts end to end (spec drafts.md "Item drafts", issue 17), on in-process servers
@@ -86,10 +87,20 @@ const put = (jig: ClockedJig, id: string, ops: unknown[], headers?: Record<strin
   http(draftUrl(jig, id), { method: 'PUT', body: { ops }, ...(headers ? { headers } : {}) });
 const apply = (jig: ClockedJig, id: string) => post(jig, `/api/work-items/${id}/draft/apply`);
 
-/** An item of `work` running its `hold` node. */
+/**
+ * An item of `work` running its `hold` node, its task started: nothing more is recorded of it
+ * until the release. (The task's `worker_session_started` is written once its pid is known, a
+ * moment after the node shows running: a test that took the item's last seq in between saw it move.)
+ */
 async function holding(jig: ClockedJig, repo: string): Promise<any> {
   const item = await fileItem(jig, repo, 'work');
   await until(jig, item.id, (i) => i.current_node === 'hold' && i.status === 'running');
+  await eventually(
+    async () =>
+      (await events(jig, item.id)).some((e) => e.type === 'worker_session_started' && e.node === 'hold') ||
+      undefined,
+    { what: `item ${item.id}'s hold task to start` },
+  );
   return item;
 }
 
