@@ -85,7 +85,7 @@ const BODY_LIMIT = 1024 * 1024;
 export const TEXT_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 function answerHeaders(reply: FastifyReply): void {
-  if (!reply.hasHeader('x-content-type-options')) void reply.header('x-content-type-options', 'nosniff');
+  void reply.header('x-content-type-options', 'nosniff');
   if (reply.hasHeader('content-security-policy')) return;
   const type = String(reply.getHeader('content-type') ?? '');
   if (type.startsWith('text/html') || type.includes('javascript')) return;

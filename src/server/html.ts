@@ -55,7 +55,6 @@ export function sendHtml(
     .header('content-type', 'text/html; charset=utf-8')
     .header('content-security-policy', contentSecurityPolicy(csp))
     .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .send(html);
 }

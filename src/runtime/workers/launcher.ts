@@ -48,7 +48,7 @@ export class Launcher {
     private readonly program: string = LAUNCHER_PROGRAM,
   ) {}
 
-  /** The helper's pid while one runs (for tests and health). */
+  /** The helper's pid while one runs (tests look at it). */
   get helperPid(): number | null {
     return this.child?.pid ?? null;
   }

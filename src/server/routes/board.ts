@@ -63,7 +63,6 @@ export const boardRoutes = routeFile(import.meta.url, (r, dir: string = BOARD_DI
     return reply
       .header('content-type', asset.type)
       .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
       .send(asset.bytes);
   });
 });

@@ -125,7 +125,6 @@ export const schemaDocsRoutes = routeFile(import.meta.url, (r) => {
         url.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
       )
       .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
       .send(bytes);
   });
   r.serve(redocViewer, (_req, reply) =>
