@@ -137,8 +137,6 @@ export function compose(f: Foundations): Services {
   const now = (): string => stamp(clock);
   const record = (id: string) => itemOr404(store.db, id);
 
-  // Crons are read by the dialect's own parser: a bad one refuses intake.yaml (or, when it cannot
-  // be read at all, a policy.yaml trigger's file), with the line and column of the fault.
   // A change of several config files cut short by a crash is put back before the config loads.
   const recovered = recoverConfig(paths.configDir);
   if (recovered)
@@ -146,6 +144,8 @@ export function compose(f: Foundations): Services {
       { files: recovered.restored },
       `an interrupted config change was rolled back: ${recovered.restored.length} file(s) put back as they were before it`,
     );
+  // Crons are read by the dialect's own parser: a bad one refuses intake.yaml (or, when it cannot
+  // be read at all, a policy.yaml trigger's file), with the line and column of the fault.
   const config = new ConfigState(paths.configDir, paths.addonsDir, {
     intake: intakeCronRule(paths.configDir),
     policy: policyTriggerRule(paths.configDir),
