@@ -1,6 +1,4 @@
-import WebSocket from 'ws';
 import type { z } from 'zod';
-import type { EventRecord } from '../contract/events.js';
 import type { CreateItemBody, ListItemsQuery, WorkItem } from '../contract/items.js';
 import {
   escalateItem as escalate,
@@ -61,34 +59,6 @@ export const stopEscalation = (c: JigClient, id: string) => c.call(stopTurn, { p
 
 export const readEvents = (c: JigClient, id: string, after?: number, limit = 1000) =>
   c.call(readItemEvents, { params: { id }, query: { limit, after } });
-
-/**
- * Follows the live event stream from after `afterSeq`, calling `onEvent` for each event of the
- * item (or every item when `id` is null) until the connection ends.
- */
-export function followEvents(
-  c: JigClient,
-  id: string | null,
-  afterSeq: number,
-  onEvent: (e: EventRecord) => void,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const url = `${c.server.url.replace(/^http/, 'ws')}/api/ws/events?after_seq=${afterSeq}`;
-    const headers: Record<string, string> = {};
-    if (c.server.token) headers.authorization = `Bearer ${c.server.token}`;
-    const ws = new WebSocket(url, { headers });
-    ws.on('message', (data: WebSocket.RawData) => {
-      const msg = JSON.parse(Buffer.from(data as Buffer).toString('utf8')) as {
-        type: string;
-        event?: EventRecord;
-      };
-      if (msg.type === 'event' && msg.event && (id === null || msg.event.work_item_id === id))
-        onEvent(msg.event);
-    });
-    ws.on('close', () => resolve());
-    ws.on('error', reject);
-  });
-}
 
 export const listSessions = (c: JigClient, id: string) => c.call(sessions, { params: { id } });
 

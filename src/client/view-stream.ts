@@ -8,6 +8,16 @@ const Frame = z.union([
   z.object({ type: z.literal('event'), event: EventRecord }),
 ]);
 
+/** The `detail` of a JSON error body, or '' when the body is not one. */
+function refusalDetail(body: string): string {
+  try {
+    const parsed = z.object({ detail: z.string() }).safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data.detail : '';
+  } catch {
+    return '';
+  }
+}
+
 /** How a followed stream ended: closed by us, or by the server (stopped, or this client too slow). */
 export type StreamEnd = { by: 'client' } | { by: 'server'; code: number; reason: string };
 
@@ -63,8 +73,21 @@ export function openEventStream(
           reject(err instanceof Error ? err : new Error(String(err)));
         });
     });
-    ws.on('unexpected-response', (_req, res) => {
-      reject(new Error(`the event stream was refused (HTTP ${res.statusCode})`));
+    // A refused handshake says why in its body (a login, the stream cap); ws leaves reading it to us.
+    ws.on('unexpected-response', (req, res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        if (body.length < 4096) body += d;
+      });
+      res.on('end', () => {
+        req.destroy();
+        const detail = refusalDetail(body);
+        reject(
+          new Error(`the event stream was refused (HTTP ${res.statusCode})${detail ? `: ${detail}` : ''}`),
+        );
+      });
+      res.on('error', () => reject(new Error(`the event stream was refused (HTTP ${res.statusCode})`)));
     });
     ws.on('close', (code, reason) => {
       void chain.then(() =>

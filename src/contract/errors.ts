@@ -35,6 +35,11 @@ export const errorCatalogue = {
     status: 409,
     template: "no password is set; set one with `jig admin password` on the server's machine",
   },
+  stream_limit: {
+    status: 503,
+    template:
+      'no more live event streams can open: {why}; close one (a board tab, a watch) or try again later',
+  },
   too_many_attempts: {
     status: 429,
     template: 'too many failed logins from this address; try again in {seconds} s',

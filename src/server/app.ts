@@ -9,7 +9,7 @@ import Fastify, {
   type FastifyReply,
 } from 'fastify';
 import swagger from '@fastify/swagger';
-import websocket from '@fastify/websocket';
+import websocket, { type WebsocketPluginOptions } from '@fastify/websocket';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -20,7 +20,7 @@ import type { Services } from './compose.js';
 import { answerClientError, answerFrameworkError, installErrorHandling } from './error-handler.js';
 import { installJsonBodyParser } from './json-body.js';
 import { serializerCompiler } from './serializer.js';
-import { fastifyTimeouts, serverLimits } from './limits.js';
+import { fastifyTimeouts } from './limits.js';
 import { installPerimeter } from './perimeter.js';
 import { installActor } from './actor.js';
 import { installForwarding } from './forward.js';
@@ -105,8 +105,8 @@ export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; 
     trustProxy: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    // Header, body, keep-alive and idle-socket timeouts (server/limits.ts); the cap is set at listen.
-    ...fastifyTimeouts(serverLimits()),
+    // Header, body, keep-alive and idle-socket timeouts (server/limits.ts).
+    ...fastifyTimeouts(inst.connections.limits),
     // Refusals that happen before the error handler still answer `{detail, code}` (error-handler.ts).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
@@ -115,6 +115,8 @@ export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; 
     routerOptions: { maxParamLength: 16 * 1024 },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // The connection caps, before a single request (connections.ts).
+  inst.connections.install(app.server);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   drainBodilessRequests(app, BODY_LIMIT);
@@ -182,7 +184,13 @@ export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; 
   await app.register(updateRoutes(inst));
   await app.register(policyRoutes(inst));
   await app.register(schemaDocsRoutes());
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // A client that never answers Jig's close frame (one closed as too slow) is cut after a bound.
+  // (ws 8.23 takes `closeTimeout`; @types/ws 8.18 does not list it, hence the wider type.)
+  const options: WebsocketPluginOptions['options'] & { closeTimeout: number } = {
+    maxPayload: 64 * 1024,
+    closeTimeout: inst.connections.limits.closeTimeoutMs,
+  };
+  await app.register(websocket, { options });
   await app.register(triggerRoutes(inst));
   await app.register(workItemRoutes(inst));
   await app.register(moveRoutes(inst));

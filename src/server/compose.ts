@@ -59,6 +59,8 @@ import type { Store } from '../store/database.js';
 import { itemOr404 } from '../store/work-items.js';
 import { readEvents } from '../store/events.js';
 import { EventHub } from './event-hub.js';
+import { ConnectionGate } from './connections.js';
+import { serverLimits } from './limits.js';
 
 /** What a start has settled before any service exists: the home, the store, the address. */
 export interface Foundations {
@@ -99,6 +101,8 @@ export interface Services extends Instance {
   policyPreview: PolicyPreviewService;
   /** The live event stream's fan-out: one read per batch for every subscriber (event-hub.ts). */
   hub: EventHub;
+  /** Who may hold a socket: the connection, WebSocket and per-address caps (connections.ts). */
+  connections: ConnectionGate;
   /** The trackers' comments and closes, led by one serve at a time. */
   feedback: IssueFeedback;
   beads: IssueCloser;
@@ -331,6 +335,7 @@ export function compose(f: Foundations): Services {
       configDir: paths.configDir,
       addonsDir: paths.addonsDir,
     }),
+    connections: new ConnectionGate(serverLimits(env), log),
     hub: new EventHub({ source: events, read: (after, limit) => readEvents(store.db, { after, limit }) }),
     feedback: new IssueFeedback(trackers),
     beads: new IssueCloser(trackers),

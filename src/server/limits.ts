@@ -24,8 +24,20 @@ export const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 export const IDLE_SOCKET_TIMEOUT_MS = 120_000;
 /** How often Node looks for sockets past the headers or request timeout (its default is 30 s). */
 export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
-/** Sockets held at once, WebSockets included; one more is closed on accept. */
+/**
+ * Sockets held at once, WebSockets included. One more closes the oldest socket that has not sent
+ * a whole request (server/connections.ts), or is itself closed on accept when every socket held is
+ * answering or streaming.
+ */
 export const MAX_CONNECTIONS = 1_000;
+/** WebSockets are at most this share of the connections, so they never take the slots HTTP needs. */
+export const WEBSOCKET_SHARE = 4;
+/** Off loopback, one remote address holds at most this share of the connections and of the WebSockets. */
+export const PER_ADDRESS_SHARE = 4;
+/** How often an open WebSocket is pinged; one that has not answered the last ping is dropped. */
+export const WEBSOCKET_PING_MS = 25_000;
+/** After Jig closes a WebSocket, how long it waits for the client's close frame before cutting it. */
+export const WEBSOCKET_CLOSE_TIMEOUT_MS = 5_000;
 
 export interface ServerLimits {
   headersTimeoutMs: number;
@@ -34,6 +46,12 @@ export interface ServerLimits {
   idleSocketTimeoutMs: number;
   checkIntervalMs: number;
   maxConnections: number;
+  maxWebSockets: number;
+  /** Per remote (not loopback) address. */
+  maxPerAddress: number;
+  maxWebSocketsPerAddress: number;
+  pingMs: number;
+  closeTimeoutMs: number;
 }
 
 /** Test knobs: they can only shorten the timeouts and lower the cap, never lift a limit. */
@@ -62,7 +80,7 @@ function openFilesLimit(): number | null {
  * The limits in force: the constants above, scaled down by `JIG_TEST_TIMEOUT_SCALE` (0 < s <= 1)
  * and capped by `JIG_TEST_MAX_CONNECTIONS`, so tests need not wait a minute. The connection cap
  * also stays at or below half the open-file limit, leaving descriptors for the database, logs and
- * agent processes.
+ * agent processes; the WebSocket and per-address caps follow it.
  */
 export function serverLimits(env: NodeJS.ProcessEnv = process.env): ServerLimits {
   const scale = knob(env, TIMEOUT_SCALE_ENV, (n) => n > 0 && n <= 1, 'a number above 0 and at most 1') ?? 1;
@@ -75,17 +93,24 @@ export function serverLimits(env: NodeJS.ProcessEnv = process.env): ServerLimits
     ) ?? MAX_CONNECTIONS;
   const files = openFilesLimit();
   const ms = (base: number): number => Math.max(10, Math.round(base * scale));
+  const maxConnections = files === null ? cap : Math.max(1, Math.min(cap, Math.floor(files / 2)));
+  const maxWebSockets = Math.max(1, Math.floor(maxConnections / WEBSOCKET_SHARE));
   return {
     headersTimeoutMs: ms(HEADERS_TIMEOUT_MS),
     requestTimeoutMs: ms(REQUEST_TIMEOUT_MS),
     keepAliveTimeoutMs: ms(KEEP_ALIVE_TIMEOUT_MS),
     idleSocketTimeoutMs: ms(IDLE_SOCKET_TIMEOUT_MS),
     checkIntervalMs: ms(TIMEOUT_CHECK_INTERVAL_MS),
-    maxConnections: files === null ? cap : Math.max(1, Math.min(cap, Math.floor(files / 2))),
+    maxConnections,
+    maxWebSockets,
+    maxPerAddress: Math.max(1, Math.floor(maxConnections / PER_ADDRESS_SHARE)),
+    maxWebSocketsPerAddress: Math.max(1, Math.floor(maxWebSockets / PER_ADDRESS_SHARE)),
+    pingMs: ms(WEBSOCKET_PING_MS),
+    closeTimeoutMs: ms(WEBSOCKET_CLOSE_TIMEOUT_MS),
   };
 }
 
-/** The part of the limits Fastify takes as options (the connection cap is set on the server). */
+/** The part of the limits Fastify takes as options (the caps are server/connections.ts's). */
 export function fastifyTimeouts(l: ServerLimits): {
   connectionTimeout: number;
   keepAliveTimeout: number;

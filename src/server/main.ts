@@ -14,7 +14,6 @@ import { systemClock, type Clock } from '../runtime/clock.js';
 import { SearchService } from '../runtime/search/search-service.js';
 import { buildApp, type RouteRecord } from './app.js';
 import { compose } from './compose.js';
-import { serverLimits } from './limits.js';
 import { exposureOf, type Exposure } from './exposure.js';
 import { parsePathMap } from '../runtime/repos/path-map.js';
 import type { Lease } from '../store/lease.js';
@@ -92,8 +91,6 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       ...(opts.onRestart ? { onRestart: opts.onRestart } : {}),
     });
     const { app, routes } = await buildApp(s);
-    // Past this many sockets a new one is closed on accept, before it can hold a descriptor.
-    app.server.maxConnections = serverLimits().maxConnections;
     s.port = await listenOn(app, bind, port);
     lock.update({ bind, port: s.port });
     // Sessions that outlived the last server are adopted, and running items continue (ADR 0003).

@@ -180,7 +180,7 @@ export interface NetnsJig {
  * every address exposes nothing outside it. The namespace's pid 1 is the server: when it dies the
  * kernel ends the forwarders, and `--kill-child` ends it if unshare itself is killed.
  */
-export async function startJigInNetns(home: string): Promise<NetnsJig> {
+export async function startJigInNetns(home: string, env: NodeJS.ProcessEnv = {}): Promise<NetnsJig> {
   const remoteSock = join(home, 'remote.sock');
   const localSock = join(home, 'local.sock');
   const node = shq(process.execPath);
@@ -192,7 +192,7 @@ export async function startJigInNetns(home: string): Promise<NetnsJig> {
     `exec ${node} ${shq(jigBin)} serve --host 0.0.0.0 --port 8765`,
   ].join('\n');
   const proc: ChildProcess = spawn('unshare', [...UNSHARE, 'sh', '-c', script], {
-    env: { ...process.env, JIG_HOME: home, JIG_HOST: '', JIG_PORT: '' },
+    env: { ...process.env, JIG_HOME: home, JIG_HOST: '', JIG_PORT: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Kept apart: two pipes arrive in no fixed order, and a line of one can land inside the other's.
