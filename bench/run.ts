@@ -13,6 +13,7 @@ const all = [
   'review',
   'search',
   'claims',
+  'mcp-burst',
 ];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length > 0 ? wanted : all) {

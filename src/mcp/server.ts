@@ -48,8 +48,12 @@ function ownToolsOnly(server: McpServer): void {
   if (Reflect.has(server, '_registeredTools')) Reflect.set(server, '_registeredTools', Object.create(null));
 }
 
-/** One MCP server with every tool, calling the API through `ctx.client`. */
-export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
+/**
+ * One MCP server with every tool, calling the API through `ctx.client`. A server reused for many
+ * callers (http.ts's pool) passes a function that answers the context of the request at hand.
+ */
+export function buildMcpServer(ctx: ToolContext | (() => ToolContext), version: string): McpServer {
+  const context = typeof ctx === 'function' ? ctx : () => ctx;
   const server = new McpServer(
     { name: 'jig', title: 'Jig', version },
     {
@@ -74,7 +78,7 @@ export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
           openWorldHint: false,
         },
       },
-      (args: Record<string, unknown>) => callTool(spec, ctx, args),
+      (args: Record<string, unknown>) => callTool(spec, context(), args),
     );
   }
   return server;

@@ -68,6 +68,7 @@ export class ProcessRegistry {
   readonly shared: boolean;
   private lastBeat = 0;
   private startedAt: string;
+  private host: string | null = null;
   private leads = false;
 
   constructor(private readonly d: ProcessRegistryDeps) {
@@ -177,7 +178,8 @@ export class ProcessRegistry {
         {
           name: this.name,
           role: this.d.identity.role,
-          host: hostname(),
+          // Read once: health answers it at every probe, and a host is not renamed under a process.
+          host: (this.host ??= hostname()),
           pid: process.pid,
           takes_work: this.d.identity.takesWork,
           started_at: this.startedAt,

@@ -47,6 +47,9 @@ const FILES_CHANGED = new Set(['node_completed', 'attachments_changed', 'gate_re
  * writer's transaction on PostgreSQL; files after the events that change them; a rescan rebuilds
  * everything in the background, item by item, with its progress.
  */
+/** How long health's index figures are answered again before the index is counted anew. */
+const HEALTH_KEPT_MS = 1_000;
+
 export class SearchService {
   private job: ReindexState = {
     state: 'idle',
@@ -63,6 +66,7 @@ export class SearchService {
   private stopping = false;
 
   private readonly deferred: DeferredIndex | null;
+  private counted: { at: number; state: IndexState } | null = null;
 
   constructor(private readonly d: SearchDeps) {
     if (d.store.kind === 'postgres') {
@@ -114,14 +118,27 @@ export class SearchService {
   /** Chains and library components again (at start and after a reload). */
   async indexTemplates(): Promise<void> {
     await indexTemplates(this.d.store.db, this.d.paths.configDir);
+    this.counted = null;
   }
 
   get state(): ReindexState {
     return { ...this.job };
   }
 
-  /** Health's `index`. */
+  /**
+   * Health's `index`. Counting the entries reads the whole index, and health is asked often (load
+   * balancers, the board's footer): the figures are kept a second, and counted again at once after
+   * a rescan or a templates' reindex.
+   */
   async health(): Promise<IndexState> {
+    const now = this.d.clock.now();
+    if (this.counted !== null && now - this.counted.at < HEALTH_KEPT_MS) return this.counted.state;
+    const state = await this.countIndex();
+    this.counted = { at: now, state };
+    return state;
+  }
+
+  private async countIndex(): Promise<IndexState> {
     await this.deferred?.flush();
     const row = await this.d.store.db
       .selectFrom('jig_meta')
@@ -210,6 +227,7 @@ export class SearchService {
       .values({ key: META_SCAN, value })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
       .execute();
+    this.counted = null;
     return at;
   }
 }

@@ -1,6 +1,7 @@
 import { JigError } from '../../contract/errors.js';
 import { mcpDelete, mcpGet, mcpPost } from '../../contract/routes/mcp.js';
 import type { Instance } from '../../runtime/instance.js';
+import type { McpServers } from '../../mcp/http.js';
 import type { Services } from '../compose.js';
 import { routeFile } from '../route-file.js';
 
@@ -35,13 +36,16 @@ export const mcpRoutes = routeFile(
   import.meta.url,
   (r, inst: Pick<Services, 'bind' | 'mcpToken' | 'port' | 'version'>) => {
     const token = inst.mcpToken;
+    let servers: McpServers | null = null;
     r.serve(mcpPost, async (req, reply) => {
       const self = { url: selfUrl(inst), token: token.current() };
-      const { answerMcpPost } = await loadMcpHttp();
-      const a = await answerMcpPost(req.headers, req.body, self, inst.version);
+      const m = await loadMcpHttp();
+      servers ??= new m.McpServers(inst.version);
+      const a = await servers.answer(req.headers, req.body, m.requestContext(req.headers, self));
       if (!a.ok) return reply.code(refusalStatus(a.status)).send({ detail: a.detail, code: 'bad_request' });
-      if (a.contentType) void reply.header('content-type', a.contentType);
-      return reply.code(a.status === 202 ? 202 : 200).send(a.body ?? undefined);
+      // The transport's own JSON, as bytes: Fastify sends a Buffer as it is.
+      void reply.header('content-type', a.contentType ?? 'application/json');
+      return reply.code(a.status === 202 ? 202 : 200).send(a.text === '' ? undefined : Buffer.from(a.text));
     });
     const refuse = (method: string) => {
       throw new JigError('method_not_allowed', { method, path: '/mcp' }, { allow: 'POST' });
