@@ -90,10 +90,16 @@ export class McpServers {
   private readonly idle: Pooled[] = [];
   private readonly queue: Job[] = [];
   private busy = 0;
+  private servers = 0;
   private scheduled = false;
   private toolList: Promise<ListToolsResult> | null = null;
 
   constructor(private readonly version: string) {}
+
+  /** Servers built so far (at most MCP_SERVERS). */
+  get built(): number {
+    return this.servers;
+  }
 
   /** One Streamable HTTP exchange on a pooled server: the answer, or the transport's refusal. */
   answer(headers: IncomingHttpHeaders, body: unknown, ctx: ToolContext): Promise<McpAnswer> {
@@ -147,6 +153,7 @@ export class McpServers {
   }
 
   private async build(): Promise<Pooled> {
+    this.servers += 1;
     const p: Pooled = { server: buildMcpServer(() => current(p), this.version), ctx: null };
     this.toolList ??= listTools(p.server);
     const list = await this.toolList;
