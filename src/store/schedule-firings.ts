@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 /** Queries of `schedule_firings` (migration 4): the last minute each schedule entry fired. */
@@ -54,20 +54,27 @@ export async function markFirings(
 }
 
 /**
- * Forgets these entries' firings of `minute` (filing stopped before reaching them); a mark another
- * process made since, for this minute or a later one, is its own and stays.
+ * Claims one entry's `minute` inside the transaction that files its item: true when this
+ * transaction marked it, false when it was marked for this minute or a later one already. On
+ * PostgreSQL a claim another transaction holds uncommitted waits for that transaction: whichever
+ * commits first files the minute, and the other is told false and files nothing. Since the mark
+ * commits with the item, a process killed before its commit leaves neither, and the next leader
+ * files that minute (never twice, never lost across a hand-over).
  */
-export async function unmarkFirings(
-  db: Kysely<Database>,
-  keys: readonly string[],
-  minute: number,
-): Promise<void> {
-  for (let i = 0; i < keys.length; i += 200)
-    await db
-      .deleteFrom('schedule_firings')
-      .where('entry_key', 'in', keys.slice(i, i + 200))
-      .where('minute', '=', minute)
-      .execute();
+export async function claimFiring(db: Transaction<Database>, key: string, minute: number): Promise<boolean> {
+  const firedAt = new Date(minute * 60_000).toISOString();
+  const won = await db
+    .insertInto('schedule_firings')
+    .values({ entry_key: key, minute, fired_at: firedAt })
+    .onConflict((oc) =>
+      oc
+        .column('entry_key')
+        .doUpdateSet({ minute, fired_at: firedAt })
+        .where('schedule_firings.minute', '<', minute),
+    )
+    .returning('entry_key')
+    .executeTakeFirst();
+  return won !== undefined;
 }
 
 /** Forgets firings older than `beforeMinute`: only recent minutes can still be fired twice. */

@@ -5,7 +5,8 @@ import type { ReloadAnswer } from '../../contract/reload.js';
 import { matches } from '../../core/cron/index.js';
 import { cleanScheduleTitle } from '../../core/schedule/title.js';
 import type { Store } from '../../store/database.js';
-import { loadFirings, markFirings, pruneFirings, unmarkFirings } from '../../store/schedule-firings.js';
+import { claimFiring, loadFirings, markFirings, pruneFirings } from '../../store/schedule-firings.js';
+import { FilingWithdrawn } from '../items/intake.js';
 import type { IntakeAnswer } from '../../contract/intake-route.js';
 import type { ChainCatalog } from '../items/chain-catalog.js';
 import type { ItemsService } from '../items/items-service.js';
@@ -85,11 +86,13 @@ const iso = (minute: number): string => new Date(minute * MINUTE_MS).toISOString
  *   the tick is late, the minutes it missed, up to CATCH_UP_MINUTES). At start it checks the
  *   current minute at once; minutes before the start are never checked (no backfill).
  * - An entry fires at most once per minute: the last minute each entry fired is kept by entry
- *   identity, in memory and in the store, and written *before* its item is filed. A second tick
- *   in the same minute, a reload or a restart within the minute finds it and fires nothing; a crash
- *   between the write and the filing loses that one firing rather than doubling it.
- * - The entries are rebuilt on every configuration reload, so added schedules fire from the next
- *   minute without a restart; entries that did not change keep their identity and their firings.
+ *   identity, in memory and in the store, and the store's mark is written in the transaction that
+ *   files its item. A second tick in the same minute, a reload, a restart or another process
+ *   taking the lead within the minute finds it and files nothing; a process killed before its
+ *   filing committed left no mark, and whoever ticks that minute next files it.
+ * - The entries are rebuilt on every configuration reload, whether this process leads or not, so
+ *   added schedules fire from the next minute without a restart, and a serve that takes the lead
+ *   runs its files as they are now; entries that did not change keep their identity and firings.
  * - Every skip is a logged warning naming the entry, and the other entries due still fire.
  */
 export class SchedulePoller {
@@ -98,11 +101,13 @@ export class SchedulePoller {
   private lastChecked: number | null = null;
   private timer: TimerHandle | null = null;
   private queue: Promise<unknown> = Promise.resolve();
-  private unsubscribe: (() => void) | null = null;
   private state: 'new' | 'running' | 'stopped' = 'new';
 
   constructor(private readonly deps: PollerDeps) {
     this.rebuild(false);
+    // Whether it leads or not: a serve that follows answers GET /api/intake with what its files
+    // say, and when it takes the lead it runs them (issue 44).
+    deps.config.onReload(() => this.rebuild(true));
   }
 
   /** The entries that run now, intake.yaml ones first. */
@@ -129,9 +134,7 @@ export class SchedulePoller {
     if (this.state === 'running') return;
     // Started again (leadership came back, store/leader.ts): minutes while another led are not ours.
     this.lastChecked = null;
-    if (this.state === 'stopped') this.rebuild(false);
     this.state = 'running';
-    this.unsubscribe = this.deps.config.onReload(() => this.rebuild(true));
     const since = this.minuteNow() - KEEP_FIRINGS_MINUTES;
     try {
       await pruneFirings(this.deps.store.db, since);
@@ -146,14 +149,12 @@ export class SchedulePoller {
     if (this.state === 'running') this.arm(0);
   }
 
-  /** Stops the timer and waits for a tick in progress; no timer or listener is left behind. */
+  /** Stops the timer and waits for a tick in progress; no timer is left behind. */
   async stop(): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
     if (this.timer) this.deps.clock.clearTimer(this.timer);
     this.timer = null;
-    this.unsubscribe?.();
-    this.unsubscribe = null;
     await this.queue;
   }
 
@@ -258,22 +259,17 @@ export class SchedulePoller {
     );
     if (due.length === 0) return;
     for (const e of due) this.lastFired.set(e.key, minute);
-    // Written before filing: a crash in between loses a firing rather than doubling it. What another
-    // process marked first is its to file (leadership changing hands within the minute).
-    const mine = new Set(
-      await markFirings(
-        this.deps.store.db,
-        due.map((e) => e.key),
-        minute,
-      ),
-    );
     const firedBefore = report.fired.length;
     try {
-      await this.fireAll(
-        due.filter((e) => mine.has(e.key)),
-        minute,
-        report,
-      );
+      for (const e of due) {
+        // Stopping mid-minute: what was not filed is not marked either, so whoever ticks this
+        // minute next (a restart, the next leader) files it.
+        if (this.state === 'stopped') {
+          for (const rest of due.slice(due.indexOf(e))) this.lastFired.delete(rest.key);
+          break;
+        }
+        await this.fire(e, minute, report);
+      }
     } finally {
       // One line per minute, not per firing: each item's own event already names its schedule.
       const fired = report.fired.slice(firedBefore);
@@ -289,25 +285,14 @@ export class SchedulePoller {
     }
   }
 
-  private async fireAll(due: RunningSchedule[], minute: number, report: TickReport): Promise<void> {
-    for (const [i, e] of due.entries()) {
-      if (this.state === 'stopped') {
-        // Stopping mid-minute: what was not filed is forgotten, so a restart within the minute files it.
-        const rest = due.slice(i);
-        for (const r of rest) this.lastFired.delete(r.key);
-        await unmarkFirings(
-          this.deps.store.db,
-          rest.map((r) => r.key),
-          minute,
-        );
-        return;
-      }
-      await this.fire(e, minute, report);
-    }
-  }
-
+  /**
+   * Files one entry's item for `minute`, the minute claimed in the filing's own transaction: one
+   * process files it, whichever ticks (claimFiring). A skip is marked apart, so that it is said once.
+   */
   private async fire(e: RunningSchedule, minute: number, report: TickReport): Promise<void> {
-    const skip = (code: string, reason: string): void => {
+    const skip = async (code: string, reason: string): Promise<void> => {
+      const mine = await markFirings(this.deps.store.db, [e.key], minute).catch(() => [e.key]);
+      if (mine.length === 0) return;
       report.skipped.push({ index: e.index, source: e.source, minute: iso(minute), code, reason });
       this.deps.log.warn(
         { schedule: this.describe(e), minute: iso(minute), code, reason },
@@ -315,10 +300,7 @@ export class SchedulePoller {
       );
     };
     const cleaned = cleanScheduleTitle(e.title, e.description);
-    if (cleaned.blank) {
-      skip('blank_title', 'its title and description are both blank');
-      return;
-    }
+    if (cleaned.blank) return skip('blank_title', 'its title and description are both blank');
     try {
       const rec = await this.deps.items.create(
         {
@@ -333,11 +315,14 @@ export class SchedulePoller {
         'schedule',
         // `minute` is the minute fired for, which a late tick files a little after it.
         { schedule: { index: e.index, cron: e.cron, source: e.source, minute: iso(minute) } },
+        (db) => claimFiring(db, e.key, minute),
       );
       report.fired.push({ index: e.index, source: e.source, minute: iso(minute), item_id: rec.id });
     } catch (err) {
-      if (isJigError(err)) skip(err.code, err.message);
-      else skip('intake_failed', `intake failed: ${(err as Error).message}`);
+      // Another process filed this minute (leadership changed hands within it): nothing to say.
+      if (err instanceof FilingWithdrawn) return;
+      if (isJigError(err)) await skip(err.code, err.message);
+      else await skip('intake_failed', `intake failed: ${(err as Error).message}`);
     }
   }
 

@@ -11,6 +11,8 @@ import { insertItem, type ItemRecord } from '../../store/work-items.js';
 import { findTriggerKey, recordTriggerKey, type TriggerKey } from '../../store/trigger-keys.js';
 import type { EventActor } from '../../contract/events.js';
 import type { Store } from '../../store/database.js';
+import type { Database } from '../../store/schema.js';
+import type { Transaction } from 'kysely';
 import type { ConfigState } from '../config/config-state.js';
 import type { EventLog } from '../events/event-log.js';
 import type { ReposService } from '../repos/repos-service.js';
@@ -243,6 +245,18 @@ export interface FileOptions {
   extraPayload?: CreatedExtra;
   /** A trigger's `Idempotency-Key`, recorded with the item in its transaction. */
   idempotency?: { key: string; sha256: string; since: string };
+  /**
+   * Decided first in the filing's transaction (a schedule's minute, claimFiring): false files
+   * nothing and throws FilingWithdrawn.
+   */
+  claim?: (db: Transaction<Database>) => Promise<boolean>;
+}
+
+/** The filing's claim was taken by another (a schedule's minute another process filed). */
+export class FilingWithdrawn extends Error {
+  constructor() {
+    super('another process filed it');
+  }
 }
 
 /** The key was recorded by another request while this one was checked: that request's item wins. */
@@ -306,6 +320,7 @@ export async function fileItem(
     for (const a of checked.attachments)
       rec.attachments[a.kind] = storeAttachment(deps.attachmentsDir, id, a);
     await deps.events.transact(async (uow) => {
+      if (opts.claim && !(await opts.claim(uow.db))) throw new FilingWithdrawn();
       const key = opts.idempotency;
       if (key) {
         // Decided inside the transaction: of two requests with one key, exactly one files.
@@ -355,7 +370,7 @@ export async function fileItem(
     // Nothing was filed, so nothing filed for it stays behind.
     if (checked.attachments.length > 0)
       rmSync(join(deps.attachmentsDir, id), { recursive: true, force: true });
-    if (isJigError(err) || err instanceof KeyTaken) throw err;
+    if (isJigError(err) || err instanceof KeyTaken || err instanceof FilingWithdrawn) throw err;
     throw new JigError('intake_failed', { reason: (err as Error).message }, {}, { cause: err });
   }
   return rec;

@@ -23,6 +23,7 @@ import {
   checkSkipNodes,
   fileItem,
   type CreatedExtra,
+  type FileOptions,
   type IntakeDeps,
   type IntakeInput,
 } from './intake.js';
@@ -103,9 +104,10 @@ export class ItemsService {
     source: ItemRecord['source'],
     by: EventActor,
     extraPayload?: CreatedExtra,
+    claim?: FileOptions['claim'],
   ): Promise<ItemRecord> {
     const checked = checkIntake(this.deps, input);
-    return fileItem(this.deps, input, checked, { source, by, extraPayload });
+    return fileItem(this.deps, input, checked, { source, by, extraPayload, ...(claim ? { claim } : {}) });
   }
 
   /** The chain the board draws: the item's own once it started, else its chain file's. */
