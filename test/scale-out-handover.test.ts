@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from './helpers/built.js';
 import { eventually } from './helpers/eventually.js';
 import { makeRepo } from './helpers/git.js';
 import { usePostgres } from './helpers/postgres.js';
-import { cleanupAll, http, tempHome } from './helpers/server.js';
+import { cleanupAll, http, startJig, tempHome } from './helpers/server.js';
 
 /*
  * A schedule across a hand-over (issue 44, finding 3): a serve that follows keeps its files current
@@ -166,4 +166,72 @@ describe('a follower across a hand-over (PostgreSQL)', () => {
       ['At nine', '2030-01-07T09:00:00.000Z'],
     ]);
   });
+});
+
+describe('the leader killed with -9 just before a minute (PostgreSQL, real processes)', () => {
+  it('the follower, leading within seconds, files that minute once; no minute is filed twice', async (ctx) => {
+    const server = pg.server();
+    if (!server) return ctx.skip(pg.skip());
+    const url = await server.createDatabase(`jig_handover_kill_${process.pid}`);
+    const every = { cron: '* * * * *', title: 'Every minute' };
+    const home = (schedules: { cron: string; title: string }[]): string => {
+      const h = tempHome();
+      mkdirSync(join(h, 'config'), { recursive: true });
+      writeFileSync(join(h, 'config', 'intake.yaml'), intake(schedules));
+      writeFileSync(
+        join(h, 'config', 'repos.yaml'),
+        stringify({ repos: [{ path: repo, test_command: '', setup_command: '' }] }),
+      );
+      return h;
+    };
+    const a = await startJig({
+      home: home([every]),
+      env: { JIG_DATABASE_URL: url },
+      args: ['--port', '0', '--name', 'serve-a'],
+    });
+    // The follower starts with no schedule; its file gains one, and a reload there shows it.
+    const bHome = home([]);
+    const b = await startJig({
+      home: bHome,
+      env: { JIG_DATABASE_URL: url },
+      args: ['--port', '0', '--name', 'serve-b'],
+    });
+    expect(await leads(b.url)).toEqual(['serve-a']);
+    writeFileSync(join(bHome, 'config', 'intake.yaml'), intake([every]));
+    expect((await http(`${b.url}/api/apply/reload`, { method: 'POST' })).json.loaded).toContain(
+      'intake.yaml',
+    );
+    expect((await http(`${b.url}/api/intake`)).json.schedules).toHaveLength(1);
+
+    // Killed at second 59.3 of a minute: its timer for the next one never fires, and the follower
+    // takes the lead a second or two into that minute.
+    const wait = (60_000 - (Date.now() % 60_000) + 59_300) % 60_000;
+    await new Promise((r) => setTimeout(r, wait));
+    const killedAt = Date.now();
+    process.kill(a.pid, 'SIGKILL');
+    await eventually(async () => ((await leads(b.url)).includes('serve-b') ? true : undefined), {
+      what: 'serve-b to lead',
+    });
+    const due = new Date(Math.ceil(killedAt / 60_000) * 60_000).toISOString();
+    const store = await openStore(url);
+    try {
+      const minutes = async (): Promise<string[]> =>
+        (
+          await store.db
+            .selectFrom('events')
+            .select('payload')
+            .where('type', '=', 'work_item_created')
+            .where('by', '=', 'schedule')
+            .execute()
+        ).map((r) => (JSON.parse(r.payload) as { schedule: { minute: string } }).schedule.minute);
+      await eventually(async () => ((await minutes()).includes(due) ? true : undefined), {
+        what: `the minute ${due} filed by the new leader`,
+      });
+      const all = await minutes();
+      expect(all.filter((m) => m === due)).toEqual([due]);
+      expect(new Set(all).size).toBe(all.length);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
 });
