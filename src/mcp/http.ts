@@ -117,8 +117,9 @@ export class McpServers {
 
   private pump(): void {
     this.scheduled = false;
-    // Exchanges started here end in a later turn at the earliest (their ends schedule the next pump).
-    // A server is built in a turn of its own (a burst on a cold server would build them together).
+    // However soon an exchange started here ends, the next pump is in a later turn: its end
+    // schedules it. A server is built in a turn of its own (a burst on a cold server would
+    // build them all together).
     let built = false;
     while (this.busy < MCP_SERVERS && this.queue.length > 0) {
       if (this.idle.length === 0) {
@@ -155,7 +156,11 @@ export class McpServers {
   private async build(): Promise<Pooled> {
     this.servers += 1;
     const p: Pooled = { server: buildMcpServer(() => current(p), this.version), ctx: null };
-    this.toolList ??= listTools(p.server);
+    // A failed listing is asked again by the next server built, not kept.
+    this.toolList ??= listTools(p.server).catch((err: unknown) => {
+      this.toolList = null;
+      throw err;
+    });
     const list = await this.toolList;
     p.server.server.setRequestHandler(ListToolsRequestSchema, () => list);
     return p;
