@@ -17,6 +17,10 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default: under a full run's load a page or a server can take
+    // longer than that to show what a test waits for (a board page's first render failed a run so).
+    // A passing poll returns as soon as it matches; only a failing one waits the whole time.
+    expect: { poll: { timeout: 30_000 } },
     // Integration suites start real servers and child processes and wait on them: four files at
     // once keep two cores busy. Three left a sixth of them idle (610 s against 689 s for the whole
     // run, docs/testing.md); when the suite waited more, two left a third idle.

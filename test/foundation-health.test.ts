@@ -38,6 +38,8 @@ describe('GET /api/health', () => {
       config_rolled_back: [],
       // The chains and library components are indexed at start; nothing has been rescanned.
       index: { last_scan_at: null, repos_scanned: 0, documents: expect.any(Number), embeddings: 'off' },
+      // This request's own socket, at least (the test's client may keep another one alive).
+      connections: { sockets: expect.any(Number), websockets: 0 },
       session_expiry_days: 7,
       store: 'sqlite',
       worker: `${hostname()}:${jig.pid}`,

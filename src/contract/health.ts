@@ -62,6 +62,12 @@ export const HealthAnswer = z.object({
       'config files a change cut short by a crash had written, put back as they were at this start (docs/drafts.md); empty when none',
     ),
   index: IndexState,
+  connections: z
+    .strictObject({
+      sockets: z.number().int().nonnegative().describe('sockets held now, WebSockets included'),
+      websockets: z.number().int().nonnegative().describe('live event streams among them'),
+    })
+    .describe('what this process holds against its connection caps (docs/security.md)'),
   session_expiry_days: z.number().positive(),
   store: z
     .enum(['sqlite', 'postgres'])

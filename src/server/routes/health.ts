@@ -20,6 +20,7 @@ export async function healthAnswer(
     | 'auth'
     | 'store'
     | 'engine'
+    | 'connections'
   >,
 ): Promise<HealthAnswer> {
   const c = inst.config;
@@ -39,6 +40,7 @@ export async function healthAnswer(
     reattach_summary: inst.reattach,
     config_rolled_back: inst.configRolledBack,
     index: await inst.search.health(),
+    connections: inst.connections.counts,
     // access.yaml as it is now: a new session length shows at once.
     session_expiry_days: inst.auth.access.current().session_expiry_days,
     store: inst.store.kind,
