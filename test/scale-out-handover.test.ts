@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { startServer, type RunningServer } from './helpers/built.js';
 import { eventually } from './helpers/eventually.js';
 import { makeRepo } from './helpers/git.js';
 import { usePostgres } from './helpers/postgres.js';
-import { cleanupAll, http, startJig, tempHome } from './helpers/server.js';
+import { leaders, scaleOutHome, scheduleFilings } from './helpers/scale-out.js';
+import { cleanupAll, http, startJig } from './helpers/server.js';
 
 /*
  * A schedule across a hand-over (issue 44, finding 3): a serve that follows keeps its files current
@@ -33,13 +34,7 @@ const intake = (schedules: { cron: string; title: string }[]) =>
   stringify({ schedules: schedules.map((s) => ({ ...s, repo, chain: 'quick-task' })) });
 
 async function serve(url: string, name: string, clock: ManualClock, intakeYaml: string) {
-  const home = tempHome();
-  mkdirSync(join(home, 'config'), { recursive: true });
-  writeFileSync(join(home, 'config', 'intake.yaml'), intakeYaml);
-  writeFileSync(
-    join(home, 'config', 'repos.yaml'),
-    stringify({ repos: [{ path: repo, test_command: '', setup_command: '' }] }),
-  );
+  const home = scaleOutHome(repo, { 'intake.yaml': intakeYaml });
   const s = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -49,28 +44,6 @@ async function serve(url: string, name: string, clock: ManualClock, intakeYaml: 
   });
   servers.push(s);
   return { s, home };
-}
-
-async function leads(url: string): Promise<string[]> {
-  const h = await http(`${url}/api/health`);
-  return (h.json.workers as { name: string; leads: boolean; alive: boolean }[])
-    .filter((w) => w.leads && w.alive)
-    .map((w) => w.name);
-}
-
-/** The items filed by schedules, as [title, minute], in the order filed. */
-async function filed(s: RunningServer): Promise<[string, string][]> {
-  const rows = await s.inst.store.db
-    .selectFrom('events')
-    .select('payload')
-    .where('type', '=', 'work_item_created')
-    .where('by', '=', 'schedule')
-    .orderBy('seq')
-    .execute();
-  return rows.map((r) => {
-    const p = JSON.parse(r.payload) as { title: string; schedule: { minute: string } };
-    return [p.title, p.schedule.minute];
-  });
 }
 
 describe('claiming a minute in the filing transaction (PostgreSQL)', () => {
@@ -123,7 +96,7 @@ describe('a follower across a hand-over (PostgreSQL)', () => {
     const every = { cron: '* * * * *', title: 'Every minute' };
     const a = await serve(url, 'serve-a', ca, intake([every]));
     const b = await serve(url, 'serve-b', cb, intake([every]));
-    expect(await leads(b.s.url)).toEqual(['serve-a']);
+    expect(await leaders(b.s.url)).toEqual(['serve-a']);
 
     // The follower's intake.yaml gains a schedule for 09:00; a reload there shows it at once.
     const nine = { cron: '0 9 * * *', title: 'At nine' };
@@ -145,21 +118,27 @@ describe('a follower across a hand-over (PostgreSQL)', () => {
     // The leader files 08:58 and 08:59, then stops seconds before 09:00.
     await ca.advanceTo(Date.parse('2030-01-07T08:59:58Z'));
     await cb.advanceTo(Date.parse('2030-01-07T08:59:58Z'));
-    await eventually(async () => ((await filed(a.s)).length === 2 ? true : undefined), {
-      what: 'the leader filing 08:58 and 08:59',
-    });
+    await eventually(
+      async () => ((await scheduleFilings(a.s.inst.store.db)).length === 2 ? true : undefined),
+      {
+        what: 'the leader filing 08:58 and 08:59',
+      },
+    );
     await a.s.close();
     servers.splice(servers.indexOf(a.s), 1);
-    await eventually(async () => ((await leads(b.s.url)).includes('serve-b') ? true : undefined), {
+    await eventually(async () => ((await leaders(b.s.url)).includes('serve-b') ? true : undefined), {
       what: 'serve-b to lead',
     });
     // The follower leads with its current file: 09:00 is filed once for each entry, nothing twice.
     await cb.advanceTo(Date.parse('2030-01-07T09:00:00Z'));
-    await eventually(async () => ((await filed(b.s)).length === 4 ? true : undefined), {
-      what: 'the new leader filing 09:00',
-    });
+    await eventually(
+      async () => ((await scheduleFilings(b.s.inst.store.db)).length === 4 ? true : undefined),
+      {
+        what: 'the new leader filing 09:00',
+      },
+    );
     await cb.advanceTo(Date.parse('2030-01-07T09:00:30Z'));
-    expect(await filed(b.s)).toEqual([
+    expect(await scheduleFilings(b.s.inst.store.db)).toEqual([
       ['Every minute', '2030-01-07T08:58:00.000Z'],
       ['Every minute', '2030-01-07T08:59:00.000Z'],
       ['Every minute', '2030-01-07T09:00:00.000Z'],
@@ -174,16 +153,8 @@ describe('the leader killed with -9 just before a minute (PostgreSQL, real proce
     if (!server) return ctx.skip(pg.skip());
     const url = await server.createDatabase(`jig_handover_kill_${process.pid}`);
     const every = { cron: '* * * * *', title: 'Every minute' };
-    const home = (schedules: { cron: string; title: string }[]): string => {
-      const h = tempHome();
-      mkdirSync(join(h, 'config'), { recursive: true });
-      writeFileSync(join(h, 'config', 'intake.yaml'), intake(schedules));
-      writeFileSync(
-        join(h, 'config', 'repos.yaml'),
-        stringify({ repos: [{ path: repo, test_command: '', setup_command: '' }] }),
-      );
-      return h;
-    };
+    const home = (schedules: { cron: string; title: string }[]): string =>
+      scaleOutHome(repo, { 'intake.yaml': intake(schedules) });
     const a = await startJig({
       home: home([every]),
       env: { JIG_DATABASE_URL: url },
@@ -196,7 +167,7 @@ describe('the leader killed with -9 just before a minute (PostgreSQL, real proce
       env: { JIG_DATABASE_URL: url },
       args: ['--port', '0', '--name', 'serve-b'],
     });
-    expect(await leads(b.url)).toEqual(['serve-a']);
+    expect(await leaders(b.url)).toEqual(['serve-a']);
     writeFileSync(join(bHome, 'config', 'intake.yaml'), intake([every]));
     expect((await http(`${b.url}/api/apply/reload`, { method: 'POST' })).json.loaded).toContain(
       'intake.yaml',
@@ -209,21 +180,14 @@ describe('the leader killed with -9 just before a minute (PostgreSQL, real proce
     await new Promise((r) => setTimeout(r, wait));
     const killedAt = Date.now();
     process.kill(a.pid, 'SIGKILL');
-    await eventually(async () => ((await leads(b.url)).includes('serve-b') ? true : undefined), {
+    await eventually(async () => ((await leaders(b.url)).includes('serve-b') ? true : undefined), {
       what: 'serve-b to lead',
     });
     const due = new Date(Math.ceil(killedAt / 60_000) * 60_000).toISOString();
     const store = await openStore(url);
     try {
       const minutes = async (): Promise<string[]> =>
-        (
-          await store.db
-            .selectFrom('events')
-            .select('payload')
-            .where('type', '=', 'work_item_created')
-            .where('by', '=', 'schedule')
-            .execute()
-        ).map((r) => (JSON.parse(r.payload) as { schedule: { minute: string } }).schedule.minute);
+        (await scheduleFilings(store.db)).map(([, minute]) => minute);
       await eventually(async () => ((await minutes()).includes(due) ? true : undefined), {
         what: `the minute ${due} filed by the new leader`,
       });

@@ -18,6 +18,7 @@ import { makeRepo } from './helpers/git.js';
 import { listenLoopback } from './helpers/mock-http.js';
 import { send } from './helpers/perimeter.js';
 import { usePostgres } from './helpers/postgres.js';
+import { leaders, scaleOutHome, scheduleFilings } from './helpers/scale-out.js';
 import { cleanupAll, http, runJig, startJig, tempHome, type JigProcess } from './helpers/server.js';
 
 /*
@@ -51,13 +52,7 @@ async function inProcess(
   files: Record<string, string> = {},
   clock?: ManualClock,
 ): Promise<RunningServer> {
-  const home = tempHome();
-  mkdirSync(join(home, 'config'), { recursive: true });
-  for (const [file, text] of Object.entries(files)) writeFileSync(join(home, 'config', file), text);
-  writeFileSync(
-    join(home, 'config', 'repos.yaml'),
-    stringify({ repos: [{ path: repo, test_command: '', setup_command: '' }] }),
-  );
+  const home = scaleOutHome(repo, files);
   const s = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -67,15 +62,6 @@ async function inProcess(
   });
   servers.push(s);
   return s;
-}
-
-/** The names of the live serves that lead, as `url`'s health lists them. */
-async function leaders(url: string): Promise<string[]> {
-  const h = await http(`${url}/api/health`);
-  expect(h.status, h.text).toBe(200);
-  return (h.json.workers as { name: string; leads: boolean; alive: boolean }[])
-    .filter((w) => w.leads && w.alive)
-    .map((w) => w.name);
 }
 
 describe('schedule firings on a shared store', () => {
@@ -109,14 +95,7 @@ describe('two jig serve on one PostgreSQL database', () => {
   }
 
   async function scheduled(s: RunningServer): Promise<string[]> {
-    const rows = await s.inst.store.db
-      .selectFrom('events')
-      .select('payload')
-      .where('type', '=', 'work_item_created')
-      .where('by', '=', 'schedule')
-      .orderBy('seq')
-      .execute();
-    return rows.map((r) => (JSON.parse(r.payload) as { schedule: { minute: string } }).schedule.minute);
+    return (await scheduleFilings(s.inst.store.db)).map(([, minute]) => minute);
   }
 
   it('one leads and files each minute once; when it stops the other leads, without filing that minute again', async (ctx) => {

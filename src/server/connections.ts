@@ -34,6 +34,7 @@ const LOG_EVERY_MS = 60_000;
 export class ConnectionGate {
   /** In the order accepted: the first evictable one is the oldest. */
   private readonly held = new Map<Socket, Held>();
+  /** Remote addresses only: loopback peers are not held to a share. */
   private readonly perAddress = new Map<string, number>();
   private readonly websocketsPerAddress = new Map<string, number>();
   private websockets = 0;
@@ -82,12 +83,14 @@ export class ConnectionGate {
     if (!h || h.websocket) return;
     if (this.websockets >= this.limits.maxWebSockets)
       throw this.full(`all ${this.limits.maxWebSockets} are in use`);
-    const mine = this.websocketsPerAddress.get(h.address) ?? 0;
-    if (h.remote && mine >= this.limits.maxWebSocketsPerAddress)
-      throw this.full(`${h.address} holds ${mine}, the most one address may`);
+    if (h.remote) {
+      const mine = this.websocketsPerAddress.get(h.address) ?? 0;
+      if (mine >= this.limits.maxWebSocketsPerAddress)
+        throw this.full(`${h.address} holds ${mine}, the most one address may`);
+      this.websocketsPerAddress.set(h.address, mine + 1);
+    }
     h.websocket = true;
     this.websockets += 1;
-    this.websocketsPerAddress.set(h.address, mine + 1);
   }
 
   private full(why: string): JigError {
@@ -117,10 +120,8 @@ export class ConnectionGate {
   private forget(socket: Socket, h: Held): void {
     this.held.delete(socket);
     if (h.remote) decrement(this.perAddress, h.address);
-    if (h.websocket) {
-      this.websockets -= 1;
-      decrement(this.websocketsPerAddress, h.address);
-    }
+    if (h.websocket) this.websockets -= 1;
+    if (h.websocket && h.remote) decrement(this.websocketsPerAddress, h.address);
   }
 
   private note(what: 'evicted' | 'refused'): void {
