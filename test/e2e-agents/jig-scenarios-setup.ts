@@ -1,10 +1,9 @@
-import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
 import { agentSetup, sessions } from '../helpers/agents.js';
 import { events } from '../helpers/engine.js';
 import { cleanupAll, http, type JigProcess } from '../helpers/server.js';
 import { cli, type CliId } from './clis.js';
-import { mockEnv, privateHome, realHarnesses, sessionLog } from './jig-env.js';
+import { mockEnv, privateHome, realHarnesses, removeHome, sessionLog } from './jig-env.js';
 import { startMockModelServer, type MockModelServer, type Turn } from './mock-model-server.js';
 
 /*
@@ -20,7 +19,7 @@ export const homes: string[] = [];
 export async function closeScenarios(): Promise<void> {
   await cleanupAll();
   for (const m of mocks) await m.close();
-  for (const h of homes) rmSync(h, { recursive: true, force: true });
+  for (const h of homes) await removeHome(h);
 }
 
 export const ended = (i: any): boolean => i.status !== 'running' && i.status !== 'queued';

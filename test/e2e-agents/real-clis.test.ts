@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionReadout } from '../../src/contract/harness/provider.js';
@@ -13,6 +13,7 @@ import { git, gitEnv, makeRepo } from '../helpers/git.js';
 import { cleanupAll } from '../helpers/server.js';
 import { cacheDir, cli, cliEnv, PINNED, type CliId } from './clis.js';
 import { CLIS, binPath } from './install-clis.mjs';
+import { removeHome } from './jig-env.js';
 import { startMockModelServer, type MockModelServer, type Turn } from './mock-model-server.js';
 
 /*
@@ -27,7 +28,7 @@ const runRoot = join(cacheDir, 'runs');
 mkdirSync(runRoot, { recursive: true });
 const scratch: string[] = [];
 afterAll(async () => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+  for (const d of scratch) await removeHome(d);
   await cleanupAll();
 });
 
