@@ -10,6 +10,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSetup } from './helpers/agents.js';
+import { oneCommand } from './helpers/engine.js';
 import { eventually } from './helpers/eventually.js';
 import { git } from './helpers/git.js';
 import { cleanupAll, tempHome, type JigProcess } from './helpers/server.js';
@@ -23,15 +24,7 @@ let jig: JigProcess;
 let repo: string;
 let outside: string;
 
-const subprocess = (run: string) => `
-nodes:
-  - id: only
-    kind: exec
-    tasks:
-      - id: t
-        kind: subprocess
-        run: ${JSON.stringify(run)}
-`;
+const subprocess = oneCommand;
 
 // The log is the task's stdout: the shell finds its path there, as any task could.
 const LOG = 'log=$(readlink /proc/$$/fd/1) && rm "$log"';

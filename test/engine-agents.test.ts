@@ -315,7 +315,7 @@ nodes:
     const b = await fileItem(jig, repo, 'one');
     const refused = await until(jig, b.id, ended);
     expect(refused.stop.kind).toBe('config');
-    expect(refused.stop.reason).toMatch(/asks for a podman sandbox.*Jig will not run the agent unsandboxed$/);
+    expect(refused.stop.reason).toMatch(/asks for a podman sandbox.*Jig will not run the task unsandboxed$/);
     expect(await sessions(jig, b.id)).toEqual([]);
   });
 

@@ -304,7 +304,23 @@ export const eventCatalogue = {
       argv: z.array(str),
       harness: str.optional(),
       model: nullableStr.optional(),
+      sandbox: z
+        .strictObject({ kind: z.literal('bubblewrap'), network: str })
+        .optional()
+        .describe('the jail it ran in (docs/sandbox.md); absent: none'),
       worker: str.optional(),
+    }),
+  ),
+  sandbox_egress_denied: kind(
+    "A sandboxed task's egress proxy refused a host (docs/sandbox.md): once per host and port a session tried, with how often.",
+    z.strictObject({
+      session: str,
+      task: str,
+      host: str,
+      port: num,
+      reason: str,
+      count: num,
+      at: str.describe('the first refusal'),
     }),
   ),
   worker_session_exited: kind(

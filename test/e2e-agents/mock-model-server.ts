@@ -46,6 +46,8 @@ export interface RecordedRequest {
   path: string;
   /** Headers minus credentials. */
   headers: Record<string, string | string[] | undefined>;
+  /** The credential headers as sent (the mock's keys are not secrets): what a sandbox's proxy set. */
+  credentials: Record<string, string>;
   body: unknown;
   /** Offered tools: the agent loop (consumes the script). */
   main: boolean;
@@ -180,7 +182,11 @@ export async function startMockModelServer(script: Turn[]): Promise<MockModelSer
       /* keep the text */
     }
     const headers: RecordedRequest['headers'] = {};
-    for (const [k, v] of Object.entries(req.headers)) headers[k] = SECRET_HEADERS.has(k) ? '<redacted>' : v;
+    const credentials: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      headers[k] = SECRET_HEADERS.has(k) ? '<redacted>' : v;
+      if (SECRET_HEADERS.has(k) && typeof v === 'string') credentials[k] = v;
+    }
     const path = url.pathname;
     const api: RecordedRequest['api'] = path.startsWith('/v1/messages')
       ? 'anthropic'
@@ -198,6 +204,7 @@ export async function startMockModelServer(script: Turn[]): Promise<MockModelSer
       method: req.method ?? '',
       path: path + url.search,
       headers,
+      credentials,
       body,
       main: false,
       tools,

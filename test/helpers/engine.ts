@@ -80,3 +80,14 @@ export function isAlive(pid: number): boolean {
 
 export const post = (jig: Served, path: string, body?: unknown) =>
   http(`${jig.url}${path}`, { method: 'POST', body });
+
+/** A chain of one exec node whose one task (`only.main.t`) runs `run` with sh. */
+export const oneCommand = (run: string): string => `
+nodes:
+  - id: only
+    kind: exec
+    tasks:
+      - id: t
+        kind: subprocess
+        run: ${JSON.stringify(run)}
+`;

@@ -227,8 +227,8 @@ export async function bench(
       wait: () => Promise.reject(new Error('the scripted step host runs no forge waits')),
       async command({ node: nodeId, task, argv, timeCapS: capS, brief }) {
         const outcome = await next(task, nodeId, argv, capS, brief);
-        if ('refuse' in outcome) throw new Error(`${task.path}: only an agent launch refuses`);
-        return write(task, nodeId, argv, capS, outcome);
+        if ('refuse' in outcome) return outcome;
+        return { session: await write(task, nodeId, argv, capS, outcome) };
       },
       async agent({ node: nodeId, task, timeCapS: capS, brief }) {
         const outcome = await next(task, nodeId, null, capS, brief);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ComponentRef, Identifier } from './ids.js';
+import { Sandbox } from './sandbox.js';
 import { CAP_KEYS, Grant, capShape } from './scope-policy.js';
 
 export const POLICY_LEVELS = ['work_item', 'nodes', 'steps', 'tasks'] as const;
@@ -104,6 +105,9 @@ export const PolicyFile = z
     archive: z.object({ after_days: z.number().int().positive().optional() }).strict().optional(),
     defaults: PolicyDefaults.optional(),
     maxima: PolicyMaxima.optional(),
+    sandbox: Sandbox.optional().describe(
+      "the jail of every repo's tasks where repos.yaml sets none (docs/sandbox.md)",
+    ),
     triggers: z
       .array(LegacyTrigger)
       .optional()

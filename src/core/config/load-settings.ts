@@ -7,6 +7,7 @@ import type { Problem } from '../../contract/problems.js';
 import { checkPolicyFile, policyKeyHint } from '../policy/policy-file.js';
 import { PolicyFile } from '../../contract/config/policy.js';
 import { loadFile, type FileLoad } from './load-file.js';
+import { checkSandbox } from '../sandbox/check.js';
 import { locate, type ANode, type PathSeg } from './tree.js';
 import { describePlain } from './validate-tree.js';
 
@@ -70,16 +71,13 @@ export function loadRepos(text: string | null): FileLoad<ReposFile> {
     rules: (m, tree, file) => {
       const out: Problem[] = [];
       m.repos.forEach((r, i) => {
-        if (r.sandbox?.network && r.sandbox.unrestricted_network !== undefined) {
-          out.push(
-            at(
-              tree,
-              file,
-              ['repos', i, 'sandbox', 'unrestricted_network'],
-              'set `network` (egress lists) or `unrestricted_network`, not both',
-            ),
-          );
-        }
+        for (const [key, sb] of [
+          [['sandbox'], r.sandbox],
+          [['policy', 'sandbox'], r.policy?.sandbox],
+        ] as const)
+          if (sb)
+            for (const p of checkSandbox(sb))
+              out.push(at(tree, file, ['repos', i, ...key, ...p.path], p.message, p.mode));
         if (r.default_chain && r.default_chain_template && r.default_chain !== r.default_chain_template) {
           out.push(
             at(

@@ -2,6 +2,7 @@ import { POLICY_LEVELS, type PolicyFile } from '../../contract/config/policy.js'
 import { CAP_KEYS } from '../../contract/config/scope-policy.js';
 import type { Problem } from '../../contract/problems.js';
 import { locate, type ANode, type PathSeg } from '../config/tree.js';
+import { checkSandbox } from '../sandbox/check.js';
 import type { KeyHint } from '../config/validate-tree.js';
 
 const CAPS = new Set<string>(CAP_KEYS);
@@ -101,5 +102,14 @@ export function checkPolicyFile(p: PolicyFile, tree: ANode, file: string): Probl
       });
     }
   }
+  if (p.sandbox)
+    for (const sp of checkSandbox(p.sandbox))
+      out.push({
+        path: ['sandbox', ...sp.path.slice(0, -1)].join('.'),
+        field: String(sp.path[sp.path.length - 1]),
+        message: `sandbox: ${sp.message}`,
+        ...locate(tree, ['sandbox', ...sp.path], sp.mode),
+        file,
+      });
   return out;
 }

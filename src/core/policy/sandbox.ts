@@ -1,4 +1,6 @@
+import { Sandbox } from '../../contract/config/sandbox.js';
 import type { Problem } from '../../contract/problems.js';
+import { chainScopes, type Scope } from './scopes.js';
 import { reporter } from '../chain/report.js';
 import { walkChain, type Visit } from '../chain/walk.js';
 import type { ANode } from '../config/tree.js';
@@ -59,4 +61,23 @@ export function sandboxProblems(chain: { id: string; checked: unknown; tree: ANo
     }
   }
   return out;
+}
+
+/**
+ * The sandbox a chain sets for a task (the broadest scope on the task's path that sets one, the
+ * chain's own policy first), with where it was set; null when none does. A path the chain does not
+ * hold (the setup command's) gets the chain's own.
+ */
+export function chainSandbox(checked: unknown, taskPath: string): { sandbox: Sandbox; where: string } | null {
+  const scopes = chainScopes(checked);
+  const root = scopes[0];
+  const at = scopes.find((s) => s.path === taskPath) ?? root;
+  const line: Scope[] = [];
+  for (let s: Scope | null | undefined = at; s; s = s.parent) line.unshift(s);
+  for (const s of line) {
+    const parsed = Sandbox.safeParse(s.policy?.sandbox);
+    if (s.policy?.sandbox !== undefined && parsed.success)
+      return { sandbox: parsed.data, where: s.path === '' ? "the chain's policy" : `\`${s.path}\`` };
+  }
+  return null;
 }

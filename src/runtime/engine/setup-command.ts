@@ -46,6 +46,9 @@ export async function runSetup(
     return { kind: 'stop', stop: 'config', reason, node: null };
   }
   if (repo.setup_command === '') return null;
+  const jail = r.workers.jail(rec, repo, 'setup', 'install');
+  if (!jail.ok)
+    return { kind: 'stop', stop: 'config', reason: `${who}setup_command: ${jail.reason}`, node: null };
   const out = await r.workers.runCommand({
     rec,
     repo,
@@ -56,6 +59,7 @@ export async function runSetup(
     cwd,
     timeCapS: null,
     ...(member !== undefined ? { member } : {}),
+    sandbox: jail.sandbox,
   });
   if (!(await r.fence.stillRunning(rec.id))) return { kind: 'halt' };
   if (!passed(out.status)) {

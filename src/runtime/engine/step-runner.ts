@@ -88,7 +88,8 @@ export interface StepHost {
 
 /** How a step's tasks start; each runs in the item's worktree, or in `member`'s for a fanned-out run. */
 export interface TaskLaunches {
-  command(req: TaskLaunch & { argv: string[] }): Promise<SessionRecord>;
+  /** A command task; refused (a config stop) when its sandbox cannot run here. */
+  command(req: TaskLaunch & { argv: string[] }): Promise<Launched>;
   /** An agent task (harness, fallback, caps); a refusal stops the item. */
   agent(req: TaskLaunch<ModelAgentTask>): Promise<Launched>;
   /** A forge action on the item's merge request; a missing token or a refused one stops the item. */
@@ -295,8 +296,7 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
     if (spec.kind === 'forge')
       return settle(task, who, await host.launches.forge({ ...at, task, target: spec.target }));
     if (spec.kind !== 'process') return { task, status: 'config_error', session: null, ...who };
-    const s = await host.launches.command({ ...at, task, argv: spec.argv, brief });
-    return { task, status: s.status, session: s, ...who };
+    return settle(task, who, await host.launches.command({ ...at, task, argv: spec.argv, brief }));
   });
   if (!(await host.fence.stillRunning(rec.id))) return { kind: 'halt' };
   const refusal = refusals[0];

@@ -1,7 +1,6 @@
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
 import type { ModelAgentTask } from '../../core/chain/model.js';
-import type { SessionRecord } from '../../store/sessions.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { launchForge } from './forge-launch.js';
 import { policyOf, type EngineResources } from './resources.js';
@@ -31,7 +30,7 @@ export class Launches implements TaskLaunches {
     return rec.worktree_path;
   }
 
-  command({
+  async command({
     rec,
     node,
     task,
@@ -39,10 +38,13 @@ export class Launches implements TaskLaunches {
     timeCapS,
     brief,
     member,
-  }: TaskLaunch & { argv: string[] }): Promise<SessionRecord> {
-    return this.r.workers.runCommand({
+  }: TaskLaunch & { argv: string[] }): Promise<Launched> {
+    const repo = member?.repo ?? this.repoOf(rec);
+    const jail = this.r.workers.jail(rec, repo, task.path, 'runtime');
+    if (!jail.ok) return { refuse: { stop: 'config', reason: `${task.path}: ${jail.reason}` } };
+    const session = await this.r.workers.runCommand({
       rec,
-      repo: member?.repo ?? this.repoOf(rec),
+      repo,
       node,
       taskPath: task.path,
       kind: task.kind,
@@ -51,7 +53,9 @@ export class Launches implements TaskLaunches {
       timeCapS,
       ...(brief !== undefined ? { brief } : {}),
       ...(member ? { member: member.name } : {}),
+      sandbox: jail.sandbox,
     });
+    return { session };
   }
 
   async agent({ rec, node, task, timeCapS, brief, member }: TaskLaunch<ModelAgentTask>): Promise<Launched> {

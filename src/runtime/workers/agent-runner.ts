@@ -33,6 +33,8 @@ import type { SessionRunner } from './session-runner.js';
 import { cappedScopes, crossedCap, crossedReason } from './spend.js';
 import { SpendReservations } from './spend-reservations.js';
 import { launchEnv } from './task-env.js';
+import type { SandboxRequest } from '../sandbox/prepare.js';
+import { jailOf } from '../sandbox/sandbox-policy.js';
 
 /** How an agent task's launch went: a session that ran, or why none could (the item stops). */
 export type AgentOutcome =
@@ -88,6 +90,8 @@ interface Preflight {
   /** The task's session a pause ended in this step, whose CLI session can be resumed. */
   resumable: SessionRecord | null;
   candidates: Candidate[];
+  /** The jail every candidate runs in (docs/sandbox.md), or null. */
+  sandbox: SandboxRequest | null;
 }
 
 /** What the candidates tried so far left: why some could not start, the earliest reset, the last session. */
@@ -153,20 +157,8 @@ export class AgentRunner {
    * load, a spend cap already reached, a document folder that cannot be made.
    */
   private async preflight(r: AgentLaunchRequest): Promise<Preflight | AgentOutcome> {
-    const sandbox = r.repo.sandbox;
-    if (sandbox) {
-      if (!sandbox.network && sandbox.unrestricted_network !== true) {
-        return refuse(
-          `repo ${r.repo.path} has a sandbox with no network: policy; set sandbox.network (allow lists) or unrestricted_network: true in repos.yaml`,
-        );
-      }
-      const kind = sandbox.kind ?? 'docker';
-      return refuse(
-        resolveExecutable(kind) === null
-          ? `repo ${r.repo.path} asks for a ${kind} sandbox, and ${kind} is not installed on this machine; Jig will not run the agent unsandboxed`
-          : `repo ${r.repo.path} asks for a ${kind} sandbox, which this Jig cannot run agents in yet; Jig will not run the agent unsandboxed`,
-      );
-    }
+    const jail = jailOf(r.rec, r.repo, r.policy, 'runtime', true, this.d.port(), r.task.path);
+    if (!jail.ok) return refuse(jail.reason);
     const h = this.harnesses();
     if (!h.file) return refuse(`harnesses.yaml does not load: ${h.problems}`);
     const gone = this.d.addons.missing(r.chain.addons);
@@ -195,6 +187,7 @@ export class AgentRunner {
       artifact,
       resumable: await this.pausedSession(r),
       candidates: candidates(r.task, harnesses),
+      sandbox: jail.sandbox,
     };
   }
 
@@ -308,6 +301,7 @@ export class AgentRunner {
         ...(r.brief !== undefined ? { brief: r.brief } : {}),
         ...(r.member ? { member: r.member.name } : {}),
         agent: { harness: harnessId, provider: launch.provider, model },
+        ...(pre.sandbox ? { sandbox: pre.sandbox } : {}),
       });
       // A steer is delivered once: the launch that carried it consumed it.
       if (steer) await updateItem(this.d.store.db, rec.id, { steer: null });

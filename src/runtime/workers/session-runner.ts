@@ -26,6 +26,8 @@ import { readResult } from './session-result.js';
 import { redact, resolveStatus, type Ending, type PersonEnding } from './session-status.js';
 import { inScope, type OverCap } from './item-spend.js';
 import { Launcher } from './launcher.js';
+import { readRefusals } from '../sandbox/refusals.js';
+import { prepareSandbox, sandboxOutputs, sandboxSummary, type SandboxRequest } from '../sandbox/prepare.js';
 import { endGroup, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
 
 export interface SessionRequest {
@@ -43,6 +45,8 @@ export interface SessionRequest {
   member?: string;
   /** An agent launch: its stream is read live for usage, and its status follows the agent rules. */
   agent?: { harness: string; provider: ProviderDefinition; model: string | null };
+  /** The jail the task runs in (docs/sandbox.md); absent: as the server's user, with its reach. */
+  sandbox?: SandboxRequest;
 }
 
 /** What the runner works with: the store, the event log, the home's folders, the log and the clock. */
@@ -125,13 +129,15 @@ export class SessionRunner {
 
   async start(req: SessionRequest): Promise<{ session: SessionRecord; launched: Launched }> {
     const id = `s${randomBytes(6).toString('hex')}`;
-    const resultPath = join(this.paths.resultsDir, `${id}.json`);
+    // A sandboxed task writes its result where the jail lets it (its session's `out/` folder).
+    const jailed = req.sandbox ? sandboxOutputs(this.paths.runDir, id) : null;
+    const resultPath = jailed?.resultPath ?? join(this.paths.resultsDir, `${id}.json`);
     const exitPath = join(this.paths.resultsDir, `${id}.exit`);
     const logPath = join(this.paths.logsDir, `${id}.log`);
     for (const p of [resultPath, exitPath]) rmSync(p, { force: true });
     const env: Record<string, string> = { ...req.env, JIG_SESSION_ID: id, JIG_RESULT_PATH: resultPath };
     if (req.brief !== undefined) {
-      const briefPath = join(this.paths.resultsDir, `${id}.brief.md`);
+      const briefPath = jailed?.briefPath ?? join(this.paths.resultsDir, `${id}.brief.md`);
       // 'wx': never through something already at the path (the results folder is writable by tasks).
       writeFileSync(briefPath, req.brief, { mode: 0o600, flag: 'wx' });
       env.JIG_FIX_BRIEF = briefPath;
@@ -190,8 +196,19 @@ export class SessionRunner {
     await insertSession(this.store.db, draft);
     let launched: Launched;
     try {
+      const argv = req.sandbox
+        ? await prepareSandbox({
+            runDir: this.paths.runDir,
+            sessionId: id,
+            itemId: req.itemId,
+            argv: req.argv,
+            cwd: req.cwd,
+            env,
+            sandbox: req.sandbox,
+          })
+        : req.argv;
       launched = await this.launcher.launch({
-        argv: req.argv,
+        argv,
         cwd: req.cwd,
         env,
         logPath: draft.log_path,
@@ -217,6 +234,7 @@ export class SessionRunner {
           pid: launched.pid,
           argv: redact(req.argv),
           ...(req.agent ? { harness: req.agent.harness, model: req.agent.model } : {}),
+          ...(req.sandbox ? { sandbox: sandboxSummary(req.sandbox) } : {}),
           worker: this.worker,
         },
       });
@@ -444,6 +462,14 @@ export class SessionRunner {
         node: s.node,
         payload: { session: s.id, task: s.task_path, status, exit_code: exitCode, ...(note ? { note } : {}) },
       });
+      for (const r of readRefusals(this.paths.runDir, s.id))
+        await uow.emit({
+          work_item_id: s.work_item_id,
+          type: 'sandbox_egress_denied',
+          by: 'jig',
+          node: s.node,
+          payload: { session: s.id, task: s.task_path, ...r },
+        });
       return true;
     });
     if (!written) {

@@ -13,6 +13,8 @@ import { AgentRunner, type AgentLaunchRequest, type AgentOutcome, type SkillSour
 import { onUsage } from './item-spend.js';
 import { SessionRunner, type PersonEnding } from './session-runner.js';
 import { launchEnv } from './task-env.js';
+import type { SandboxRequest } from '../sandbox/prepare.js';
+import { jailOf, type SandboxChoice } from '../sandbox/sandbox-policy.js';
 
 /** What the workers work with: a part of the engine's resources (engine/resources.ts). */
 export interface WorkerResources {
@@ -49,6 +51,8 @@ export interface CommandRequest {
   env?: Record<string, string>;
   /** The workspace member a fanned-out run is for (its worktree is `cwd`). */
   member?: string;
+  /** The jail it runs in (from `jail`); absent or null: none. */
+  sandbox?: SandboxRequest | null;
 }
 
 /**
@@ -97,8 +101,19 @@ export class Workers {
       timeCapS: req.timeCapS,
       ...(req.member !== undefined ? { member: req.member } : {}),
       ...(req.brief !== undefined ? { brief: req.brief } : {}),
+      ...(req.sandbox ? { sandbox: req.sandbox } : {}),
     });
     return this.sessions.finish(session, launched);
+  }
+
+  /**
+   * The jail a task of the item runs in, from its repo's sandbox (docs/sandbox.md): every worktree
+   * of the item is writable inside, so a workspace's tasks see their members.
+   */
+  jail(rec: ItemRecord, repo: RepoEntry, taskPath: string, phase: 'install' | 'runtime'): SandboxChoice {
+    // The policy the item froze at its first start (the instance default comes from it).
+    const policy = rec.policy_snapshot ?? this.r.config.policy;
+    return jailOf(rec, repo, policy, phase, false, this.r.port(), taskPath);
   }
 
   /** Launches an agent task (its candidates, caps, steer) and waits for the session that ran. */

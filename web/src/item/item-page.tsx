@@ -35,6 +35,17 @@ function describe(e: EventsPage['events'][number]): string {
       return `approved ${node ?? ''}`;
     case 'gate_rejected':
       return `rejected ${node ?? ''}`;
+    case 'worker_session_started': {
+      const jail = p.sandbox;
+      const task = typeof p.task === 'string' ? p.task : '';
+      if (jail && typeof jail === 'object' && 'kind' in jail && 'network' in jail)
+        return `started ${task} in a ${String(jail.kind)} sandbox (network: ${String(jail.network)})`;
+      return `started ${task}`;
+    }
+    case 'sandbox_egress_denied': {
+      const times = typeof p.count === 'number' && p.count > 1 ? `, ${p.count} times` : '';
+      return `sandbox refused ${String(p.host)}:${String(p.port)} for ${String(p.task)}: ${String(p.reason)}${times}`;
+    }
     default:
       return e.type.replace(/_/g, ' ');
   }

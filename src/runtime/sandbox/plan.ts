@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/**
+ * What the sandbox program (sandbox-main.ts) is told about one session, written by the server as
+ * `plan.json` in the session's sandbox folder: the jail's mounts, the task, and its egress lists.
+ */
+export const Mount = z.object({ path: z.string().min(1), writable: z.boolean() }).strict();
+export type Mount = z.infer<typeof Mount>;
+
+export const SandboxPlan = z
+  .object({
+    kind: z.literal('bubblewrap'),
+    /** The bwrap executable, resolved when the plan was made. */
+    program: z.string().min(1),
+    argv: z.array(z.string()).min(1),
+    cwd: z.string().min(1),
+    /** The task's environment inside (the proxy variables are added by the sandbox program). */
+    env: z.record(z.string(), z.string()),
+    /** Host paths visible inside at the same path; everything else of the host is absent. */
+    mounts: z.array(Mount),
+    /** The session's sandbox folder: sockets, the relay, the egress log. */
+    dir: z.string().min(1),
+    network: z.discriminatedUnion('mode', [
+      z.object({ mode: z.literal('open') }).strict(),
+      z
+        .object({
+          mode: z.literal('proxied'),
+          allow: z.array(z.string()),
+          deny: z.array(z.string()),
+          /** Jig's API port on loopback, relayed inside at the same port. */
+          jigPort: z.number().int().positive().nullable(),
+          /** Headers the proxy sets on requests to these hosts (the task has placeholders). */
+          secrets: z.array(
+            z.object({ hosts: z.array(z.string()), header: z.string(), value: z.string() }).strict(),
+          ),
+        })
+        .strict(),
+    ]),
+  })
+  .strict();
+export type SandboxPlan = z.infer<typeof SandboxPlan>;
+
+/** Where the proxy listens inside the sandbox (the port the original used, and Squid's). */
+export const PROXY_PORT = 3128;
+
+/**
+ * A session's sandbox folder: the plan and the refusals stay outside; `in/` (sockets and the relay)
+ * is visible read-only inside, `out/` (the result file, the fix brief) read-write.
+ */
+export const planFiles = (dir: string) => ({
+  plan: `${dir}/plan.json`,
+  refusals: `${dir}/egress.jsonl`,
+  inside: `${dir}/in`,
+  egressSocket: `${dir}/in/egress.sock`,
+  jigSocket: `${dir}/in/jig.sock`,
+  relay: `${dir}/in/relay.mjs`,
+  out: `${dir}/out`,
+});

@@ -1,0 +1,87 @@
+/*
+ * The sandbox program (docs/sandbox.md, ADR 0033): the process Jig launches for a sandboxed task,
+ * in the task's place. It serves the session's egress proxy and the relay to Jig's API on unix
+ * sockets, starts bwrap with the task inside, and exits as the task did. Being the task's parent,
+ * in the task's process group, it lives exactly as long as the task: a Jig restart leaves both
+ * running (the session is adopted), and ending the session's group ends the proxy with it.
+ *
+ * Usage: node sandbox-main.js PLAN_FILE
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bwrapArgs } from './bwrap-args.js';
+import { egressProxy } from './egress-proxy.js';
+import { planFiles, PROXY_PORT, SandboxPlan } from './plan.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function listenOn(server: Server, path: string): Promise<void> {
+  rmSync(path, { force: true });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+}
+
+/** Jig's API, relayed: a connection on the socket becomes one to the server's loopback port. */
+function jigRelay(port: number): Server {
+  return createServer((client) => {
+    const up = connect({ host: '127.0.0.1', port });
+    client.on('error', () => up.destroy());
+    up.on('error', () => client.destroy());
+    client.pipe(up);
+    up.pipe(client);
+  });
+}
+
+async function main(): Promise<number> {
+  const planPath = process.argv[2];
+  if (planPath === undefined) throw new Error('usage: sandbox-main PLAN_FILE');
+  const plan = SandboxPlan.parse(JSON.parse(readFileSync(planPath, 'utf8')));
+  const f = planFiles(plan.dir);
+  const env: Record<string, string> = { ...plan.env };
+  let command = plan.argv;
+  if (plan.network.mode === 'proxied') {
+    const proxy = egressProxy({
+      lists: { allow: plan.network.allow, deny: plan.network.deny },
+      secrets: plan.network.secrets,
+      onRefused: (r) => appendFileSync(f.refusals, `${JSON.stringify(r)}\n`, { mode: 0o600 }),
+    });
+    await listenOn(proxy, f.egressSocket);
+    proxy.unref();
+    const relays = [{ port: PROXY_PORT, socket: f.egressSocket }];
+    if (plan.network.jigPort !== null) {
+      const jig = jigRelay(plan.network.jigPort);
+      await listenOn(jig, f.jigSocket);
+      jig.unref();
+      relays.push({ port: plan.network.jigPort, socket: f.jigSocket });
+    }
+    copyFileSync(join(here, 'relay-main.js'), f.relay);
+    command = [process.execPath, f.relay, JSON.stringify(relays), ...plan.argv];
+    const proxyUrl = `http://127.0.0.1:${PROXY_PORT}`;
+    for (const k of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy'])
+      env[k] = proxyUrl;
+    // Jig's own port is relayed inside; everything else goes through the proxy.
+    env.NO_PROXY = env.no_proxy = plan.network.jigPort !== null ? `127.0.0.1:${plan.network.jigPort}` : '';
+  }
+  const child = spawn(plan.program, [...bwrapArgs(plan), ...command], { env, stdio: 'inherit' });
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => child.kill(sig));
+  return new Promise<number>((resolve) => {
+    child.once('error', (err) => {
+      process.stderr.write(`jig sandbox: could not start ${plan.program}: ${err.message}\n`);
+      resolve(127);
+    });
+    child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : 143)));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`jig sandbox: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(125);
+  },
+);

@@ -1,0 +1,109 @@
+import type { PolicyFile } from '../../contract/config/policy.js';
+import type { RepoEntry } from '../../contract/config/repos.js';
+import type { ItemRecord } from '../../store/work-items.js';
+import type { Sandbox } from '../../contract/config/sandbox.js';
+import { chainSandbox, sameSandbox } from '../../core/policy/sandbox.js';
+import { kindOf } from '../../core/sandbox/check.js';
+import { resolveExecutable } from '../harness/installed.js';
+import type { SandboxRequest } from './prepare.js';
+
+/** What a launch runs in: a jail, none, or a refusal (the item stops as a config problem). */
+export type SandboxChoice = { ok: true; sandbox: SandboxRequest | null } | { ok: false; reason: string };
+
+/**
+ * The sandbox a repo's items run in: the repo's `sandbox`, else its `policy.sandbox` (the same by
+ * rule), else policy.yaml's instance default.
+ */
+export function repoSandbox(repo: RepoEntry, policy: PolicyFile | null = null): Sandbox | undefined {
+  return repo.sandbox ?? repo.policy?.sandbox ?? policy?.sandbox;
+}
+
+/**
+ * How one task of a repo's item is jailed (docs/sandbox.md). `phase` picks the network lists: the
+ * setup command's (`install`) or every other task's (`runtime`); `agent` applies the spec's rule that
+ * an agent launch under a sandbox without a `network:` policy is refused unless the network is
+ * declared unrestricted (a command there simply reaches nothing). Jig never runs a task unjailed
+ * that asked for a jail.
+ */
+export function sandboxFor(o: {
+  repo: RepoEntry;
+  policy?: PolicyFile | null;
+  /** The sandbox the item's chain sets for this task, and where. */
+  chain?: { sandbox: Sandbox; where: string } | null;
+  phase: 'install' | 'runtime';
+  agent: boolean;
+  jigPort: number | null;
+  worktrees: string[];
+  path?: string;
+}): SandboxChoice {
+  const own = repoSandbox(o.repo, o.policy ?? null);
+  // Set once: a chain may name the sandbox where the repo and instance do not, or repeat theirs.
+  if (own !== undefined && o.chain && !sameSandbox(own, o.chain.sandbox))
+    return {
+      ok: false,
+      reason: `the chain's sandbox (set by ${o.chain.where}) differs from the one repo ${o.repo.path} runs in; a sandbox is set once, and a chain may only repeat it`,
+    };
+  const s = own ?? o.chain?.sandbox;
+  if (s === undefined) return { ok: true, sandbox: null };
+  const kind = kindOf(s);
+  if (kind === 'none') return { ok: true, sandbox: null };
+  const where = `repo ${o.repo.path}`;
+  // The spec's rule, whatever the kind: an agent's egress is declared or the launch is refused.
+  if (!s.network && s.unrestricted_network !== true && o.agent)
+    return {
+      ok: false,
+      reason: `${where} has a sandbox with no network: policy; set sandbox.network (allow lists) or unrestricted_network: true in repos.yaml`,
+    };
+  if (kind !== 'bubblewrap') {
+    const missing = resolveExecutable(kind, o.path) === null;
+    return {
+      ok: false,
+      reason: missing
+        ? `${where} asks for a ${kind} sandbox, and ${kind} is not installed on this machine; Jig will not run the task unsandboxed`
+        : `${where} asks for a ${kind} sandbox, which this Jig cannot run tasks in yet (bubblewrap works: kind: bubblewrap); Jig will not run the task unsandboxed`,
+    };
+  }
+  const program = resolveExecutable('bwrap', o.path);
+  if (program === null)
+    return {
+      ok: false,
+      reason: `${where} asks for a bubblewrap sandbox, and bwrap is not installed on this machine (Debian: apt-get install bubblewrap); Jig will not run the task unsandboxed`,
+    };
+  if (s.resources !== undefined)
+    return {
+      ok: false,
+      reason: `${where}: sandbox.resources cannot be enforced by a bubblewrap sandbox; remove them or use kind: podman`,
+    };
+  if (s.unrestricted_network === true)
+    return { ok: true, sandbox: { program, network: { mode: 'open' }, worktrees: o.worktrees } };
+  const phase = s.network?.[o.phase];
+  const network = {
+    mode: 'proxied' as const,
+    allow: [...(s.network?.allow ?? []), ...(phase?.allow ?? [])],
+    deny: [...(s.network?.deny ?? []), ...(phase?.deny ?? [])],
+    jigPort: o.jigPort,
+    credentials: s.credentials ?? [],
+  };
+  return { ok: true, sandbox: { program, network, worktrees: o.worktrees } };
+}
+
+/**
+ * `sandboxFor` for a task of an item (the chain it froze says its part): every worktree the item
+ * has is writable inside.
+ */
+export function jailOf(
+  rec: ItemRecord,
+  repo: RepoEntry,
+  policy: PolicyFile | null,
+  phase: 'install' | 'runtime',
+  agent: boolean,
+  jigPort: number | null,
+  taskPath: string,
+): SandboxChoice {
+  const worktrees = [
+    ...(rec.worktree_path !== null ? [rec.worktree_path] : []),
+    ...(rec.workspace?.members.flatMap((m) => (m.worktree_path ? [m.worktree_path] : [])) ?? []),
+  ];
+  const chain = rec.chain_definition === null ? null : chainSandbox(rec.chain_definition, taskPath);
+  return sandboxFor({ repo, policy, chain, phase, agent, jigPort, worktrees });
+}

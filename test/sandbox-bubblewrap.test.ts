@@ -1,0 +1,146 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentSetup, sessions, setRepoKeys } from './helpers/agents.js';
+import { events, fileItem, oneCommand, until } from './helpers/engine.js';
+import { git } from './helpers/git.js';
+import { cleanupAll, type JigProcess } from './helpers/server.js';
+
+// Issue 45: tasks of a repo whose sandbox is `kind: bubblewrap` run in a jail, with the real bwrap
+// (Debian's bubblewrap; .ci/run installs it). Skipped, with the reason, where bwrap cannot start.
+
+const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', 'true'], {
+  encoding: 'utf8',
+});
+const why =
+  probe.error !== undefined
+    ? 'bwrap is not installed (apt-get install bubblewrap)'
+    : probe.status !== 0
+      ? `bwrap cannot start here: ${probe.stderr.trim()}`
+      : spawnSync('curl', ['--version']).error !== undefined
+        ? 'curl is not installed'
+        : '';
+
+const ended = (i: any): boolean => i.status !== 'running' && i.status !== 'queued';
+const chain = oneCommand;
+
+/** A loopback HTTP server answering `name` to every request. */
+async function answering(name: string): Promise<{ server: Server; port: number }> {
+  const server = createServer((_req, res) => res.end(name));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const a = server.address();
+  if (a === null || typeof a === 'string') throw new Error('no port');
+  return { server, port: a.port };
+}
+
+describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : ''}`, () => {
+  let jig: JigProcess;
+  let repo: string;
+  let home: string;
+  let serverHome: string;
+  let allowed: { server: Server; port: number };
+  let refused: { server: Server; port: number };
+  const scratch: string[] = [];
+
+  beforeAll(async () => {
+    serverHome = mkdtempSync(join(tmpdir(), 'jig-server-home-'));
+    scratch.push(serverHome);
+    // The server's git identity: the jail's private HOME gets a copy, and nothing else of this folder.
+    writeFileSync(
+      join(serverHome, '.gitconfig'),
+      '[user]\n\tname = Sandbox Test\n\temail = sandbox@jig.invalid\n',
+    );
+    mkdirSync(join(serverHome, '.ssh'));
+    writeFileSync(join(serverHome, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
+    allowed = await answering('allowed');
+    refused = await answering('refused');
+    const probeChain = chain(
+      [
+        'set +e',
+        `cat ${serverHome}/.ssh/id_ed25519 > read-home.txt 2>&1; echo "home=$?" >> report.txt`,
+        'cat "$JIG_HOME_SEEN/run/mcp-token" > read-run.txt 2>&1; echo "run=$?" >> report.txt',
+        'echo pwned > "$REPO_SEEN/README.md" 2>/dev/null; echo pwned > "$REPO_SEEN/pwned" 2>/dev/null',
+        'echo mine > /tmp/mine; echo "tmp=$?" >> report.txt',
+        `curl -fsS --max-time 20 -o got-allowed.txt http://127.0.0.1:${allowed.port}/; echo "allowed=$?" >> report.txt`,
+        `curl -fsS --max-time 20 -o got-refused.txt http://127.0.0.1:${refused.port}/ 2>/dev/null; echo "refused=$?" >> report.txt`,
+        `curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:${allowed.port}/ >/dev/null 2>&1; echo "direct=$?" >> report.txt`,
+        'echo "home_var=$HOME" >> report.txt',
+        // Jig's API, relayed inside at its own port (the `jig` client finds it through JIG_URL).
+        `${process.execPath} ${join(process.cwd(), 'bin', 'jig.js')} view show "$JIG_WORK_ITEM_ID" --json > jig-show.json 2> jig-show.err; echo "jig=$?" >> report.txt`,
+        'git add -A && git commit -qm "sandboxed commit"',
+      ].join('\n'),
+    );
+    ({ jig, repo, home } = await agentSetup({ probe: probeChain }, { serverEnv: { HOME: serverHome } }));
+    setRepoKeys(home, repo, {
+      env: { JIG_HOME_SEEN: home, REPO_SEEN: repo },
+      sandbox: {
+        kind: 'bubblewrap',
+        network: { allow: [`127.0.0.1:${allowed.port}`] },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await cleanupAll();
+    allowed?.server.close();
+    refused?.server.close();
+    for (const d of scratch) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a subprocess task sees its worktree and nothing else of the host, and reaches only the allowed host', async () => {
+    const item = await fileItem(jig, repo, 'probe');
+    const done = await until(jig, item.id, ended);
+    const [s] = await sessions(jig, item.id);
+    expect(s, JSON.stringify(done)).toBeDefined();
+    // What the task saw, as it committed it on the item's branch.
+    const shown = (f: string): string => git(repo, 'show', `${done.branch}:${f}`);
+    const report = Object.fromEntries(
+      shown('report.txt')
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=')),
+    );
+    expect(done.status, JSON.stringify({ done, report })).toBe('completed');
+    // Not mounted: the server's HOME, Jig's tokens, the repository's own working tree (what the
+    // task wrote there went to the jail's own folders, never to the host's files).
+    expect(report.home).not.toBe('0');
+    expect(report.run).not.toBe('0');
+    expect(existsSync(join(repo, 'pwned'))).toBe(false);
+    expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('# demo\n');
+    // /tmp is the jail's own.
+    expect(report.tmp).toBe('0');
+    expect(existsSync('/tmp/mine')).toBe(false);
+    // Through the proxy: the allowed address answers, the other is refused; no way around it.
+    expect(report.allowed).toBe('0');
+    expect(report.refused).not.toBe('0');
+    expect(report.direct).not.toBe('0');
+    expect(report.home_var).toMatch(new RegExp(`${home}/run/sandbox/homes/${item.id}$`));
+    expect(shown('got-allowed.txt')).toBe('allowed');
+    expect(report.jig, shown('jig-show.err')).toBe('0');
+    expect(JSON.parse(shown('jig-show.json'))).toMatchObject({ id: item.id, status: 'running' });
+    expect(shown('read-home.txt')).toMatch(/No such file or directory/);
+    expect(git(repo, 'log', '-1', '--format=%s|%an', done.branch)).toBe('sandboxed commit|Sandbox Test');
+
+    const evs = await events(jig, item.id);
+    const started = evs.find((e) => e.type === 'worker_session_started');
+    expect(started.payload.sandbox).toEqual({
+      kind: 'bubblewrap',
+      network: `allow 127.0.0.1:${allowed.port}`,
+    });
+    const denied = evs.filter((e) => e.type === 'sandbox_egress_denied');
+    expect(denied.map((e) => e.payload)).toEqual([
+      {
+        session: s.id,
+        task: 'only.main.t',
+        host: '127.0.0.1',
+        port: refused.port,
+        reason: 'not in the sandbox network allow list',
+        count: 1,
+        at: expect.any(String),
+      },
+    ]);
+  });
+});
