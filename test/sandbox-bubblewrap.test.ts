@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureCa, LeafCertificates } from '../src/runtime/sandbox/ca.js';
 import { agentSetup, sessions, setRepoKeys } from './helpers/agents.js';
 import { events, fileItem, oneCommand, until } from './helpers/engine.js';
 import { git } from './helpers/git.js';
@@ -27,9 +29,18 @@ const why =
 const ended = (i: any): boolean => i.status !== 'running' && i.status !== 'queued';
 const chain = oneCommand;
 
-/** A loopback HTTP server answering `name` to every request. */
-async function answering(name: string): Promise<{ server: Server; port: number }> {
-  const server = createServer((_req, res) => res.end(name));
+const SECRET = 'sk-real-key-the-task-never-sees';
+
+/** A loopback HTTP (or, given a certificate, HTTPS) server answering `name` and the key it got. */
+async function answering(
+  name: string,
+  tls?: { cert: string; key: string },
+): Promise<{ server: Server; port: number }> {
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
+    const key = req.headers['x-api-key'];
+    res.end(typeof key === 'string' ? `${name} key=${key}` : name);
+  };
+  const server = tls ? createHttpsServer(tls, answer) : createServer(answer);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const a = server.address();
   if (a === null || typeof a === 'string') throw new Error('no port');
@@ -43,6 +54,7 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
   let serverHome: string;
   let allowed: { server: Server; port: number };
   let refused: { server: Server; port: number };
+  let secure: { server: Server; port: number };
   const scratch: string[] = [];
 
   beforeAll(async () => {
@@ -57,6 +69,14 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
     writeFileSync(join(serverHome, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
     allowed = await answering('allowed');
     refused = await answering('refused');
+    // An HTTPS host with a CA of its own, which the server's process trusts (NODE_EXTRA_CA_CERTS):
+    // it stands for a model API.
+    const upstreamCa = ensureCa(join(serverHome, 'upstream-ca'));
+    const leaf = new LeafCertificates(
+      readFileSync(upstreamCa.cert, 'utf8'),
+      readFileSync(upstreamCa.key, 'utf8'),
+    ).for('localhost');
+    secure = await answering('secure', { cert: leaf.cert, key: leaf.key });
     const probeChain = chain(
       [
         'set +e',
@@ -73,12 +93,27 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
         'git add -A && git commit -qm "sandboxed commit"',
       ].join('\n'),
     );
-    ({ jig, repo, home } = await agentSetup({ probe: probeChain }, { serverEnv: { HOME: serverHome } }));
+    const secureChain = chain(
+      [
+        'set +e',
+        `curl -fsS --max-time 20 -H "x-api-key: $API_KEY" -o got-secure.txt https://localhost:${secure.port}/v1; echo "secure=$?" >> report.txt`,
+        // The CA's key stays outside (only its certificate and the bundle are mounted).
+        'cat "$JIG_HOME_SEEN/run/sandbox/ca/ca.key" > /dev/null 2>&1; echo "cakey=$?" >> report.txt',
+        'env > env.txt',
+        'git add -A && git commit -qm "secure call"',
+      ].join('\n'),
+    );
+    ({ jig, repo, home } = await agentSetup(
+      { probe: probeChain, secure: secureChain },
+      { serverEnv: { HOME: serverHome, NODE_EXTRA_CA_CERTS: upstreamCa.cert } },
+    ));
     setRepoKeys(home, repo, {
-      env: { JIG_HOME_SEEN: home, REPO_SEEN: repo },
+      env: { JIG_HOME_SEEN: home, REPO_SEEN: repo, API_KEY: SECRET },
       sandbox: {
         kind: 'bubblewrap',
-        network: { allow: [`127.0.0.1:${allowed.port}`] },
+        // The HTTPS host by name (for the credential) and by address (it resolves to loopback).
+        network: { allow: [`127.0.0.1:${allowed.port}`, `127.0.0.1:${secure.port}`] },
+        credentials: [{ env: 'API_KEY', hosts: [`localhost:${secure.port}`], header: 'x-api-key' }],
       },
     });
   });
@@ -87,6 +122,7 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
     await cleanupAll();
     allowed?.server.close();
     refused?.server.close();
+    secure?.server.close();
     for (const d of scratch) rmSync(d, { recursive: true, force: true });
   });
 
@@ -128,7 +164,7 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
     const started = evs.find((e) => e.type === 'worker_session_started');
     expect(started.payload.sandbox).toEqual({
       kind: 'bubblewrap',
-      network: `allow 127.0.0.1:${allowed.port}`,
+      network: `allow 127.0.0.1:${allowed.port}, 127.0.0.1:${secure.port}, localhost:${secure.port}`,
     });
     const denied = evs.filter((e) => e.type === 'sandbox_egress_denied');
     expect(denied.map((e) => e.payload)).toEqual([
@@ -142,5 +178,19 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
         at: expect.any(String),
       },
     ]);
+  });
+
+  it('a credential over HTTPS: the proxy ends TLS with the home CA and sets the key; the task holds a placeholder', async () => {
+    const item = await fileItem(jig, repo, 'secure');
+    const done = await until(jig, item.id, ended);
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    const shown = (f: string): string => git(repo, 'show', `${done.branch}:${f}`);
+    expect(shown('report.txt')).toBe('secure=0\ncakey=1');
+    expect(shown('got-secure.txt')).toBe(`secure key=${SECRET}`);
+    const env = shown('env.txt');
+    expect(env).not.toContain(SECRET);
+    expect(env).toContain('API_KEY=jig-sandbox-placeholder-API_KEY');
+    expect(env).toContain(`SSL_CERT_FILE=${home}/run/sandbox/ca/public/bundle.pem`);
+    expect(env).toContain(`NODE_EXTRA_CA_CERTS=${home}/run/sandbox/ca/public/ca.pem`);
   });
 });

@@ -1,5 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { rootCertificates, TLSSocket } from 'node:tls';
 import { BlockList, connect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { addressNamed, egressVerdict, type EgressLists } from '../../core/sandbox/egress-rules.js';
@@ -103,12 +105,51 @@ export interface InjectedHeader {
 export interface EgressProxyOptions {
   lists: EgressLists;
   secrets?: InjectedHeader[];
+  /**
+   * Certificates for the hosts a secret goes to over HTTPS: the proxy ends the task's TLS with one
+   * (signed by the home's sandbox CA, which the jail trusts) to set the header. Without it such a
+   * tunnel passes through untouched, the placeholder with it.
+   */
+  tls?: { leaf(host: string): { cert: string; key: string }; upstreamCa?: string[] };
   onRefused(r: EgressRefusal): void;
   resolve?: Resolver;
 }
 
 /** The proxy server (not listening yet): `listen(socketPath)` is the caller's. */
 export function egressProxy(o: EgressProxyOptions): Server {
+  const secretsFor = (host: string, port: number): InjectedHeader[] =>
+    (o.secrets ?? []).filter((sec) => egressVerdict({ allow: sec.hosts, deny: [] }, host, port).ok);
+  // Requests arriving inside a tunnel the proxy ended: sent on over TLS with the secrets set.
+  const ended = new WeakMap<object, { host: string; address: string; port: number }>();
+  const inner = createServer((req, res) => {
+    const to = ended.get(req.socket);
+    if (!to) {
+      res.writeHead(502).end();
+      return;
+    }
+    const headers = { ...req.headers };
+    for (const sec of secretsFor(to.host, to.port)) headers[sec.header.toLowerCase()] = sec.value;
+    const up = httpsRequest(
+      {
+        host: to.address,
+        port: to.port,
+        servername: isIP(to.host) === 0 ? to.host : undefined,
+        method: req.method,
+        path: req.url,
+        headers,
+        ...(o.tls?.upstreamCa ? { ca: [...rootCertificates, ...o.tls.upstreamCa] } : {}),
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    up.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`egress to ${to.host}:${to.port} failed: ${err.message}\n`);
+    });
+    req.pipe(up);
+  });
   const refuse = (host: string, port: number, reason: string): string => {
     o.onRefused({ at: new Date().toISOString(), host, port, reason });
     return `egress to ${host}:${port} refused: ${reason}`;
@@ -141,9 +182,7 @@ export function egressProxy(o: EgressProxyOptions): Server {
     const headers = { ...req.headers };
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
-    for (const sec of o.secrets ?? [])
-      if (egressVerdict({ allow: sec.hosts, deny: [] }, url.hostname, port).ok)
-        headers[sec.header.toLowerCase()] = sec.value;
+    for (const sec of secretsFor(url.hostname, port)) headers[sec.header.toLowerCase()] = sec.value;
     const up = request(
       { host: d.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers },
       (answer) => {
@@ -171,6 +210,17 @@ export function egressProxy(o: EgressProxyOptions): Server {
     if (!d.ok) {
       const why = refuse(target.host.replace(/^\[|\]$/g, ''), target.port, d.reason);
       client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${why}\n`);
+      return;
+    }
+    const host = target.host.replace(/^\[|\]$/g, '');
+    if (o.tls && secretsFor(host, target.port).length > 0) {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) client.unshift(head);
+      const leaf = o.tls.leaf(host);
+      const secure = new TLSSocket(client, { isServer: true, cert: leaf.cert, key: leaf.key });
+      secure.on('error', () => client.destroy());
+      ended.set(secure, { host, address: d.address, port: target.port });
+      inner.emit('connection', secure);
       return;
     }
     const up: Socket = connect({ host: d.address, port: target.port });

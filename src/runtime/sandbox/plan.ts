@@ -33,6 +33,8 @@ export const SandboxPlan = z
           secrets: z.array(
             z.object({ hosts: z.array(z.string()), header: z.string(), value: z.string() }).strict(),
           ),
+          /** The home's sandbox CA, for ending TLS to the secrets' hosts; null without secrets. */
+          tls: z.object({ cert: z.string(), key: z.string() }).strict().nullable(),
         })
         .strict(),
     ]),

@@ -4,6 +4,7 @@ import { gitScript } from '../git/git.js';
 import { resolveExecutable } from '../harness/installed.js';
 import { packageRoot } from '../package-root.js';
 import type { SandboxCredential } from '../../contract/config/sandbox.js';
+import { ensureCa } from './ca.js';
 import type { Mount, SandboxPlan } from './plan.js';
 import { planFiles } from './plan.js';
 
@@ -140,6 +141,28 @@ export async function prepareSandbox(o: {
   if (o.sandbox.network.mode === 'proxied' && o.sandbox.network.jigPort !== null)
     env.JIG_URL = `http://127.0.0.1:${o.sandbox.network.jigPort}`;
   const n = o.sandbox.network;
+  let network: SandboxPlan['network'] = { mode: 'open' };
+  if (n.mode === 'proxied') {
+    const secrets = secretsOf(n.credentials, env);
+    let tls: { cert: string; key: string } | null = null;
+    if (secrets.length > 0) {
+      // The jail trusts the home's CA (and only the jail): its programs find it through these.
+      const ca = ensureCa(o.runDir);
+      add(ca.public, false);
+      env.NODE_EXTRA_CA_CERTS = ca.cert;
+      for (const k of ['SSL_CERT_FILE', 'CURL_CA_BUNDLE', 'REQUESTS_CA_BUNDLE', 'GIT_SSL_CAINFO'])
+        env[k] = ca.bundle;
+      tls = { cert: ca.cert, key: ca.key };
+    }
+    network = {
+      mode: 'proxied',
+      allow: [...n.allow, ...n.credentials.flatMap((c) => c.hosts)],
+      deny: n.deny,
+      jigPort: n.jigPort,
+      secrets,
+      tls,
+    };
+  }
   const plan: SandboxPlan = {
     kind: 'bubblewrap',
     program: o.sandbox.program,
@@ -148,16 +171,7 @@ export async function prepareSandbox(o: {
     env,
     mounts,
     dir,
-    network:
-      n.mode === 'open'
-        ? n
-        : {
-            mode: 'proxied',
-            allow: [...n.allow, ...n.credentials.flatMap((c) => c.hosts)],
-            deny: n.deny,
-            jigPort: n.jigPort,
-            secrets: secretsOf(n.credentials, env),
-          },
+    network,
   };
   writeFileSync(f.plan, JSON.stringify(plan), { mode: 0o600 });
   return [process.execPath, SANDBOX_PROGRAM, f.plan];

@@ -45,9 +45,18 @@ async function main(): Promise<number> {
   const env: Record<string, string> = { ...plan.env };
   let command = plan.argv;
   if (plan.network.mode === 'proxied') {
+    const ca = plan.network.tls;
+    // Loaded only for a session with secrets: certificates are the one thing needing node-forge.
+    const leaves = ca
+      ? new (await import('./ca.js')).LeafCertificates(
+          readFileSync(ca.cert, 'utf8'),
+          readFileSync(ca.key, 'utf8'),
+        )
+      : null;
     const proxy = egressProxy({
       lists: { allow: plan.network.allow, deny: plan.network.deny },
       secrets: plan.network.secrets,
+      ...(leaves ? { tls: { leaf: (host: string) => leaves.for(host) } } : {}),
       onRefused: (r) => appendFileSync(f.refusals, `${JSON.stringify(r)}\n`, { mode: 0o600 }),
     });
     await listenOn(proxy, f.egressSocket);
