@@ -80,10 +80,11 @@ describe.skipIf(skip !== '')(
         expect(git(repo, 'log', '-1', '--format=%s', done.branch)).toBe('agent: add hello');
         const [s] = await sessions(jig, item.id);
         expect(s.status).toBe('done');
+        // Claude's own hosts (its definition's network.requires) are allowed for its launches.
         const started = (await events(jig, item.id)).find((e) => e.type === 'worker_session_started');
         expect(started?.payload.sandbox).toEqual({
           kind: 'bubblewrap',
-          network: `allow 127.0.0.1:${mock.port}`,
+          network: `allow api.anthropic.com, console.anthropic.com, 127.0.0.1:${mock.port}`,
         });
       },
       TEST_TIMEOUT,

@@ -299,6 +299,14 @@ export const ProviderDefinition = z
       .describe(
         "when the stream tells the session's usage: live (as it goes, so a cap stops it within a second) or at_end (only in its last event: in a scope with a token or dollar cap such a launch runs alone, reserving what is left)",
       ),
+    network: z
+      .object({
+        requires: z
+          .array(z.string().min(1))
+          .describe("hosts its tasks may reach in a sandbox: the CLI's model API and sign-in"),
+      })
+      .strict()
+      .optional(),
     verified_with: VerifiedWith.nullable().describe('the published CLI these facts were checked against'),
     source: z.string().optional().describe('where the facts come from, when not verified'),
   })

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { chainSandbox } from '../../core/policy/sandbox.js';
-import { sandboxFor } from './sandbox-policy.js';
+import { sandboxFor, withHarnessHosts } from './sandbox-policy.js';
 
 // A PATH holding only a stand-in `bwrap` (the policy only looks the program up; nothing runs here).
 const bin = mkdtempSync(join(tmpdir(), 'jig-sandbox-policy-'));
@@ -137,5 +137,18 @@ describe("a chain's sandbox", () => {
       reason:
         "the chain's sandbox (set by `build`) differs from the one repo /r runs in; a sandbox is set once, and a chain may only repeat it",
     });
+  });
+});
+
+describe('withHarnessHosts', () => {
+  it("adds the harness's hosts to a proxied jail's allow list, and leaves an open one alone", () => {
+    const proxied = choose(repo({ network: { allow: ['a.test'] } }));
+    if (!proxied.ok || !proxied.sandbox) throw new Error('expected a jail');
+    expect(withHarnessHosts(proxied.sandbox, ['api.anthropic.com']).network).toMatchObject({
+      allow: ['a.test', 'api.anthropic.com'],
+    });
+    const open = choose(repo({ unrestricted_network: true }));
+    if (!open.ok || !open.sandbox) throw new Error('expected a jail');
+    expect(withHarnessHosts(open.sandbox, ['api.anthropic.com'])).toBe(open.sandbox);
   });
 });

@@ -107,3 +107,9 @@ export function jailOf(
   const chain = rec.chain_definition === null ? null : chainSandbox(rec.chain_definition, taskPath);
   return sandboxFor({ repo, policy, chain, phase, agent, jigPort, worktrees });
 }
+
+/** The jail of one harness's launch: the hosts its CLI needs (its `network.requires`) allowed too. */
+export function withHarnessHosts(s: SandboxRequest, hosts: readonly string[] | undefined): SandboxRequest {
+  if (s.network.mode === 'open' || !hosts || hosts.length === 0) return s;
+  return { ...s, network: { ...s.network, allow: [...s.network.allow, ...hosts] } };
+}

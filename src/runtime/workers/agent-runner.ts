@@ -34,7 +34,7 @@ import { cappedScopes, crossedCap, crossedReason } from './spend.js';
 import { SpendReservations } from './spend-reservations.js';
 import { launchEnv } from './task-env.js';
 import type { SandboxRequest } from '../sandbox/prepare.js';
-import { jailOf } from '../sandbox/sandbox-policy.js';
+import { jailOf, withHarnessHosts } from '../sandbox/sandbox-policy.js';
 
 /** How an agent task's launch went: a session that ran, or why none could (the item stops). */
 export type AgentOutcome =
@@ -301,7 +301,7 @@ export class AgentRunner {
         ...(r.brief !== undefined ? { brief: r.brief } : {}),
         ...(r.member ? { member: r.member.name } : {}),
         agent: { harness: harnessId, provider: launch.provider, model },
-        ...(pre.sandbox ? { sandbox: pre.sandbox } : {}),
+        ...(pre.sandbox ? { sandbox: withHarnessHosts(pre.sandbox, launch.provider.network?.requires) } : {}),
       });
       // A steer is delivered once: the launch that carried it consumed it.
       if (steer) await updateItem(this.d.store.db, rec.id, { steer: null });
