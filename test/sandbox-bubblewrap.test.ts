@@ -90,6 +90,9 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
         'echo "home_var=$HOME" >> report.txt',
         // Jig's API, relayed inside at its own port (the `jig` client finds it through JIG_URL).
         `${process.execPath} ${join(process.cwd(), 'bin', 'jig.js')} view show "$JIG_WORK_ITEM_ID" --json > jig-show.json 2> jig-show.err; echo "jig=$?" >> report.txt`,
+        // …as its own worker only: a gate decision and the list of items are refused at the relay.
+        `echo "api_gate=$(curl -s -o /dev/null -w '%{http_code}' --noproxy '*' -X POST "$JIG_URL/api/work-items/$JIG_WORK_ITEM_ID/gates/spec/approve")" >> report.txt`,
+        `echo "api_list=$(curl -s -o /dev/null -w '%{http_code}' --noproxy '*' "$JIG_URL/api/work-items")" >> report.txt`,
         'git add -A && git commit -qm "sandboxed commit"',
       ].join('\n'),
     );
@@ -156,6 +159,7 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
     expect(report.home_var).toMatch(new RegExp(`${home}/run/sandbox/homes/${item.id}$`));
     expect(shown('got-allowed.txt')).toBe('allowed');
     expect(report.jig, shown('jig-show.err')).toBe('0');
+    expect([report.api_gate, report.api_list]).toEqual(['403', '403']);
     expect(JSON.parse(shown('jig-show.json'))).toMatchObject({ id: item.id, status: 'running' });
     expect(shown('read-home.txt')).toMatch(/No such file or directory/);
     expect(git(repo, 'log', '-1', '--format=%s|%an', done.branch)).toBe('sandboxed commit|Sandbox Test');

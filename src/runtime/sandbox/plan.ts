@@ -29,6 +29,8 @@ export const SandboxPlan = z
           deny: z.array(z.string()),
           /** Jig's API port on loopback, relayed inside at the same port. */
           jigPort: z.number().int().positive().nullable(),
+          /** Whose requests the relay lets through to the API (core/sandbox/api-allow.ts). */
+          caller: z.object({ item: z.string().min(1), escalation: z.boolean() }).strict(),
           /** Headers the proxy sets on requests to these hosts (the task has placeholders). */
           secrets: z.array(
             z.object({ hosts: z.array(z.string()), header: z.string(), value: z.string() }).strict(),

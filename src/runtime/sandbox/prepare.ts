@@ -159,6 +159,7 @@ export async function prepareSandbox(o: {
       allow: [...n.allow, ...n.credentials.flatMap((c) => c.hosts)],
       deny: n.deny,
       jigPort: n.jigPort,
+      caller: { item: o.itemId, escalation: o.env.JIG_ESCALATION_TURN === '1' },
       secrets,
       tls,
     };

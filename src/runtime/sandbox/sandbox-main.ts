@@ -9,7 +9,10 @@
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import type { Server } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { sandboxApiVerdict } from '../../core/sandbox/api-allow.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bwrapArgs } from './bwrap-args.js';
@@ -26,15 +29,36 @@ function listenOn(server: Server, path: string): Promise<void> {
   });
 }
 
-/** Jig's API, relayed: a connection on the socket becomes one to the server's loopback port. */
-function jigRelay(port: number): Server {
-  return createServer((client) => {
-    const up = connect({ host: '127.0.0.1', port });
-    client.on('error', () => up.destroy());
-    up.on('error', () => client.destroy());
-    client.pipe(up);
-    up.pipe(client);
+/**
+ * Jig's API, relayed with a filter: what the task may ask (its own item, as a worker) goes on to
+ * the server's loopback port, named as the item's worker; anything else is answered 403 here.
+ * Stream upgrades are refused: a task has no use for the board's event stream.
+ */
+function jigRelay(port: number, caller: { item: string; escalation: boolean }): Server {
+  const server = createHttpServer((req, res) => {
+    const v = sandboxApiVerdict(req.method ?? 'GET', req.url ?? '/', caller.item, caller.escalation);
+    if (!v.ok) {
+      res
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'sandbox_api_refused', message: v.reason } }));
+      return;
+    }
+    const headers = { ...req.headers, 'x-jig-work-item': caller.item };
+    const up = httpRequest(
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    up.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'sandbox_api_unreachable', message: err.message } }));
+    });
+    req.pipe(up);
   });
+  server.on('upgrade', (_req, socket: Duplex) => socket.end('HTTP/1.1 403 Forbidden\r\n\r\n'));
+  return server;
 }
 
 async function main(): Promise<number> {
@@ -63,7 +87,7 @@ async function main(): Promise<number> {
     proxy.unref();
     const relays = [{ port: PROXY_PORT, socket: f.egressSocket }];
     if (plan.network.jigPort !== null) {
-      const jig = jigRelay(plan.network.jigPort);
+      const jig = jigRelay(plan.network.jigPort, plan.network.caller);
       await listenOn(jig, f.jigSocket);
       jig.unref();
       relays.push({ port: plan.network.jigPort, socket: f.jigSocket });
