@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCa, LeafCertificates } from '../src/runtime/sandbox/ca.js';
 import { agentSetup, sessions, setRepoKeys } from './helpers/agents.js';
-import { events, fileItem, oneCommand, until } from './helpers/engine.js';
+import { events, fileItem, isAlive, oneCommand, until } from './helpers/engine.js';
+import { eventOf } from './helpers/engine-clock.js';
+import { holdUntil } from './helpers/hold.js';
 import { git } from './helpers/git.js';
-import { cleanupAll, type JigProcess } from './helpers/server.js';
+import { cleanupAll, startJig, type JigProcess } from './helpers/server.js';
 
 // Issue 45: tasks of a repo whose sandbox is `kind: bubblewrap` run in a jail, with the real bwrap
 // (Debian's bubblewrap; .ci/run installs it). Skipped, with the reason, where bwrap cannot start.
@@ -56,6 +58,8 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
   let refused: { server: Server; port: number };
   let secure: { server: Server; port: number };
   const scratch: string[] = [];
+  const serverEnv = (ca: string) => ({ HOME: serverHome, NODE_EXTRA_CA_CERTS: ca });
+  let caFile = '';
 
   beforeAll(async () => {
     serverHome = mkdtempSync(join(tmpdir(), 'jig-server-home-'));
@@ -72,6 +76,7 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
     // An HTTPS host with a CA of its own, which the server's process trusts (NODE_EXTRA_CA_CERTS):
     // it stands for a model API.
     const upstreamCa = ensureCa(join(serverHome, 'upstream-ca'));
+    caFile = upstreamCa.cert;
     const leaf = new LeafCertificates(
       readFileSync(upstreamCa.cert, 'utf8'),
       readFileSync(upstreamCa.key, 'utf8'),
@@ -106,9 +111,19 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
         'git add -A && git commit -qm "secure call"',
       ].join('\n'),
     );
+    // Holds until the test writes the go-file beside its result file (in the jail's out/ folder).
+    const holdChain = chain(
+      [
+        'set +e',
+        `curl -fsS --max-time 20 http://127.0.0.1:${refused.port}/ >/dev/null 2>&1`,
+        holdUntil('"$JIG_RESULT_PATH.go"'),
+        `curl -fsS --max-time 20 -o after-restart.txt http://127.0.0.1:${allowed.port}/`,
+        'git add -A && git commit -qm "after the restart"',
+      ].join('\n'),
+    );
     ({ jig, repo, home } = await agentSetup(
-      { probe: probeChain, secure: secureChain },
-      { serverEnv: { HOME: serverHome, NODE_EXTRA_CA_CERTS: upstreamCa.cert } },
+      { probe: probeChain, secure: secureChain, hold: holdChain },
+      { serverEnv: serverEnv(upstreamCa.cert) },
     ));
     setRepoKeys(home, repo, {
       env: { JIG_HOME_SEEN: home, REPO_SEEN: repo, API_KEY: SECRET },
@@ -196,5 +211,24 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
     expect(env).toContain('API_KEY=jig-sandbox-placeholder-API_KEY');
     expect(env).toContain(`SSL_CERT_FILE=${home}/run/sandbox/ca/public/bundle.pem`);
     expect(env).toContain(`NODE_EXTRA_CA_CERTS=${home}/run/sandbox/ca/public/ca.pem`);
+  });
+
+  // Last: it replaces the file's server by a new one on the same home.
+  it('a jailed task outlives a kill -9 of the server with its proxy: adopted, its refusal recorded by the next', async () => {
+    const item = await fileItem(jig, repo, 'hold');
+    const started = await eventOf(jig, item.id, 'worker_session_started');
+    const session: string = started.payload.session;
+    await jig.stop('SIGKILL');
+    expect(isAlive(started.payload.pid)).toBe(true);
+    jig = await startJig({ home, env: serverEnv(caFile) });
+    writeFileSync(join(home, 'run', 'sandbox', 'sessions', session, 'out', 'result.json.go'), '');
+    const done = await until(jig, item.id, ended);
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    expect(git(repo, 'show', `${done.branch}:after-restart.txt`)).toBe('allowed');
+    const evs = await events(jig, item.id);
+    expect(evs.map((e) => e.type)).toContain('session_reattached');
+    expect(evs.filter((e) => e.type === 'sandbox_egress_denied').map((e) => e.payload)).toEqual([
+      expect.objectContaining({ session, host: '127.0.0.1', port: refused.port, count: 1 }),
+    ]);
   });
 });
