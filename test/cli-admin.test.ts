@@ -1,10 +1,19 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive } from './helpers/engine.js';
+import { bubblewrapWorks, PROPOSED_DEFAULT } from '../src/cli/commands/admin-doctor-sandbox.js';
 import { cleanupAll, runJig, startJig, tempHome } from './helpers/server.js';
 
 const started: number[] = [];
@@ -196,6 +205,36 @@ describe('jig admin doctor', () => {
     const git = JSON.parse((await runJig(['admin', 'doctor', '--json'], noIdentity)).stdout) as typeof rows;
     expect(git.find((x) => x.check === 'git identity')).toMatchObject({ status: 'fail' });
   });
+
+  it.skipIf(!bubblewrapWorks().ok)(
+    'the sandbox row warns with the line to add while nothing is jailed, and passes once policy.yaml jails',
+    async () => {
+      const jig = await startJig();
+      const env = envFor(jig.home);
+      const rowOf = async () =>
+        (JSON.parse((await runJig(['admin', 'doctor', '--json'], env)).stdout) as { check: string }[]).find(
+          (x) => x.check === 'sandbox',
+        );
+      expect(await rowOf()).toEqual({
+        check: 'sandbox',
+        status: 'warn',
+        detail:
+          "bubblewrap works here, and policy.yaml sets no default sandbox: tasks would run with the server's reach",
+        fix: PROPOSED_DEFAULT,
+      });
+      const policy = join(jig.home, 'config', 'policy.yaml');
+      appendFileSync(policy, '\nsandbox: {kind: bubblewrap, network: {allow: []}}\n');
+      expect(await rowOf()).toEqual({
+        check: 'sandbox',
+        status: 'pass',
+        detail: "policy.yaml jails every repository's tasks (bubblewrap)",
+        fix: null,
+      });
+      // A container kind is not run by this version: the row fails.
+      writeFileSync(policy, readFileSync(policy, 'utf8').replace('kind: bubblewrap', 'kind: podman'));
+      expect(await rowOf()).toMatchObject({ status: 'fail', fix: 'use kind: bubblewrap (docs/sandbox.md)' });
+    },
+  );
 
   it('with no server the server row fails and the command exits 1', async () => {
     const home = tempHome();

@@ -13,16 +13,11 @@ import { JigClient } from '../../client/http.js';
 import { configDirOf } from '../../client/local-access.js';
 import { servicePath } from './admin-service-files.js';
 import { databaseRows } from './admin-doctor-database.js';
+import { sandboxRow } from './admin-doctor-sandbox.js';
 
-export type RowStatus = 'pass' | 'warn' | 'fail';
+import type { DoctorRow, RowStatus } from './admin-doctor-row.js';
 
-/** One line of `jig admin doctor`: what was checked, how it stands, and what to do when it is not well. */
-export interface DoctorRow {
-  check: string;
-  status: RowStatus;
-  detail: string;
-  fix: string | null;
-}
+export type { DoctorRow, RowStatus } from './admin-doctor-row.js';
 
 const GiB = 1024 ** 3;
 /** Below this a worktree of a large repository may not fit; below the lower one, none should be cut. */
@@ -337,6 +332,6 @@ export async function doctorRows(): Promise<DoctorRow[]> {
       }
     }
   } else rows.push(row('agents', 'warn', 'not checked: no server answers'));
-  rows.push(diskRow(home), ...networkRows(server.health), serviceRow());
+  rows.push(diskRow(home), sandboxRow(), ...networkRows(server.health), serviceRow());
   return rows;
 }

@@ -1,13 +1,5 @@
 import type { HealthAnswer } from '../../contract/health.js';
-
-/** A doctor row (admin-doctor-checks.ts), spelled here so the two files do not import each other. */
-interface DoctorRow {
-  check: string;
-  status: 'pass' | 'warn' | 'fail';
-  detail: string;
-  fix: string | null;
-}
-type RowStatus = DoctorRow['status'];
+import type { DoctorRow, RowStatus } from './admin-doctor-row.js';
 
 /** A follower tries for the lead every 2 s (store/leader.ts LEAD_POLL_MS); said with margin. */
 const LEAD_TAKEOVER_S = 5;
