@@ -231,7 +231,9 @@ describe('jig admin doctor', () => {
         fix: null,
       });
       // A container kind is not run by this version: the row fails.
-      writeFileSync(policy, readFileSync(policy, 'utf8').replace('kind: bubblewrap', 'kind: podman'));
+      // (The seeded file's comment shows a bubblewrap line too: change the line written above.)
+      const line = 'sandbox: {kind: bubblewrap, network: {allow: []}}';
+      writeFileSync(policy, readFileSync(policy, 'utf8').replace(line, line.replace('bubblewrap', 'podman')));
       expect(await rowOf()).toMatchObject({ status: 'fail', fix: 'use kind: bubblewrap (docs/sandbox.md)' });
     },
   );

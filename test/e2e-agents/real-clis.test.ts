@@ -1,4 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionReadout } from '../../src/contract/harness/provider.js';
@@ -277,6 +279,7 @@ describe.skipIf(claude.skip !== undefined)(
 );
 
 const codex = cli('codex');
+const hasBwrap = spawnSync('bwrap', ['--version']).error === undefined;
 describe.skipIf(codex.skip !== undefined)(
   `real Codex ${codex.skip ? `— skipped: ${codex.skip}` : ''}`,
   () => {
@@ -327,7 +330,15 @@ describe.skipIf(codex.skip !== undefined)(
       const output = (second.input ?? [])
         .filter((i) => i.type === 'function_call_output')
         .map((i) => texts(i.output));
-      expect(output.join('\n')).toMatch(/\.git\/index\.lock': Read-only file system/);
+      // With bubblewrap on the machine Codex runs its shell tool through bwrap, whose fresh /tmp
+      // hides Codex's own helper when Codex is installed under /tmp (a checkout there): every
+      // command then fails to start. Elsewhere the tool runs and .git is read-only to it.
+      const underTmp = realpathSync(codex.bin!).startsWith(`${realpathSync(tmpdir())}/`);
+      expect(output.join('\n')).toMatch(
+        hasBwrap && underTmp
+          ? /bwrap: execvp codex-linux-sandbox: No such file or directory/
+          : /\.git\/index\.lock': Read-only file system/,
+      );
       // The run itself ends as a success: only the tool output tells.
       expect(r.readout).toMatchObject({ done: true, is_error: false, final_text: 'Could not commit.' });
     });

@@ -5,27 +5,12 @@ import { resolveExecutable } from '../harness/installed.js';
 import { packageRoot } from '../package-root.js';
 import type { SandboxCredential } from '../../contract/config/sandbox.js';
 import { ensureCa } from './ca.js';
+import { relayedUrl, type SandboxRequest } from './request.js';
 import type { Mount, SandboxPlan } from './plan.js';
 import { planFiles } from './plan.js';
 
 /** The sandbox program, as built (npm run build). */
 export const SANDBOX_PROGRAM = join(packageRoot, 'dist', 'runtime', 'sandbox', 'sandbox-main.js');
-
-/** What a sandboxed launch needs beyond the task itself (resolved by sandbox-policy.ts). */
-export interface SandboxRequest {
-  program: string;
-  network:
-    | { mode: 'open' }
-    | {
-        mode: 'proxied';
-        allow: string[];
-        deny: string[];
-        jigPort: number | null;
-        credentials: SandboxCredential[];
-      };
-  /** More worktrees of the item (a workspace's members), read-write. */
-  worktrees: string[];
-}
 
 /** A session's sandbox folder. */
 export const sandboxDir = (runDir: string, sessionId: string): string =>
@@ -138,8 +123,8 @@ export async function prepareSandbox(o: {
       add(a, false);
   const env: Record<string, string> = { ...o.env, HOME: home, TMPDIR: '/tmp', JIG_SANDBOX: 'bubblewrap' };
   // Jig's API is relayed inside at its own loopback port; the home's files that say where are not there.
-  if (o.sandbox.network.mode === 'proxied' && o.sandbox.network.jigPort !== null)
-    env.JIG_URL = `http://127.0.0.1:${o.sandbox.network.jigPort}`;
+  const url = relayedUrl(o.sandbox);
+  if (url !== null) env.JIG_URL = url;
   const n = o.sandbox.network;
   let network: SandboxPlan['network'] = { mode: 'open' };
   if (n.mode === 'proxied') {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { readFileSync } from 'node:fs';
+import type { NewEventOf } from '../../store/events.js';
 import { planFiles } from './plan.js';
 import { sandboxDir } from './prepare.js';
 
@@ -43,4 +44,18 @@ export function readRefusals(runDir: string, sessionId: string): RefusedHost[] {
     else if (by.size < MOST) by.set(key, { ...r.data, count: 1 });
   }
   return [...by.values()];
+}
+
+/** The `sandbox_egress_denied` events of a session as it is recorded: one per host and port. */
+export function refusalEvents(
+  runDir: string,
+  s: { id: string; work_item_id: string; node: string; task_path: string },
+): NewEventOf<'sandbox_egress_denied'>[] {
+  return readRefusals(runDir, s.id).map((r) => ({
+    work_item_id: s.work_item_id,
+    type: 'sandbox_egress_denied',
+    by: 'jig',
+    node: s.node,
+    payload: { session: s.id, task: s.task_path, ...r },
+  }));
 }

@@ -5,7 +5,7 @@ import type { Sandbox } from '../../contract/config/sandbox.js';
 import { chainSandbox, sameSandbox } from '../../core/policy/sandbox.js';
 import { kindOf } from '../../core/sandbox/check.js';
 import { resolveExecutable } from '../harness/installed.js';
-import type { SandboxRequest } from './prepare.js';
+import type { SandboxRequest } from './request.js';
 
 /** What a launch runs in: a jail, none, or a refusal (the item stops as a config problem). */
 export type SandboxChoice = { ok: true; sandbox: SandboxRequest | null } | { ok: false; reason: string };

@@ -33,8 +33,8 @@ import type { SessionRunner } from './session-runner.js';
 import { cappedScopes, crossedCap, crossedReason } from './spend.js';
 import { SpendReservations } from './spend-reservations.js';
 import { launchEnv } from './task-env.js';
-import type { SandboxRequest } from '../sandbox/prepare.js';
 import { jailOf, withHarnessHosts } from '../sandbox/sandbox-policy.js';
+import { relayedUrl, type SandboxRequest } from '../sandbox/request.js';
 
 /** How an agent task's launch went: a session that ran, or why none could (the item stops). */
 export type AgentOutcome =
@@ -240,7 +240,8 @@ export class AgentRunner {
       ),
       ...(tools?.deny_tools.length ? { deniedTools: tools.deny_tools } : {}),
       // An escalation turn is not the item's worker (its own MCP tools act on the item): no asks.
-      permissionPrompt: r.node === ESCALATION_NODE ? null : askConfig(rec, this.d.home),
+      permissionPrompt:
+        r.node === ESCALATION_NODE ? null : askConfig(rec, this.d.home, relayedUrl(pre.sandbox)),
       permissionHook: hook?.ok ? { args: hook.args } : null,
       ...(resume ? { promptOverride: steer ?? RESUME_PROMPT } : {}),
       skill: (ref) => (isAddonRef(ref) ? this.d.addons.skill(ref, r.chain.addons) : this.d.skills.text(ref)),
@@ -428,16 +429,18 @@ export class AgentRunner {
  * The MCP config a launch passes so an undecided tool call asks a person through Jig: Jig's own
  * stdio server, speaking for this item's worker. Only for an item a person filed: a scheduled,
  * triggered or auto-filed item runs unattended, where an ask would only wait out its time, so its
- * undecided calls are denied at once as before.
+ * undecided calls are denied at once as before. In a jail the server is named by `url` (the API
+ * relayed inside): the home's files that say where it listens are not there, and a CLI starts its
+ * MCP servers with a few variables of its own plus these, not with the jail's `JIG_URL`.
  */
-export function askConfig(rec: ItemRecord, home: string): string | null {
+export function askConfig(rec: ItemRecord, home: string, url: string | null = null): string | null {
   if (rec.source !== 'human' && rec.source !== 'duplicate') return null;
   return JSON.stringify({
     mcpServers: {
       jig: {
         command: process.execPath,
         args: [join(packageRoot, 'bin', 'jig.js'), 'admin', 'mcp'],
-        env: { JIG_HOME: home, JIG_WORK_ITEM_ID: rec.id },
+        env: { JIG_HOME: home, JIG_WORK_ITEM_ID: rec.id, ...(url !== null ? { JIG_URL: url } : {}) },
       },
     },
   });

@@ -26,8 +26,9 @@ import { readResult } from './session-result.js';
 import { redact, resolveStatus, type Ending, type PersonEnding } from './session-status.js';
 import { inScope, type OverCap } from './item-spend.js';
 import { Launcher } from './launcher.js';
-import { readRefusals } from '../sandbox/refusals.js';
-import { prepareSandbox, sandboxOutputs, sandboxSummary, type SandboxRequest } from '../sandbox/prepare.js';
+import { refusalEvents } from '../sandbox/refusals.js';
+import { prepareSandbox, sandboxOutputs, sandboxSummary } from '../sandbox/prepare.js';
+import type { SandboxRequest } from '../sandbox/request.js';
 import { endGroup, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
 
 export interface SessionRequest {
@@ -196,16 +197,10 @@ export class SessionRunner {
     await insertSession(this.store.db, draft);
     let launched: Launched;
     try {
-      const argv = req.sandbox
-        ? await prepareSandbox({
-            runDir: this.paths.runDir,
-            sessionId: id,
-            itemId: req.itemId,
-            argv: req.argv,
-            cwd: req.cwd,
-            env,
-            sandbox: req.sandbox,
-          })
+      const { runDir } = this.paths;
+      const jail = req.sandbox;
+      const argv = jail
+        ? await prepareSandbox({ runDir, sessionId: id, ...req, env, sandbox: jail })
         : req.argv;
       launched = await this.launcher.launch({
         argv,
@@ -462,14 +457,7 @@ export class SessionRunner {
         node: s.node,
         payload: { session: s.id, task: s.task_path, status, exit_code: exitCode, ...(note ? { note } : {}) },
       });
-      for (const r of readRefusals(this.paths.runDir, s.id))
-        await uow.emit({
-          work_item_id: s.work_item_id,
-          type: 'sandbox_egress_denied',
-          by: 'jig',
-          node: s.node,
-          payload: { session: s.id, task: s.task_path, ...r },
-        });
+      for (const e of refusalEvents(this.paths.runDir, s)) await uow.emit(e);
       return true;
     });
     if (!written) {

@@ -13,7 +13,7 @@ import { AgentRunner, type AgentLaunchRequest, type AgentOutcome, type SkillSour
 import { onUsage } from './item-spend.js';
 import { SessionRunner, type PersonEnding } from './session-runner.js';
 import { launchEnv } from './task-env.js';
-import type { SandboxRequest } from '../sandbox/prepare.js';
+import type { SandboxRequest } from '../sandbox/request.js';
 import { jailOf, type SandboxChoice } from '../sandbox/sandbox-policy.js';
 
 /** What the workers work with: a part of the engine's resources (engine/resources.ts). */

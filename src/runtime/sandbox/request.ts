@@ -1,0 +1,24 @@
+import type { SandboxCredential } from '../../contract/config/sandbox.js';
+
+/** What a sandboxed launch needs beyond the task itself (resolved by sandbox-policy.ts). */
+export interface SandboxRequest {
+  program: string;
+  network:
+    | { mode: 'open' }
+    | {
+        mode: 'proxied';
+        allow: string[];
+        deny: string[];
+        jigPort: number | null;
+        credentials: SandboxCredential[];
+      };
+  /** More worktrees of the item (a workspace's members), read-write. */
+  worktrees: string[];
+}
+
+/** Where a jailed task reaches Jig's API (relayed inside at its own port), or null outside a proxied jail. */
+export function relayedUrl(s: SandboxRequest | null): string | null {
+  return s?.network.mode === 'proxied' && s.network.jigPort !== null
+    ? `http://127.0.0.1:${s.network.jigPort}`
+    : null;
+}
