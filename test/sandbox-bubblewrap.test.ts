@@ -223,9 +223,10 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
     jig = await startJig({ home, env: serverEnv(caFile) });
     writeFileSync(join(home, 'run', 'sandbox', 'sessions', session, 'out', 'result.json.go'), '');
     const done = await until(jig, item.id, ended);
-    expect(done.status, JSON.stringify(done)).toBe('completed');
-    expect(git(repo, 'show', `${done.branch}:after-restart.txt`)).toBe('allowed');
     const evs = await events(jig, item.id);
+    const story = JSON.stringify({ stop: done.stop, events: evs.map((e) => [e.type, e.payload]) });
+    expect(done.status, story).toBe('completed');
+    expect(git(repo, 'show', `${done.branch}:after-restart.txt`)).toBe('allowed');
     expect(evs.map((e) => e.type)).toContain('session_reattached');
     expect(evs.filter((e) => e.type === 'sandbox_egress_denied').map((e) => e.payload)).toEqual([
       expect.objectContaining({ session, host: '127.0.0.1', port: refused.port, count: 1 }),

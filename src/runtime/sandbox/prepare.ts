@@ -122,7 +122,8 @@ export async function prepareSandbox(o: {
     if (isAbsolute(a) && a.startsWith(`${o.runDir}${sep}`) && existsSync(a) && statSync(a).isFile())
       add(a, false);
   const env: Record<string, string> = { ...o.env, HOME: home, TMPDIR: '/tmp', JIG_SANDBOX: 'bubblewrap' };
-  // Jig's API is relayed inside at its own loopback port; the home's files that say where are not there.
+  // Where Jig's API is (relayed inside, or the host's loopback on an open network): the home's
+  // files that say where are not in the jail.
   const url = relayedUrl(o.sandbox);
   if (url !== null) env.JIG_URL = url;
   const n = o.sandbox.network;

@@ -4,7 +4,7 @@ import type { SandboxCredential } from '../../contract/config/sandbox.js';
 export interface SandboxRequest {
   program: string;
   network:
-    | { mode: 'open' }
+    | { mode: 'open'; jigPort: number | null }
     | {
         mode: 'proxied';
         allow: string[];

@@ -56,7 +56,7 @@ describe('sandboxFor', () => {
     // Without a kind and an image, bubblewrap.
     expect(choose(repo({ unrestricted_network: true }))).toMatchObject({
       ok: true,
-      sandbox: { network: { mode: 'open' } },
+      sandbox: { network: { mode: 'open', jigPort: 8765 } },
     });
   });
 

@@ -75,7 +75,10 @@ export function sandboxFor(o: {
       reason: `${where}: sandbox.resources cannot be enforced by a bubblewrap sandbox; remove them or use kind: podman`,
     };
   if (s.unrestricted_network === true)
-    return { ok: true, sandbox: { program, network: { mode: 'open' }, worktrees: o.worktrees } };
+    return {
+      ok: true,
+      sandbox: { program, network: { mode: 'open', jigPort: o.jigPort }, worktrees: o.worktrees },
+    };
   const phase = s.network?.[o.phase];
   const network = {
     mode: 'proxied' as const,

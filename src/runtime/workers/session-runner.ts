@@ -29,7 +29,7 @@ import { Launcher } from './launcher.js';
 import { refusalEvents } from '../sandbox/refusals.js';
 import { prepareSandbox, sandboxOutputs, sandboxSummary } from '../sandbox/prepare.js';
 import type { SandboxRequest } from '../sandbox/request.js';
-import { endGroup, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
+import { endGroup, exitWritten, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
 
 export interface SessionRequest {
   itemId: string;
@@ -366,6 +366,8 @@ export class SessionRunner {
       this.armCap(s);
       this.watch(s);
       await waitGone(s.pid, s.pid_start);
+      // The exit code is written just after the task is reaped, which is when its pid goes.
+      await exitWritten(s.exit_path);
     }
     return this.record(s);
   }

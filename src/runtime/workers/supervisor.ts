@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { readInside } from '../fs/safe-read.js';
 import { LOG_FLAGS, WRAPPER } from './launch-protocol.js';
@@ -117,6 +117,14 @@ function leadsWith(d: string, entry: string): boolean {
  */
 export async function waitGone(pid: number, startTime: string | null, pollMs = 500): Promise<void> {
   while (isSameProcess(pid, startTime)) await delay(pollMs);
+}
+
+/**
+ * Waits, at most `graceMs`, for a task's exit file to appear once its process is gone: the process
+ * that writes it (the launcher, or the shell wrapper) does so right after the task ends.
+ */
+export async function exitWritten(exitPath: string, graceMs = 2000, pollMs = 50): Promise<void> {
+  for (let waited = 0; waited < graceMs && !existsSync(exitPath); waited += pollMs) await delay(pollMs);
 }
 
 /** How often a process group being ended is looked at again. */
