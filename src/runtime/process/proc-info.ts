@@ -5,13 +5,15 @@ import { readdirSync, readFileSync } from 'node:fs';
  * pid it names one process for its whole life: a pid reused later has another start time.
  * Null where /proc is missing or the process is gone.
  */
-export function processStartTime(pid: number): string | null {
+export function processStartTime(pid: number, { ended = false }: { ended?: boolean } = {}): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) is in parentheses and may contain spaces or ')'.
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const state = rest[0];
-    if (state === 'Z' || state === 'X') return null;
+    // A process that has ended is no longer the one it was, unless the caller is its parent, which
+    // has not reaped it yet and asks for the start of the child it just made (`ended`).
+    if (!ended && (state === 'Z' || state === 'X')) return null;
     return rest[19] ?? null;
   } catch {
     return null;

@@ -113,7 +113,8 @@ function start(req: LaunchRequest, viaShell: boolean): void {
     running--;
     leaveIfDone();
   });
-  reply({ id: req.id, pid, start: processStartTime(pid) });
+  // A task that ended at once is a zombie until the loop reaps it, still with its start time.
+  reply({ id: req.id, pid, start: processStartTime(pid, { ended: true }) });
 }
 
 createInterface({ input: process.stdin })

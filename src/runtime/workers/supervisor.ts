@@ -48,7 +48,7 @@ export function launchHere(spec: LaunchSpec): Launched {
     });
     child.unref();
     if (child.pid === undefined) throw new Error(`could not start ${spec.argv[0] ?? 'the task'}`);
-    return { pid: child.pid, startTime: processStartTime(child.pid), exited };
+    return { pid: child.pid, startTime: processStartTime(child.pid, { ended: true }), exited };
   } finally {
     closeSync(log);
   }
