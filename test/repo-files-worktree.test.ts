@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git } from './helpers/git.js';
 import { agentSetup } from './helpers/agents.js';
-import { events, fileItem, post, until } from './helpers/engine.js';
+import { events, fileItem, oneCommand, post, until } from './helpers/engine.js';
 import { cleanupAll, http, tempHome, type JigProcess } from './helpers/server.js';
 
 // Findings 1 and 7 of issue 14, in the worktree: `local_files` are copied by the attachment rules,
@@ -23,15 +23,7 @@ let jig: JigProcess;
 let repo: string;
 let outside: string;
 
-const one = `
-nodes:
-  - id: only
-    kind: exec
-    tasks:
-      - id: t
-        kind: subprocess
-        run: 'true'
-`;
+const one = oneCommand('true');
 
 /** An agent writes the spec (and reports it); a later step may spoil it before the gate reads it. */
 const documented = (spoil: string | null) => `

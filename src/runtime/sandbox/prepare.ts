@@ -5,7 +5,7 @@ import { resolveExecutable } from '../harness/installed.js';
 import { packageRoot } from '../package-root.js';
 import type { SandboxCredential } from '../../contract/config/sandbox.js';
 import { ensureCa } from './ca.js';
-import { relayedUrl, type SandboxRequest } from './request.js';
+import { allowedHosts, relayedUrl, type SandboxRequest } from './request.js';
 import type { Mount, SandboxPlan } from './plan.js';
 import { planFiles } from './plan.js';
 
@@ -142,7 +142,7 @@ export async function prepareSandbox(o: {
     }
     network = {
       mode: 'proxied',
-      allow: [...n.allow, ...n.credentials.flatMap((c) => c.hosts)],
+      allow: allowedHosts(n),
       deny: n.deny,
       jigPort: n.jigPort,
       caller: { item: o.itemId, escalation: o.env.JIG_ESCALATION_TURN === '1' },
@@ -193,6 +193,6 @@ function secretsOf(
 export function sandboxSummary(s: SandboxRequest): { kind: 'bubblewrap'; network: string } {
   const n = s.network;
   if (n.mode === 'open') return { kind: 'bubblewrap', network: 'unrestricted' };
-  const allow = [...n.allow, ...n.credentials.flatMap((c) => c.hosts)];
+  const allow = allowedHosts(n);
   return { kind: 'bubblewrap', network: allow.length === 0 ? 'none' : `allow ${allow.join(', ')}` };
 }

@@ -21,10 +21,16 @@ function parseRelays(text: string | undefined): Relay[] {
   const raw: unknown = JSON.parse(text ?? '[]');
   if (!Array.isArray(raw)) throw new Error('the relays must be a list');
   return raw.map((r: unknown) => {
-    const o = r as { port?: unknown; socket?: unknown };
-    if (typeof o.port !== 'number' || typeof o.socket !== 'string')
+    if (
+      typeof r !== 'object' ||
+      r === null ||
+      !('port' in r) ||
+      !('socket' in r) ||
+      typeof r.port !== 'number' ||
+      typeof r.socket !== 'string'
+    )
       throw new Error('a relay needs port and socket');
-    return { port: o.port, socket: o.socket };
+    return { port: r.port, socket: r.socket };
   });
 }
 

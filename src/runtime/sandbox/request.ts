@@ -22,3 +22,8 @@ export function relayedUrl(s: SandboxRequest | null): string | null {
     ? `http://127.0.0.1:${s.network.jigPort}`
     : null;
 }
+
+/** The hosts a proxied jail lets through: its allow list and every credential's hosts. */
+export function allowedHosts(n: { allow: string[]; credentials: SandboxCredential[] }): string[] {
+  return [...n.allow, ...n.credentials.flatMap((c) => c.hosts)];
+}
