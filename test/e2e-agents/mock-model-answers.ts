@@ -14,10 +14,14 @@ export interface Plan {
   tool?: { name: string; input: Record<string, unknown> };
   text: string;
   command: string;
+  /** Claude Code's `run_in_background` for a `bash` answer. */
+  background?: boolean;
   status: number;
   resetAfterS: number | null;
   usage: { input: number; output: number; cache_read: number };
   slowMs: number;
+  /** Hold the answer until this file exists (bounded). */
+  untilFile: { path: string; maxMs: number } | null;
 }
 
 let seq = 0;
@@ -113,7 +117,11 @@ export function anthropic(body: Obj, plan: Plan, res: ServerResponse): void {
       type: 'tool_use',
       id: nextId('toolu'),
       name: 'Bash',
-      input: { command: plan.command, description: 'run the requested command' },
+      input: {
+        command: plan.command,
+        description: 'run the requested command',
+        ...(plan.background === true ? { run_in_background: true } : {}),
+      },
     });
   if (plan.kind === 'tool' && plan.tool)
     blocks.push({ type: 'tool_use', id: nextId('toolu'), name: plan.tool.name, input: plan.tool.input });

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import {
   anthropic,
@@ -23,8 +24,11 @@ import {
 export type Turn =
   /** Answer with text (ends the agent's turn). */
   | { say: string }
-  /** Ask the CLI to run this command with its own shell tool; the next request carries the result. */
-  | { bash: string; say?: string }
+  /**
+   * Ask the CLI to run this command with its own shell tool; the next request carries the result.
+   * `background` (Anthropic only): Claude Code's `run_in_background`, so the CLI answers at once.
+   */
+  | { bash: string; say?: string; background?: boolean }
   /** Anthropic only: call this tool by name with this input (an MCP tool, say). */
   | { tool: string; input: Record<string, unknown>; say?: string }
   /** Token counts the next answer reports (else a small default). */
@@ -36,7 +40,12 @@ export type Turn =
   | { status: 401; once?: boolean }
   | { status: 429; reset_after_s?: number; once?: boolean }
   /** Wait this long before the next answer. */
-  | { slow_ms: number };
+  | { slow_ms: number }
+  /**
+   * Hold the next answer until this file exists (what a tool the CLI started writes), at most
+   * `max_ms` (default 60 s): orders the answer after the tool by construction, not by timing.
+   */
+  | { until_file: string; max_ms?: number };
 
 export type { Api };
 
@@ -103,6 +112,7 @@ export async function startMockModelServer(script: Turn[]): Promise<MockModelSer
   const reported = { input: 0, output: 0, cache_read: 0 };
   // Pending slow_ms waits, ended early by close() so a slow answer never outlives its test.
   const waits = new Set<() => void>();
+  let closed = false;
   const sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {
       const done = (): void => {
@@ -125,12 +135,14 @@ export async function startMockModelServer(script: Turn[]): Promise<MockModelSer
       resetAfterS: null,
       usage: { ...DEFAULT_USAGE },
       slowMs: 0,
+      untilFile: null,
     };
     for (;;) {
       const t = queue.shift();
       if (!t) return plan; // script exhausted: "Done."
       if ('usage' in t) plan.usage = { cache_read: 0, ...t.usage };
       else if ('slow_ms' in t) plan.slowMs += t.slow_ms;
+      else if ('until_file' in t) plan.untilFile = { path: t.until_file, maxMs: t.max_ms ?? 60_000 };
       else if ('status' in t) {
         plan.kind = 'error';
         plan.status = t.status;
@@ -145,6 +157,7 @@ export async function startMockModelServer(script: Turn[]): Promise<MockModelSer
       } else if ('bash' in t) {
         plan.kind = 'bash';
         plan.command = t.bash;
+        plan.background = t.background === true;
         plan.text = t.say ?? 'I will run a command.';
         return plan;
       } else {
@@ -163,7 +176,14 @@ export async function startMockModelServer(script: Turn[]): Promise<MockModelSer
       resetAfterS: null,
       usage: { input: 0, output: 0, cache_read: 0 },
       slowMs: 0,
+      untilFile: null,
     };
+  }
+
+  /** Polls (bounded) for a file a tool writes; closing the server ends the wait. */
+  async function untilFile(path: string, maxMs: number): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    while (!existsSync(path) && Date.now() < deadline && !closed) await sleep(50);
   }
 
   function count(plan: Plan): void {
@@ -233,6 +253,7 @@ export async function startMockModelServer(script: Turn[]): Promise<MockModelSer
     }
     rec.main = tools.length > 0;
     const plan = rec.main ? nextPlan() : sideUsage();
+    if (plan.untilFile) await untilFile(plan.untilFile.path, plan.untilFile.maxMs);
     if (plan.slowMs > 0) await sleep(plan.slowMs);
     if (res.destroyed) return;
     if (plan.kind === 'error') {
@@ -261,6 +282,7 @@ export async function startMockModelServer(script: Turn[]): Promise<MockModelSer
     reported,
     close: () =>
       new Promise<void>((resolve) => {
+        closed = true;
         for (const done of [...waits]) done();
         server.closeAllConnections();
         server.close(() => resolve());
