@@ -230,11 +230,22 @@ describe('jig admin doctor', () => {
         detail: "policy.yaml jails every repository's tasks (bubblewrap)",
         fix: null,
       });
-      // A container kind is not run by this version: the row fails.
+      // A container kind whose runtime does not answer (these machines have a docker client and no
+      // daemon, or no docker at all): the row fails and says so.
       // (The seeded file's comment shows a bubblewrap line too: change the line written above.)
       const line = 'sandbox: {kind: bubblewrap, network: {allow: []}}';
-      writeFileSync(policy, readFileSync(policy, 'utf8').replace(line, line.replace('bubblewrap', 'podman')));
-      expect(await rowOf()).toMatchObject({ status: 'fail', fix: 'use kind: bubblewrap (docs/sandbox.md)' });
+      writeFileSync(
+        policy,
+        readFileSync(policy, 'utf8').replace(line, 'sandbox: {kind: docker, image: x, network: {allow: []}}'),
+      );
+      const row = await rowOf();
+      expect(row).toMatchObject({
+        status: 'fail',
+        fix: 'install docker (docs/sandbox.md), or set their sandbox to kind: bubblewrap',
+      });
+      expect(JSON.stringify(row)).toMatch(
+        /repositories ask for a docker sandbox, and docker (is not installed|does not answer: .+): their items stop at the first task/,
+      );
     },
   );
 

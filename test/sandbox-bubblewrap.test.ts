@@ -1,8 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCa, LeafCertificates } from '../src/runtime/sandbox/ca.js';
@@ -11,6 +9,7 @@ import { events, fileItem, isAlive, oneCommand, until } from './helpers/engine.j
 import { eventOf } from './helpers/engine-clock.js';
 import { holdUntil } from './helpers/hold.js';
 import { git } from './helpers/git.js';
+import { answering, serverHomeWithKey } from './helpers/answering.js';
 import { cleanupAll, startJig, type JigProcess } from './helpers/server.js';
 
 // Issue 45: tasks of a repo whose sandbox is `kind: bubblewrap` run in a jail, with the real bwrap
@@ -33,22 +32,6 @@ const chain = oneCommand;
 
 const SECRET = 'sk-real-key-the-task-never-sees';
 
-/** A loopback HTTP (or, given a certificate, HTTPS) server answering `name` and the key it got. */
-async function answering(
-  name: string,
-  tls?: { cert: string; key: string },
-): Promise<{ server: Server; port: number }> {
-  const answer = (req: IncomingMessage, res: ServerResponse) => {
-    const key = req.headers['x-api-key'];
-    res.end(typeof key === 'string' ? `${name} key=${key}` : name);
-  };
-  const server = tls ? createHttpsServer(tls, answer) : createServer(answer);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const a = server.address();
-  if (a === null || typeof a === 'string') throw new Error('no port');
-  return { server, port: a.port };
-}
-
 describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : ''}`, () => {
   let jig: JigProcess;
   let repo: string;
@@ -62,15 +45,8 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
   let caFile = '';
 
   beforeAll(async () => {
-    serverHome = mkdtempSync(join(tmpdir(), 'jig-server-home-'));
+    serverHome = serverHomeWithKey('Sandbox Test');
     scratch.push(serverHome);
-    // The server's git identity: the jail's private HOME gets a copy, and nothing else of this folder.
-    writeFileSync(
-      join(serverHome, '.gitconfig'),
-      '[user]\n\tname = Sandbox Test\n\temail = sandbox@jig.invalid\n',
-    );
-    mkdirSync(join(serverHome, '.ssh'));
-    writeFileSync(join(serverHome, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n', { mode: 0o600 });
     allowed = await answering('allowed');
     refused = await answering('refused');
     // An HTTPS host with a CA of its own, which the server's process trusts (NODE_EXTRA_CA_CERTS):

@@ -305,7 +305,7 @@ export const eventCatalogue = {
       harness: str.optional(),
       model: nullableStr.optional(),
       sandbox: z
-        .strictObject({ kind: z.literal('bubblewrap'), network: str })
+        .strictObject({ kind: z.enum(['bubblewrap', 'podman', 'docker']), network: str })
         .optional()
         .describe('the jail it ran in (docs/sandbox.md); absent: none'),
       worker: str.optional(),

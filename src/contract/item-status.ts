@@ -35,5 +35,7 @@ export const stopKinds = [
   'stuck',
   'wait',
   'rate_limit',
+  /** A task's container was killed out of memory (docs/sandbox.md): raise `resources.memory`. */
+  'sandbox_oom_killed',
 ] as const;
 export type StopKind = (typeof stopKinds)[number];

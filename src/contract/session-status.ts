@@ -20,6 +20,8 @@ export const sessionStatuses = [
   'infra_error',
   /** Ended by the server because a token or dollar cap was crossed while it ran, or at its end. */
   'budget_exceeded',
+  /** Killed by its container runtime out of memory (the sandbox's `resources.memory`). */
+  'oom_killed',
   /** An external wait on the forge, polled by the server: no process (runtime/engine/waits.ts). */
   'waiting',
 ] as const;

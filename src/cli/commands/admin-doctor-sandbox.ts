@@ -25,6 +25,21 @@ export function bubblewrapWorks(): { ok: true } | { ok: false; why: string } {
   return { ok: true };
 }
 
+/**
+ * Whether podman or docker answers here (`info` reaches its storage or its daemon), or why not.
+ * It runs no container: that needs an image, which is the repository's to name.
+ */
+export function containerRuntimeWorks(kind: string): { ok: true } | { ok: false; why: string } {
+  const r = spawnSync(kind, ['info', '--format', '{{json .}}'], { encoding: 'utf8', timeout: 30_000 });
+  if (r.error) return { ok: false, why: `${kind} is not installed` };
+  if (r.status !== 0)
+    return {
+      ok: false,
+      why: `${kind} does not answer: ${r.stderr.trim().split('\n').pop()?.slice(0, 200) ?? ''}`,
+    };
+  return { ok: true };
+}
+
 function read<T>(
   file: string,
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
@@ -66,14 +81,16 @@ export function sandboxRow(): DoctorRow {
       detail: `repositories ask for a bubblewrap jail, and ${bwrap.why}: their items stop at the first task`,
       fix: 'install bubblewrap, or set their sandbox to kind: none',
     };
-  const containers = [...wanted].filter((k) => k === 'podman' || k === 'docker');
-  if (containers.length > 0)
-    return {
-      check: 'sandbox',
-      status: 'fail',
-      detail: `repositories ask for a ${containers.join(' or ')} sandbox, which this version does not run: their items stop at the first task`,
-      fix: 'use kind: bubblewrap (docs/sandbox.md)',
-    };
+  for (const kind of [...wanted].filter((k) => k === 'podman' || k === 'docker')) {
+    const rt = containerRuntimeWorks(kind);
+    if (!rt.ok)
+      return {
+        check: 'sandbox',
+        status: 'fail',
+        detail: `repositories ask for a ${kind} sandbox, and ${rt.why}: their items stop at the first task`,
+        fix: `install ${kind} (docs/sandbox.md), or set their sandbox to kind: bubblewrap`,
+      };
+  }
   if (repos.length === 0 ? byDefault !== null : jailed === repos.length)
     return {
       check: 'sandbox',

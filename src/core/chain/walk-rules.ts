@@ -56,6 +56,7 @@ export function rejectTarget(chain: ResolvedChain, gateIndex: number, override?:
 const precedence: SessionStatus[] = [
   'config_error',
   'infra_error',
+  'oom_killed',
   'budget_exceeded',
   'rate_limited',
   'needs_context',
@@ -76,6 +77,7 @@ export function worstStatus(statuses: SessionStatus[]): SessionStatus | null {
 export const stopKindOf: Partial<Record<SessionStatus, StopKind>> = {
   config_error: 'config',
   infra_error: 'infra',
+  oom_killed: 'sandbox_oom_killed',
   budget_exceeded: 'budget',
   rate_limited: 'rate_limit',
   needs_context: 'question',

@@ -37,6 +37,45 @@ describe('checkSandbox', () => {
     ]);
   });
 
+  it('a container kind needs an image, and an image needs a container kind', () => {
+    expect(checkSandbox({ kind: 'podman' })).toEqual([
+      {
+        path: ['kind'],
+        message:
+          'a podman sandbox runs an image: name it with `image` (Jig never pulls one; it must be there)',
+        mode: 'value',
+      },
+    ]);
+    expect(checkSandbox({ kind: 'bubblewrap', image: 'node:20' })).toEqual([
+      {
+        path: ['image'],
+        message: 'a bubblewrap sandbox runs no image; remove it or use kind: podman',
+        mode: 'key',
+      },
+    ]);
+    expect(checkSandbox({ image: 'node:20' })).toEqual([]);
+  });
+
+  it('memory and cpu must be amounts the runtimes read', () => {
+    expect(
+      checkSandbox({ kind: 'podman', image: 'x', resources: { memory: '4 GB', cpu: 'two', pids: 64 } }),
+    ).toEqual([
+      {
+        path: ['resources', 'memory'],
+        message: '`4 GB` is not an amount of memory: write a number with b, k, m or g (e.g. 512m, 4g)',
+        mode: 'value',
+      },
+      {
+        path: ['resources', 'cpu'],
+        message: '`two` is not a number of CPUs: write a positive number (e.g. 1.5)',
+        mode: 'value',
+      },
+    ]);
+    expect(checkSandbox({ kind: 'docker', image: 'x', resources: { memory: '512m', cpu: '1.5' } })).toEqual(
+      [],
+    );
+  });
+
   it('the kind defaults to bubblewrap, or docker when an image is named', () => {
     expect(kindOf({})).toBe('bubblewrap');
     expect(kindOf({ image: 'node:20' })).toBe('docker');

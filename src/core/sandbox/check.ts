@@ -5,6 +5,9 @@ import { parseEgressEntry } from './egress-rules.js';
 export const kindOf = (s: Sandbox): SandboxKind =>
   s.kind ?? (s.image !== undefined ? 'docker' : 'bubblewrap');
 
+/** Memory as podman and docker read it: a whole number of bytes, or with a unit (at least 6m to start). */
+const MEMORY = /^\d+(\.\d+)?[bkmg]?$/i;
+
 /** A problem in a `sandbox:` block, at a path below it. */
 export interface SandboxProblem {
   path: (string | number)[];
@@ -32,6 +35,31 @@ export function checkSandbox(s: Sandbox): SandboxProblem[] {
       path: ['resources'],
       message: `a ${kind} sandbox cannot enforce resources (cpu, memory, pids); remove them or use kind: podman`,
       mode: 'key',
+    });
+  if ((kind === 'podman' || kind === 'docker') && s.image === undefined)
+    out.push({
+      path: ['kind'],
+      message: `a ${kind} sandbox runs an image: name it with \`image\` (Jig never pulls one; it must be there)`,
+      mode: 'value',
+    });
+  if (s.image !== undefined && (kind === 'bubblewrap' || kind === 'none'))
+    out.push({
+      path: ['image'],
+      message: `a ${kind} sandbox runs no image; remove it or use kind: podman`,
+      mode: 'key',
+    });
+  const r = s.resources;
+  if (r?.memory !== undefined && !MEMORY.test(r.memory))
+    out.push({
+      path: ['resources', 'memory'],
+      message: `\`${r.memory}\` is not an amount of memory: write a number with b, k, m or g (e.g. 512m, 4g)`,
+      mode: 'value',
+    });
+  if (typeof r?.cpu === 'string' && !(Number(r.cpu) > 0))
+    out.push({
+      path: ['resources', 'cpu'],
+      message: `\`${r.cpu}\` is not a number of CPUs: write a positive number (e.g. 1.5)`,
+      mode: 'value',
     });
   const lists: [(string | number)[], string[] | undefined][] = [
     [['network', 'allow'], s.network?.allow],

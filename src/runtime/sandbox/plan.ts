@@ -9,9 +9,32 @@ export type Mount = z.infer<typeof Mount>;
 
 export const SandboxPlan = z
   .object({
-    kind: z.literal('bubblewrap'),
-    /** The bwrap executable, resolved when the plan was made. */
+    kind: z.enum(['bubblewrap', 'podman', 'docker']),
+    /** The bwrap, podman or docker executable, resolved when the plan was made. */
     program: z.string().min(1),
+    /** A container kind's own settings; null under bubblewrap. */
+    container: z
+      .object({
+        image: z.string().min(1),
+        /** The container's name (`jig-<session>`): what the server removes if the task is killed. */
+        name: z.string().min(1),
+        resources: z
+          .object({
+            cpu: z.union([z.number(), z.string()]).optional(),
+            memory: z.string().optional(),
+            pids: z.number().int().optional(),
+          })
+          .strict(),
+        /**
+         * The server's variables the container runtime itself reads (its configuration, its
+         * socket, the rootless user's folders): podman runs with these, the task with `env`.
+         */
+        runtimeEnv: z.record(z.string(), z.string()),
+        /** Who the task runs as: the server's uid and gid. */
+        user: z.object({ uid: z.number().int(), gid: z.number().int() }).strict(),
+      })
+      .strict()
+      .nullable(),
     argv: z.array(z.string()).min(1),
     cwd: z.string().min(1),
     /** The task's environment inside (the proxy variables are added by the sandbox program). */
@@ -59,4 +82,10 @@ export const planFiles = (dir: string) => ({
   jigSocket: `${dir}/in/jig.sock`,
   relay: `${dir}/in/relay.mjs`,
   out: `${dir}/out`,
+  /** A container's variables (0600; podman and docker read them with --env-file). */
+  envFile: `${dir}/container.env`,
+  /** Written by the sandbox program when the runtime says the container was killed out of memory. */
+  oom: `${dir}/oom.json`,
+  /** The container a session runs in, for the server to remove when the task is gone (container.ts). */
+  container: `${dir}/container.json`,
 });

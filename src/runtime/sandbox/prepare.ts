@@ -5,7 +5,7 @@ import { resolveExecutable } from '../harness/installed.js';
 import { packageRoot } from '../package-root.js';
 import type { SandboxCredential } from '../../contract/config/sandbox.js';
 import { ensureCa } from './ca.js';
-import { allowedHosts, relayedUrl, type SandboxRequest } from './request.js';
+import { allowedHosts, relayedUrl, type JailKind, type SandboxRequest } from './request.js';
 import type { Mount, SandboxPlan } from './plan.js';
 import { planFiles } from './plan.js';
 
@@ -121,7 +121,8 @@ export async function prepareSandbox(o: {
   for (const a of o.argv.slice(1))
     if (isAbsolute(a) && a.startsWith(`${o.runDir}${sep}`) && existsSync(a) && statSync(a).isFile())
       add(a, false);
-  const env: Record<string, string> = { ...o.env, HOME: home, TMPDIR: '/tmp', JIG_SANDBOX: 'bubblewrap' };
+  const kind = o.sandbox.kind;
+  const env: Record<string, string> = { ...o.env, HOME: home, TMPDIR: '/tmp', JIG_SANDBOX: kind };
   // Where Jig's API is (relayed inside, or the host's loopback on an open network): the home's
   // files that say where are not in the jail.
   const url = relayedUrl(o.sandbox);
@@ -151,8 +152,18 @@ export async function prepareSandbox(o: {
     };
   }
   const plan: SandboxPlan = {
-    kind: 'bubblewrap',
+    kind,
     program: o.sandbox.program,
+    container:
+      kind === 'bubblewrap'
+        ? null
+        : {
+            image: o.sandbox.image ?? '',
+            name: `jig-${o.sessionId}`,
+            resources: o.sandbox.resources ?? {},
+            runtimeEnv: runtimeEnv(),
+            user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
+          },
     argv: o.argv,
     cwd: o.cwd,
     env,
@@ -162,6 +173,19 @@ export async function prepareSandbox(o: {
   };
   writeFileSync(f.plan, JSON.stringify(plan), { mode: 0o600 });
   return [process.execPath, SANDBOX_PROGRAM, f.plan];
+}
+
+/**
+ * The server's variables podman or docker read for themselves (where their configuration, storage
+ * and socket are, the rootless user's folders): the runtime runs with these, never the task's.
+ */
+const RUNTIME_VARS =
+  /^(PATH|HOME|USER|LOGNAME|TMPDIR|XDG_[A-Z_]+|CONTAINERS?_[A-Z_]+|DOCKER_[A-Z_]+|DBUS_SESSION_BUS_ADDRESS)$/;
+
+function runtimeEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && RUNTIME_VARS.test(k)) out[k] = v;
+  return out;
 }
 
 /** The placeholder a task sees in a credential's variable. */
@@ -190,9 +214,9 @@ function secretsOf(
 }
 
 /** What a session's start event says of its jail (the item page shows it). */
-export function sandboxSummary(s: SandboxRequest): { kind: 'bubblewrap'; network: string } {
+export function sandboxSummary(s: SandboxRequest): { kind: JailKind; network: string } {
   const n = s.network;
-  if (n.mode === 'open') return { kind: 'bubblewrap', network: 'unrestricted' };
+  if (n.mode === 'open') return { kind: s.kind, network: 'unrestricted' };
   const allow = allowedHosts(n);
-  return { kind: 'bubblewrap', network: allow.length === 0 ? 'none' : `allow ${allow.join(', ')}` };
+  return { kind: s.kind, network: allow.length === 0 ? 'none' : `allow ${allow.join(', ')}` };
 }

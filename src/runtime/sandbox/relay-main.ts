@@ -8,6 +8,9 @@
  * built-ins and no imports of Jig's own modules).
  *
  * Usage: node relay.mjs '[{"port":3128,"socket":"/…/egress.sock"}]' command args…
+ *
+ * Without a command (a container's relay, started by the sandbox program in the container's network
+ * namespace from outside) it prints `ready` once every port listens and relays until it is ended.
  */
 import { spawn } from 'node:child_process';
 import { connect, createServer, type Server } from 'node:net';
@@ -51,8 +54,11 @@ function listen(r: Relay): Promise<Server> {
 async function main(): Promise<void> {
   const [, , relaysText, program, ...args] = process.argv;
   const relays = parseRelays(relaysText);
-  if (program === undefined) throw new Error('no command to run');
   const servers = await Promise.all(relays.map(listen));
+  if (program === undefined) {
+    process.stdout.write('ready\n');
+    return;
+  }
   for (const s of servers) s.unref();
   const child = spawn(program, args, { stdio: 'inherit' });
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)

@@ -1,8 +1,23 @@
 import type { SandboxCredential } from '../../contract/config/sandbox.js';
 
+/** The jails Jig runs (`none` is no jail, so no request). */
+export type JailKind = 'bubblewrap' | 'podman' | 'docker';
+
+/** A container's limits, as written in `sandbox.resources`. */
+export interface SandboxResources {
+  cpu?: number | string;
+  memory?: string;
+  pids?: number;
+}
+
 /** What a sandboxed launch needs beyond the task itself (resolved by sandbox-policy.ts). */
 export interface SandboxRequest {
+  kind: JailKind;
+  /** bwrap, podman or docker, resolved on PATH. */
   program: string;
+  /** The image a container kind runs (null under bubblewrap). */
+  image: string | null;
+  resources: SandboxResources | null;
   network:
     | { mode: 'open'; jigPort: number | null }
     | {

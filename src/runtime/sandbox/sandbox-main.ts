@@ -1,7 +1,8 @@
 /*
  * The sandbox program (docs/sandbox.md, ADR 0033): the process Jig launches for a sandboxed task,
  * in the task's place. It serves the session's egress proxy and the relay to Jig's API on unix
- * sockets, starts bwrap with the task inside, and exits as the task did. Being the task's parent,
+ * sockets, starts bwrap (or a podman or docker container) with the task inside, and exits as the
+ * task did. Being the task's parent,
  * in the task's process group, it lives exactly as long as the task: a Jig restart leaves both
  * running (the session is adopted), and ending the session's group ends the proxy with it.
  *
@@ -16,6 +17,7 @@ import { sandboxApiVerdict } from '../../core/sandbox/api-allow.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bwrapArgs } from './bwrap-args.js';
+import { runContainer, type Relay } from './container-run.js';
 import { egressProxy } from './egress-proxy.js';
 import { planFiles, PROXY_PORT, SandboxPlan } from './plan.js';
 
@@ -68,6 +70,7 @@ async function main(): Promise<number> {
   const f = planFiles(plan.dir);
   const env: Record<string, string> = { ...plan.env };
   let command = plan.argv;
+  let relays: Relay[] | null = null;
   if (plan.network.mode === 'proxied') {
     const ca = plan.network.tls;
     // Loaded only for a session with secrets: certificates are the one thing needing node-forge.
@@ -85,7 +88,7 @@ async function main(): Promise<number> {
     });
     await listenOn(proxy, f.egressSocket);
     proxy.unref();
-    const relays = [{ port: PROXY_PORT, socket: f.egressSocket }];
+    relays = [{ port: PROXY_PORT, socket: f.egressSocket }];
     if (plan.network.jigPort !== null) {
       const jig = jigRelay(plan.network.jigPort, plan.network.caller);
       await listenOn(jig, f.jigSocket);
@@ -100,6 +103,8 @@ async function main(): Promise<number> {
     // Jig's own port is relayed inside; everything else goes through the proxy.
     env.NO_PROXY = env.no_proxy = plan.network.jigPort !== null ? `127.0.0.1:${plan.network.jigPort}` : '';
   }
+  // A container's relay runs outside it, in its network namespace (container-run.ts).
+  if (plan.container !== null) return runContainer(plan, plan.container, env, relays);
   const child = spawn(plan.program, [...bwrapArgs(plan), ...command], { env, stdio: 'inherit' });
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => child.kill(sig));
   return new Promise<number>((resolve) => {

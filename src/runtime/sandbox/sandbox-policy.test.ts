@@ -8,12 +8,16 @@ import { sandboxFor, withHarnessHosts } from './sandbox-policy.js';
 
 // A PATH holding only a stand-in `bwrap` (the policy only looks the program up; nothing runs here).
 const bin = mkdtempSync(join(tmpdir(), 'jig-sandbox-policy-'));
-symlinkSync('/bin/true', join(bin, 'bwrap'));
+for (const p of ['bwrap', 'podman', 'docker']) symlinkSync('/bin/true', join(bin, p));
 afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
 const repo = (sandbox: RepoEntry['sandbox']): RepoEntry => ({ path: '/r', sandbox });
-const choose = (r: RepoEntry, o: { agent?: boolean; phase?: 'install' | 'runtime'; path?: string } = {}) =>
+const choose = (
+  r: RepoEntry,
+  o: { agent?: boolean; phase?: 'install' | 'runtime'; path?: string; uid?: number } = {},
+) =>
   sandboxFor({
+    ...(o.uid !== undefined ? { uid: o.uid } : {}),
     repo: r,
     phase: o.phase ?? 'runtime',
     agent: o.agent ?? false,
@@ -41,7 +45,10 @@ describe('sandboxFor', () => {
     expect(choose(s, { phase: 'install' })).toEqual({
       ok: true,
       sandbox: {
+        kind: 'bubblewrap',
         program: join(bin, 'bwrap'),
+        image: null,
+        resources: null,
         network: {
           mode: 'proxied',
           allow: ['a.test', 'registry.npmjs.org'],
@@ -87,6 +94,43 @@ describe('sandboxFor', () => {
       ok: false,
       reason:
         'repo /r: sandbox.resources cannot be enforced by a bubblewrap sandbox; remove them or use kind: podman',
+    });
+  });
+});
+
+describe('sandboxFor, a container kind', () => {
+  it('podman: the image and limits go with the jail', () => {
+    expect(
+      choose(repo({ kind: 'podman', image: 'localhost/dev:1', resources: { pids: 64 } }), { uid: 0 }),
+    ).toEqual({
+      ok: true,
+      sandbox: {
+        kind: 'podman',
+        program: join(bin, 'podman'),
+        image: 'localhost/dev:1',
+        resources: { pids: 64 },
+        network: { mode: 'proxied', allow: [], deny: [], jigPort: 8765, credentials: [] },
+        worktrees: ['/w'],
+      },
+    });
+  });
+
+  it('no image, or a docker relay a non-root server cannot make: refused, never run unjailed', () => {
+    expect(choose(repo({ kind: 'podman' }))).toEqual({
+      ok: false,
+      reason:
+        'repo /r asks for a podman sandbox, with no image: name one with sandbox.image; Jig will not run the task unsandboxed',
+    });
+    expect(choose(repo({ kind: 'docker', image: 'x' }), { uid: 1000 })).toEqual({
+      ok: false,
+      reason:
+        "repo /r asks for a docker sandbox, and a docker container's egress is relayed into its network namespace, which takes a server running as root (rootless podman works: kind: podman); Jig will not run the task unsandboxed",
+    });
+    expect(
+      choose(repo({ kind: 'docker', image: 'x', unrestricted_network: true }), { uid: 1000 }),
+    ).toMatchObject({
+      ok: true,
+      sandbox: { kind: 'docker', network: { mode: 'open' } },
     });
   });
 });

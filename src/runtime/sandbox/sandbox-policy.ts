@@ -5,7 +5,8 @@ import type { Sandbox } from '../../contract/config/sandbox.js';
 import { chainSandbox, sameSandbox } from '../../core/policy/sandbox.js';
 import { kindOf } from '../../core/sandbox/check.js';
 import { resolveExecutable } from '../harness/installed.js';
-import type { SandboxRequest } from './request.js';
+import { unenforceable } from './limits.js';
+import type { SandboxRequest, SandboxResources } from './request.js';
 
 /** What a launch runs in: a jail, none, or a refusal (the item stops as a config problem). */
 export type SandboxChoice = { ok: true; sandbox: SandboxRequest | null } | { ok: false; reason: string };
@@ -35,6 +36,8 @@ export function sandboxFor(o: {
   jigPort: number | null;
   worktrees: string[];
   path?: string;
+  /** The server's uid (tests): what decides rootless podman and a docker relay. */
+  uid?: number;
 }): SandboxChoice {
   const own = repoSandbox(o.repo, o.policy ?? null);
   // Set once: a chain may name the sandbox where the repo and instance do not, or repeat theirs.
@@ -54,16 +57,32 @@ export function sandboxFor(o: {
       ok: false,
       reason: `${where} has a sandbox with no network: policy; set sandbox.network (allow lists) or unrestricted_network: true in repos.yaml`,
     };
-  if (kind !== 'bubblewrap') {
-    const missing = resolveExecutable(kind, o.path) === null;
+  const jail = kind === 'bubblewrap' ? bubblewrapJail(s, where, o.path) : containerJail(s, kind, where, o);
+  if (!jail.ok) return jail;
+  const { program, image, resources } = jail;
+  const base = { kind, program, image, resources, worktrees: o.worktrees };
+  if (s.unrestricted_network === true)
     return {
-      ok: false,
-      reason: missing
-        ? `${where} asks for a ${kind} sandbox, and ${kind} is not installed on this machine; Jig will not run the task unsandboxed`
-        : `${where} asks for a ${kind} sandbox, which this Jig cannot run tasks in yet (bubblewrap works: kind: bubblewrap); Jig will not run the task unsandboxed`,
+      ok: true,
+      sandbox: { ...base, network: { mode: 'open', jigPort: o.jigPort } },
     };
-  }
-  const program = resolveExecutable('bwrap', o.path);
+  const phase = s.network?.[o.phase];
+  const network = {
+    mode: 'proxied' as const,
+    allow: [...(s.network?.allow ?? []), ...(phase?.allow ?? [])],
+    deny: [...(s.network?.deny ?? []), ...(phase?.deny ?? [])],
+    jigPort: o.jigPort,
+    credentials: s.credentials ?? [],
+  };
+  return { ok: true, sandbox: { ...base, network } };
+}
+
+type Jail =
+  | { ok: true; program: string; image: string | null; resources: SandboxResources | null }
+  | { ok: false; reason: string };
+
+function bubblewrapJail(s: Sandbox, where: string, path: string | undefined): Jail {
+  const program = resolveExecutable('bwrap', path);
   if (program === null)
     return {
       ok: false,
@@ -74,20 +93,35 @@ export function sandboxFor(o: {
       ok: false,
       reason: `${where}: sandbox.resources cannot be enforced by a bubblewrap sandbox; remove them or use kind: podman`,
     };
-  if (s.unrestricted_network === true)
-    return {
-      ok: true,
-      sandbox: { program, network: { mode: 'open', jigPort: o.jigPort }, worktrees: o.worktrees },
-    };
-  const phase = s.network?.[o.phase];
-  const network = {
-    mode: 'proxied' as const,
-    allow: [...(s.network?.allow ?? []), ...(phase?.allow ?? [])],
-    deny: [...(s.network?.deny ?? []), ...(phase?.deny ?? [])],
-    jigPort: o.jigPort,
-    credentials: s.credentials ?? [],
-  };
-  return { ok: true, sandbox: { program, network, worktrees: o.worktrees } };
+  return { ok: true, program, image: null, resources: null };
+}
+
+/**
+ * A podman or docker jail: the runtime installed, an image named, every limit enforceable here.
+ * A proxied network is relayed into the container's namespace from outside, which docker allows
+ * only a root server (rootless podman enters its own user namespace instead).
+ */
+function containerJail(
+  s: Sandbox,
+  kind: 'podman' | 'docker',
+  where: string,
+  o: { path?: string; uid?: number },
+): Jail {
+  const program = resolveExecutable(kind, o.path);
+  const refuse = (why: string): Jail => ({
+    ok: false,
+    reason: `${where} asks for a ${kind} sandbox, ${why}; Jig will not run the task unsandboxed`,
+  });
+  if (program === null) return refuse(`and ${kind} is not installed on this machine`);
+  if (s.image === undefined) return refuse('with no image: name one with sandbox.image');
+  const uid = o.uid ?? process.getuid?.() ?? 0;
+  if (kind === 'docker' && uid !== 0 && s.unrestricted_network !== true)
+    return refuse(
+      "and a docker container's egress is relayed into its network namespace, which takes a server running as root (rootless podman works: kind: podman)",
+    );
+  const limited = s.resources ? unenforceable(kind, s.resources, uid) : null;
+  if (limited !== null) return refuse(`but ${limited}`);
+  return { ok: true, program, image: s.image, resources: s.resources ?? null };
 }
 
 /**

@@ -4,6 +4,8 @@ import { sessionsOf, spentSince, type SessionRecord } from '../../store/sessions
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { Clock } from '../clock.js';
 import type { ConfigState } from '../config/config-state.js';
+import type { ProviderDefinition } from '../../contract/harness/provider.js';
+import type { PriceTable } from '../../core/harness/prices.js';
 import { countedTokens } from './agent-session.js';
 import { crossedCap, crossedReason, type Crossed } from './spend.js';
 
@@ -22,6 +24,18 @@ export async function todaySpend(store: Store, clock: Clock): Promise<{ usd: num
 /** The daily cap's measure: dollars spent today. */
 export async function dailySpent(store: Store, clock: Clock): Promise<number> {
   return (await todaySpend(store, clock)).usd;
+}
+
+/** What the runner needs to follow agent sessions: their providers, prices, and the item's spend. */
+export interface AgentHooks {
+  provider(id: string): ProviderDefinition | undefined;
+  prices(): PriceTable;
+  /**
+   * Called with the session's usage each time it grows (and once at the end, before its status is
+   * written): the item's totals follow, and the answer is the cap crossed (why, and its scope), or
+   * null.
+   */
+  onUsage(s: SessionRecord, final: boolean): Promise<OverCap | null>;
 }
 
 /** A cap a session took its scope past: why (the stop reason), and the scope it holds. */

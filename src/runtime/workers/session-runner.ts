@@ -5,7 +5,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { ESCALATION_NODE } from '../../contract/verdicts.js';
 import type { ProviderDefinition } from '../../contract/harness/provider.js';
-import type { PriceTable } from '../../core/harness/prices.js';
 import type { Store } from '../../store/database.js';
 import {
   deleteSession,
@@ -24,9 +23,9 @@ import type { HomePaths } from '../home/paths.js';
 import { descendants, isSameProcess } from '../process/proc-info.js';
 import { readResult } from './session-result.js';
 import { redact, resolveStatus, type Ending, type PersonEnding } from './session-status.js';
-import { inScope, type OverCap } from './item-spend.js';
+import { inScope, type AgentHooks, type OverCap } from './item-spend.js';
 import { Launcher } from './launcher.js';
-import { refusalEvents } from '../sandbox/refusals.js';
+import { oomEnding, reapContainer, refusalEvents } from '../sandbox/jail-end.js';
 import { prepareSandbox, sandboxOutputs, sandboxSummary } from '../sandbox/prepare.js';
 import type { SandboxRequest } from '../sandbox/request.js';
 import { endGroup, exitWritten, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
@@ -59,18 +58,6 @@ export interface SessionRunnerDeps {
   clock: Clock;
   /** This process's name among those sharing the store: each session records who ran it. */
   identity: { name: string };
-}
-
-/** What the runner needs to follow agent sessions: their providers, prices, and the item's spend. */
-export interface AgentHooks {
-  provider(id: string): ProviderDefinition | undefined;
-  prices(): PriceTable;
-  /**
-   * Called with the session's usage each time it grows (and once at the end, before its status is
-   * written): the item's totals follow, and the answer is the cap crossed (why, and its scope), or
-   * null.
-   */
-  onUsage(s: SessionRecord, final: boolean): Promise<OverCap | null>;
 }
 
 /** How often a running agent's log is read for usage (pacing the read of a file, not the clock). */
@@ -386,14 +373,18 @@ export class SessionRunner {
     // Whatever the task left running in its group goes too.
     const pid = s.pid;
     const left = [...(this.seen.get(s.id)?.values() ?? [])];
+    const run = this.paths.runDir;
     if (pid !== null)
-      background(this.log, 'ending what a task left running', () => endGroup(pid, 10_000, left, s.pid_start));
+      background(this.log, 'ending what a task left running', () =>
+        endGroup(pid, 10_000, left, s.pid_start).then(() => reapContainer(run, s.id)),
+      );
     this.seen.delete(s.id);
     const exitCode = exited ?? readExitCode(s.exit_path);
     const agent = this.finishWatch(s);
     // Read once: what the status and the agent rules below decide on is the same file.
     const file = ending === undefined ? readResult(s.result_path) : null;
-    const first = resolveStatus(file, exitCode, ending);
+    const first =
+      (ending === undefined ? oomEnding(run, s.id) : null) ?? resolveStatus(file, exitCode, ending);
     const result = first.result;
     let { status, note } = first;
     let usage: Partial<Usage> = {};

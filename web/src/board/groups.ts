@@ -60,6 +60,8 @@ export function reasonOf(item: Item): string | null {
       return `a forge wait timed out at ${node}`;
     case 'mr_closed':
       return 'its merge request was closed';
+    case 'sandbox_oom_killed':
+      return `out of memory in its sandbox at ${node}`;
     default:
       return `${item.stop.kind.replace(/_/g, ' ')} at ${node}`;
   }
