@@ -10,7 +10,7 @@ import { eventOf } from './helpers/engine-clock.js';
 import { holdUntil } from './helpers/hold.js';
 import { git } from './helpers/git.js';
 import { answering, serverHomeWithKey } from './helpers/answering.js';
-import { cleanupAll, startJig, type JigProcess } from './helpers/server.js';
+import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js';
 
 // Issue 45: tasks of a repo whose sandbox is `kind: bubblewrap` run in a jail, with the real bwrap
 // (Debian's bubblewrap; .ci/run installs it). Skipped, with the reason, where bwrap cannot start.
@@ -173,6 +173,14 @@ describe.skipIf(why !== '')(`bubblewrap sandbox${why ? ` — skipped: ${why}` : 
         at: expect.any(String),
       },
     ]);
+
+    // Archived, the item's worktree is reclaimed, and its sandbox folders with it.
+    const itemHome = join(home, 'run', 'sandbox', 'homes', item.id);
+    const sessionDir = join(home, 'run', 'sandbox', 'sessions', s.id);
+    expect([existsSync(itemHome), existsSync(sessionDir)]).toEqual([true, true]);
+    const archived = await http(`${jig.url}/api/work-items/${item.id}/archive`, { method: 'POST', body: {} });
+    expect(archived.status, archived.text).toBe(200);
+    expect([existsSync(itemHome), existsSync(sessionDir)]).toEqual([false, false]);
   });
 
   it('a credential over HTTPS: the proxy ends TLS with the home CA and sets the key; the task holds a placeholder', async () => {

@@ -224,6 +224,7 @@ export function compose(f: Foundations): Services {
     attachmentsDir: paths.attachmentsDir,
     clock,
     ended: (id) => engine.ended(id),
+    runDir: paths.runDir,
   });
   const reviews = new ReviewsService({
     store,

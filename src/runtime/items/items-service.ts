@@ -76,6 +76,8 @@ export class ItemsService {
        * engine implements it; built before this service, it needs nothing of it).
        */
       ended?: (id: string) => Promise<void>;
+      /** The home's run/ folder: a reclaimed item's sandbox folders go with its worktree. */
+      runDir?: string;
     },
   ) {}
 
@@ -357,7 +359,7 @@ export class ItemsService {
   }
 
   private reclaim(rec: ItemRecord): Promise<ItemRecord> {
-    return reclaimWorktree(this.deps.events, rec);
+    return reclaimWorktree(this.deps.events, rec, false, this.deps.runDir);
   }
 
   /** Archived or abandoned items whose cleanup a stop interrupted: finished at start. */

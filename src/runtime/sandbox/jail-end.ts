@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import { isSameProcess } from '../process/proc-info.js';
 import { removeArgs } from './container-args.js';
 import { planFiles } from './plan.js';
-import { sandboxDir } from './prepare.js';
+import { itemHomeDir, sandboxDir } from './prepare.js';
 
 export { refusalEvents } from './refusals.js';
 
@@ -67,4 +67,13 @@ export async function reapContainer(runDir: string, sessionId: string): Promise<
       // Gone meanwhile.
     }
   }
+}
+
+/**
+ * Removes an ended item's sandbox folders: its private HOME and each session's folder (plans hold
+ * the credentials' values, 0600). Reclaimed with its worktree; a folder already gone is fine.
+ */
+export function removeJails(runDir: string, itemId: string, sessionIds: readonly string[]): void {
+  rmSync(itemHomeDir(runDir, itemId), { recursive: true, force: true });
+  for (const id of sessionIds) rmSync(sandboxDir(runDir, id), { recursive: true, force: true });
 }

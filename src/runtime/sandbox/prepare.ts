@@ -59,9 +59,13 @@ async function gitFacts(cwd: string): Promise<{ common: string | null; name: str
   return { common: common === '' ? null : common, name, email };
 }
 
+/** Where an item's private HOME is (kept between its tasks, removed with its worktree). */
+export const itemHomeDir = (runDir: string, itemId: string): string =>
+  join(runDir, 'sandbox', 'homes', itemId);
+
 /** The item's private HOME, made once: a git identity copied from the server's, nothing else. */
 function itemHome(runDir: string, itemId: string, identity: { name: string; email: string }): string {
-  const home = join(runDir, 'sandbox', 'homes', itemId);
+  const home = itemHomeDir(runDir, itemId);
   if (!existsSync(home)) {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     const user = [

@@ -126,7 +126,7 @@ export class StorageService {
         if (!now || now.worktree_path === null || now.archived_at !== null || !ENDED.has(now.status))
           continue;
         try {
-          await reclaimWorktree(this.d.events, now, true);
+          await reclaimWorktree(this.d.events, now, true, this.d.paths.runDir);
         } catch (err) {
           // One worktree git cannot remove does not stop the others; it stays listed as reclaimable.
           this.d.log.warn({ err, work_item_id: rec.id }, 'clean-up: reclaiming the worktree failed');
