@@ -211,6 +211,55 @@ describe.skipIf(noChromium !== null)(
       await expect.poll(async () => (await draftOf('policy')).draft).toBe(false);
     });
 
+    it('sets the instance default sandbox through the policy draft; a problem shows under it; published, policy.yaml has it', async () => {
+      const { page } = s;
+      const publishPolicy = async () => {
+        await page.getByRole('button', { name: 'Review & publish' }).click();
+        const review = page.getByRole('region', { name: 'Review and publish' });
+        await review.getByRole('button', { name: 'Publish' }).click();
+        await page.getByRole('status').filter({ hasText: 'Published policy.yaml.' }).waitFor();
+      };
+      await page.goto(`${jig.url}/settings/policy`);
+      const card = page.getByRole('region', { name: 'Sandbox' });
+      await card.getByTestId('sandbox-now').waitFor();
+      expect(await card.getByTestId('sandbox-now').innerText()).toBe(
+        'None set: tasks of repositories that set none run with the server’s reach.',
+      );
+      // A container kind with no image: the server's problem shows under the form.
+      await card.getByLabel('Kind').selectOption('podman');
+      await card
+        .getByLabel('Hosts tasks may reach, one per line (host, host:port or *.domain)')
+        .fill('api.anthropic.com');
+      await card.getByRole('button', { name: 'Set the default sandbox' }).click();
+      await card
+        .getByRole('alert')
+        .filter({ hasText: 'a podman sandbox runs an image: name it with `image`' })
+        .waitFor();
+      await card.getByLabel('Image', { exact: true }).fill('localhost/dev:1');
+      await card.getByLabel('Memory limit').fill('2g');
+      await card.getByRole('button', { name: 'Set the default sandbox' }).click();
+      await expect
+        .poll(async () => card.getByTestId('sandbox-now').innerText())
+        .toBe('podman, image localhost/dev:1; network: api.anthropic.com.');
+      expect(await card.getByRole('alert').count()).toBe(0);
+      await card.scrollIntoViewIfNeeded();
+      await shot(page, 'settings-policy-sandbox');
+      await publishPolicy();
+      expect(parse(config('policy.yaml')).sandbox).toEqual({
+        kind: 'podman',
+        image: 'localhost/dev:1',
+        resources: { memory: '2g' },
+        network: { allow: ['api.anthropic.com'] },
+      });
+      expect((await http(`${jig.url}/api/policy`)).json.sandbox).toEqual(
+        parse(config('policy.yaml')).sandbox,
+      );
+      // Removed again, through a draft of its own.
+      await card.getByRole('button', { name: 'Remove it' }).click();
+      await publishPolicy();
+      expect(parse(config('policy.yaml')).sandbox).toBeUndefined();
+    });
+
     it('shows the tracker blocks of intake.yaml read-only', async () => {
       const { page } = s;
       await page.goto(`${jig.url}/settings/intake`);

@@ -152,5 +152,6 @@ export function fieldKeys(r: PolicyResolved): string[] {
     'default.wall_clock_s',
     ...r.loops.entries.map((e) => `loops.${e.key}`),
     'findings.loop_severities',
+    'sandbox',
   ];
 }

@@ -35,5 +35,6 @@ export function aPolicy(): PolicyResolved {
     retries: { rate_limit_retries: next(), forge_cli_timeout_s: next(), forge_poll_s: next() },
     housekeeping: { max_concurrent: next(), archive_after_days: v(null) },
     findings: { loop_severities: v(['critical']) },
+    sandbox: { value: null, source: 'default' },
   };
 }

@@ -65,6 +65,18 @@ export interface PolicyResolved {
   };
   housekeeping: { max_concurrent: Sourced<number | null>; archive_after_days: Sourced<number | null> };
   findings: { loop_severities: Sourced<string[]> };
+  /** The instance default sandbox as written (docs/sandbox.md); null: none. */
+  sandbox: Sourced<SandboxBlock | null>;
+}
+
+/** policy.yaml's `sandbox:` block, as the Policy screen reads and writes it. */
+export interface SandboxBlock {
+  kind?: 'bubblewrap' | 'podman' | 'docker' | 'none';
+  image?: string;
+  network?: { allow?: string[]; deny?: string[] } & Record<string, unknown>;
+  unrestricted_network?: boolean;
+  resources?: { cpu?: number | string; memory?: string; pids?: number };
+  credentials?: unknown[];
 }
 
 /** The resolved answer when the draft's policy.yaml loads; null while it does not. */

@@ -61,6 +61,7 @@ describe('PolicyPage', () => {
       'Fix loops',
       'Escalation and retries',
       'Housekeeping',
+      'Sandbox',
       'Preview on a chain',
     ]);
     // aPolicy numbers its values in order: 32 in the caps grid, then the budgets.
@@ -230,5 +231,74 @@ describe('PolicyPreview', () => {
       { route: 'policyPreview', params: { key: 'policy' }, query: { chain: 'default' } },
       { route: 'policyPreview', params: { key: 'policy' }, query: { chain: 'quick' } },
     ]);
+  });
+});
+
+describe('Settings › Policy › Sandbox', () => {
+  it('shows the instance default, and sends the whole block as one set_value; what it does not show is kept', async () => {
+    const user = userEvent.setup();
+    const set: PolicyResolved = {
+      ...aPolicy(),
+      sandbox: {
+        value: { kind: 'bubblewrap', network: { allow: ['api.anthropic.com'], deny: ['x.test'] } },
+        source: 'policy',
+      },
+    };
+    const bad = problem(
+      'sandbox',
+      'image',
+      'a bubblewrap sandbox runs no image; remove it or use kind: podman',
+    );
+    const t = boardTest({
+      getDraft: () => policyDraft(set),
+      listChains: () => ({ chains: [] }),
+      draftOps: () => policyDraft(set, [bad], '2026-11-24T10:00:00.000Z'),
+    });
+    t.render(<PolicyPage />);
+    expect((await screen.findByTestId('sandbox-now')).textContent).toBe(
+      'bubblewrap; network: api.anthropic.com.',
+    );
+    await user.selectOptions(screen.getByLabelText('Kind'), 'podman');
+    await user.type(screen.getByLabelText('Image'), 'localhost/dev:1');
+    await user.type(screen.getByLabelText('Memory limit'), '4g');
+    await user.type(
+      screen.getByLabelText('Hosts tasks may reach, one per line (host, host:port or *.domain)'),
+      '{Enter}registry.npmjs.org',
+    );
+    await user.click(screen.getByRole('button', { name: 'Set the default sandbox' }));
+    await screen.findByText(bad.message);
+    expect(t.api.calls.at(-1)).toEqual({
+      route: 'draftOps',
+      params,
+      body: {
+        ops: [
+          {
+            op: 'set_value',
+            scope: 'sandbox',
+            key: 'sandbox',
+            value: {
+              kind: 'podman',
+              image: 'localhost/dev:1',
+              resources: { memory: '4g' },
+              network: { allow: ['api.anthropic.com', 'registry.npmjs.org'], deny: ['x.test'] },
+            },
+          },
+        ],
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Remove it' }));
+    expect(t.api.calls.at(-1)).toMatchObject({
+      body: { ops: [{ op: 'set_value', scope: 'sandbox', key: 'sandbox', value: null }] },
+    });
+  });
+
+  it('with none set it says tasks run with the server’s reach', async () => {
+    boardTest({ getDraft: () => policyDraft(aPolicy()), listChains: () => ({ chains: [] }) }).render(
+      <PolicyPage />,
+    );
+    expect((await screen.findByTestId('sandbox-now')).textContent).toBe(
+      'None set: tasks of repositories that set none run with the server’s reach.',
+    );
+    expect(screen.queryByRole('button', { name: 'Remove it' })).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { FieldVersion } from './field.js';
 import { CapsTable, PolicyFields, Severities } from './policy-parts.js';
 import { PolicyLoops } from './policy-loops.js';
 import { PolicyPreview } from './policy-preview.js';
+import { PolicySandbox } from './policy-sandbox.js';
 import { usePolicy } from './use-policy.js';
 
 /*
@@ -62,6 +63,7 @@ export function PolicyPage() {
               <PolicyFields section="housekeeping" {...parts} />
               <Severities {...parts} />
             </section>
+            <PolicySandbox {...parts} />
             <PolicyPreview updatedAt={d.draft.updated_at} loads={p.loads} />
           </>
         )}

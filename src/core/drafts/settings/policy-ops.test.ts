@@ -49,6 +49,13 @@ describe('set_value', () => {
       { ...parseSmall(), findings: { loop_severities: ['critical'] } },
       'loop_severities',
     ],
+    [
+      'sandbox',
+      'sandbox',
+      { kind: 'bubblewrap', network: { allow: ['api.test'] } },
+      { ...parseSmall(), sandbox: { kind: 'bubblewrap', network: { allow: ['api.test'] } } },
+      'sandbox.kind',
+    ],
   ];
   for (const [scope, good, value, after, refused] of cases) {
     it(`${scope}: sets \`${good}\` and refuses \`${refused}\``, () => {
@@ -88,10 +95,10 @@ describe('set_value', () => {
 
   it('refuses the harnesses scope and any other scope', () => {
     expect(policyRefusal(SMALL, set('harnesses', 'defaults.allowed_harnesses', ['claude']))).toBe(
-      'scope `harnesses` is not a policy scope (harness fields are set on the harnesses draft): limits, escalation, retries, loops, housekeeping, findings',
+      'scope `harnesses` is not a policy scope (harness fields are set on the harnesses draft): limits, escalation, retries, loops, housekeeping, findings, sandbox',
     );
     expect(policyRefusal(SMALL, set('budget', 'work_item_usd', 3))).toBe(
-      'scope `budget` is not a policy scope: limits, escalation, retries, loops, housekeeping, findings',
+      'scope `budget` is not a policy scope: limits, escalation, retries, loops, housekeeping, findings, sandbox',
     );
   });
 

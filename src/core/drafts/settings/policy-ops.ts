@@ -36,6 +36,8 @@ export const POLICY_SCOPES = {
   loops: ['default.attempts', 'default.wall_clock_s'],
   housekeeping: ['max_concurrent', 'archive.after_days'],
   findings: ['findings.loop_severities'],
+  /** The instance default sandbox (docs/sandbox.md), set as one block: its checks are the file's. */
+  sandbox: ['sandbox'],
 } as const satisfies Record<string, readonly string[]>;
 export type PolicyScope = keyof typeof POLICY_SCOPES;
 

@@ -116,6 +116,8 @@ describe('the seeded policy.yaml', () => {
     expect(resolved.findings).toEqual({
       loop_severities: { value: ['critical', 'important'], source: 'policy' },
     });
+    // The seeded file only shows a sandbox in a comment: none is set.
+    expect(resolved.sandbox).toEqual({ value: null, source: 'default' });
     const unset = { value: null, source: 'default' };
     expect(resolved.harnesses).toEqual({
       defaults: {
@@ -147,6 +149,14 @@ it('says `default` for a value the file leaves out', () => {
     source: 'default',
   });
   expect(r.resolved?.loops.default.attempts).toEqual({ value: 3, source: 'default' });
+  const jailed = policyResult(policyInput('sandbox: {kind: podman, image: x, resources: {pids: 64}}\n'));
+  expect(jailed.resolved?.sandbox).toEqual({
+    value: { kind: 'podman', image: 'x', resources: { pids: 64 } },
+    source: 'policy',
+  });
+  // A sandbox the file's checks refuse: its problem is in the sandbox group.
+  const bad = policyResult(policyInput('sandbox: {kind: podman}\n'));
+  expect(bad.problems.map((p) => [p.path, p.field, p.scope])).toEqual([['sandbox', 'kind', 'sandbox']]);
   expect(r.resolved?.limits.work_item_usd).toEqual({ value: null, source: 'default', binding: null });
 });
 

@@ -1,5 +1,6 @@
 import { DEFAULT_LOOP_SEVERITIES } from '../../../contract/config/policy.js';
 import { POLICY_LEVELS, type PolicyFile, type PolicyLevel } from '../../../contract/config/policy.js';
+import type { Sandbox } from '../../../contract/config/sandbox.js';
 import type { DraftProblem } from '../../../contract/drafts/answers.js';
 import { toPlain } from '../../config/tree.js';
 import { isObj, type Obj } from '../ops/context.js';
@@ -30,6 +31,8 @@ export interface PolicyResolved {
   };
   housekeeping: { max_concurrent: PolicyValue<number>; archive_after_days: PolicyValue<number | null> };
   findings: { loop_severities: PolicyValue<string[]> };
+  /** The instance default sandbox as written (docs/sandbox.md); null: tasks run unjailed. */
+  sandbox: PolicyValue<Sandbox | null>;
   /** Read-only here: the harnesses draft sets these. */
   harnesses: {
     defaults: {
@@ -119,6 +122,7 @@ function resolve(policy: PolicyFile, raw: Obj, input: SettingsInput): PolicyReso
         ...(policy.findings?.loop_severities ?? DEFAULT_LOOP_SEVERITIES),
       ]),
     },
+    sandbox: v('sandbox', policy.sandbox ?? null),
     harnesses: {
       defaults: {
         allowed_harnesses: v('defaults.allowed_harnesses', policy.defaults?.allowed_harnesses ?? null),
