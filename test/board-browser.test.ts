@@ -339,6 +339,12 @@ describe.skipIf(noChromium !== null)(
       await page.getByRole('button', { name: 'Connect repo' }).click();
       await page.getByRole('heading', { name: '2. Chains and limits' }).waitFor();
       await page.getByText('Up to 3 items run at once').waitFor();
+      // Whether tasks run jailed, and what this machine can jail them with (GET /api/sandbox).
+      const jail = page.getByTestId('wizard-sandbox');
+      await jail.waitFor();
+      expect(await jail.innerText()).toMatch(
+        /^Tasks run with this server's reach(: no sandbox is set\. (bubblewrap|podman|docker) works here; set it in Settings › Policy › Sandbox\.|, and no sandbox works here \(.+\)\.)$/,
+      );
       await shot(page, 'wizard');
       await page.getByLabel('Title').fill('My first item');
       await page.getByRole('button', { name: 'Create paused' }).click();

@@ -30,6 +30,7 @@ import { budgetRoutes } from './routes/budget.js';
 import { draftRoutes } from './routes/drafts.js';
 import { harnessRoutes } from './routes/harnesses.js';
 import { healthRoutes } from './routes/health.js';
+import { sandboxRoutes } from './routes/sandbox.js';
 import { intakeRoutes } from './routes/intake.js';
 import { notifyRoutes } from './routes/notify.js';
 import { analyticsRoutes } from './routes/analytics.js';
@@ -183,6 +184,7 @@ export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; 
   await app.register(harnessRoutes(inst));
   await app.register(updateRoutes(inst));
   await app.register(policyRoutes(inst));
+  await app.register(sandboxRoutes(inst));
   await app.register(schemaDocsRoutes());
   // A client that never answers Jig's close frame (one closed as too slow) is cut after a bound.
   // (ws 8.23 takes `closeTimeout`; @types/ws 8.18 does not list it, hence the wider type.)

@@ -13,6 +13,7 @@ import type * as Intake from '../../src/contract/routes/intake.js';
 import type * as Notify from '../../src/contract/routes/notify.js';
 import type * as PolicyPreview from '../../src/contract/routes/policy-preview.js';
 import type * as Policy from '../../src/contract/routes/policy.js';
+import type * as Sandbox from '../../src/contract/routes/sandbox.js';
 import type * as Repos from '../../src/contract/routes/repos.js';
 import type * as Search from '../../src/contract/routes/search.js';
 import type * as Settings from '../../src/contract/routes/settings.js';
@@ -170,6 +171,7 @@ export const routes = {
 
   // Settings and the shell
   getPolicy: route<typeof Policy.getPolicy>('GET', '/api/policy'),
+  getSandbox: route<typeof Sandbox.getSandbox>('GET', '/api/sandbox'),
   getTheme: route<typeof Settings.getTheme>('GET', '/api/theme'),
   putTheme: route<typeof Settings.putTheme>('PUT', '/api/theme'),
   getAccess: route<typeof Settings.getAccess>('GET', '/api/access'),

@@ -314,6 +314,14 @@ export const reposQuery = () =>
 export const policyQuery = () =>
   queryOptions({ queryKey: ['policy'] as const, queryFn: () => callRoute(routes.getPolicy) });
 
+/** What this machine can jail tasks with (the server looks once a minute at most). */
+export const sandboxQuery = () =>
+  queryOptions({
+    queryKey: ['sandbox'] as const,
+    queryFn: () => callRoute(routes.getSandbox),
+    staleTime: 60_000,
+  });
+
 /** theme.yaml: the shell applies it, Settings › Appearance writes it through the same key. */
 export const themeQuery = () =>
   queryOptions({ queryKey: ['theme'] as const, queryFn: () => callRoute(routes.getTheme) });

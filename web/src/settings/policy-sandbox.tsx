@@ -1,6 +1,7 @@
 import { useContext, useEffect, useId, useState } from 'react';
 import { FieldProblems, Source, type Problem } from './draft.js';
 import { FieldVersion } from './field.js';
+import { SandboxHere } from './sandbox-here.js';
 import type { PolicyResolved, SandboxBlock } from './policy-types.js';
 import type { SetValue } from './use-policy.js';
 
@@ -109,6 +110,7 @@ export function PolicySandbox({
         <Source source={r.sandbox.source} />
       </p>
       <p data-testid="sandbox-now">{sandboxSummary(block)}</p>
+      <SandboxHere />
       <form
         className="fields"
         onSubmit={(e) => {

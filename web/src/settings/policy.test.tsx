@@ -82,6 +82,7 @@ describe('PolicyPage', () => {
     await user.tab();
     expect(t.api.calls).toEqual([
       { route: 'getDraft', params },
+      { route: 'getSandbox' },
       { route: 'listChains' },
       {
         route: 'draftOps',
@@ -132,6 +133,7 @@ describe('PolicyPage', () => {
     expect(screen.queryByRole('heading', { name: 'Other problems' })).toBeNull();
     expect(t.api.calls.map((c) => c.route)).toEqual([
       'getDraft',
+      'getSandbox',
       'listChains',
       'draftOps',
       'undoDraft',
@@ -253,10 +255,23 @@ describe('Settings › Policy › Sandbox', () => {
       getDraft: () => policyDraft(set),
       listChains: () => ({ chains: [] }),
       draftOps: () => policyDraft(set, [bad], '2026-11-24T10:00:00.000Z'),
+      getSandbox: () => ({
+        kinds: [
+          { kind: 'bubblewrap' as const, works: true, why: null },
+          { kind: 'podman' as const, works: true, why: null },
+          { kind: 'docker' as const, works: false, why: 'docker is not installed' },
+        ],
+        best: 'bubblewrap' as const,
+        instance_default: 'bubblewrap',
+        checked_at: '2026-11-24T10:00:00.000Z',
+      }),
     });
     t.render(<PolicyPage />);
     expect((await screen.findByTestId('sandbox-now')).textContent).toBe(
       'bubblewrap; network: api.anthropic.com.',
+    );
+    expect((await screen.findByTestId('sandbox-here')).textContent).toBe(
+      'Works on this machine: bubblewrap, podman.',
     );
     await user.selectOptions(screen.getByLabelText('Kind'), 'podman');
     await user.type(screen.getByLabelText('Image'), 'localhost/dev:1');

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { ReposAnswer } from '../../../src/contract/repos.js';
 import { plural } from '../words.js';
 import { callRoute, routes } from '../api.js';
-import { chainsQuery, keys, policyQuery } from '../queries.js';
+import { chainsQuery, keys, policyQuery, sandboxQuery } from '../queries.js';
 import { CommandFields, PathForm } from '../repos/connect-parts.js';
 import { ProbeSummary } from '../repos/probe-summary.js';
 import { useRepoConnect } from '../repos/use-repo-connect.js';
@@ -65,7 +65,24 @@ function ChainStep() {
           and attempt caps are in <code>policy.yaml</code>.
         </p>
       )}
+      <SandboxStep />
     </section>
+  );
+}
+
+/** Part of step 2: whether tasks run in a jail, and what this machine can jail them with. */
+function SandboxStep() {
+  const q = useQuery(sandboxQuery());
+  const a = q.data;
+  if (!a) return null;
+  return (
+    <p className="muted" data-testid="wizard-sandbox">
+      {a.instance_default !== null && a.instance_default !== 'none'
+        ? `Tasks run in a ${a.instance_default} sandbox (policy.yaml).`
+        : a.best !== null
+          ? `Tasks run with this server's reach: no sandbox is set. ${a.best} works here; set it in Settings › Policy › Sandbox.`
+          : `Tasks run with this server's reach, and no sandbox works here (${a.kinds.map((k) => k.why ?? k.kind).join('; ')}).`}
+    </p>
   );
 }
 
