@@ -314,9 +314,15 @@ nodes:
     setRepoKeys(home, repo, { sandbox: { kind: 'podman', image: 'node:20', unrestricted_network: true } });
     const b = await fileItem(jig, repo, 'one');
     const refused = await until(jig, b.id, ended);
-    expect(refused.stop.kind).toBe('config');
-    expect(refused.stop.reason).toMatch(/asks for a podman sandbox.*Jig will not run the task unsandboxed$/);
-    expect(await sessions(jig, b.id)).toEqual([]);
+    expect(refused.stop.kind, refused.stop.reason).toBe('config');
+    // Without podman the launch is refused; with it, the image is missing (Jig never pulls) and the
+    // jail never starts. Either way the agent never ran, jailed or not.
+    expect(refused.stop.reason).toMatch(
+      /asks for a podman sandbox.*Jig will not run the task unsandboxed$|its sandbox could not start, so the task never ran: podman create: .*node:20: image not known/,
+    );
+    expect((await sessions(jig, b.id)).map((s) => s.status)).toEqual(
+      refused.stop.reason.includes('could not start') ? ['config_error'] : [],
+    );
   });
 
   it('falling back to a harness the policy does not allow is refused, not launched', async () => {

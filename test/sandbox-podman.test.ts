@@ -33,6 +33,7 @@ describe.skipIf(why !== '')(`podman sandbox${why ? ` — skipped: ${why}` : ''}`
   let serverHome: string;
   let allowed: { server: Server; port: number };
   let refused: { server: Server; port: number };
+  let JAIL: Record<string, unknown>;
 
   beforeAll(async () => {
     importTestImage(IMAGE, conf.env);
@@ -54,6 +55,8 @@ describe.skipIf(why !== '')(`podman sandbox${why ? ` — skipped: ${why}` : ''}`
     );
     // More memory than the limit, touched at once: the kernel's OOM killer ends it in the container.
     const hog = oneCommand('dd if=/dev/zero of=/dev/null bs=256M count=1');
+    // The same kill of a child, after which the task goes on and succeeds: it ended as it says.
+    const survives = oneCommand('dd if=/dev/zero of=/dev/null bs=256M count=1; echo "dd=$?" > report.txt');
     // A hundred background processes asked for under a limit of 32: the forks past it fail. A
     // failed fork ends dash, so the count lives in a file the outer shell reads without forking.
     const forks = oneCommand(
@@ -64,18 +67,16 @@ describe.skipIf(why !== '')(`podman sandbox${why ? ` — skipped: ${why}` : ''}`
     );
     const hold = oneCommand('sleep 600');
     ({ jig, repo, home } = await agentSetup(
-      { probe, hog, forks, hold },
+      { probe, hog, survives, forks, hold },
       { serverEnv: { HOME: serverHome, ...conf.env } },
     ));
-    setRepoKeys(home, repo, {
-      env: { REPO_SEEN: repo },
-      sandbox: {
-        kind: 'podman',
-        image: IMAGE,
-        resources: { memory: '64m', pids: 32 },
-        network: { allow: [`127.0.0.1:${allowed.port}`] },
-      },
-    });
+    JAIL = {
+      kind: 'podman',
+      image: IMAGE,
+      resources: { memory: '64m', pids: 32 },
+      network: { allow: [`127.0.0.1:${allowed.port}`] },
+    };
+    setRepoKeys(home, repo, { env: { REPO_SEEN: repo }, sandbox: JAIL });
   }, 300_000);
 
   afterAll(async () => {
@@ -138,6 +139,37 @@ describe.skipIf(why !== '')(`podman sandbox${why ? ` — skipped: ${why}` : ''}`
       `only.main.t: killed out of memory: the sandbox reached its memory limit (64m) (session ${s.id}; jig view logs)`,
     );
     expect(s).toMatchObject({ status: 'oom_killed', exit_code: 137 });
+  });
+
+  it('a task whose child was killed out of memory and which then succeeds completes', async () => {
+    const item = await fileItem(jig, repo, 'survives');
+    const done = await until(jig, item.id, ended);
+    const [s] = await sessions(jig, item.id);
+    expect(done.status, JSON.stringify({ done, s })).toBe('completed');
+    expect(s).toMatchObject({ status: 'done', exit_code: 0 });
+    expect(readFileSync(join(home, 'run', 'worktrees', item.id, 'report.txt'), 'utf8')).toBe('dd=137\n');
+  });
+
+  it('an image that is not on the machine: the jail never starts, a config stop in the runtime’s words', async () => {
+    const jail = {
+      kind: 'podman',
+      image: 'localhost/jig-test-absent:1',
+      network: { allow: [`127.0.0.1:${allowed.port}`] },
+    };
+    setRepoKeys(home, repo, { sandbox: jail });
+    try {
+      const item = await fileItem(jig, repo, 'probe');
+      const done = await until(jig, item.id, ended);
+      const [s] = await sessions(jig, item.id);
+      expect(done.stop, JSON.stringify(done)).toMatchObject({ kind: 'config' });
+      expect(done.stop.reason).toBe(
+        `only.main.t: its sandbox could not start, so the task never ran: podman create: Error: localhost/jig-test-absent:1: image not known (session ${s.id}; jig view logs)`,
+      );
+      expect(s.status).toBe('config_error');
+      expect(existsSync(join(home, 'run', 'worktrees', item.id, 'report.txt'))).toBe(false);
+    } finally {
+      setRepoKeys(home, repo, { sandbox: JAIL });
+    }
   });
 
   it('a burst of forks is held by the pids limit', async () => {

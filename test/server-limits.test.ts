@@ -119,11 +119,18 @@ describe('timeouts (scaled down)', () => {
   it('closes a header trickled a byte at a time (slowloris), and half a header left hanging', async () => {
     const header = `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Pad: ${'a'.repeat(5_000)}\r\n\r\n`;
     const within = 20 * scaled(HEADERS_TIMEOUT_MS);
-    const results = await Promise.all([
-      ...Array.from({ length: 20 }, () => held(port, within, trickle(header, 20))),
-      ...Array.from({ length: 10 }, () => held(port, within, (s) => s.write(header.slice(0, 60)))),
+    const [trickled, hanging] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, () => held(port, within, trickle(header, 20)))),
+      Promise.all(Array.from({ length: 10 }, () => held(port, within, (s) => s.write(header.slice(0, 60))))),
     ]);
-    expect(results).toEqual(Array.from({ length: 30 }, () => CLOSED_408));
+    // A trickler is still writing when the server closes it: a byte that arrives after the close
+    // makes the server's kernel answer with a reset, and the client's kernel may then drop the 408
+    // it had not yet read. What holds is that the server ended every one of them.
+    for (const r of trickled) {
+      expect(r.byServer).toBe(true);
+      expect(['HTTP/1.1 408 Request Timeout', '']).toContain(r.firstLine);
+    }
+    expect(hanging).toEqual(Array.from({ length: 10 }, () => CLOSED_408));
     expect((await http(`${jig.url}/api/health`)).status).toBe(200);
   });
 

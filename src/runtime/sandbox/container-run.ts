@@ -100,23 +100,32 @@ export async function runContainer(
       { mode: 0o600 },
     );
   record(null);
-  const id = await runtime(plan, runtimeEnv, containerCreateArgs(plan, c, byName));
-  // Nothing to relay: the task may start at once.
-  if (relays === null) writeFileSync(`${f.inside}/ready`, '');
-  // Signals are not proxied by the attached client: this program alone stops the container, so no
-  // two commands of the runtime act on it at once (podman 4 has lost track of a container that way).
-  const child = spawn(plan.program, ['start', '--attach', '--sig-proxy=false', c.name], {
-    env: runtimeEnv,
-    stdio: 'inherit',
-  });
-  let stopped: Promise<unknown> = Promise.resolve();
   let stopping = false;
+  let started = false;
+  let stopped: Promise<unknown> = Promise.resolve();
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
     process.on(sig, () => {
       if (stopping) return;
       stopping = true;
-      stopped = runtime(plan, runtimeEnv, ['stop', '--time', '5', c.name]).catch(() => undefined);
+      // Not started yet: the creation under way is not raced; the container is removed after it.
+      if (started)
+        stopped = runtime(plan, runtimeEnv, ['stop', '--time', '5', c.name]).catch(() => undefined);
     });
+  const id = await runtime(plan, runtimeEnv, containerCreateArgs(plan, c, byName));
+  // Stopped while it was being made (a pause as it launched): it never starts.
+  if (stopping) {
+    await runtime(plan, runtimeEnv, removeArgs(plan.kind, c.name)).catch(() => undefined);
+    return 143;
+  }
+  // Nothing to relay: the task may start at once.
+  if (relays === null) writeFileSync(`${f.inside}/ready`, '');
+  // Signals are not proxied by the attached client: this program alone stops the container, so no
+  // two commands of the runtime act on it at once (podman 4 has lost track of a container that way).
+  started = true;
+  const child = spawn(plan.program, ['start', '--attach', '--sig-proxy=false', c.name], {
+    env: runtimeEnv,
+    stdio: 'inherit',
+  });
   let gone = false;
   const exited = new Promise<number | null>((resolve) => {
     child.once('error', () => resolve(null));
@@ -153,10 +162,13 @@ export async function runContainer(
       '{{.State.ExitCode}} {{.State.OOMKilled}}',
       c.name,
     ]).catch(() => '');
-    const [code, oom] = state.split(' ');
-    if (oom === 'true' || kills > 0)
+    const [said, oom] = state.split(' ');
+    const code = said !== undefined && /^\d+$/.test(said) ? Number(said) : (attached ?? 125);
+    // Out of memory is how it ended only when it failed: a task whose child the kernel killed
+    // and which went on to succeed ended as it says.
+    if ((oom === 'true' || kills > 0) && code !== 0)
       writeFileSync(f.oom, JSON.stringify({ memory: c.resources.memory ?? null }), { mode: 0o600 });
-    return code !== undefined && /^\d+$/.test(code) ? Number(code) : (attached ?? 125);
+    return code;
   } finally {
     relay?.kill('SIGKILL');
     await stopped;

@@ -12,6 +12,7 @@ export { refusalEvents } from './refusals.js';
 const run = promisify(execFile);
 
 const Oom = z.object({ memory: z.string().nullable() });
+const Unstarted = z.object({ message: z.string() });
 const Container = z.object({
   kind: z.string(),
   program: z.string().min(1),
@@ -31,17 +32,29 @@ function readJson(path: string): unknown {
 }
 
 /**
- * A session the container runtime killed out of memory (the sandbox program wrote `oom.json`, from
- * outside the jail): its status and the note that names the limit. Null for any other ending.
+ * How a jailed session ended when its jail decided it (files the sandbox program wrote outside the
+ * jail): killed out of memory (its status and the limit), or a jail that never started (a config
+ * problem with the runtime's words: an image missing, a runtime refusing). Null otherwise.
  */
-export function oomEnding(
+export function jailEnding(
   runDir: string,
   sessionId: string,
-): { status: 'oom_killed'; result: null; note: string } | null {
-  const r = Oom.safeParse(readJson(planFiles(sandboxDir(runDir, sessionId)).oom));
-  if (!r.success) return null;
-  const limit = r.data.memory === null ? 'its memory limit' : `its memory limit (${r.data.memory})`;
-  return { status: 'oom_killed', result: null, note: `killed out of memory: the sandbox reached ${limit}` };
+): { status: 'oom_killed' | 'config_error'; result: null; note: string } | null {
+  const f = planFiles(sandboxDir(runDir, sessionId));
+  const oom = Oom.safeParse(readJson(f.oom));
+  if (oom.success) {
+    const m = oom.data.memory;
+    const limit = m === null ? 'its memory limit' : `its memory limit (${m})`;
+    return { status: 'oom_killed', result: null, note: `killed out of memory: the sandbox reached ${limit}` };
+  }
+  const failed = Unstarted.safeParse(readJson(f.unstarted));
+  if (failed.success)
+    return {
+      status: 'config_error',
+      result: null,
+      note: `its sandbox could not start, so the task never ran: ${failed.data.message}`,
+    };
+  return null;
 }
 
 /**

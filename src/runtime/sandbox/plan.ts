@@ -84,6 +84,8 @@ export const planFiles = (dir: string) => ({
   out: `${dir}/out`,
   /** A container's variables (0600; podman and docker read them with --env-file). */
   envFile: `${dir}/container.env`,
+  /** Written by the sandbox program when its jail could not start (the task never ran). */
+  unstarted: `${dir}/unstarted.json`,
   /** Written by the sandbox program when the runtime says the container was killed out of memory. */
   oom: `${dir}/oom.json`,
   /** The container a session runs in, for the server to remove when the task is gone (container.ts). */

@@ -9,7 +9,7 @@
  * Usage: node sandbox-main.js PLAN_FILE
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import type { Server } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -119,7 +119,17 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`jig sandbox: ${err instanceof Error ? err.message : String(err)}\n`);
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`jig sandbox: ${message}\n`);
+    // The jail never started (an image missing, a runtime refusing): a problem to fix in the setup,
+    // which the server reads as such rather than as the task failing.
+    const plan = process.argv[2];
+    if (plan !== undefined)
+      try {
+        writeFileSync(planFiles(dirname(plan)).unstarted, JSON.stringify({ message }), { mode: 0o600 });
+      } catch {
+        // The session's folder is gone: the exit code says enough.
+      }
     process.exit(125);
   },
 );

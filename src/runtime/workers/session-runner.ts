@@ -25,7 +25,7 @@ import { readResult } from './session-result.js';
 import { redact, resolveStatus, type Ending, type PersonEnding } from './session-status.js';
 import { inScope, type AgentHooks, type OverCap } from './item-spend.js';
 import { Launcher } from './launcher.js';
-import { oomEnding, reapContainer, refusalEvents } from '../sandbox/jail-end.js';
+import { jailEnding, reapContainer, refusalEvents } from '../sandbox/jail-end.js';
 import { prepareSandbox, sandboxOutputs, sandboxSummary } from '../sandbox/prepare.js';
 import type { SandboxRequest } from '../sandbox/request.js';
 import { endGroup, exitWritten, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
@@ -383,8 +383,9 @@ export class SessionRunner {
     const agent = this.finishWatch(s);
     // Read once: what the status and the agent rules below decide on is the same file.
     const file = ending === undefined ? readResult(s.result_path) : null;
-    const first =
-      (ending === undefined ? oomEnding(run, s.id) : null) ?? resolveStatus(file, exitCode, ending);
+    // A jail that decided the ending (out of memory, never started) is the truth over the task's word.
+    const jail = ending === undefined ? jailEnding(run, s.id) : null;
+    const first = jail ?? resolveStatus(file, exitCode, ending);
     const result = first.result;
     let { status, note } = first;
     let usage: Partial<Usage> = {};
@@ -400,7 +401,7 @@ export class SessionRunner {
         final_text: agent.readout.final_text,
       };
       // The result file wins when there is one; without it, the stream says how the agent ended.
-      if (ending === undefined && file === null) {
+      if (ending === undefined && file === null && jail === null) {
         const judged = agentStatus(null, agent.readout, exitCode);
         status = judged.status;
         note = judged.note ?? undefined;
