@@ -75,5 +75,5 @@ export function containerEnv(env: Record<string, string>): { file: string; byNam
  * Removing a container that may still run: at once, with no stop grace (podman's `rm --force`
  * otherwise waits 10 s for a first process that ignores SIGTERM; docker's kills at once).
  */
-export const removeArgs = (kind: string, name: string): string[] =>
+export const removeArgs = (kind: SandboxPlan['kind'], name: string): string[] =>
   kind === 'podman' ? ['rm', '--force', '--time', '0', name] : ['rm', '--force', name];

@@ -14,7 +14,7 @@ const run = promisify(execFile);
 const Oom = z.object({ memory: z.string().nullable() });
 const Unstarted = z.object({ message: z.string() });
 const Container = z.object({
-  kind: z.string(),
+  kind: z.enum(['podman', 'docker']),
   program: z.string().min(1),
   name: z.string().min(1),
   runtimeEnv: z.record(z.string(), z.string()),
