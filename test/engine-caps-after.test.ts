@@ -136,7 +136,7 @@ nodes:
     expect(Number(known![1])).toBeGreaterThan(0.0001);
     expect(Number(known![1])).toBeLessThanOrEqual(0.000915 + 1e-12);
     expect(stopped.stop.reason).toContain(reason);
-    // Quick's usage is read at its end, or by the live read of its stream just before it.
+    // Quick's usage is held to the cap at its end, unless slow crossed it first and ended both.
     const quickNote = [reason, `${reason} (reported at the session's end; it ended done)`];
     expect(quickNote).toContain(byTask['build.main.quick']?.[1]);
     expect(byTask).toEqual({

@@ -240,11 +240,15 @@ export class SessionRunner {
       busy = true;
       try {
         this.remember(s);
-        const { usage } = watch.poll();
+        const { readout, usage } = watch.poll();
         const key = JSON.stringify(usage);
         if (key === last) return;
         last = key;
         await updateSession(this.store.db, s.id, usage);
+        // The CLI has told its final event: it spends no more, and the figures in that event are
+        // held to the caps where the session is recorded, which says they came at its end. Judged
+        // here too, the note would depend on whether a poll fell between that event and the exit.
+        if (readout.done) return;
         const over = await this.agents.onUsage({ ...s, ...usage }, false);
         if (over && !this.endings.has(s.id)) this.overCap(s, over);
       } catch (err) {
