@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sessions, setRepoKeys } from '../helpers/agents.js';
 import { events, fileItem, until } from '../helpers/engine.js';
@@ -89,5 +91,60 @@ describe.skipIf(skip !== '')(
       },
       TEST_TIMEOUT,
     );
+
+    it(
+      'signed in by OAuth: its login is copied into the jail, and a login it renews there is written back',
+      async () => {
+        // The renewal a refresh would make, written by the agent's own shell inside the jail.
+        const renewed = JSON.stringify({ claudeAiOauth: { ...oauth('sk-ant-oat01-renewed') } });
+        const { jig, repo, home, mock, cliHome } = await setup(
+          session(
+            `printf '%s' '${renewed}' > "$HOME/.claude/.credentials.json" && ${COMMIT} && ${resultCmd({ status: 'done' })}`,
+          ),
+          { jailed: ONE_AGENT('claude') },
+        );
+        // Signed in as a subscriber is: a login file in the CLI's HOME, no API key anywhere.
+        const login = join(cliHome, '.claude', '.credentials.json');
+        mkdirSync(join(cliHome, '.claude'), { recursive: true });
+        writeFileSync(login, JSON.stringify({ claudeAiOauth: oauth('sk-ant-oat01-first') }), { mode: 0o600 });
+        setRepoKeys(home, repo, {
+          env: {
+            ...gitEnv,
+            HOME: cliHome,
+            ANTHROPIC_BASE_URL: mock.url,
+            CLAUDE_CODE_MAX_RETRIES: '0',
+            DISABLE_AUTOUPDATER: '1',
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+            DISABLE_TELEMETRY: '1',
+          },
+          sandbox: { kind: 'bubblewrap', network: { allow: [`127.0.0.1:${mock.port}`] } },
+        });
+        const item = await fileItem(jig, repo, 'jailed');
+        const done = await until(jig, item.id, ended, TRIES);
+        const why = await explain(jig, item.id, mock);
+        expect(done.status, why).toBe('completed');
+        // The CLI read its login in the jail and sent it as a subscriber's bearer token.
+        expect(mock.main().length, why).toBeGreaterThanOrEqual(2);
+        // (Claude Code may read the file again once it changed: a call after the renewal may carry it.)
+        const sent = mock.main().map((q) => q.credentials.authorization);
+        expect(sent[0], why).toBe('Bearer sk-ant-oat01-first');
+        for (const header of sent)
+          expect(['Bearer sk-ant-oat01-first', 'Bearer sk-ant-oat01-renewed'], why).toContain(header);
+        // The login renewed inside went back to where the CLI keeps it outside.
+        expect(JSON.parse(readFileSync(login, 'utf8'))).toEqual(JSON.parse(renewed));
+      },
+      TEST_TIMEOUT,
+    );
   },
 );
+
+/** An OAuth login as Claude Code keeps it (`claudeAiOauth` in `.credentials.json`). */
+function oauth(token: string): Record<string, unknown> {
+  return {
+    accessToken: token,
+    refreshToken: 'sk-ant-ort01-refresh',
+    expiresAt: Date.now() + 3_600_000,
+    scopes: ['user:inference', 'user:profile'],
+    subscriptionType: 'max',
+  };
+}

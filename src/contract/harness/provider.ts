@@ -307,6 +307,31 @@ export const ProviderDefinition = z
       })
       .strict()
       .optional(),
+    login: z
+      .object({
+        files: z
+          .array(
+            z
+              .object({
+                path: z
+                  .string()
+                  .regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$)).+$/, 'a path below HOME, without ..')
+                  .describe('where the CLI keeps it, relative to HOME (`.claude/.credentials.json`)'),
+                env: z
+                  .string()
+                  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+                  .optional()
+                  .describe("a variable that, when set, names the file's folder instead (CLAUDE_CONFIG_DIR)"),
+              })
+              .strict(),
+          )
+          .min(1),
+      })
+      .strict()
+      .optional()
+      .describe(
+        "the files that sign the CLI in (and configure it): copied into a jailed task's HOME, and written back when the CLI renews them (docs/sandbox.md)",
+      ),
     verified_with: VerifiedWith.nullable().describe('the published CLI these facts were checked against'),
     source: z.string().optional().describe('where the facts come from, when not verified'),
   })

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isSameProcess } from '../process/proc-info.js';
 import { removeArgs } from './container-args.js';
 import { planFiles } from './plan.js';
+import { writeBackLogins } from './logins.js';
 import { itemHomeDir, sandboxDir } from './prepare.js';
 
 export { refusalEvents } from './refusals.js';
@@ -89,4 +90,14 @@ export async function reapContainer(runDir: string, sessionId: string): Promise<
 export function removeJails(runDir: string, itemId: string, sessionIds: readonly string[]): void {
   rmSync(itemHomeDir(runDir, itemId), { recursive: true, force: true });
   for (const id of sessionIds) rmSync(sandboxDir(runDir, id), { recursive: true, force: true });
+}
+
+/** Writes back a login the session's CLI renewed in its jail (logins.ts); what failed, or null. */
+export function settleLogins(runDir: string, sessionId: string): Error | null {
+  try {
+    writeBackLogins(sandboxDir(runDir, sessionId));
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
 }

@@ -90,4 +90,6 @@ export const planFiles = (dir: string) => ({
   oom: `${dir}/oom.json`,
   /** The container a session runs in, for the server to remove when the task is gone (container.ts). */
   container: `${dir}/container.json`,
+  /** The login files copied into the item's HOME for this session, to write back when renewed (logins.ts). */
+  logins: `${dir}/logins.json`,
 });

@@ -5,6 +5,7 @@ import { resolveExecutable } from '../harness/installed.js';
 import { packageRoot } from '../package-root.js';
 import type { SandboxCredential } from '../../contract/config/sandbox.js';
 import { ensureCa } from './ca.js';
+import { copyInLogins } from './logins.js';
 import { allowedHosts, relayedUrl, type JailKind, type SandboxRequest } from './request.js';
 import type { Mount, SandboxPlan } from './plan.js';
 import { planFiles } from './plan.js';
@@ -126,7 +127,9 @@ export async function prepareSandbox(o: {
     if (isAbsolute(a) && a.startsWith(`${o.runDir}${sep}`) && existsSync(a) && statSync(a).isFile())
       add(a, false);
   const kind = o.sandbox.kind;
-  const env: Record<string, string> = { ...o.env, HOME: home, TMPDIR: '/tmp', JIG_SANDBOX: kind };
+  const env: Record<string, string> = { ...o.env };
+  if (o.sandbox.logins) copyInLogins(o.sandbox.logins, env, home, dir);
+  Object.assign(env, { HOME: home, TMPDIR: '/tmp', JIG_SANDBOX: kind });
   // Where Jig's API is (relayed inside, or the host's loopback on an open network): the home's
   // files that say where are not in the jail.
   const url = relayedUrl(o.sandbox);

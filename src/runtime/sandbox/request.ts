@@ -1,4 +1,5 @@
 import type { SandboxCredential } from '../../contract/config/sandbox.js';
+import type { LoginFile } from './logins.js';
 
 /** The jails Jig runs (`none` is no jail, so no request). */
 export type JailKind = 'bubblewrap' | 'podman' | 'docker';
@@ -29,6 +30,8 @@ export interface SandboxRequest {
       };
   /** More worktrees of the item (a workspace's members), read-write. */
   worktrees: string[];
+  /** An agent launch's: the files that sign its CLI in, copied into the item's HOME. */
+  logins?: readonly LoginFile[];
 }
 
 /** Where a jailed task reaches Jig's API (relayed inside at its own port), or null outside a proxied jail. */

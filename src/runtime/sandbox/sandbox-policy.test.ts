@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { chainSandbox } from '../../core/policy/sandbox.js';
-import { sandboxFor, withHarnessHosts } from './sandbox-policy.js';
+import { forHarness, sandboxFor } from './sandbox-policy.js';
 
 // A PATH holding only a stand-in `bwrap` (the policy only looks the program up; nothing runs here).
 const bin = mkdtempSync(join(tmpdir(), 'jig-sandbox-policy-'));
@@ -184,15 +184,26 @@ describe("a chain's sandbox", () => {
   });
 });
 
-describe('withHarnessHosts', () => {
-  it("adds the harness's hosts to a proxied jail's allow list, and leaves an open one alone", () => {
+describe('forHarness', () => {
+  const login = { files: [{ path: '.claude/.credentials.json', env: 'CLAUDE_CONFIG_DIR' }] };
+  it("adds the harness's hosts to a proxied jail's allow list and its login files to the jail", () => {
     const proxied = choose(repo({ network: { allow: ['a.test'] } }));
     if (!proxied.ok || !proxied.sandbox) throw new Error('expected a jail');
-    expect(withHarnessHosts(proxied.sandbox, ['api.anthropic.com']).network).toMatchObject({
-      allow: ['a.test', 'api.anthropic.com'],
+    const jail = forHarness(proxied.sandbox, { network: { requires: ['api.anthropic.com'] }, login });
+    expect(jail).toEqual({
+      ...proxied.sandbox,
+      network: { ...proxied.sandbox.network, allow: ['a.test', 'api.anthropic.com'] },
+      logins: login.files,
     });
+  });
+
+  it("leaves an open jail's network alone, and a harness with neither hosts nor login changes nothing", () => {
     const open = choose(repo({ unrestricted_network: true }));
     if (!open.ok || !open.sandbox) throw new Error('expected a jail');
-    expect(withHarnessHosts(open.sandbox, ['api.anthropic.com'])).toBe(open.sandbox);
+    expect(forHarness(open.sandbox, { network: { requires: ['api.anthropic.com'] } })).toBe(open.sandbox);
+    expect(forHarness(open.sandbox, { login })).toEqual({ ...open.sandbox, logins: login.files });
+    const proxied = choose(repo({ network: { allow: [] } }));
+    if (!proxied.ok || !proxied.sandbox) throw new Error('expected a jail');
+    expect(forHarness(proxied.sandbox, {})).toBe(proxied.sandbox);
   });
 });

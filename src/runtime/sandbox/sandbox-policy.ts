@@ -1,4 +1,5 @@
 import type { PolicyFile } from '../../contract/config/policy.js';
+import type { ProviderDefinition } from '../../contract/harness/provider.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import type { Sandbox } from '../../contract/config/sandbox.js';
@@ -145,8 +146,17 @@ export function jailOf(
   return sandboxFor({ repo, policy, chain, phase, agent, jigPort, worktrees });
 }
 
-/** The jail of one harness's launch: the hosts its CLI needs (its `network.requires`) allowed too. */
-export function withHarnessHosts(s: SandboxRequest, hosts: readonly string[] | undefined): SandboxRequest {
-  if (s.network.mode === 'open' || !hosts || hosts.length === 0) return s;
-  return { ...s, network: { ...s.network, allow: [...s.network.allow, ...hosts] } };
+/**
+ * The jail of one harness's launch: the hosts its CLI needs (its `network.requires`) allowed too,
+ * and the files that sign it in (its `login.files`) copied into the item's HOME.
+ */
+export function forHarness(
+  s: SandboxRequest,
+  provider: Pick<ProviderDefinition, 'network' | 'login'>,
+): SandboxRequest {
+  const hosts = provider.network?.requires ?? [];
+  const logins = provider.login?.files ?? [];
+  const jail = logins.length > 0 ? { ...s, logins } : s;
+  if (jail.network.mode === 'open' || hosts.length === 0) return jail;
+  return { ...jail, network: { ...jail.network, allow: [...jail.network.allow, ...hosts] } };
 }

@@ -33,7 +33,7 @@ import type { SessionRunner } from './session-runner.js';
 import { cappedScopes, crossedCap, crossedReason } from './spend.js';
 import { SpendReservations } from './spend-reservations.js';
 import { launchEnv } from './task-env.js';
-import { jailOf, withHarnessHosts } from '../sandbox/sandbox-policy.js';
+import { jailOf, forHarness } from '../sandbox/sandbox-policy.js';
 import { relayedUrl, type SandboxRequest } from '../sandbox/request.js';
 
 /** How an agent task's launch went: a session that ran, or why none could (the item stops). */
@@ -302,7 +302,7 @@ export class AgentRunner {
         ...(r.brief !== undefined ? { brief: r.brief } : {}),
         ...(r.member ? { member: r.member.name } : {}),
         agent: { harness: harnessId, provider: launch.provider, model },
-        ...(pre.sandbox ? { sandbox: withHarnessHosts(pre.sandbox, launch.provider.network?.requires) } : {}),
+        ...(pre.sandbox ? { sandbox: forHarness(pre.sandbox, launch.provider) } : {}),
       });
       // A steer is delivered once: the launch that carried it consumed it.
       if (steer) await updateItem(this.d.store.db, rec.id, { steer: null });

@@ -25,7 +25,7 @@ import { readResult } from './session-result.js';
 import { redact, resolveStatus, type Ending, type PersonEnding } from './session-status.js';
 import { inScope, type AgentHooks, type OverCap } from './item-spend.js';
 import { Launcher } from './launcher.js';
-import { jailEnding, reapContainer, refusalEvents } from '../sandbox/jail-end.js';
+import { jailEnding, reapContainer, refusalEvents, settleLogins } from '../sandbox/jail-end.js';
 import { prepareSandbox, sandboxOutputs, sandboxSummary } from '../sandbox/prepare.js';
 import type { SandboxRequest } from '../sandbox/request.js';
 import { endGroup, exitWritten, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
@@ -383,6 +383,8 @@ export class SessionRunner {
         endGroup(pid, 10_000, left, s.pid_start).then(() => reapContainer(run, s.id)),
       );
     this.seen.delete(s.id);
+    const lost = settleLogins(run, s.id);
+    if (lost) this.log.warn({ err: lost, session: s.id }, 'writing back a renewed login failed');
     const exitCode = exited ?? readExitCode(s.exit_path);
     const agent = this.finishWatch(s);
     // Read once: what the status and the agent rules below decide on is the same file.
