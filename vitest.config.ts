@@ -13,6 +13,10 @@ const browserFiles = ['test/board-*.test.ts'];
 /** The engine suite, run a second time with every test server's state in PostgreSQL (issue 27). */
 const postgresFiles = ['test/engine-*.test.ts', 'test/serve-postgres.test.ts'];
 
+// A new home jails its tasks where bubblewrap works (docs/sandbox.md); the suite's servers run them
+// as the tests expect, unjailed, unless a test asks for a sandbox. Every worker inherits this.
+process.env.JIG_SANDBOX_DEFAULT ??= 'none';
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,

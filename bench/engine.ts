@@ -33,7 +33,11 @@ async function engineRun(root: string, dir: string, n: number): Promise<number> 
     join(home, 'config', 'chains', 'many.yaml'),
     `nodes:\n  - id: work\n    kind: exec\n    steps:\n${steps}`,
   );
-  const jig = await startServer({ host: '127.0.0.1', port: 0, env: { JIG_HOME: home } });
+  const jig = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    env: { JIG_SANDBOX_DEFAULT: 'none', JIG_HOME: home },
+  });
   try {
     const post = (path: string, body: unknown) =>
       fetch(`${jig.url}${path}`, {

@@ -8,7 +8,11 @@ export async function startJigWithRepo(root: string): Promise<{
   repo: string;
 }> {
   const repo = benchRepo(root);
-  const jig = await startServer({ host: '127.0.0.1', port: 0, env: { JIG_HOME: join(root, 'home') } });
+  const jig = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    env: { JIG_SANDBOX_DEFAULT: 'none', JIG_HOME: join(root, 'home') },
+  });
   const connect = await fetch(`${jig.url}/api/repos`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

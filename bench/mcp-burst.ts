@@ -69,7 +69,7 @@ async function probed(base: URL, burst: () => Promise<number[]>): Promise<{ wors
 
 const home = mkdtempSync(join(tmpdir(), 'jig-bench-mcp-'));
 const jig = spawn(process.execPath, [join(root, 'bin', 'jig.js'), 'serve', '--port', '0'], {
-  env: { ...process.env, JIG_HOME: home, JIG_HOST: '', JIG_PORT: '' },
+  env: { ...process.env, JIG_SANDBOX_DEFAULT: 'none', JIG_HOME: home, JIG_HOST: '', JIG_PORT: '' },
   stdio: ['ignore', 'pipe', 'ignore'],
 });
 try {

@@ -38,7 +38,12 @@ try {
   const home = join(root, 'home');
   const start = Date.parse('2030-01-07T08:59:30Z');
   const clock = new ManualClock(start);
-  const jig = await startServer({ host: '127.0.0.1', port: 0, env: { JIG_HOME: home }, clock });
+  const jig = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    env: { JIG_SANDBOX_DEFAULT: 'none', JIG_HOME: home },
+    clock,
+  });
   const { inst } = jig;
   const connected = await fetch(`${jig.url}/api/repos`, {
     method: 'POST',

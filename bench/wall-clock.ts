@@ -21,7 +21,11 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const root = mkdtempSync(join(tmpdir(), 'jig-bench-'));
 try {
   const repo = benchRepo(root);
-  const jig = await startServer({ host: '127.0.0.1', port: 0, env: { JIG_HOME: join(root, 'home') } });
+  const jig = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    env: { JIG_SANDBOX_DEFAULT: 'none', JIG_HOME: join(root, 'home') },
+  });
   const { inst } = jig;
   const connected = await fetch(`${jig.url}/api/repos`, {
     method: 'POST',

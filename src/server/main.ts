@@ -73,7 +73,11 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   let log: Logger | undefined;
   let store: Store | undefined;
   try {
-    const prepared = prepareHome(paths);
+    // The knob is the process's: an in-process server given its own variables (a test, a
+    // benchmark) still follows the one its process was started with.
+    const prepared = prepareHome(paths, {
+      sandboxDefault: env.JIG_SANDBOX_DEFAULT ?? process.env.JIG_SANDBOX_DEFAULT,
+    });
     log = makeLogger(paths, opts.logToStderr ?? false);
     const { access, error: accessError } = readAccess(paths.configDir);
     if (accessError) log.warn({ error: accessError }, 'access.yaml does not load; using loopback defaults');

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import type { HomePaths } from './paths.js';
 import { moveLegacyConfigDir, moveLegacyKeys, type HomeNotice } from './legacy-home.js';
 import { seedConfig, writeSchemas } from './seed.js';
+import { seedSandbox } from './seed-sandbox.js';
 import { removeStaleTemps } from './stale-temps.js';
 import { ensureTokenFile } from './tokens.js';
 
@@ -14,7 +15,10 @@ export interface PreparedHome {
  * Makes the home ready to serve: folders with their modes, a 1.x home brought to 2.0, the config
  * seeded where files are missing, and the two tokens. Safe to run on every start.
  */
-export function prepareHome(paths: HomePaths): PreparedHome {
+export function prepareHome(
+  paths: HomePaths,
+  opts: { /** JIG_SANDBOX_DEFAULT: `none` seeds a new home's sandbox off. */ sandboxDefault?: string } = {},
+): PreparedHome {
   mkdirSync(paths.home, { recursive: true });
   mkdirSync(paths.runDir, { recursive: true, mode: 0o700 });
   // mkdir's mode is masked by umask and ignored for an existing folder: set it outright.
@@ -39,6 +43,17 @@ export function prepareHome(paths: HomePaths): PreparedHome {
     });
   }
   const seeded = seedConfig(paths.configDir);
+  if (seeded.includes('policy.yaml')) {
+    const kind = seedSandbox(paths.configDir, opts.sandboxDefault);
+    notices.push({
+      level: kind === null ? 'warn' : 'info',
+      key: 'sandbox_seeded',
+      message:
+        kind === null
+          ? "no sandbox works here: tasks run with the server's reach (policy.yaml says how to turn one on; docs/sandbox.md)"
+          : `every task runs in a ${kind} jail (seeded in policy.yaml; docs/sandbox.md)`,
+    });
+  }
   writeSchemas(paths.configDir);
   notices.push(...moveLegacyKeys(paths.configDir));
 

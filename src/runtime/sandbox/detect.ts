@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import type { SandboxAnswer } from '../../contract/sandbox-route.js';
 import type { JailKind } from './request.js';
 
@@ -57,3 +57,18 @@ export async function detectSandboxes(now = Date.now()): Promise<{ kinds: Check[
 /** The first kind that works (bubblewrap needs no image, so it comes first), or null. */
 export const bestKind = (kinds: readonly Check[]): JailKind | null =>
   kinds.find((k) => k.works)?.kind ?? null;
+
+/**
+ * Whether bubblewrap starts a jail here, at once (a new home's seeding, before anything serves):
+ * the same probe, some 10 ms. Null when it works, else why not.
+ */
+export function bubblewrapFailsNow(): string | null {
+  const [program = '', ...args] = PROBES.bubblewrap;
+  const r = spawnSync(program, args, { encoding: 'utf8', timeout: 20_000 });
+  if (r.error)
+    return 'code' in r.error && r.error.code === 'ENOENT'
+      ? `${program} is not installed (${INSTALL.bubblewrap})`
+      : `${program} does not work here: ${r.error.message}`;
+  if (r.status === 0) return null;
+  return `${program} does not work here: ${r.stderr.trim().split('\n').pop()?.slice(0, 200) || `exit ${r.status}`}`;
+}

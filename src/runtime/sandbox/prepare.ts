@@ -47,6 +47,18 @@ function installRoot(executable: string): string | null {
   return nm > 0 ? real.slice(0, nm) : dirname(real);
 }
 
+/**
+ * The install of the node running Jig: its whole prefix when it is one (`…/bin/node` beside
+ * `…/lib/node_modules`, as nvm, fnm and volta lay it out), so `npm` and `npx`, links into that
+ * prefix's lib/, work in the jail too; else its folder as for any program.
+ */
+export function nodePrefix(executable: string): string | null {
+  const root = installRoot(executable);
+  if (root === null || !root.endsWith(`${sep}bin`)) return root;
+  const prefix = dirname(root);
+  return existsSync(join(prefix, 'lib', 'node_modules')) ? prefix : root;
+}
+
 /** A task's git facts: the common folder its worktree writes objects and refs to, the server's identity. */
 const FACTS = `
 printf '%s\\0' "$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null)"
@@ -116,7 +128,7 @@ export async function prepareSandbox(o: {
   const exe = resolveExecutable(o.argv[0] ?? '', o.env.PATH ?? process.env.PATH ?? '');
   const root = exe === null ? null : installRoot(exe);
   if (root !== null) add(root, false);
-  const node = installRoot(process.execPath);
+  const node = nodePrefix(process.execPath);
   if (node !== null) add(node, false);
   // Jig's own program, for the `jig` client and MCP server a task runs (not the rest of its folder).
   for (const part of ['package.json', 'bin', 'dist', 'node_modules'])

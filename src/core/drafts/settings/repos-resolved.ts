@@ -13,6 +13,8 @@ import { isObj, type Obj } from '../ops/context.js';
 export type RepoKeySource = 'repo' | 'library' | 'default';
 
 export interface RepoResolved {
+  /** Its place in the file's `repos:` list: where its problems are (`repos.<index>.…`). */
+  index: number;
   path: string;
   name: string;
   managed: boolean;
@@ -80,6 +82,8 @@ function instanceDefault(policy: PolicyFile | null, key: string): unknown {
       return d?.escalation_harness ?? null;
     case 'grants':
       return [];
+    case 'sandbox':
+      return policy?.sandbox ?? null;
     default:
       return null;
   }
@@ -91,6 +95,7 @@ function narrowed(own: string[], bound: unknown): string[] {
 }
 
 export function resolveRepo(
+  index: number,
   path: string,
   e: Obj,
   policy: PolicyFile | null,
@@ -135,6 +140,7 @@ export function resolveRepo(
   }
   const name = valid(RepoEntry.shape.name, e.name);
   return {
+    index,
     path,
     name: name ?? folderName(path),
     managed: e.managed !== false,
@@ -150,8 +156,8 @@ export function resolveRepos(
   steeringExists: (name: string) => boolean,
 ): ReposResolved {
   const out: ReposResolved = { repos: [], detected: [] };
-  for (const { path, entry } of repoEntries(doc)) {
-    const r = resolveRepo(path, entry, policy, steeringExists);
+  for (const { index, path, entry } of repoEntries(doc)) {
+    const r = resolveRepo(index, path, entry, policy, steeringExists);
     (r.managed ? out.repos : out.detected).push(r);
   }
   return out;

@@ -42,6 +42,7 @@ describe('resolved', () => {
     expect(r.resolved).toEqual({
       repos: [
         {
+          index: 0,
           path: WEB,
           name: 'web',
           managed: true,
@@ -66,6 +67,7 @@ describe('resolved', () => {
       ],
       detected: [
         {
+          index: 1,
           path: LIB,
           name: 'lib',
           managed: false,
@@ -75,6 +77,18 @@ describe('resolved', () => {
         },
       ],
     });
+  });
+
+  it("answers policy.yaml's sandbox for a repo that sets none, and the repo's own where it sets one", () => {
+    const policy = 'sandbox: {kind: bubblewrap, network: {allow: [a.test]}}\n';
+    const yaml = 'repos:\n  - path: /plain\n  - path: /own\n    sandbox: {kind: none}\n';
+    const [plain, own] = result(yaml, yaml, facts(), { 'policy.yaml': policy }).resolved!.repos;
+    expect([plain!.index, plain!.resolved.sandbox, plain!.sources.sandbox]).toEqual([
+      0,
+      { kind: 'bubblewrap', network: { allow: ['a.test'] } },
+      'default',
+    ]);
+    expect([own!.index, own!.resolved.sandbox, own!.sources.sandbox]).toEqual([1, { kind: 'none' }, 'repo']);
   });
 
   it('takes what the repo leaves unset from policy.yaml defaults, at the work-item level for a cap', () => {
