@@ -250,7 +250,7 @@ export const chainDraftQuery = (id: string, onRead?: (d: AnswerOf<'getDraft'>) =
   });
 
 /** A settings area's draft (its key is the area's name): policy, intake, harnesses. */
-export const areaDraftQuery = (area: 'policy' | 'intake' | 'harnesses') =>
+export const areaDraftQuery = (area: 'policy' | 'intake' | 'harnesses' | 'repos') =>
   queryOptions({
     queryKey: ['draft', area] as const,
     queryFn: () => callRoute(routes.getDraft, { params: { area, key: area } }),

@@ -11,7 +11,7 @@ import { staleOf, type Stale } from '../settings/stale.js';
  * Settings › Policy and Auto-intake and Templates › Harnesses; DraftBar (draft-bar.tsx) is its bar.
  */
 
-export type Area = 'policy' | 'intake' | 'harnesses';
+export type Area = 'policy' | 'intake' | 'harnesses' | 'repos';
 export type Draft = AnswerOf<'getDraft'>;
 export type Op = { op: string } & Record<string, unknown>;
 

@@ -7,6 +7,7 @@ import { plural } from '../../words.js';
 import '../library/templates.css';
 import { ConnectForm } from './connect-form.js';
 import { RepoEdit } from './repo-edit.js';
+import { RepoSandbox } from './repo-sandbox.js';
 
 /*
  * Repos: the repositories Jig runs on, straight through the repos routes (a repos.yaml entry changes at
@@ -103,6 +104,7 @@ function RepoRow({ r, onError }: { r: RepoView; onError: (m: string | null) => v
         <tr>
           <td colSpan={7}>
             <RepoEdit r={r} onDone={() => setEditing(false)} />
+            <RepoSandbox r={r} />
           </td>
         </tr>
       )}
