@@ -55,6 +55,16 @@ describe('a new home seeds its sandbox', () => {
             ],
           },
         },
+        credentials: [
+          { env: 'ANTHROPIC_API_KEY', hosts: ['api.anthropic.com'], header: 'x-api-key' },
+          {
+            env: 'OPENAI_API_KEY',
+            hosts: ['api.openai.com'],
+            header: 'authorization',
+            format: 'Bearer {value}',
+          },
+          { env: 'GEMINI_API_KEY', hosts: ['generativelanguage.googleapis.com'], header: 'x-goog-api-key' },
+        ],
       });
       expect(answer.json).toMatchObject({ best: 'bubblewrap', instance_default: 'bubblewrap' });
       expect(started?.payload.sandbox).toEqual({ kind: 'bubblewrap', network: 'none' });

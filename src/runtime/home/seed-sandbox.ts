@@ -26,6 +26,17 @@ const REGISTRIES = [
   'repo.maven.apache.org',
 ];
 
+/*
+ * The model APIs' keys, as the agent CLIs send them. Each CLI trusts the jail's CA for the proxy's
+ * certificate (checked with Claude Code, Codex and Gemini CLI against an HTTPS mock: the first and
+ * last through NODE_EXTRA_CA_CERTS, Codex through SSL_CERT_FILE).
+ */
+const CREDENTIALS = [
+  '{ env: ANTHROPIC_API_KEY, hosts: [api.anthropic.com], header: x-api-key }',
+  "{ env: OPENAI_API_KEY, hosts: [api.openai.com], header: authorization, format: 'Bearer {value}' }",
+  '{ env: GEMINI_API_KEY, hosts: [generativelanguage.googleapis.com], header: x-goog-api-key }',
+];
+
 const block = (why: string | null): string => {
   const lines = [
     'sandbox:',
@@ -34,6 +45,10 @@ const block = (why: string | null): string => {
     '    allow: [] # hosts every task may reach; add what your tests fetch',
     '    install: # the setup command only',
     `      allow: [${REGISTRIES.join(', ')}]`,
+    '  # API keys stay outside: inside, the variable holds a placeholder and the proxy sets the header',
+    '  # (one whose variable is not set adds nothing)',
+    '  credentials:',
+    ...CREDENTIALS.map((c) => `    - ${c}`),
   ];
   const head = [
     '',

@@ -162,7 +162,7 @@ export async function prepareSandbox(o: {
     }
     network = {
       mode: 'proxied',
-      allow: allowedHosts(n),
+      allow: allowedHosts(n, o.env),
       deny: n.deny,
       jigPort: n.jigPort,
       caller: { item: o.itemId, escalation: o.env.JIG_ESCALATION_TURN === '1' },
@@ -233,9 +233,12 @@ function secretsOf(
 }
 
 /** What a session's start event says of its jail (the item page shows it). */
-export function sandboxSummary(s: SandboxRequest): { kind: JailKind; network: string } {
+export function sandboxSummary(
+  s: SandboxRequest,
+  env: Record<string, string>,
+): { kind: JailKind; network: string } {
   const n = s.network;
   if (n.mode === 'open') return { kind: s.kind, network: 'unrestricted' };
-  const allow = allowedHosts(n);
+  const allow = allowedHosts(n, env);
   return { kind: s.kind, network: allow.length === 0 ? 'none' : `allow ${allow.join(', ')}` };
 }

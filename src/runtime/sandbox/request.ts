@@ -41,7 +41,14 @@ export function relayedUrl(s: SandboxRequest | null): string | null {
     : null;
 }
 
-/** The hosts a proxied jail lets through: its allow list and every credential's hosts. */
-export function allowedHosts(n: { allow: string[]; credentials: SandboxCredential[] }): string[] {
-  return [...n.allow, ...n.credentials.flatMap((c) => c.hosts)];
+/**
+ * The hosts a proxied jail lets through: its allow list and the hosts of each credential the task
+ * has (its variable set in `env`); a credential without its secret adds nothing, not even its hosts.
+ */
+export function allowedHosts(
+  n: { allow: string[]; credentials: SandboxCredential[] },
+  env: Record<string, string | undefined>,
+): string[] {
+  const held = n.credentials.filter((c) => (env[c.env] ?? '') !== '');
+  return [...new Set([...n.allow, ...held.flatMap((c) => c.hosts)])];
 }

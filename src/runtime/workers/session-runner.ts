@@ -216,7 +216,7 @@ export class SessionRunner {
           pid: launched.pid,
           argv: redact(req.argv),
           ...(req.agent ? { harness: req.agent.harness, model: req.agent.model } : {}),
-          ...(req.sandbox ? { sandbox: sandboxSummary(req.sandbox) } : {}),
+          ...(req.sandbox ? { sandbox: sandboxSummary(req.sandbox, env) } : {}),
           worker: this.worker,
         },
       });
