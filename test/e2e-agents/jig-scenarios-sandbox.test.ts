@@ -138,6 +138,53 @@ describe.skipIf(skip !== '')(
   },
 );
 
+const codexSkip = [missing('codex'), noBwrap].filter(Boolean).join('; ');
+
+describe.skipIf(codexSkip !== '')(
+  `Codex in a bubblewrap sandbox${codexSkip ? ` — skipped: ${codexSkip}` : ''}`,
+  () => {
+    it(
+      'signed in with `codex login`: its auth.json and config.toml are copied into the jail, a renewed login is written back',
+      async () => {
+        const renewed = JSON.stringify({ OPENAI_API_KEY: 'sk-renewed' });
+        const { jig, repo, home, mock, cliHome } = await setup(
+          session(
+            `printf '%s' '${renewed}' > "$HOME/.codex/auth.json" && ${COMMIT} && ${resultCmd({ status: 'done' })}`,
+          ),
+          { jailed: ONE_AGENT('codex') },
+        );
+        // `codex login --with-api-key` keeps the key in auth.json; config.toml points at the model.
+        const codexDir = join(cliHome, '.codex');
+        mkdirSync(codexDir, { recursive: true });
+        writeFileSync(join(codexDir, 'auth.json'), JSON.stringify({ OPENAI_API_KEY: 'sk-first' }), {
+          mode: 0o600,
+        });
+        writeFileSync(
+          join(codexDir, 'config.toml'),
+          // A model of the classic request shape (the mock reads its tools), at the mock.
+          `model = "gpt-5"\nopenai_base_url = "${mock.url}/v1"\n`,
+        );
+        setRepoKeys(home, repo, {
+          env: { ...gitEnv, HOME: cliHome },
+          sandbox: { kind: 'bubblewrap', network: { allow: [`127.0.0.1:${mock.port}`] } },
+        });
+        const item = await fileItem(jig, repo, 'jailed');
+        const done = await until(jig, item.id, ended, TRIES);
+        const why = await explain(jig, item.id, mock);
+        expect(done.status, why).toBe('completed');
+        const sent = mock.main().map((q) => q.credentials.authorization);
+        expect(sent.length, why).toBeGreaterThanOrEqual(2);
+        expect(sent[0], why).toBe('Bearer sk-first');
+        for (const header of sent) expect(['Bearer sk-first', 'Bearer sk-renewed'], why).toContain(header);
+        expect(JSON.parse(readFileSync(join(codexDir, 'auth.json'), 'utf8'))).toEqual({
+          OPENAI_API_KEY: 'sk-renewed',
+        });
+      },
+      TEST_TIMEOUT,
+    );
+  },
+);
+
 /** An OAuth login as Claude Code keeps it (`claudeAiOauth` in `.credentials.json`). */
 function oauth(token: string): Record<string, unknown> {
   return {
