@@ -97,7 +97,7 @@ describe.skipIf(noChromium !== null)(
       await now.waitFor();
       // The suite's homes are seeded without an instance sandbox (JIG_SANDBOX_DEFAULT=none).
       expect(await now.innerText()).toBe(
-        'None set here or in policy.yaml: its tasks run with the server’s reach.',
+        'None set here or in policy.yaml: its tasks run with the server’s reach, unless their chain sets a sandbox.',
       );
       // A malformed host: the server's problem shows under the form, and nothing can be published.
       await section.getByLabel('Kind').selectOption('bubblewrap');
@@ -121,7 +121,9 @@ describe.skipIf(noChromium !== null)(
       await section.getByRole('button', { name: 'Remove it' }).click();
       await expect
         .poll(async () => now.innerText())
-        .toBe('None set here or in policy.yaml: its tasks run with the server’s reach.');
+        .toBe(
+          'None set here or in policy.yaml: its tasks run with the server’s reach, unless their chain sets a sandbox.',
+        );
       await publish();
       expect(entry()?.sandbox).toBeUndefined();
     });

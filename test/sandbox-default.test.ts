@@ -87,7 +87,7 @@ describe('a new home seeds its sandbox', () => {
     const first = await startJig({ home, env: { JIG_SANDBOX_DEFAULT: 'none' } });
     const seeded = policyOf(home);
     expect(seeded).toContain(
-      '# Not on: JIG_SANDBOX_DEFAULT=none was set when this home was made. Install bubblewrap, then remove the leading # of the lines below.\n# sandbox:\n#   kind: bubblewrap\n',
+      '# Not on: JIG_SANDBOX_DEFAULT=none was set when this home was made. To turn it on, remove the leading # of the lines below.\n# sandbox:\n#   kind: bubblewrap\n',
     );
     expect(parse(seeded).sandbox).toBeUndefined();
     expect((await http(`${first.url}/api/sandbox`)).json.instance_default).toBeNull();

@@ -322,6 +322,12 @@ export const ProviderDefinition = z
                   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
                   .optional()
                   .describe("a variable that, when set, names the file's folder instead (CLAUDE_CONFIG_DIR)"),
+                renew: z
+                  .boolean()
+                  .optional()
+                  .describe(
+                    'true: a credential the CLI rewrites when it renews the login, written back from the jail (only a JSON object of the same keys); configuration is never written back',
+                  ),
               })
               .strict(),
           )

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import type { HomePaths } from './paths.js';
 import { moveLegacyConfigDir, moveLegacyKeys, type HomeNotice } from './legacy-home.js';
 import { seedConfig, writeSchemas } from './seed.js';
-import { seedSandbox } from './seed-sandbox.js';
+import { seedPolicy } from './seed-sandbox.js';
 import { removeStaleTemps } from './stale-temps.js';
 import { ensureTokenFile } from './tokens.js';
 
@@ -42,9 +42,10 @@ export function prepareHome(
       message: `removed ${stale.length} temp file(s) an interrupted write left behind: ${stale.join(', ')}`,
     });
   }
-  const seeded = seedConfig(paths.configDir);
-  if (seeded.includes('policy.yaml')) {
-    const kind = seedSandbox(paths.configDir, opts.sandboxDefault);
+  // policy.yaml first, whole with its sandbox; the rest of the packaged files after it.
+  const kind = seedPolicy(paths.configDir, opts.sandboxDefault);
+  const seeded = [...(kind === 'exists' ? [] : ['policy.yaml']), ...seedConfig(paths.configDir)];
+  if (kind !== 'exists') {
     notices.push({
       level: kind === null ? 'warn' : 'info',
       key: 'sandbox_seeded',

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bubblewrapFailsNow } from '../sandbox/detect.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { defaultsConfigDir } from './seed.js';
 
 /*
  * A new home jails every task where the machine can (issue 45, "default on"): the seeded
@@ -37,6 +38,8 @@ const CREDENTIALS = [
   '{ env: GEMINI_API_KEY, hosts: [generativelanguage.googleapis.com], header: x-goog-api-key }',
 ];
 
+const KNOB = 'JIG_SANDBOX_DEFAULT=none was set when this home was made';
+
 const block = (why: string | null): string => {
   const lines = [
     'sandbox:',
@@ -63,23 +66,26 @@ const block = (why: string | null): string => {
       ...lines,
       '',
     ].join('\n');
+  const then = why === KNOB ? 'To turn it on,' : 'Install bubblewrap, then';
   return [
     ...head,
-    `# Not on: ${why}. Install bubblewrap, then remove the leading # of the lines below.`,
+    `# Not on: ${why}. ${then} remove the leading # of the lines below.`,
     ...lines.map((l) => `# ${l}`),
     '',
   ].join('\n');
 };
 
 /**
- * Appends the instance sandbox to a policy.yaml that was just seeded. `knob` is
- * JIG_SANDBOX_DEFAULT: `none` seeds it commented out without looking (the test suite's servers),
- * anything else looks. Answers the kind seeded, or null.
+ * Writes a new home's policy.yaml: the packaged file with the instance sandbox at its end, in one
+ * atomic write (a crash leaves the file whole or absent, and an absent one is seeded at the next
+ * start). `knob` is JIG_SANDBOX_DEFAULT: `none` writes it commented out without looking (the test
+ * suite's servers); anything else looks. Answers the kind seeded, null for none, or `exists` when
+ * the home has a policy.yaml already (it is never changed).
  */
-export function seedSandbox(configDir: string, knob: string | undefined): 'bubblewrap' | null {
-  const why =
-    knob === 'none' ? 'JIG_SANDBOX_DEFAULT=none was set when this home was made' : bubblewrapFailsNow();
+export function seedPolicy(configDir: string, knob: string | undefined): 'bubblewrap' | null | 'exists' {
   const file = join(configDir, 'policy.yaml');
-  writeFileAtomic(file, readFileSync(file, 'utf8') + block(why));
+  if (existsSync(file)) return 'exists';
+  const why = knob === 'none' ? KNOB : bubblewrapFailsNow();
+  writeFileAtomic(file, readFileSync(join(defaultsConfigDir, 'policy.yaml'), 'utf8') + block(why));
   return why === null ? 'bubblewrap' : null;
 }

@@ -221,7 +221,9 @@ function secretsOf(
   const out: { hosts: string[]; header: string; value: string }[] = [];
   for (const c of credentials) {
     const real = env[c.env];
-    if (real === undefined) continue;
+    // Unset or empty is no secret (an empty key is often set to make a CLI use its own login):
+    // left as it is, with no header, as allowedHosts leaves out its hosts.
+    if (real === undefined || real === '') continue;
     env[c.env] = placeholder(c.env);
     out.push({
       hosts: c.hosts,

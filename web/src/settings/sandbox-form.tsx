@@ -105,6 +105,7 @@ function Field(p: {
 
 export function SandboxForm({
   block,
+  start = null,
   reset,
   busy,
   submit,
@@ -113,6 +114,11 @@ export function SandboxForm({
 }: {
   /** The block as written, or null when there is none. */
   block: SandboxBlock | null;
+  /**
+   * Where the form starts, and what it keeps of what it does not show, when there is no block:
+   * the one inherited (a repository's, from policy.yaml), so Set copies it rather than `none`.
+   */
+  start?: SandboxBlock | null;
   /** Changes when the draft's answer should put the form back (an undo, a publish). */
   reset: string;
   busy: boolean;
@@ -122,17 +128,18 @@ export function SandboxForm({
   /** Removes the block (shown when there is one). */
   onRemove: () => void;
 }) {
-  const [f, setF] = useState<Form>(() => formOf(block));
-  const shown = JSON.stringify(block);
+  const from = block ?? start;
+  const [f, setF] = useState<Form>(() => formOf(from));
+  const shown = JSON.stringify(from);
   // The draft's answer is the truth: an undo or a publish puts the form back.
-  useEffect(() => setF(formOf(block)), [shown, reset]);
+  useEffect(() => setF(formOf(from)), [shown, reset]);
   const edit = (p: Partial<Form>) => setF((was) => ({ ...was, ...p }));
   return (
     <form
       className="fields sandbox-form"
       onSubmit={(e) => {
         e.preventDefault();
-        onSave(blockOf(block ?? {}, f));
+        onSave(blockOf(from ?? {}, f));
       }}
     >
       <label>

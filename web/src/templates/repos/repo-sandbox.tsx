@@ -46,7 +46,14 @@ export function RepoSandbox({ r }: { r: RepoView }) {
   const busy = d.busy || d.barBusy;
   const save = (sandbox: SandboxBlock | null) =>
     void d.apply([{ op: 'set_repo', path: r.path, patch: { sandbox } }]);
-  const problems = state ? problemsAt(d.draft?.result.problems ?? [], `repos.${state.index}.sandbox`) : [];
+  // The entry's own block, or one written under its policy (which may only repeat it).
+  const all = d.draft?.result.problems ?? [];
+  const problems = state
+    ? [
+        ...problemsAt(all, `repos.${state.index}.sandbox`),
+        ...problemsAt(all, `repos.${state.index}.policy.sandbox`),
+      ]
+    : [];
   return (
     <section className="repo-sandbox" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>Sandbox of {r.name}</h3>
@@ -58,12 +65,13 @@ export function RepoSandbox({ r }: { r: RepoView }) {
             {state.own
               ? `Its own: ${state.block ? sandboxLine(state.block) : 'none set.'}`
               : state.block
-                ? `From policy.yaml (the instance default): ${sandboxLine(state.block)}`
-                : 'None set here or in policy.yaml: its tasks run with the server’s reach.'}
+                ? `From policy.yaml (the instance default): ${sandboxLine(state.block)} The form starts from it.`
+                : 'None set here or in policy.yaml: its tasks run with the server’s reach, unless their chain sets a sandbox.'}
           </p>
           <SandboxHere />
           <SandboxForm
             block={state.own ? state.block : null}
+            start={state.own ? null : state.block}
             reset={d.draft?.updated_at ?? 'published'}
             busy={busy}
             submit={`Set ${r.name}'s sandbox`}
