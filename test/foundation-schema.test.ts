@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ import {
   swaggerUiStyle,
 } from '../src/server/cdn-assets.js';
 import { cleanupAll, http, repoRoot, tempHome } from './helpers/server.js';
+
+const run = promisify(execFile);
 
 let server: RunningServer;
 
@@ -88,7 +91,10 @@ describe('schema viewer pages', () => {
     expect(res.text).toContain("url: '/openapi.json'");
   });
 
-  it('pins hashes that match the files in the npm packages', () => {
+  // Child processes without blocking: the server under test lives in this process, and a loop
+  // held for seconds let a kept-alive connection be reused as the server closed it (ECONNRESET on
+  // the next test's request).
+  it('pins hashes that match the files in the npm packages', async () => {
     // jsDelivr serves the npm tarball's bytes; hash the same files from the registry tarballs.
     const cache = join(repoRoot, '.cache', 'sri');
     mkdirSync(cache, { recursive: true });
@@ -96,14 +102,15 @@ describe('schema viewer pages', () => {
       const dir = join(cache, `${a.pkg}-${a.version}`);
       if (!existsSync(join(dir, 'package', a.file))) {
         mkdirSync(dir, { recursive: true });
-        const tgz = execFileSync(
+        const packed = await run(
           'npm',
           ['pack', `${a.pkg}@${a.version}`, '--silent', '--pack-destination', dir],
           {
             encoding: 'utf8',
           },
-        ).trim();
-        execFileSync('tar', ['-xzf', join(dir, tgz.split('\n').pop()!), '-C', dir]);
+        );
+        const tgz = packed.stdout.trim();
+        await run('tar', ['-xzf', join(dir, tgz.split('\n').pop()!), '-C', dir]);
       }
       const digest = createHash('sha384')
         .update(readFileSync(join(dir, 'package', a.file)))

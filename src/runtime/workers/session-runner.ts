@@ -156,9 +156,8 @@ export class SessionRunner {
         ? { harness: req.agent.harness, provider: req.agent.provider.id, model: req.agent.model }
         : {}),
     };
-    // The row is written before the process starts: a crash between the two leaves a row a restart
-    // can find the process from (by its command line, recovery.ts), never a process nothing knows of
-    // that would run beside the node's second launch.
+    // The row is written before the process starts: a crash between leaves a row a restart finds the
+    // process from (recovery.ts), never a process nothing knows of beside the node's next launch.
     let started: (s: SessionRecord | null) => void = () => undefined;
     this.launching.set(id, new Promise((resolve) => (started = resolve)));
     this.launchingItems.set(id, req.itemId);
@@ -414,16 +413,19 @@ export class SessionRunner {
       }
     }
     const exitedAt = this.now();
-    // Spend a CLI reported only at its end is held to the caps too: over one, the session ends as
-    // over its budget (whatever it said of its work) and the item stops at this node; the
-    // item's other sessions in that scope end with it.
+    // Spend told only at the end is held to the caps too (the session, and its scope's others, end).
     if (agent && ending === undefined && status !== 'rate_limited' && status !== 'config_error') {
       const over = await this.agents.onUsage(
         { ...s, ...usage, status, exit_code: exitCode, exited_at: exitedAt },
         true,
       );
       if (over) {
-        note = `${over.reason} (reported at the session's end; it ended ${status})`;
+        // A sibling's live watch may have crossed it meanwhile: one crossing, one reason for all.
+        const first = [...this.live.values()]
+          .filter((o) => o.id !== s.id && o.work_item_id === s.work_item_id && inScope(o, over))
+          .map((o) => this.endings.get(o.id))
+          .find((e): e is { budget: string } => typeof e === 'object');
+        note = `${first?.budget ?? over.reason} (reported at the session's end; it ended ${status})`;
         status = 'budget_exceeded';
         this.overCap(s, over, true);
       }
