@@ -21,20 +21,20 @@ const INSTALL: Record<JailKind, string> = {
   docker: 'install docker and start its daemon',
 };
 
+/** Why a probe failed, in words: not installed (and how to install it), else what it said. */
+function whyNot(kind: JailKind, err: Error | undefined, stderr: string, otherwise: string): string {
+  const program = PROBES[kind][0] ?? kind;
+  if (err && 'code' in err && err.code === 'ENOENT') return `${program} is not installed (${INSTALL[kind]})`;
+  const said = stderr.trim().split('\n').pop()?.slice(0, 200) ?? '';
+  return `${program} does not work here: ${said || otherwise}`;
+}
+
 function probe(kind: JailKind): Promise<Check> {
   const [program = '', ...args] = PROBES[kind];
   return new Promise((resolve) => {
     execFile(program, args, { timeout: 20_000, encoding: 'utf8' }, (err, _out, stderr) => {
       if (!err) return resolve({ kind, works: true, why: null });
-      const missing = 'code' in err && err.code === 'ENOENT';
-      const said = stderr.trim().split('\n').pop()?.slice(0, 200) ?? '';
-      resolve({
-        kind,
-        works: false,
-        why: missing
-          ? `${program} is not installed (${INSTALL[kind]})`
-          : `${program} does not work here: ${said || err.message}`,
-      });
+      resolve({ kind, works: false, why: whyNot(kind, err, stderr, err.message) });
     });
   });
 }
@@ -65,10 +65,6 @@ export const bestKind = (kinds: readonly Check[]): JailKind | null =>
 export function bubblewrapFailsNow(): string | null {
   const [program = '', ...args] = PROBES.bubblewrap;
   const r = spawnSync(program, args, { encoding: 'utf8', timeout: 20_000 });
-  if (r.error)
-    return 'code' in r.error && r.error.code === 'ENOENT'
-      ? `${program} is not installed (${INSTALL.bubblewrap})`
-      : `${program} does not work here: ${r.error.message}`;
-  if (r.status === 0) return null;
-  return `${program} does not work here: ${r.stderr.trim().split('\n').pop()?.slice(0, 200) || `exit ${r.status}`}`;
+  if (r.error) return whyNot('bubblewrap', r.error, '', r.error.message);
+  return r.status === 0 ? null : whyNot('bubblewrap', undefined, r.stderr, `exit ${r.status}`);
 }

@@ -123,12 +123,9 @@ function sync(c: LoginCopy, at: 'start' | 'end'): string | null {
  * times as it likes.
  */
 function renewed(inside: Buffer, host: Buffer, copied: string): boolean {
-  return (
-    digest(inside) !== copied &&
-    digest(host) === copied &&
-    shapeOf(inside) !== null &&
-    shapeOf(inside) === shapeOf(host)
-  );
+  if (digest(inside) === copied || digest(host) !== copied) return false;
+  const shape = shapeOf(inside);
+  return shape !== null && shape === shapeOf(host);
 }
 
 function shapeOf(text: Buffer): string | null {
