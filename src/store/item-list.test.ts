@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './database.js';
 import { listItems } from './item-list.js';
 import { Prepared } from './prepared.js';
-import { getItem, insertItem, updateItem, type ItemRecord } from './work-items.js';
+import { getItem, insertItem, updateItem } from './work-items.js';
+import { itemRecord as item } from '../../test/helpers/item-record.js';
 
 let dir: string;
 let store: Store;
@@ -18,50 +19,6 @@ afterEach(async () => {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function item(id: string, at: string, extra: Partial<ItemRecord> = {}): ItemRecord {
-  return {
-    id,
-    title: `Item ${id}`,
-    description: '',
-    status: 'paused',
-    chain: 'default',
-    repo: '/r',
-    branch: `jig/${id}`,
-    base_branch: null,
-    base_ref: null,
-    source: 'trigger',
-    attachments: {},
-    agent_overrides: { model: 'sonnet' },
-    node_overrides: {},
-    policy_override: {},
-    skip_nodes: [],
-    auto_gate: null,
-    budget_usd: null,
-    spent_usd: 0,
-    spent_tokens: 0,
-    chain_definition: null,
-    policy_snapshot: null,
-    current_node: null,
-    stop_kind: null,
-    stop_reason: null,
-    suggested_action: { action: 'retry', reason: 'x' },
-    worktree_path: null,
-    created_at: at,
-    updated_at: at,
-    started_at: null,
-    ended_at: null,
-    archived_at: null,
-    walk: null,
-    steer: null,
-    queued_at: null,
-    workspace: null,
-    run_epoch: 0,
-    gate_request: null,
-    state_error: null,
-    ...extra,
-  };
-}
 
 describe('listItems', () => {
   it('answers the same records a read of one item does, less what a listing leaves out', async () => {

@@ -28,6 +28,7 @@ import { leader } from './migrations/0026-leader.js';
 import { attachmentTexts } from './migrations/0027-attachment-texts.js';
 import { runEpoch } from './migrations/0028-run-epoch.js';
 import { searchCursor } from './migrations/0029-search-cursor.js';
+import { dependencies } from './migrations/0030-dependencies.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -78,4 +79,5 @@ export const migrations: Migration[] = [
   attachmentTexts,
   runEpoch,
   searchCursor,
+  dependencies,
 ];

@@ -121,6 +121,13 @@ export interface ItemAttachmentsTable {
   text: string;
 }
 
+/** Migration 30: an item comes after another (issue 46). */
+export interface WorkItemDependenciesTable {
+  item_id: string;
+  dependency_id: string;
+  created_at: string;
+}
+
 export interface WorkersTable {
   name: string;
   /** `serve` (API and board) or `worker` (`jig serve --worker`). */
@@ -348,6 +355,7 @@ export interface Database {
   workers: WorkersTable;
   item_claims: ItemClaimsTable;
   item_attachments: ItemAttachmentsTable;
+  work_item_dependencies: WorkItemDependenciesTable;
   schedule_firings: ScheduleFiringsTable;
   trigger_keys: TriggerKeysTable;
   drafts: DraftsTable;

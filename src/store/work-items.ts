@@ -264,7 +264,7 @@ const sourceSet = new Set<string>(ITEM_SOURCES);
 
 // The text columns Jig itself writes from these lists; a value outside them is a row this release
 // did not write, read as the nearest safe meaning.
-function itemStatus(s: string): ItemStatus {
+export function itemStatus(s: string): ItemStatus {
   return statusSet.has(s) ? (s as ItemStatus) : 'stopped';
 }
 function stopKind(s: string | null): StopKind | null {

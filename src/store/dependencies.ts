@@ -1,0 +1,87 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { ItemStatus } from '../contract/item-status.js';
+import { cycleThrough } from '../core/items/dependency-cycle.js';
+import type { Database } from './schema.js';
+import { itemStatus } from './work-items.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** An item another comes after (or that comes after it), as a person reads it. */
+export interface LinkedItem {
+  id: string;
+  title: string;
+  status: ItemStatus;
+}
+
+/** What an item comes after, in the order they were named. */
+export async function dependenciesOf(db: Db, id: string): Promise<LinkedItem[]> {
+  const rows = await db
+    .selectFrom('work_item_dependencies as d')
+    .innerJoin('work_items as w', 'w.id', 'd.dependency_id')
+    .select(['w.id as id', 'w.title as title', 'w.status as status'])
+    .where('d.item_id', '=', id)
+    .orderBy('d.created_at')
+    .orderBy('w.id')
+    .execute();
+  return rows.map((r) => ({ ...r, status: itemStatus(r.status) }));
+}
+
+/** The items that come after this one. */
+export async function dependentsOf(db: Db, id: string): Promise<LinkedItem[]> {
+  const rows = await db
+    .selectFrom('work_item_dependencies as d')
+    .innerJoin('work_items as w', 'w.id', 'd.item_id')
+    .select(['w.id as id', 'w.title as title', 'w.status as status'])
+    .where('d.dependency_id', '=', id)
+    .orderBy('w.created_at')
+    .orderBy('w.id')
+    .execute();
+  return rows.map((r) => ({ ...r, status: itemStatus(r.status) }));
+}
+
+/** Why a set of dependencies cannot be written: ids that are no items, or the cycle they close. */
+export type DependencyRefusal = { unknown: string[] } | { cycle: string[] };
+
+/**
+ * Replaces what an item comes after, inside the caller's transaction. Every id must be an item,
+ * and the edges may not close a cycle (the item itself included). The whole table is read for the
+ * check: an instance's dependencies are few, and one read beats a round trip per step of a walk.
+ */
+export async function setDependencies(
+  db: Db,
+  id: string,
+  after: readonly string[],
+  now: string,
+): Promise<DependencyRefusal | null> {
+  const wanted = [...new Set(after)];
+  if (wanted.length > 0) {
+    const found = await db.selectFrom('work_items').select('id').where('id', 'in', wanted).execute();
+    const known = new Set(found.map((r) => r.id));
+    const unknown = wanted.filter((d) => !known.has(d));
+    if (unknown.length > 0) return { unknown };
+  }
+  const edges = await db.selectFrom('work_item_dependencies').select(['item_id', 'dependency_id']).execute();
+  const out = new Map<string, string[]>();
+  for (const e of edges)
+    if (e.item_id !== id) out.set(e.item_id, [...(out.get(e.item_id) ?? []), e.dependency_id]);
+  const cycle = cycleThrough(id, wanted, (x) => out.get(x) ?? []);
+  if (cycle) return { cycle };
+  await db.deleteFrom('work_item_dependencies').where('item_id', '=', id).execute();
+  if (wanted.length > 0)
+    await db
+      .insertInto('work_item_dependencies')
+      .values(wanted.map((d) => ({ item_id: id, dependency_id: d, created_at: now })))
+      .execute();
+  return null;
+}
+
+/** Drops some (or all) of what an item comes after; answers the ids dropped. */
+export async function dropDependencies(db: Db, id: string, only?: readonly string[]): Promise<string[]> {
+  let q = db.deleteFrom('work_item_dependencies').where('item_id', '=', id);
+  if (only) {
+    if (only.length === 0) return [];
+    q = q.where('dependency_id', 'in', [...only]);
+  }
+  const rows = await q.returning('dependency_id').execute();
+  return rows.map((r) => r.dependency_id).sort();
+}
