@@ -231,7 +231,7 @@ describe('view list', () => {
     const bad = await cli('view', 'list', '--status', 'nope');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      '--status nope is not one of paused, queued, running, waiting, rate_limited, needs_you',
+      '--status nope is not one of paused, blocked, queued, running, waiting, rate_limited, needs_you',
     );
     const unknown = await cli('view', 'list', '--repo', '/nowhere');
     expect(unknown).toMatchObject({

@@ -104,7 +104,7 @@ describe('moves while a node runs', () => {
     expect(refusal(steer)).toEqual([
       409,
       'item_wrong_status',
-      'the item is running; a steer is stored for a paused or stopped item: pause it first',
+      'the item is running; a steer is stored for a paused, blocked or stopped item: pause it first',
     ]);
     expect([raise.status, raise.json.budget_cap]).toEqual([200, { cap_usd: 5, key: 'item', spent_usd: 0 }]);
     expect(refusal(gateReview)).toEqual([

@@ -48,7 +48,7 @@ describe('POST /api/work-items/{id}/progress', () => {
       detail: 'the item is cancelled; it has ended',
       code: 'item_wrong_status',
       status: 'cancelled',
-      allowed: ['paused', 'queued', 'running', 'stopped', 'waiting'],
+      allowed: ['paused', 'blocked', 'queued', 'running', 'stopped', 'waiting'],
     });
   });
 });
@@ -87,7 +87,7 @@ describe('POST /api/work-items/{id}/budget/raise', () => {
       detail: 'the item is cancelled; it has ended',
       code: 'item_wrong_status',
       status: 'cancelled',
-      allowed: ['paused', 'queued', 'running', 'stopped', 'waiting'],
+      allowed: ['paused', 'blocked', 'queued', 'running', 'stopped', 'waiting'],
     });
   });
 

@@ -44,7 +44,7 @@ describe('what the answers say', () => {
       const r = await http(`${jig.url}/api/work-items?status=${status}`);
       expect(r.status).toBe(422);
       expect(r.json.detail).toBe(
-        `query.status: ${status} is not one of paused, queued, running, stopped, waiting, completed, cancelled, abandoned`,
+        `query.status: ${status} is not one of paused, blocked, queued, running, stopped, waiting, completed, cancelled, abandoned`,
       );
     }
   });

@@ -108,9 +108,9 @@ const table: [Setup, string, number, string, boolean][] = [
 
 /** The statuses each move accepts, as a refusal lists them. */
 const allowedFor: Record<string, string[]> = {
-  cancel: ['paused', 'queued', 'running', 'stopped', 'waiting'],
-  complete: ['paused', 'queued', 'running', 'stopped', 'waiting'],
-  abandon: ['paused', 'queued', 'running', 'stopped', 'waiting', 'cancelled'],
+  cancel: ['paused', 'blocked', 'queued', 'running', 'stopped', 'waiting'],
+  complete: ['paused', 'blocked', 'queued', 'running', 'stopped', 'waiting'],
+  abandon: ['paused', 'blocked', 'queued', 'running', 'stopped', 'waiting', 'cancelled'],
   archive: ['completed', 'cancelled'],
   restore: ['completed', 'cancelled', 'abandoned'],
   pause: ['queued', 'running'],
@@ -208,6 +208,7 @@ describe('worktrees and branches', () => {
       branch: item.branch,
       branch_exists: true,
       sessions_to_stop: 0,
+      dependents: [],
     });
     expect((await api('POST', `/api/work-items/${item.id}/cancel`)).status).toBe(200);
     expect(existsSync(wt)).toBe(true);

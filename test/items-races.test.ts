@@ -77,7 +77,7 @@ describe('racing moves', () => {
         } else if (statuses[1] === 409) {
           expect(statuses).toEqual([200, 409]);
           const loser = ra.status === 409 ? ra : rb;
-          const notEnded = ['paused', 'queued', 'running', 'stopped', 'waiting'];
+          const notEnded = ['paused', 'blocked', 'queued', 'running', 'stopped', 'waiting'];
           expect(loser.json).toEqual({
             code: 'item_wrong_status',
             detail: expect.stringMatching(

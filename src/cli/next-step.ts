@@ -14,6 +14,10 @@ export function nextFor(item: WorkItem): string | null {
   switch (item.status) {
     case 'paused':
       return `jig item resume ${id}  (starts it)`;
+    case 'blocked':
+      return item.stop?.kind === 'dependency'
+        ? `jig item unblock ${id}  (drops what will never complete), or jig item cancel ${id}`
+        : `jig view show ${id}  (what it waits on; it starts by itself when they complete)`;
     case 'running':
     case 'queued':
     case 'waiting':

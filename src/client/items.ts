@@ -17,7 +17,13 @@ import {
   completeItem,
   restoreItem,
 } from '../contract/routes/work-items/moves.js';
-import { pauseItem, resumeItem, retryItem, skipItem } from '../contract/routes/work-items/run.js';
+import {
+  pauseItem,
+  resumeItem,
+  retryItem,
+  skipItem,
+  unblockItem,
+} from '../contract/routes/work-items/run.js';
 import { listSessions as sessions, readSessionLog } from '../contract/routes/work-items/sessions.js';
 import { UnexpectedAnswerError, type JigClient } from './http.js';
 
@@ -51,6 +57,10 @@ const moveRoutes = {
 
 export const moveItem = (c: JigClient, id: string, move: ItemMove, reason?: string) =>
   c.call(moveRoutes[move], { params: { id }, body: reason ? { reason } : {} });
+
+/** Drops one dependency of the item (or all); a blocked item with nothing left to wait on starts. */
+export const unblock = (c: JigClient, id: string, dependency?: string) =>
+  c.call(unblockItem, { params: { id }, body: dependency ? { dependency } : {} });
 
 export const escalateItem = (c: JigClient, id: string, message: string) =>
   c.call(escalate, { params: { id }, body: { message } });

@@ -124,6 +124,20 @@ export const errorCatalogue = {
   node_not_skippable: { status: 409, template: 'node {node} is not skippable' },
   nothing_to_retry: { status: 409, template: '{reason}' },
   item_not_started: { status: 409, template: 'the item has no worktree yet; start it first' },
+  dependency_cycle: {
+    status: 422,
+    template: 'after: coming after these would close a cycle: {cycle}',
+  },
+  dependency_unknown: { status: 422, template: 'after: no item {ids} on this instance' },
+  dependency_ended: {
+    status: 409,
+    template:
+      'it comes after {dependency} ({title}), which was {state} and will never complete: drop it first (POST /api/work-items/{id}/unblock, `jig item unblock {id} --dependency {dependency}`)',
+  },
+  not_a_dependency: {
+    status: 409,
+    template: 'the item does not come after {dependency}; it comes after: {dependencies}',
+  },
   chain_frozen: {
     status: 409,
     template: 'the item has started; its chain changes through an item draft',

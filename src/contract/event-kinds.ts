@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bool, kind, nullableStr, num, str } from './event-kind-parts.js';
+import { dependencyEventKinds } from './event-kinds-dependencies.js';
 import { forgeEventKinds } from './event-kinds-forge.js';
 import { intakeEventKinds, IssueRef } from './event-kinds-intake.js';
 import { notifyEventKinds } from './event-kinds-notify.js';
@@ -68,6 +69,7 @@ export const eventCatalogue = {
       members: z.array(str).optional(),
       issues: z.array(IssueRef).optional(),
       duplicate_of: str.optional(),
+      after: z.array(str).optional(),
       schedule: z.strictObject({ index: num, cron: str, source: ScheduleSource, minute: str }).optional(),
     }),
   ),
@@ -464,6 +466,7 @@ export const eventCatalogue = {
   ...forgeEventKinds,
   ...intakeEventKinds,
   ...notifyEventKinds,
+  ...dependencyEventKinds,
 } as const;
 
 export type EventKind = keyof typeof eventCatalogue;

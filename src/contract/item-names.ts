@@ -6,6 +6,7 @@
 /** What the board shows of an item (contract/items.ts `DisplayStatus`). */
 export const displayStatuses = [
   'paused',
+  'blocked',
   'queued',
   'running',
   'waiting',

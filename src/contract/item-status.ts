@@ -2,6 +2,8 @@
  * Stored work item statuses. `archived` is not a status but a flag on an ended item, so an archived
  * item keeps its final status (restore puts it back under Done as it was).
  * - paused: filed or stopped by a person; nothing runs.
+ * - blocked: asked to start while an item it comes after (`after`) has not completed; it holds no
+ *   slot and no worktree, and starts by itself when the last of them completes.
  * - queued: asked to start, waiting for a slot under `max_concurrent`.
  * - running: the engine walks its chain.
  * - stopped: the walk stopped; `stop_kind` says why: a person decides (a gate, a question, a cap, a
@@ -12,6 +14,7 @@
  */
 export const itemStatuses = [
   'paused',
+  'blocked',
   'queued',
   'running',
   'stopped',
@@ -37,5 +40,10 @@ export const stopKinds = [
   'rate_limit',
   /** A task's container was killed out of memory (docs/sandbox.md): raise `resources.memory`. */
   'sandbox_oom_killed',
+  /**
+   * A blocked item's dependency ended without completing (cancelled or abandoned): it will never
+   * start by itself; a person drops the dependency (`unblock`) or cancels the item.
+   */
+  'dependency',
 ] as const;
 export type StopKind = (typeof stopKinds)[number];

@@ -4,6 +4,7 @@ import { ItemMergeRequest } from './merge-requests.js';
 import { ItemWorkspace } from './item-workspace.js';
 import { BeadId, ItemIssue } from './item-issues.js';
 import { attachmentKinds, displayStatuses } from './item-names.js';
+import { AfterIds, LinkedItem } from './items/dependencies.js';
 
 /** Member names of the workspace `repo` names; each once. */
 const Members = z
@@ -99,6 +100,20 @@ export const WorkItem = z.object({
   started_at: z.string().nullable(),
   ended_at: z.string().nullable(),
   archived_at: z.string().nullable(),
+  waiting_on: z
+    .array(LinkedItem)
+    .optional()
+    .describe('only for a blocked item: the items it comes after that have not completed'),
+  dependencies: z
+    .array(LinkedItem)
+    .optional()
+    .describe('GET /api/work-items/{id} only, when it has some: the items it comes after (`after`)'),
+  dependents: z
+    .array(LinkedItem)
+    .optional()
+    .describe(
+      'only when there are some. GET /api/work-items/{id}: the items that come after it; a cancel or abandon answer: those that have not ended, which it leaves blocked',
+    ),
   merge_requests: z
     .array(ItemMergeRequest)
     .optional()
@@ -116,6 +131,7 @@ export const TriggerBody = z.object({
   chain: z.string().optional(),
   chain_template: z.string().optional().describe('legacy name of `chain`'),
   description: z.string().default(''),
+  after: AfterIds.optional(),
 });
 export type TriggerBody = z.infer<typeof TriggerBody>;
 
@@ -170,6 +186,7 @@ export const CreateItemBody = z
       .refine((ids) => new Set(ids).size === ids.length, 'names a bead twice')
       .optional()
       .describe('beads the item implements: each closes when the item completes having changed something'),
+    after: AfterIds.optional(),
   })
   .strict();
 export type CreateItemBody = z.infer<typeof CreateItemBody>;
@@ -188,6 +205,9 @@ export const PatchItemBody = z
     policy_override: Overrides.optional(),
     budget_usd: z.number().positive().nullable().optional(),
     skip_nodes: SkipNodes.optional().describe('only before the item starts'),
+    after: AfterIds.optional().describe(
+      'replaces what it comes after; on a running item it applies to its next start ([] drops them all)',
+    ),
   })
   .strict();
 export type PatchItemBody = z.infer<typeof PatchItemBody>;
@@ -239,7 +259,7 @@ export const DryRunAnswer = z.object({
       'a workspace item: the workspace and the members it would run on',
     ),
     chain: z.string(),
-    status: z.enum(['paused', 'queued']),
+    status: z.enum(['paused', 'blocked', 'queued']),
     nodes: z.array(
       z.object({
         id: z.string(),

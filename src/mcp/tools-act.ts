@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JigClient } from '../client/http.js';
 import { approveGate, decisionTarget, raiseBudget, rejectGate } from '../client/item-acts.js';
-import { escalateItem, getItem, moveItem, runMove } from '../client/items.js';
+import { escalateItem, getItem, moveItem, runMove, unblock } from '../client/items.js';
 import { defineTool, HUMAN_NOTE, ToolRefusal, type ToolSpec } from './tool.js';
 
 /**
@@ -100,6 +100,19 @@ export const actTools: ToolSpec[] = [
     refused: 'worker',
     input: { steer: z.string().min(1).optional().describe('a note for the next agent launch') },
     run: (ctx, a, item) => runMove(ctx.client, item, 'resume', { note: a.steer }),
+  }),
+  defineTool({
+    name: 'unblock_work_item',
+    title: 'Unblock a work item',
+    description:
+      'Drop what a work item comes after (one dependency, or every one): a blocked item with nothing left to ' +
+      'wait on starts. Answers what was dropped, what it still waits on, and its status.',
+    kind: 'act',
+    refused: 'worker',
+    input: {
+      dependency: z.string().min(1).optional().describe('the one dependency to drop (default: all of them)'),
+    },
+    run: (ctx, a, item) => unblock(ctx.client, item, a.dependency),
   }),
   defineTool({
     name: 'retry_work_item',

@@ -224,6 +224,7 @@ export function compose(f: Foundations): Services {
     attachmentsDir: paths.attachmentsDir,
     clock,
     ended: (id) => engine.ended(id),
+    settle: { ended: (id) => engine.dependencyEnded(id), changed: (id) => engine.dependenciesChanged(id) },
     runDir: paths.runDir,
   });
   const reviews = new ReviewsService({

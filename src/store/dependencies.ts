@@ -85,3 +85,27 @@ export async function dropDependencies(db: Db, id: string, only?: readonly strin
   const rows = await q.returning('dependency_id').execute();
   return rows.map((r) => r.dependency_id).sort();
 }
+
+/** Items blocked on their dependencies: looked at again when the engine starts leading. */
+export async function blockedItemIds(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('work_items').select('id').where('status', '=', 'blocked').execute();
+  return rows.map((r) => r.id);
+}
+
+/** For each of `ids`, what it comes after that has not completed (one read for a page of items). */
+export async function waitingOnOf(db: Db, ids: readonly string[]): Promise<Map<string, LinkedItem[]>> {
+  const out = new Map<string, LinkedItem[]>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom('work_item_dependencies as d')
+    .innerJoin('work_items as w', 'w.id', 'd.dependency_id')
+    .select(['d.item_id as item', 'w.id as id', 'w.title as title', 'w.status as status'])
+    .where('d.item_id', 'in', [...ids])
+    .where('w.status', '!=', 'completed')
+    .orderBy('d.created_at')
+    .orderBy('w.id')
+    .execute();
+  for (const r of rows)
+    out.set(r.item, [...(out.get(r.item) ?? []), { id: r.id, title: r.title, status: itemStatus(r.status) }]);
+  return out;
+}

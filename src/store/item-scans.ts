@@ -54,7 +54,7 @@ export async function openItemsOnChain(db: Db, chain: string): Promise<number> {
     .selectFrom('work_items')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('chain', '=', chain)
-    .where('status', 'in', ['paused', 'queued', 'running', 'stopped'])
+    .where('status', 'in', ['paused', 'blocked', 'queued', 'running', 'stopped', 'waiting'])
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -92,6 +92,6 @@ export async function watchedMergeRequests(
     .innerJoin('work_items', 'work_items.id', 'merge_requests.item_id')
     .select(['merge_requests.item_id', 'merge_requests.repo', 'merge_requests.number'])
     .where('merge_requests.state', '=', 'open')
-    .where('work_items.status', 'in', ['running', 'queued', 'stopped', 'paused'])
+    .where('work_items.status', 'in', ['running', 'queued', 'stopped', 'paused', 'blocked'])
     .execute();
 }

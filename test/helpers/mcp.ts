@@ -23,7 +23,7 @@ nodes:
         run: echo finished
 `;
 
-/** Every tool of kraft-notes §6 (31), in the order the server lists them. */
+/** Every tool of kraft-notes §6 (31), and `unblock_work_item`, in the order the server lists them. */
 export const TOOL_NAMES = [
   'list_work_items',
   'get_work_item',
@@ -42,6 +42,7 @@ export const TOOL_NAMES = [
   'reject_gate',
   'pause_work_item',
   'resume_work_item',
+  'unblock_work_item',
   'retry_work_item',
   'raise_budget',
   'skip_work_item',

@@ -97,6 +97,7 @@ export const routes = {
   resumeItem: route<typeof Run.resumeItem>('POST', '/api/work-items/:id/resume'),
   pauseItem: route<typeof Run.pauseItem>('POST', '/api/work-items/:id/pause'),
   retryItem: route<typeof Run.retryItem>('POST', '/api/work-items/:id/retry'),
+  unblockItem: route<typeof Run.unblockItem>('POST', '/api/work-items/:id/unblock'),
   cancelPreview: route<typeof Moves.cancelPreview>('GET', '/api/work-items/:id/cancel-preview'),
   cancelItem: route<typeof Moves.cancelItem>('POST', '/api/work-items/:id/cancel'),
   completeItem: route<typeof Moves.completeItem>('POST', '/api/work-items/:id/complete'),

@@ -28,6 +28,7 @@ export interface CreateOpts {
   autostart?: boolean;
   baseBranch?: string;
   implements?: string[];
+  after?: string[];
   autoGate?: boolean;
   skipNodes?: string[];
   nodeOverride?: NodeAssignment[];
@@ -114,6 +115,7 @@ export function itemCreate(title: string, opts: CreateOpts, cmd: Command): Promi
       policy_override: policyOverride(opts.policy ?? []),
       skip_nodes: opts.skipNodes,
       implements: opts.implements,
+      after: opts.after,
       // Only when given: left out, the server decides by who files it.
       auto_gate: cmd.getOptionValueSource('autoGate') === 'cli' ? opts.autoGate : undefined,
     });

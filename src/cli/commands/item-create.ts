@@ -67,6 +67,14 @@ function collectBead(raw: string, prev: string[] | undefined): string[] {
   return [...(prev ?? []), raw];
 }
 
+function collectIds(raw: string, prev: string[] | undefined): string[] {
+  const ids = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return [...(prev ?? []), ...ids];
+}
+
 export function registerItemCreate(item: Command): void {
   item
     .command('create')
@@ -99,6 +107,11 @@ export function registerItemCreate(item: Command): void {
       '--implements <bead>',
       'a bead the item implements: closed when the item completes having changed something (repeatable)',
       collectBead,
+    )
+    .option(
+      '--after <id>',
+      'an item this one comes after: started before it completes, this one waits blocked (repeatable, or a,b)',
+      collectIds,
     )
     .addOption(
       new Option('--auto-gate', "let a gate's reviewer agent decide first (the default for what you file)"),

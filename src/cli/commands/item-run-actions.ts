@@ -1,6 +1,6 @@
 import { nextFor, printAct } from '../next-step.js';
 import { JigClient } from '../../client/http.js';
-import { runMove, type RunMove, type RunMoveInput } from '../../client/items.js';
+import { runMove, unblock, type RunMove, type RunMoveInput } from '../../client/items.js';
 import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
 import { itemVerb } from './item-verb.js';
@@ -27,6 +27,32 @@ export function itemRunMove(
     const res = await runMove(c, id, m.move, input);
     if (opts.json) printJson(res);
     else printAct(`${m.past} ${res.id} (${res.status})`, nextFor(res));
+    return EXIT_OK;
+  });
+}
+
+/** `jig item unblock [id] [--dependency ID]`. */
+export function itemUnblock(
+  given: string | undefined,
+  opts: { dependency?: string; json?: boolean },
+): Promise<void> {
+  return itemVerb(async () => {
+    const c = new JigClient();
+    const id = await itemId(c, 'unblock', given);
+    const res = await unblock(c, id, opts.dependency);
+    if (opts.json) {
+      printJson(res);
+      return EXIT_OK;
+    }
+    const dropped = res.dropped.length > 0 ? `dropped ${res.dropped.join(', ')}` : 'dropped nothing';
+    const waits = res.waiting_on.map((d) => `${d.id} (${d.status})`).join(', ');
+    const now =
+      res.status === 'blocked'
+        ? `it still waits on ${waits}`
+        : res.status === 'running' || res.status === 'queued'
+          ? `it started (${res.status})`
+          : `it is ${res.status}`;
+    printAct(`${res.id}: ${dropped}; ${now}`, res.status === 'blocked' ? null : `jig view show ${res.id}`);
     return EXIT_OK;
   });
 }

@@ -12,7 +12,7 @@ const moves: { move: RunMove; about: string; past: string; opts: (keyof RunMoveI
   {
     move: 'pause',
     past: 'paused',
-    about: 'stop a running, queued or waiting item; its sessions and waits end',
+    about: 'stop a running, queued, waiting or blocked item; its sessions and waits end',
     opts: [],
   },
   {
@@ -46,4 +46,13 @@ export function registerItemRun(item: Command): void {
     cmd.option('--json', 'print the API answer');
     cmd.action(later(() => import('./item-run-actions.js'), 'itemRunMove', m));
   }
+  item
+    .command('unblock')
+    .argument('[id]', 'work item id (default: the item of this worktree)')
+    .description(
+      'drop what the item comes after (every dependency, or --dependency ID); a blocked item then starts',
+    )
+    .option('--dependency <id>', 'drop only this dependency')
+    .option('--json', 'print the API answer')
+    .action(later(() => import('./item-run-actions.js'), 'itemUnblock'));
 }

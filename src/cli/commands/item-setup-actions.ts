@@ -32,6 +32,24 @@ export function itemSetChain(
   });
 }
 
+/** `jig item set-after`. */
+export function itemSetAfter(
+  id: string,
+  opts: { after?: string[]; none?: boolean; json?: boolean },
+): Promise<void> {
+  return setupVerb(async () => {
+    if (opts.none && opts.after) throw new BadArgument('pass --after ID or --none, not both');
+    if (!opts.none && !opts.after) throw new BadArgument('set-after needs --after ID (repeatable) or --none');
+    const res = await patchItem(new JigClient(), id, { after: opts.none ? [] : (opts.after ?? []) });
+    if (opts.json) printJson(res);
+    else {
+      const after = opts.none ? 'nothing' : (opts.after ?? []).join(', ');
+      process.stdout.write(`${res.id} comes after ${after} (${res.status})\n`);
+    }
+    return EXIT_OK;
+  });
+}
+
 /** `jig item set-attachments`. */
 export function itemSetAttachments(
   id: string,

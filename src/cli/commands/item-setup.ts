@@ -20,6 +20,22 @@ export function registerItemSetup(item: Command): void {
     .option('--json', 'print the API answer')
     .action(later(() => import('./item-setup-actions.js'), 'itemSetChain'));
 
+  verb(item, 'set-after', 'replace what an item comes after (its next start waits for them to complete)')
+    .option(
+      '--after <id>',
+      'an item it comes after (repeatable, or a,b)',
+      (raw: string, prev: string[] = []) => [
+        ...prev,
+        ...raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ],
+    )
+    .option('--none', 'it comes after nothing')
+    .option('--json', 'print the API answer')
+    .action(later(() => import('./item-setup-actions.js'), 'itemSetAfter'));
+
   verb(item, 'set-attachments', 'attach, replace or drop the spec or plan of an item')
     .option('--spec <file>', 'attach this spec (a file inside the repository)')
     .option('--plan <file>', 'attach this plan (a file inside the repository)')

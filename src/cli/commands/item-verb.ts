@@ -55,6 +55,10 @@ export function nowPhrase(item: WorkItem): string {
       return 'the item is queued for a free slot';
     case 'paused':
       return 'the item is paused';
+    case 'blocked': {
+      const waits = (item.waiting_on ?? []).map((d) => `${d.id} (${d.status})`).join(', ');
+      return `the item is blocked until what it comes after completes${waits ? `: ${waits}` : ''}`;
+    }
     case 'stopped': {
       const stop = item.stop;
       if (!stop) return 'the item is stopped';

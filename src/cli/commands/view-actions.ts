@@ -71,6 +71,15 @@ export function viewShow(given: string | undefined, opts: { json?: boolean }): P
           ]
         : []),
       ...(i.issues ? [`issues   ${i.issues.map(issueLine).join(', ')}`] : []),
+      ...(i.dependencies && i.dependencies.length > 0
+        ? [`after    ${i.dependencies.map((d) => `${d.id} ${d.title} (${d.status})`).join(', ')}`]
+        : []),
+      ...(i.waiting_on && i.waiting_on.length > 0
+        ? [`waits on ${i.waiting_on.map((d) => `${d.id} (${d.status})`).join(', ')}`]
+        : []),
+      ...(i.dependents && i.dependents.length > 0
+        ? [`before   ${i.dependents.map((d) => `${d.id} ${d.title} (${d.status})`).join(', ')}`]
+        : []),
       `budget   $${usdText(i.budget_cap.spent_usd)} of ${i.budget_cap.cap_usd === null ? 'no cap' : `$${usdText(i.budget_cap.cap_usd)} (${i.budget_cap.key})`}`,
     ];
     if (i.stop?.suggested_action)

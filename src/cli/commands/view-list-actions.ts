@@ -35,10 +35,12 @@ function parseStatuses(list: string): Want | string {
 /** The stored statuses a display status comes from (the server filters on those). */
 const storedOf: Record<string, string[]> = {
   paused: ['paused'],
+  blocked: ['blocked'],
   queued: ['queued'],
   running: ['running'],
+  waiting: ['waiting'],
   rate_limited: ['stopped'],
-  needs_you: ['stopped'],
+  needs_you: ['stopped', 'blocked'],
   done: ['completed'],
   cancelled: ['cancelled'],
   abandoned: ['abandoned'],

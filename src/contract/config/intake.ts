@@ -14,6 +14,11 @@ export const ScheduleEntry = z
     chain: ComponentRef.describe('chain id; a schedule never takes a default chain'),
     title: z.string().describe("one line; a blank title takes the description's first line"),
     description: z.string().default(''),
+    after: z
+      .array(z.string().min(1))
+      .max(50)
+      .optional()
+      .describe('ids of items each filed item comes after: started before they complete, it is blocked'),
   })
   .strict();
 export type ScheduleEntry = z.infer<typeof ScheduleEntry>;

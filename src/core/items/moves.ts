@@ -73,9 +73,15 @@ export function decideMove(move: Move, s: ItemState): MoveResult {
       return { ok: true, to: { ...s, archived: false }, changed: true };
     case 'pause':
       if (s.status === 'paused') return { ok: true, to: s, changed: false };
-      // A queued item holds no slot and runs nothing: pausing it needs no engine.
-      if (s.status === 'queued') return { ok: true, to: { ...s, status: 'paused' }, changed: true };
-      return refuse('only a queued, running or waiting item can be paused', ['queued', 'running', 'waiting']);
+      // A queued or blocked item holds no slot and runs nothing: pausing it needs no engine.
+      if (s.status === 'queued' || s.status === 'blocked')
+        return { ok: true, to: { ...s, status: 'paused' }, changed: true };
+      return refuse('only a queued, blocked, running or waiting item can be paused', [
+        'queued',
+        'blocked',
+        'running',
+        'waiting',
+      ]);
     default: {
       const never: never = move;
       return never;

@@ -4,6 +4,7 @@ import type { ReattachSummary, WorkerInfo } from '../../contract/health.js';
 import type { Claims } from './claims.js';
 import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
 import type { ItemRecord } from '../../store/work-items.js';
+import { Blocking, type Unblocked } from './blocking.js';
 import { Escalations } from './escalation.js';
 import { Gates, type DecisionOptions } from './gates.js';
 import { Parking } from './parking.js';
@@ -43,6 +44,7 @@ export class Engine {
   private readonly sessions: SessionEnds;
   private readonly mrWatch: MrWatch;
   private readonly claims: Claims;
+  private readonly blocking: Blocking;
 
   /**
    * Builds the systems in dependency order, each handed the systems it calls (the graph is in
@@ -65,7 +67,8 @@ export class Engine {
     this.waits = new Waits(r, this.slots, walks);
     // A wait has no process: its session ends with the item's move too.
     this.sessions = new SessionEnds(d.workers, this.waits);
-    this.moves = new PersonMoves(r, this.slots, walks, this.sessions);
+    this.blocking = new Blocking(r, this.slots, walks);
+    this.moves = new PersonMoves(r, this.slots, walks, this.sessions, this.blocking);
     this.parking = new Parking(r, this.slots, walks);
     this.clocks = new WallClocks(r, this.slots, this.sessions);
     this.escalations = new Escalations(r, this.moves);
@@ -79,6 +82,7 @@ export class Engine {
         escalations: this.escalations,
         clocks: this.clocks,
         waits: this.waits,
+        blocking: this.blocking,
       },
       walks,
     );
@@ -103,10 +107,29 @@ export class Engine {
     this.clocks.start();
     this.mrWatch.start();
     await this.waits.lead();
+    // A completion whose dependents were not looked at (a crash between the two) is made good here.
+    await this.blocking
+      .sweep()
+      .catch((err: unknown) => this.r.log.error({ err }, 'looking at blocked items failed'));
     await this.r.registry.leading(true);
   }
 
   // ---------- a person's moves ----------
+
+  /** Drops one dependency of the item (or all); a blocked item with nothing left to wait on starts. */
+  unblock(id: string, dependency: string | undefined, by: EventActor): Promise<Unblocked> {
+    return this.blocking.unblock(id, dependency, by);
+  }
+
+  /** After an item ended by a person's move or the walk: its blocked dependents are looked at. */
+  dependencyEnded(id: string): Promise<void> {
+    return this.blocking.ended(id);
+  }
+
+  /** After a person changed what a blocked item comes after: it may start, or need them. */
+  dependenciesChanged(id: string): Promise<void> {
+    return this.blocking.changed(id);
+  }
 
   resume(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
     return this.moves.resume(id, note, by);

@@ -8,6 +8,7 @@ import type { UnitOfWork } from '../events/event-log.js';
 import { itemOf, type EngineResources } from './resources.js';
 import { planRetry, type RetryOptions } from './retry-plan.js';
 import type { SessionEnds } from './session-ends.js';
+import type { Blocking } from './blocking.js';
 import type { Slots } from './slots.js';
 import type { WalkRequests } from './walk-requests.js';
 
@@ -22,6 +23,7 @@ export class PersonMoves {
     private readonly slots: Pick<Slots, 'claim' | 'promote'>,
     private readonly walks: WalkRequests,
     private readonly sessions: Pick<SessionEnds, 'end'>,
+    private readonly blocking: Pick<Blocking, 'gate'>,
   ) {}
 
   /**
@@ -39,14 +41,18 @@ export class PersonMoves {
     return after;
   }
 
-  /** Starts a paused item (first start or resume); the note becomes the next launch's steer. */
+  /**
+   * Starts a paused item (first start or resume); the note becomes the next launch's steer. An item
+   * that comes after one not completed yet is blocked instead, and starts when they have.
+   */
   resume(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
     return this.then(id, async (uow, rec) => {
-      if (rec.status === 'running' || rec.status === 'queued') return false;
+      if (rec.status === 'running' || rec.status === 'queued' || rec.status === 'blocked') return false;
       if (rec.status !== 'paused') throw wrongStatus(rec, 'only a paused item can be resumed', ['paused']);
       if (this.r.config.newWorkBlocked && rec.walk === null) {
         throw new JigError('new_work_refused', this.r.config.newWorkBlocked);
       }
+      if (await this.blocking.gate(uow, rec, by, note)) return false;
       if (note) await updateItem(uow.db, id, { steer: note });
       const status = await this.slots.claim(uow, rec, by);
       await uow.emit({
@@ -60,8 +66,9 @@ export class PersonMoves {
   }
 
   /**
-   * Stops a running, queued or waiting item; its sessions end (SIGTERM, then SIGKILL after 10 s; a
-   * wait ends as `paused`, and resuming waits anew). Decided on
+   * Stops a running, queued, waiting or blocked item; its sessions end (SIGTERM, then SIGKILL after
+   * 10 s; a wait ends as `paused`, and resuming waits anew; a blocked item keeps what it comes
+   * after, and resuming it blocks it again until they complete). Decided on
    * the row inside the transaction: pause runs beside the walk, not in the item's queue.
    */
   async pause(id: string, by: EventActor): Promise<ItemRecord> {
@@ -69,12 +76,9 @@ export class PersonMoves {
       const rec = await getItem(uow.db, id);
       if (!rec) throw new JigError('item_not_found', { id });
       if (rec.status === 'paused') return false;
-      if (rec.status !== 'running' && rec.status !== 'queued' && rec.status !== 'waiting') {
-        throw wrongStatus(rec, 'only a running, queued or waiting item can be paused', [
-          'running',
-          'queued',
-          'waiting',
-        ]);
+      const pausable = ['running', 'queued', 'waiting', 'blocked'] as const;
+      if (!(pausable as readonly string[]).includes(rec.status)) {
+        throw wrongStatus(rec, 'only a running, queued, waiting or blocked item can be paused', pausable);
       }
       // Marked paused first, so the walk sees it and stops; then the processes are ended.
       await updateItem(uow.db, id, {
@@ -82,6 +86,8 @@ export class PersonMoves {
         queued_at: null,
         updated_at: stamp(this.r.clock),
         ...(rec.walk ? { walk: hold(rec.walk, this.r.clock.now()) } : {}),
+        // What a blocked item said about a dependency that will never complete is said again at its next start.
+        ...(rec.status === 'blocked' ? { stop_kind: null, stop_reason: null, suggested_action: null } : {}),
       });
       await uow.emit({ work_item_id: id, type: 'work_item_paused', by, payload: { from: rec.status } });
       return true;
@@ -95,9 +101,10 @@ export class PersonMoves {
 
   steer(id: string, note: string, by: EventActor): Promise<ItemRecord> {
     return this.then(id, async (uow, rec) => {
-      if (rec.status !== 'paused' && rec.status !== 'stopped') {
-        throw wrongStatus(rec, `a steer is stored for a paused or stopped item${pauseFirst(rec)}`, [
+      if (rec.status !== 'paused' && rec.status !== 'stopped' && rec.status !== 'blocked') {
+        throw wrongStatus(rec, `a steer is stored for a paused, blocked or stopped item${pauseFirst(rec)}`, [
           'paused',
+          'blocked',
           'stopped',
         ]);
       }
@@ -136,6 +143,7 @@ export class PersonMoves {
         node: plan.node,
         payload: plan.payload,
       });
+      if (await this.blocking.gate(uow, rec, by)) return false;
       await this.slots.claim(uow, rec, by);
       return true;
     });

@@ -20,6 +20,7 @@ import { bumpPointers } from './pointer-bump.js';
 import type { WallClocks } from './wall-clock.js';
 import type { Waits } from './waits.js';
 import { Launches } from './task-launches.js';
+import type { Blocking } from './blocking.js';
 import type { Gates } from './gates.js';
 import { reachGate } from './gate-walk.js';
 import type { WalkRequests } from './walk-requests.js';
@@ -33,6 +34,7 @@ export interface WalkerPeers {
   escalations: Pick<Escalations, 'autoEscalate'>;
   clocks: Pick<WallClocks, 'stopIfCrossed'>;
   waits: Pick<Waits, 'start'>;
+  blocking: Pick<Blocking, 'ended'>;
 }
 
 /**
@@ -290,7 +292,15 @@ export class Walker {
       });
       await uow.emit({ work_item_id: rec.id, type: 'work_item_completed', by: 'jig', payload: {} });
     };
-    await this.r.fence.write(this.r.events, rec.id, write, { running: true });
+    const done = await this.r.fence.write(this.r.events, rec.id, write, { running: true });
+    // Its dependents go first: one that can start now competes for the slot it freed.
+    if (done !== 'fenced') {
+      await this.p.blocking
+        .ended(rec.id)
+        .catch((err: unknown) =>
+          this.r.log.error({ err, item: rec.id }, 'starting the items that come after it failed'),
+        );
+    }
     this.p.slots.promote();
   }
 }

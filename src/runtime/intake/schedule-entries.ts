@@ -25,6 +25,8 @@ export interface RunningSchedule {
   chainTemplate: string | undefined;
   title: string;
   description: string;
+  /** Items each filed item comes after. */
+  after?: string[];
 }
 
 /** How an entry is named in logs and the CLI: `intake.yaml schedules.2` or `policy.yaml triggers.0`. */
@@ -40,6 +42,7 @@ interface Fields {
   chainTemplate: string | undefined;
   title: string;
   description: string;
+  after?: string[];
 }
 
 /**
@@ -64,6 +67,7 @@ export function runningSchedules(
       f.description,
       // Only when set, so entries written before members existed keep their keys (and firings).
       ...(f.members ? [f.members] : []),
+      ...(f.after ? [{ after: f.after }] : []),
     ]);
     const copy = seen.get(identity) ?? 0;
     seen.set(identity, copy + 1);
@@ -87,6 +91,7 @@ export function runningSchedules(
         chainTemplate: undefined,
         title: s.title,
         description: s.description,
+        ...(s.after ? { after: s.after } : {}),
       }),
     );
   }

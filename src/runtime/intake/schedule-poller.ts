@@ -310,6 +310,7 @@ export class SchedulePoller {
           ...(e.members ? { members: e.members } : {}),
           chain: e.chain,
           chain_template: e.chainTemplate,
+          ...(e.after ? { after: e.after } : {}),
         },
         'schedule',
         'schedule',

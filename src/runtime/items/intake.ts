@@ -25,6 +25,8 @@ import type { ItemWorkspace } from '../../contract/item-workspace.js';
 import { stamp, type Clock } from '../clock.js';
 import type { IssueTracker, ItemIssue } from '../../contract/item-issues.js';
 import { linkIssues } from '../../store/item-issues.js';
+import { setDependencies } from '../../store/dependencies.js';
+import { dependencyRefusal } from './dependency-refusal.js';
 
 export interface IntakeInput {
   title: string;
@@ -46,6 +48,8 @@ export interface IntakeInput {
   members?: string[];
   /** Beads the item implements, linked by hand (`--implements`). */
   implements?: string[];
+  /** Items it comes after (ids of this instance); a start while one has not completed blocks it. */
+  after?: string[];
   /** The tracker issue auto-intake files the item for. */
   issue?: { tracker: IssueTracker; id: string; priority: number | null; url: string | null };
 }
@@ -328,6 +332,11 @@ export async function fileItem(
         if (earlier) throw new KeyTaken(earlier);
       }
       await insertItem(uow.db, rec);
+      if (input.after && input.after.length > 0) {
+        // A new item has no dependents, so no cycle can close: only unknown ids are refused.
+        const refused = await setDependencies(uow.db, id, input.after, now);
+        if (refused) throw dependencyRefusal(refused);
+      }
       for (const a of checked.attachments) await saveAttachmentText(uow.db, id, a.kind, a.text);
       await linkIssues(uow.db, id, issues);
       if (key) {
@@ -351,6 +360,7 @@ export async function fileItem(
           ...(rec.workspace
             ? { workspace: rec.workspace.name, members: rec.workspace.members.map((m) => m.name) }
             : {}),
+          ...(input.after && input.after.length > 0 ? { after: [...new Set(input.after)] } : {}),
           ...(issues.length > 0
             ? { issues: issues.map((i) => ({ tracker: i.tracker, id: i.id, priority: i.priority })) }
             : {}),

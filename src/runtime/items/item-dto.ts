@@ -25,6 +25,9 @@ function displayStatus(rec: ItemRecord): WorkItem['display_status'] {
   switch (rec.status) {
     case 'completed':
       return 'done';
+    case 'blocked':
+      // A dependency that will never complete: only a person can let it go on.
+      return rec.stop_kind === 'dependency' ? 'needs_you' : 'blocked';
     case 'stopped':
       // Parked on a rate limit, it goes on by itself at the reset: nobody is needed.
       return rec.stop_kind === 'rate_limit' && rec.walk?.parked_until ? 'rate_limited' : 'needs_you';

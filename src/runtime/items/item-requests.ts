@@ -10,6 +10,10 @@ import type { ItemRecord } from '../../store/work-items.js';
 import type { MergeRequestsService } from '../forge/merge-requests-service.js';
 import type { IntakeInput } from './intake.js';
 import type { ItemsService } from './items-service.js';
+import { dependenciesOf, dependentsOf } from '../../store/dependencies.js';
+import { withWaits } from './item-links.js';
+import type { Move } from '../../core/items/moves.js';
+import { isEnded } from '../../core/items/status.js';
 
 /** What filing and bulk moves ask of the engine: a start, and a pause of a running item. */
 export interface ItemsEngine {
@@ -53,16 +57,34 @@ export class ItemRequests {
     const rec = await this.d.items.create(input, source, by);
     const issues = await issuesOf(this.d.store.db, rec.id);
     const filed = input.start ? await this.d.engine.resume(rec.id, undefined, by) : rec;
-    return { ...this.d.items.dto(filed), ...(issues.length > 0 ? { issues } : {}) };
+    return { ...(await this.view(filed)), ...(issues.length > 0 ? { issues } : {}) };
+  }
+
+  /** The item as a move answers it: a blocked one says what it waits on. */
+  async view(rec: ItemRecord): Promise<WorkItem> {
+    const [item] = await withWaits(this.d.store, [this.d.items.dto(rec)]);
+    return item ?? this.d.items.dto(rec);
+  }
+
+  /** The item after a move; a cancel or abandon names the items it leaves blocked. */
+  async moved(rec: ItemRecord, move: Move): Promise<WorkItem> {
+    const item = await this.view(rec);
+    if (move !== 'cancel' && move !== 'abandon') return item;
+    const left = (await dependentsOf(this.d.store.db, rec.id)).filter((d) => !isEnded(d.status));
+    return left.length > 0 ? { ...item, dependents: left } : item;
   }
 
   /** The item with its issues and merge requests (each only when it has some). */
   async detail(id: string): Promise<WorkItem> {
-    const item = this.d.items.dto(await this.d.items.record(id));
+    const item = await this.view(await this.d.items.record(id));
     const mrs = await this.d.mergeRequests.list(item.id);
     const issues = await issuesOf(this.d.store.db, item.id);
+    const dependencies = await dependenciesOf(this.d.store.db, id);
+    const dependents = await dependentsOf(this.d.store.db, id);
     return {
       ...item,
+      ...(dependencies.length > 0 ? { dependencies } : {}),
+      ...(dependents.length > 0 ? { dependents } : {}),
       ...(issues.length > 0 ? { issues } : {}),
       ...(mrs.length > 0 ? { merge_requests: mrs } : {}),
     };

@@ -31,6 +31,8 @@ import { budgetCap, toDto, type PolicyBudget } from './item-dto.js';
 import { fileTrigger, type TriggerFiled } from './trigger-intake.js';
 import { branchExists } from './worktree-cleanup.js';
 import { reclaimWorktree } from './reclaim.js';
+import { afterChange, filedStatus, withWaits, writeAfter } from './item-links.js';
+import { dependentsOf } from '../../store/dependencies.js';
 
 const moveEvents = {
   cancel: 'work_item_cancelled',
@@ -76,6 +78,8 @@ export class ItemsService {
        * engine implements it; built before this service, it needs nothing of it).
        */
       ended?: (id: string) => Promise<void>;
+      /** The engine looks at the blocked items that come after one that ended, or whose `after` changed. */
+      settle?: { ended(id: string): Promise<void>; changed(id: string): Promise<void> };
       /** The home's run/ folder: a reclaimed item's sandbox folders go with its worktree. */
       runDir?: string;
     },
@@ -125,8 +129,9 @@ export class ItemsService {
     return fileTrigger(this.deps, input, idempotencyKey);
   }
 
-  dryRun(input: IntakeInput, start: boolean) {
+  async dryRun(input: IntakeInput, start: boolean) {
     const checked = checkIntake(this.deps, input);
+    const status = await filedStatus(this.deps.store, input.after, start);
     const attached = checked.attachments.map((a) => a.kind);
     const nodes = checked.chain.definition.nodes.map((n) => ({
       id: n.id,
@@ -140,7 +145,7 @@ export class ItemsService {
         repo: checked.repo.path,
         ...(checked.workspace ? { workspace: checked.workspace } : {}),
         chain: checked.chain.id,
-        status: start ? ('queued' as const) : ('paused' as const),
+        status,
         nodes,
         gates: nodes.filter((n) => n.kind === 'gate').map((n) => n.id),
         budget_cap: budgetCap({ budget_usd: input.budget_usd ?? null, spent_usd: 0 }, this.policyBudget()),
@@ -180,7 +185,10 @@ export class ItemsService {
     const last = page.rows[page.rows.length - 1];
     const budget = this.policyBudget();
     return {
-      items: page.rows.map((r) => toDto(r, budget)),
+      items: await withWaits(
+        this.deps.store,
+        page.rows.map((r) => toDto(r, budget)),
+      ),
       next_cursor:
         page.more && last ? Buffer.from(`${last.created_at}|${last.id}`).toString('base64url') : null,
       total: page.total,
@@ -211,6 +219,7 @@ export class ItemsService {
       'policy_override',
       'budget_usd',
       'skip_nodes',
+      'after',
     ] as const;
     if (settings.some((k) => body[k] !== undefined) && isEnded(rec.status)) {
       throw new JigError(
@@ -287,16 +296,21 @@ export class ItemsService {
       changes.attachments = next;
       events.push({ type: 'attachments_changed', payload: { kinds: Object.keys(next) } });
     }
-    if (events.length === 0) return rec;
-    changes.updated_at = stamp(this.deps.clock);
+    const after = await afterChange(this.deps.store, id, body.after);
+    if (events.length === 0 && !after) return rec;
+    const now = stamp(this.deps.clock);
+    changes.updated_at = now;
     await this.deps.events.transact(async (uow) => {
       await updateItem(uow.db, id, changes);
+      if (after) await writeAfter(uow, id, after, by, now);
       for (const [kind, text] of texts)
         if (text === null) await deleteAttachmentText(uow.db, id, kind);
         else await saveAttachmentText(uow.db, id, kind, text);
       for (const e of events) await uow.emit({ work_item_id: id, by, ...e });
     });
-    return { ...rec, ...changes };
+    // A blocked item may have nothing left to wait on now, or a dependency that will never complete.
+    if (after && rec.status === 'blocked') await this.deps.settle?.changed(id);
+    return after ? this.record(id) : { ...rec, ...changes };
   }
 
   /**
@@ -338,6 +352,11 @@ export class ItemsService {
     });
     if (!claimed.changed) return claimed.rec;
     const was = claimed.rec.status;
+    if (move === 'cancel' || move === 'complete' || move === 'abandon') {
+      await this.deps.settle?.ended(id).catch((err: unknown) => {
+        this.deps.log?.error({ err, item: id }, 'looking at the items that come after it failed');
+      });
+    }
     // The move is committed: what follows is cleanup, and a failure there is logged (and finished at
     // the next start) rather than answered as if the move had failed.
     try {
@@ -395,6 +414,7 @@ export class ItemsService {
       branch_exists: hasBranch,
       // A cancel ends what runs: the processes of the item's live sessions.
       sessions_to_stop: (await runningSessions(this.db, id)).length,
+      dependents: (await dependentsOf(this.db, id)).filter((d) => !isEnded(d.status)),
     };
   }
 

@@ -21,6 +21,9 @@ function requestDigest(input: IntakeInput): string {
     input.chain ?? null,
     input.chain_template ?? null,
     input.description,
+    // Added only when sent, so a key recorded before these fields existed still matches its body.
+    ...(input.members !== undefined ? [{ members: input.members }] : []),
+    ...(input.after !== undefined ? [{ after: input.after }] : []),
   ];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }

@@ -14,6 +14,7 @@ export const triggerRoutes = routeFile(import.meta.url, (r, inst: Pick<Services,
         chain: b.chain,
         chain_template: b.chain_template,
         description: b.description,
+        ...(b.after !== undefined ? { after: b.after } : {}),
       },
       req.headers['idempotency-key'],
     );

@@ -27,6 +27,31 @@ describe('board groups', () => {
     expect(groupOf(item({ status: 'cancelled', display_status: 'cancelled' }))).toBe('done');
   });
 
+  it('shows a blocked item under Not started with what it waits on, and one that never can under Needs you', () => {
+    const dep = (title: string, status: Item['status']) => ({ id: `id-${title}`, title, status });
+    const blocked = item({
+      status: 'blocked',
+      display_status: 'blocked',
+      waiting_on: [dep('Add the table', 'running'), dep('Migrate', 'paused'), dep('Seed', 'queued')],
+    });
+    expect([groupOf(blocked), reasonOf(blocked), actionOf(blocked)]).toEqual([
+      'not_started',
+      'waits on Add the table, Migrate and 1 more',
+      'unblock',
+    ]);
+    const dead = item({
+      status: 'blocked',
+      display_status: 'needs_you',
+      waiting_on: [dep('Migrate', 'paused'), dep('Add the table', 'abandoned')],
+      stop: { kind: 'dependency', reason: 'it comes after …', suggested_action: null },
+    });
+    expect([groupOf(dead), reasonOf(dead), actionOf(dead)]).toEqual([
+      'needs',
+      'Add the table was abandoned',
+      'unblock',
+    ]);
+  });
+
   it('says why an item needs you and offers the one action for it', () => {
     expect([reasonOf(stopped('gate', 'spec_approval')), actionOf(stopped('gate'))]).toEqual([
       'approve spec_approval',

@@ -27,6 +27,9 @@ export function groupOf(item: Item): GroupId {
     case 'waiting':
     case 'rate_limited':
       return 'running';
+    case 'blocked':
+      // It waits on other items, not on a person or a slot: new work that cannot begin yet.
+      return 'not_started';
     case 'paused':
       // Paused after it started, it waits for a person to resume it; never started, it is new work.
       return item.started_at === null ? 'not_started' : 'needs';
@@ -42,6 +45,7 @@ export function groupOf(item: Item): GroupId {
 export function reasonOf(item: Item): string | null {
   const node = item.current_node ?? 'the start';
   if (item.status === 'paused') return item.started_at === null ? null : `paused at ${node}`;
+  if (item.status === 'blocked') return blockedReason(item);
   if (item.status !== 'stopped' || !item.stop) return null;
   switch (item.stop.kind) {
     case 'gate':
@@ -67,11 +71,24 @@ export function reasonOf(item: Item): string | null {
   }
 }
 
+/** What a blocked item waits on, by title: "waits on Add the table", or the one that never completes. */
+function blockedReason(item: Item): string {
+  const waits = item.waiting_on ?? [];
+  const dead = waits.filter((d) => d.status === 'cancelled' || d.status === 'abandoned');
+  const first = dead[0];
+  if (first)
+    return `${first.title} was ${first.status}${dead.length > 1 ? ` (and ${dead.length - 1} more)` : ''}`;
+  if (waits.length === 0) return 'waits on other items';
+  const names = waits.slice(0, 2).map((d) => d.title);
+  return `waits on ${names.join(', ')}${waits.length > 2 ? ` and ${waits.length - 2} more` : ''}`;
+}
+
 /** The one action a row offers, by what the item waits for. */
-export type RowAction = 'review' | 'answer' | 'raise_cap' | 'retry' | 'resume' | 'open';
+export type RowAction = 'review' | 'answer' | 'raise_cap' | 'retry' | 'resume' | 'unblock' | 'open';
 
 export function actionOf(item: Item): RowAction {
   if (item.status === 'paused') return 'resume';
+  if (item.status === 'blocked') return 'unblock';
   if (item.status !== 'stopped' || !item.stop) return 'open';
   switch (item.stop.kind) {
     case 'gate':
@@ -94,6 +111,7 @@ export const ACTION_LABEL: Record<RowAction, string> = {
   raise_cap: 'Raise cap',
   retry: 'Retry…',
   resume: 'Resume',
+  unblock: 'Unblock',
   open: 'Open',
 };
 

@@ -6,6 +6,7 @@ import { ACTION_LABEL, actionOf, age, reasonOf, type RowAction } from './groups.
 
 const STATUS_LABEL: Record<Item['display_status'], string> = {
   paused: 'paused',
+  blocked: 'blocked',
   queued: 'queued',
   running: 'running',
   waiting: 'waiting on the forge',

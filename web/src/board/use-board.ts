@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { callRoute, routes, type Item } from '../api.js';
-import { putItem } from '../item-cache.js';
+import { putItem, refreshItem } from '../item-cache.js';
 import { itemsQuery, reposQuery } from '../queries.js';
 import { useTheme } from '../settings/apply-theme.js';
 import { boardEntries, distinct, filterItems } from './entries.js';
@@ -69,6 +69,11 @@ export function useBoard(archived: boolean) {
       });
     else if (action === 'resume') moved = await callRoute(routes.resumeItem, { params: { id } });
     else if (action === 'retry') moved = await callRoute(routes.retryItem, { params: { id } });
+    else if (action === 'unblock') {
+      // The answer says what was dropped; the item as it now is (started, most likely) is read.
+      await callRoute(routes.unblockItem, { params: { id } });
+      return refreshItem(client, id);
+    }
     // A gate's document and a question are read on the full page; the rest fits the panel.
     else if (action === 'review' || action === 'answer') return void navigate(`/work-items/${id}`);
     else return open(item, false);

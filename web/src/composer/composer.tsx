@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { CreateItemBody, DryRunAnswer } from '../../../src/contract/items.js';
 import type { ReposAnswer } from '../../../src/contract/repos.js';
 import { plural } from '../words.js';
+import { AfterPicker } from './after-picker.js';
 import { callRoute, routes, type Item } from '../api.js';
 import { chainsQuery, keys, reposQuery } from '../queries.js';
 
@@ -20,6 +21,8 @@ interface Draft {
   chain: string;
   spec: string | null;
   plan: string | null;
+  /** Items it comes after (their ids). */
+  after: string[];
 }
 
 /** A workspace is offered by name, which the API takes as `repo`; a repository by its path. */
@@ -39,6 +42,7 @@ function body(d: Draft, start: boolean, ws: Workspace | undefined): Body {
     ...(d.chain ? { chain: d.chain } : {}),
     start,
     ...(Object.keys(attachments).length > 0 ? { attachments } : {}),
+    ...(d.after.length > 0 ? { after: d.after } : {}),
   };
 }
 
@@ -66,6 +70,7 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
     chain: '',
     spec: null,
     plan: null,
+    after: [],
   });
   const repo = d.repo || enabled[0]?.path || '';
   const draft = { ...d, repo };
@@ -204,9 +209,10 @@ export function Composer({ onClose, onCreated }: { onClose: () => void; onCreate
             ),
           )}
         </div>
+        <AfterPicker value={d.after} onChange={(ids) => set('after', ids)} />
         <p className="dry muted" role="status" aria-live="polite">
           {run
-            ? `${runs.length} of ${run.nodes.length} nodes run · ${plural(run.gates.filter((g) => runs.some((n) => n.id === g)).length, 'gate')}`
+            ? `${runs.length} of ${run.nodes.length} nodes run · ${plural(run.gates.filter((g) => runs.some((n) => n.id === g)).length, 'gate')}${d.after.length > 0 ? ` · starts after ${plural(d.after.length, 'item')}` : ''}`
             : (dry?.error ?? (enabled.length === 0 ? 'Connect a repository first.' : ''))}
         </p>
         {error && <p role="alert">{error}</p>}

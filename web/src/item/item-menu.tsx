@@ -117,6 +117,7 @@ export function ItemMenu({ item }: { item: Item }) {
     setOpen(what);
   };
 
+  const waiting = (item.dependents ?? []).filter((d) => d.status === 'blocked');
   const entries: { key: Parameters<typeof choose>[0]; label: string; show: boolean }[] = [
     { key: 'escalate', label: 'Escalate…', show: item.status === 'stopped' && item.stop?.kind !== 'budget' },
     { key: 'complete', label: 'Mark complete…', show: !ended },
@@ -195,10 +196,24 @@ export function ItemMenu({ item }: { item: Item }) {
                 Its worktree {preview.worktree_path ? <code>{preview.worktree_path}</code> : '(none yet)'} and
                 branch <code>{preview.branch}</code> are kept.
               </li>
+              {preview.dependents.length > 0 && (
+                <li role="alert">
+                  {preview.dependents.length === 1
+                    ? 'One item comes'
+                    : `${preview.dependents.length} items come`}{' '}
+                  after it and will stay blocked until a person unblocks or cancels{' '}
+                  {preview.dependents.length === 1 ? 'it' : 'them'}:{' '}
+                  {preview.dependents.map((d) => d.title).join(', ')}.
+                </li>
+              )}
             </ul>
           )}
           {open === 'complete' && (
-            <p className="muted">It ends as completed where it is; the nodes after this one do not run.</p>
+            <p className="muted">
+              It ends as completed where it is; the nodes after this one do not run.
+              {waiting.length > 0 &&
+                ` The items that come after it start if nothing else holds them: ${waiting.map((d) => d.title).join(', ')}.`}
+            </p>
           )}
           <label>
             Reason (kept in its history)

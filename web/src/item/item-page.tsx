@@ -6,6 +6,7 @@ import { ApiError } from '../api.js';
 import { reasonOf } from '../board/groups.js';
 import { itemChainQuery, itemEventsQuery, itemQuery } from '../queries.js';
 import { Brief } from './brief.js';
+import { DependencyArrows } from './dependencies.js';
 import { ChangeSize } from './changes.js';
 import { DraftPanel } from './draft/draft-panel.js';
 import { StartButton } from './draft/start-ask.js';
@@ -138,6 +139,7 @@ export function ItemPage() {
           ))}
         </div>
         <Brief item={it} />
+        <DependencyArrows item={it} />
         <div className="item-actions">
           {MOVES.filter((m) => m.when(it)).map((m) =>
             m.move === 'resume' ? (

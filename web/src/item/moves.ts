@@ -8,11 +8,15 @@ import { putItem } from '../item-cache.js';
  * not read again for a move.
  */
 
-export type Move = 'resume' | 'pause' | 'retry' | 'archive' | 'reopen-mr';
+export type Move = 'resume' | 'pause' | 'retry' | 'archive' | 'reopen-mr' | 'unblock';
 
 async function send(id: string, move: Move): Promise<Item> {
   const params = { id };
   switch (move) {
+    case 'unblock':
+      // Answers what it dropped; the item is read as it now is.
+      await callRoute(routes.unblockItem, { params });
+      return callRoute(routes.getItem, { params });
     case 'resume':
       return callRoute(routes.resumeItem, { params });
     case 'pause':
@@ -41,7 +45,12 @@ export const MOVES: { move: Move; label: string; when: (i: Item) => boolean }[] 
   {
     move: 'pause',
     label: 'Pause',
-    when: (i) => i.status === 'running' || i.status === 'queued' || i.status === 'waiting',
+    when: (i) => ['running', 'queued', 'waiting', 'blocked'].includes(i.status),
+  },
+  {
+    move: 'unblock',
+    label: 'Unblock',
+    when: (i) => i.status === 'blocked',
   },
   {
     move: 'reopen-mr',
@@ -64,6 +73,7 @@ export const MOVES: { move: Move; label: string; when: (i: Item) => boolean }[] 
 export function mainMove(item: Item): { move: Move; label: string } | null {
   if (item.status === 'paused')
     return { move: 'resume', label: item.started_at === null ? 'Start' : 'Resume' };
+  if (item.status === 'blocked') return { move: 'unblock', label: 'Unblock' };
   if (item.status === 'running' || item.status === 'queued') return { move: 'pause', label: 'Pause' };
   if (item.status === 'stopped' && item.stop?.kind !== 'gate' && item.stop?.kind !== 'rate_limit')
     return { move: 'retry', label: 'Retry' };

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { callRoute, routes, type Item } from '../api.js';
 import { age, reasonOf } from '../board/groups.js';
 import { StartButton } from '../item/draft/start-ask.js';
+import { DependencyArrows } from '../item/dependencies.js';
 import { mainMove, makeMove, type Move } from '../item/moves.js';
 import { putItem } from '../item-cache.js';
 import { itemEventsQuery, itemQuery } from '../queries.js';
@@ -147,6 +148,14 @@ export function Peek({ id, onClose }: { id: string; onClose: () => void }) {
               <dd>
                 {it.chain} · {it.current_node ?? 'not started'} · <code>{it.id}</code>
               </dd>
+              {((it.dependencies ?? []).length > 0 || (it.dependents ?? []).length > 0) && (
+                <>
+                  <dt>Order</dt>
+                  <dd>
+                    <DependencyArrows item={it} />
+                  </dd>
+                </>
+              )}
               <dt>Repository</dt>
               <dd>{it.repo}</dd>
               <dt>Filed</dt>

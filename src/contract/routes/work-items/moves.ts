@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ReasonBody, WorkItem } from '../../items.js';
+import { LinkedItem } from '../../items/dependencies.js';
 import { defineRoute } from '../../route.js';
 import { ItemIdParams, itemErrors } from './params.js';
 
@@ -16,6 +17,9 @@ export const CancelPreview = z.object({
   branch: z.string(),
   branch_exists: z.boolean(),
   sessions_to_stop: z.number().int(),
+  dependents: z
+    .array(LinkedItem)
+    .describe('items that come after it and have not ended: a cancel leaves them blocked for a person'),
 });
 export type CancelPreview = z.infer<typeof CancelPreview>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorBodySchema } from '../../error-body.js';
 import { WorkItem } from '../../items.js';
+import { UnblockAnswer, UnblockBody } from '../../items/dependencies.js';
 import { defineRoute } from '../../route.js';
 import { ItemIdParams, Note, itemErrors } from './params.js';
 
@@ -32,7 +33,8 @@ export const RetryBody = z
 export const resumeItem = defineRoute({
   method: 'POST',
   path: '/api/work-items/:id/resume',
-  summary: 'Start a paused item (queued when no slot is free); the note is delivered as a steer',
+  summary:
+    'Start a paused item (queued when no slot is free, blocked while an item it comes after has not completed); the note is delivered as a steer',
   tags: ['lifecycle'],
   params: ItemIdParams,
   body: NoteBody,
@@ -77,4 +79,15 @@ export const skipItem = defineRoute({
   params: ItemIdParams,
   body: NoteBody,
   responses: { 200: WorkItem, ...itemErrors },
+});
+
+export const unblockItem = defineRoute({
+  method: 'POST',
+  path: '/api/work-items/:id/unblock',
+  summary:
+    'Drop what the item comes after (one dependency, or all); a blocked item with nothing left to wait on starts',
+  tags: ['lifecycle'],
+  params: ItemIdParams,
+  body: UnblockBody,
+  responses: { 200: UnblockAnswer, ...itemErrors },
 });

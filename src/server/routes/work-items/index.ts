@@ -25,7 +25,7 @@ export const workItemRoutes = routeFile(
     r.serve(getItem, async (req) => inst.itemRequests.detail(req.params.id));
 
     r.serve(patchItem, async (req) =>
-      inst.items.dto(await inst.items.patch(req.params.id, req.body, req.actor)),
+      inst.itemRequests.view(await inst.items.patch(req.params.id, req.body, req.actor)),
     );
 
     r.serve(duplicateItem, async (req, reply) =>

@@ -12,7 +12,7 @@ import type { Services } from '../../compose.js';
 import { routeFile, type Handler } from '../../route-file.js';
 
 /** The moves that end, archive or bring back an item, and the preview of a cancel. */
-export const moveRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'items'>) => {
+export const moveRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'items' | 'itemRequests'>) => {
   r.serve(cancelPreview, async (req) => inst.items.cancelPreview(req.params.id));
 
   // One handler for the five; each route has its own description (and literal path) in contract/.
@@ -22,7 +22,7 @@ export const moveRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'i
       const reason = req.body?.reason?.trim();
       if (reasonRequired && !reason)
         throw new JigError('validation_failed', { reason: `body.reason: say why the item is ${m}ed` });
-      return inst.items.dto(await inst.items.move(req.params.id, m, req.actor, reason));
+      return inst.itemRequests.moved(await inst.items.move(req.params.id, m, req.actor, reason), m);
     };
   r.serve(cancelItem, move('cancel'));
   r.serve(completeItem, move('complete'));
