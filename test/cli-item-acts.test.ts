@@ -136,6 +136,41 @@ describe('item create', () => {
     expect(await total()).toBe(before);
   });
 
+  it('--after files an item blocked on another; set-after and unblock change it, a cycle and a stranger refused', async () => {
+    const a = await create('--chain', 'gated');
+    const filed = await cli([
+      'item',
+      'create',
+      'Comes after',
+      '--chain',
+      'gated',
+      '--after',
+      a.id,
+      '--autostart',
+    ]);
+    expect(filed.code, filed.stderr).toBe(0);
+    const id = /filed (\S+) /.exec(filed.stdout)![1]!;
+    expect(filed.stdout).toBe(`filed ${id} "Comes after" on gated, blocked\n`);
+    expect((await read(id)).waiting_on).toEqual([{ id: a.id, title: a.title, status: 'paused' }]);
+    const cycle = await cli(['item', 'set-after', a.id, '--after', id]);
+    expect(cycle.code).toBe(2);
+    expect(cycle.stderr).toContain(
+      `after: coming after these would close a cycle: ${a.id} → ${id} → ${a.id}`,
+    );
+    const stranger = await cli(['item', 'unblock', id, '--dependency', 'nope1234']);
+    expect([stranger.code, stranger.stderr]).toEqual([
+      2,
+      `jig: the item does not come after nope1234; it comes after: ${a.id} (HTTP 409, not_a_dependency)\n`,
+    ]);
+    const unblocked = await cli(['item', 'unblock', id, '--json']);
+    expect(unblocked.code, unblocked.stderr).toBe(0);
+    expect(JSON.parse(unblocked.stdout)).toEqual({ id, dropped: [a.id], waiting_on: [], status: 'running' });
+    await until(jig, id, atGate);
+    const none = await cli(['item', 'set-after', a.id, '--none']);
+    expect([none.code, none.stdout]).toEqual([0, `${a.id} comes after nothing (paused)\n`]);
+    await api('POST', `/api/work-items/${id}/cancel`, {});
+  });
+
   it('refuses bad --node-override and --policy values before asking the server', async () => {
     const bad = await cli(['item', 'create', 'x', '--node-override', 'build.extra_prompt=hi']);
     expect(bad.code).toBe(2);

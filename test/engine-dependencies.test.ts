@@ -240,6 +240,42 @@ describe('items that come after others', () => {
     await until(jig, b.id, (i) => i.status === 'completed');
   });
 
+  it('a retry of a stopped item whose after changed meanwhile blocks it; unblock lets the retry run', async () => {
+    const failing = `
+nodes:
+  - id: work
+    kind: exec
+    tasks:
+      - id: fail
+        kind: subprocess
+        run: 'false'
+`;
+    const { jig, repo } = await engineSetup({ step: logger('/dev/null'), failing });
+    const x = await create(jig, repo, 'failing', { title: 'x', start: true });
+    await until(jig, x.id, (i) => i.status === 'stopped');
+    const a = await create(jig, repo, 'step', { title: 'a' });
+    const patched = await http(`${jig.url}/api/work-items/${x.id}`, {
+      method: 'PATCH',
+      body: { after: [a.id] },
+    });
+    expect([patched.status, patched.json.status]).toEqual([200, 'stopped']);
+    const retried = await post(jig, `/api/work-items/${x.id}/retry`);
+    expect(retried.status, retried.text).toBe(200);
+    expect([retried.json.status, retried.json.stop, retried.json.waiting_on]).toEqual([
+      'blocked',
+      null,
+      [linked(a, 'paused')],
+    ]);
+    const kinds = await types(jig, x.id);
+    expect(kinds.slice(kinds.indexOf('work_item_retried'))).toEqual([
+      'work_item_retried',
+      'work_item_blocked',
+    ]);
+    const u = await post(jig, `/api/work-items/${x.id}/unblock`);
+    expect(u.json).toEqual({ id: x.id, dropped: [a.id], waiting_on: [], status: 'running' });
+    await until(jig, x.id, (i) => i.status === 'stopped' && i.stop?.kind === 'failed');
+  });
+
   it('a completion whose dependents were not looked at (a crash between) starts them at the next start', async () => {
     // A home of its own: the file's shared server is not the one to kill.
     const { jig, repo, home } = await engineSetup({ step: logger('/dev/null') }, { home: tempHome() });

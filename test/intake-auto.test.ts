@@ -71,12 +71,20 @@ const closedBeads = (repo: string): { id: string; reason: string }[] => {
 
 /** A home with two connected repositories (the second's default chain has no gate) and bd on PATH. */
 async function world(
-  opts: { ready?: unknown[]; policy?: string; enabled?: boolean; path?: string; home?: string } = {},
+  opts: {
+    ready?: unknown[];
+    blocked?: unknown[];
+    policy?: string;
+    enabled?: boolean;
+    path?: string;
+    home?: string;
+  } = {},
 ): Promise<World> {
   const home = opts.home ?? tempHome();
   const repo = makeRepo({ 'README.md': '# shop\n' });
   const other = makeRepo({ 'README.md': '# tools\n' });
   setReady(repo, opts.ready ?? []);
+  if (opts.blocked) writeFileSync(join(repo, '.beads', 'blocked.json'), JSON.stringify(opts.blocked));
   mkdirSync(join(home, 'config', 'chains'), { recursive: true });
   const chains = { gated: GATED_CHAIN, nogate: NO_GATE, agent: AGENT };
   for (const [id, text] of Object.entries(chains))
@@ -238,6 +246,44 @@ describe('auto-intake from beads', () => {
     const again = await startJig({ home: w.home, env: { PATH: `${BD_DIR}${delimiter}${process.env.PATH}` } });
     const after = await checks(again, 100);
     expect(after.slice(-before.length)).toEqual(before);
+  });
+
+  it('files a bead blocked by another after its blocker, in one poll; one blocked by an unfiled bead waits; the blocker done, it runs', async () => {
+    const w = await world({
+      ready: [bead('shop-1', 2)],
+      blocked: [
+        bead('shop-2', 2, { blocked_by: ['shop-1'] }),
+        // Blocked by a P0 (above the ceiling, never filed): it waits, said in the check.
+        bead('shop-3', 3, { blocked_by: ['shop-0'] }),
+      ],
+    });
+    const first = await firstCheck(w.jig);
+    expect(first).toMatchObject({
+      ready: 1,
+      started: [expect.any(String), expect.any(String)],
+      skipped: [{ bead: 'shop-3', reason: 'blocked_by_unfiled' }],
+    });
+    const [blocker, dependent] = first.started;
+    const b = (await http(`${w.jig.url}/api/work-items/${dependent}`)).json;
+    expect([b.title, b.status, b.dependencies]).toEqual([
+      'Bead shop-2',
+      'blocked',
+      [{ id: blocker, title: 'Bead shop-1', status: expect.any(String) }],
+    ]);
+    const created = (await events(w.jig, dependent)).find((e) => e.type === 'work_item_created');
+    expect(created.payload.after).toEqual([blocker]);
+    // The blocker passes its gate and completes (closing its bead): the dependent starts by itself.
+    await until(w.jig, blocker, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
+    expect((await post(w.jig, `/api/work-items/${blocker}/gates/review/approve`)).status).toBe(200);
+    await until(w.jig, dependent, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
+    expect((await events(w.jig, dependent)).map((e) => e.type)).toContain('work_item_unblocked');
+    // bd now lists shop-2 as ready: it is known.
+    await eventually(() => closedBeads(w.repo).length === 1, { what: 'shop-1 closed' });
+    const again = await poll(w.jig);
+    expect(again.json.skipped).toEqual([
+      { bead: 'shop-2', reason: 'already_item' },
+      { bead: 'shop-3', reason: 'blocked_by_unfiled' },
+    ]);
   });
 
   it('without bd on PATH a repo is skipped, not an error; while disabled no poll runs and asking for one is a 409', async () => {

@@ -13,6 +13,8 @@ export const IntakeSkipReason = z.enum([
   'max_concurrent',
   'daily_budget',
   'invalid_config',
+  /** An issue its tracker says is blocked by one no item implements yet: filed once that one is. */
+  'blocked_by_unfiled',
 ]);
 export type IntakeSkipReason = z.infer<typeof IntakeSkipReason>;
 
@@ -28,7 +30,11 @@ export type IntakeSkip = z.infer<typeof IntakeSkip>;
 export const IntakeCheck = z.object({
   id: z.number().int(),
   at: z.string().describe('when the poll ran, ISO 8601 with offset'),
-  ready: z.number().int().min(0).describe('issues the tracker reported ready'),
+  ready: z
+    .number()
+    .int()
+    .min(0)
+    .describe('issues the tracker reported ready (nothing blocks them); blocked ones are read beside them'),
   started: z.array(z.string()).describe('work item ids the poll filed and started'),
   skipped: z.array(IntakeSkip).describe('issues left alone, with why'),
 });

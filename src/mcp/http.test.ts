@@ -79,7 +79,7 @@ describe('McpServers', () => {
     );
     const bodies = lists.map((a) => (a.ok ? parsed(a.text) : null));
     const tools = (bodies[0] as { result: { tools: { name: string }[] } }).result.tools;
-    expect(tools.length).toBe(31);
+    expect(tools.length).toBe(32);
     expect(tools.map((t) => t.name)).toContain('create_work_item');
     for (const [i, b] of bodies.entries()) expect(b).toEqual({ jsonrpc: '2.0', id: i, result: { tools } });
   });

@@ -73,7 +73,7 @@ interface Job {
 }
 
 /**
- * The `/mcp` servers of one process. Building an MCP server costs milliseconds (31 tools, a JSON
+ * The `/mcp` servers of one process. Building an MCP server costs milliseconds (32 tools, a JSON
  * Schema validator of its own) and listing its tools converts every tool's schema again, so a fresh
  * server per request, with 200 requests at once, held the event loop for over a second. Servers
  * are built once, up to MCP_SERVERS, and each answers one request at a time on a transport of its

@@ -20,8 +20,7 @@ export async function dependenciesOf(db: Db, id: string): Promise<LinkedItem[]> 
     .innerJoin('work_items as w', 'w.id', 'd.dependency_id')
     .select(['w.id as id', 'w.title as title', 'w.status as status'])
     .where('d.item_id', '=', id)
-    .orderBy('d.created_at')
-    .orderBy('w.id')
+    .orderBy('d.position')
     .execute();
   return rows.map((r) => ({ ...r, status: itemStatus(r.status) }));
 }
@@ -70,7 +69,7 @@ export async function setDependencies(
   if (wanted.length > 0)
     await db
       .insertInto('work_item_dependencies')
-      .values(wanted.map((d) => ({ item_id: id, dependency_id: d, created_at: now })))
+      .values(wanted.map((d, position) => ({ item_id: id, dependency_id: d, position, created_at: now })))
       .execute();
   return null;
 }
@@ -102,8 +101,8 @@ export async function waitingOnOf(db: Db, ids: readonly string[]): Promise<Map<s
     .select(['d.item_id as item', 'w.id as id', 'w.title as title', 'w.status as status'])
     .where('d.item_id', 'in', [...ids])
     .where('w.status', '!=', 'completed')
-    .orderBy('d.created_at')
-    .orderBy('w.id')
+    .orderBy('d.item_id')
+    .orderBy('d.position')
     .execute();
   for (const r of rows)
     out.set(r.item, [...(out.get(r.item) ?? []), { id: r.id, title: r.title, status: itemStatus(r.status) }]);

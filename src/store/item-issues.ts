@@ -122,3 +122,27 @@ export async function endedWithOpenIssues(db: Db): Promise<string[]> {
     .execute();
   return rows.map((r) => r.work_item_id);
 }
+
+/**
+ * For each issue of `ids`, the items that implement it and can still complete (not cancelled or
+ * abandoned): what an issue it blocks comes after.
+ */
+export async function liveItemsOf(
+  db: Db,
+  tracker: IssueTracker,
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom('item_issues as i')
+    .innerJoin('work_items as w', 'w.id', 'i.work_item_id')
+    .select(['i.issue_id as issue', 'w.id as item'])
+    .where('i.tracker', '=', tracker)
+    .where('i.issue_id', 'in', [...ids])
+    .where('w.status', 'not in', ['cancelled', 'abandoned'])
+    .orderBy('w.created_at')
+    .execute();
+  for (const r of rows) out.set(r.issue, [...(out.get(r.issue) ?? []), r.item]);
+  return out;
+}

@@ -125,6 +125,8 @@ export interface ItemAttachmentsTable {
 export interface WorkItemDependenciesTable {
   item_id: string;
   dependency_id: string;
+  /** The order the dependencies were named in. */
+  position: number;
   created_at: string;
 }
 

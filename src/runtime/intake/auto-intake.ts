@@ -4,13 +4,14 @@ import type { RepoEntry } from '../../contract/config/repos.js';
 import type { Store } from '../../store/database.js';
 import { listIntakeChecks, recordIntakeCheck } from '../../store/intake-checks.js';
 import { upsertEntry } from '../../store/search.js';
-import { filedIssues } from '../../store/item-issues.js';
+import { filedIssues, liveItemsOf } from '../../store/item-issues.js';
 import { activeCount } from '../../store/slots.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { ConfigState } from '../config/config-state.js';
 import type { ChainCatalog } from '../items/chain-catalog.js';
 import type { ItemsService } from '../items/items-service.js';
 import type { ItemRecord } from '../../store/work-items.js';
+import type { ItemStatus } from '../../contract/item-status.js';
 import { stamp } from '../clock.js';
 import { todaySpend } from '../workers/item-spend.js';
 import { issueName, IssueTracker } from '../../contract/item-issues.js';
@@ -144,7 +145,7 @@ export class AutoIntake {
             { source: p.source, reason: p.reason },
             `auto-intake: ${p.source} skipped: ${p.reason}`,
           );
-      ready = read.issues.length;
+      ready = read.issues.filter((i) => !i.blockedBy?.length).length;
       // Issues seen are searchable (docs/search.md), filed or not.
       for (const i of read.issues)
         await upsertEntry(this.d.store.db, {
@@ -212,10 +213,11 @@ export class AutoIntake {
     const ceiling = this.d.config.intake?.priority_ceiling ?? 2;
     const policy = this.d.config.policy;
     const known = await this.known(issues);
-    // The most urgent the ceiling allows go first, so a slot goes to a P2 before a P4.
-    const order = [...issues].sort(
-      (a, b) => (isPriority(a.priority) ? a.priority : 99) - (isPriority(b.priority) ? b.priority : 99),
-    );
+    // The most urgent the ceiling allows go first, so a slot goes to a P2 before a P4; blocked
+    // issues after every ready one, so a blocker read in this poll is filed before what it blocks.
+    const rank = (i: IntakeIssue) =>
+      (i.blockedBy?.length ? 100 : 0) + (isPriority(i.priority) ? i.priority : 99);
+    const order = [...issues].sort((a, b) => rank(a) - rank(b));
     let free = (policy?.max_concurrent ?? 3) - (await activeCount(db));
     const daily = policy?.budget?.daily_usd ?? null;
     const spend = daily === null ? null : await todaySpend(this.d.store, this.d.clock);
@@ -223,25 +225,43 @@ export class AutoIntake {
     for (const issue of order) {
       const name = issueName(issue);
       const skip = (reason: IntakeSkip['reason']) => skipped.push({ bead: name, reason });
+      const after = issue.blockedBy?.length ? await this.blockers(issue) : [];
       if (known.has(name)) skip('already_item');
       else if (issue.epic) skip('epic');
       else if (!isPriority(issue.priority) || issue.priority < ceiling) skip('above_priority_ceiling');
-      else if (free <= 0) skip('max_concurrent');
+      else if (after === null) skip('blocked_by_unfiled');
+      // A blocked filing takes no slot: it waits on its blockers' items, not for room.
+      else if (free <= 0 && after.length === 0) skip('max_concurrent');
       else if (overBudget) skip('daily_budget');
       else {
-        const id = await this.file(issue, issue.priority);
-        if (id === null) skip('invalid_config');
+        const filed = await this.file(issue, issue.priority, after);
+        if (filed === null) skip('invalid_config');
         else {
-          started.push(id);
+          started.push(filed.id);
           known.add(name);
-          free -= 1;
+          if (filed.status !== 'blocked') free -= 1;
         }
       }
     }
   }
 
+  /**
+   * The items a blocked issue comes after: every item implementing one of its blockers that can still
+   * complete; null when a blocker has none yet (it is filed at a later poll, once its blocker is).
+   */
+  private async blockers(issue: IntakeIssue): Promise<string[] | null> {
+    const ids = issue.blockedBy ?? [];
+    const items = await liveItemsOf(this.d.store.db, issue.tracker, ids);
+    if (ids.some((b) => !items.get(b)?.length)) return null;
+    return [...new Set(ids.flatMap((b) => items.get(b) ?? []))];
+  }
+
   /** Files and starts one issue's item; null (logged) when the chain or intake refuses it. */
-  private async file(issue: IntakeIssue, priority: number): Promise<string | null> {
+  private async file(
+    issue: IntakeIssue,
+    priority: number,
+    after: string[],
+  ): Promise<{ id: string; status: ItemStatus } | null> {
     const repo = issue.repo;
     const name = issueName(issue);
     const chain = repo.default_chain ?? repo.default_chain_template ?? 'default';
@@ -273,6 +293,7 @@ export class AutoIntake {
           chain,
           auto_gate: false,
           issue: { tracker: issue.tracker, id: issue.id, priority, url: issue.url },
+          ...(after.length > 0 ? { after } : {}),
         },
         'auto_intake',
         'jig',
@@ -281,7 +302,8 @@ export class AutoIntake {
       return refuse(isJigError(err) ? err.message : `intake failed: ${(err as Error).message}`);
     }
     try {
-      await this.d.start(rec.id);
+      // Started while what it comes after has not completed, it is blocked until that has.
+      return { id: rec.id, status: (await this.d.start(rec.id)).status };
     } catch (err) {
       // Filed but not started: it waits, paused, for a person; the bead is still its.
       this.d.log.error(
@@ -289,6 +311,6 @@ export class AutoIntake {
         `auto-intake: item ${rec.id} was filed but did not start`,
       );
     }
-    return rec.id;
+    return { id: rec.id, status: rec.status };
   }
 }

@@ -7,7 +7,8 @@ import { onPath } from '../on-path.js';
 
 /*
  * Beads (`bd`), the local issue tracker auto-intake reads: `bd ready --json` in the repository lists
- * the open issues nothing blocks, `bd close ID --reason …` closes one. Run as a child process with a
+ * the open issues nothing blocks, `bd blocked --json` those something does (with `blocked_by`),
+ * `bd close ID --reason …` closes one. Run as a child process with a
  * time limit; its output is checked, never trusted.
  */
 
@@ -29,6 +30,10 @@ const ReadyBead = z
   })
   .passthrough();
 export type ReadyBead = z.infer<typeof ReadyBead>;
+
+/** One issue as `bd blocked --json` lists it: a ready bead's fields and the open beads blocking it. */
+const BlockedBead = ReadyBead.extend({ blocked_by: z.array(BeadId).nullish() });
+export type BlockedBead = z.infer<typeof BlockedBead>;
 
 /** Why a repository has no beads to read, or its ready list. */
 export type ReadyAnswer =
@@ -83,6 +88,35 @@ export async function readyBeads(repo: string, env: NodeJS.ProcessEnv = process.
       ok: false,
       skip: 'bd_failed',
       reason: `bd ready --json is not a list of issues: ${issue?.path.join('.') || 'the answer'}: ${issue?.message ?? ''}`,
+    };
+  }
+  return { ok: true, beads: list.data };
+}
+
+/**
+ * The open beads something blocks (`bd blocked --json`), each with the beads blocking it; a `bd`
+ * that does not know the command (or fails) answers why, and the poll goes on with the ready ones.
+ */
+export async function blockedBeads(
+  repo: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ ok: true; beads: BlockedBead[] } | { ok: false; reason: string }> {
+  const bd = findBd(env);
+  if (!bd || !existsSync(join(repo, '.beads'))) return { ok: true, beads: [] };
+  const r = await run(bd, ['blocked', '--json'], repo);
+  if (r.code !== 0) return { ok: false, reason: `bd blocked exited ${r.code}: ${firstLine(r.stderr)}` };
+  let parsed: unknown;
+  try {
+    parsed = r.stdout.trim() === '' ? [] : JSON.parse(r.stdout);
+  } catch {
+    return { ok: false, reason: `bd blocked --json printed no JSON: ${firstLine(r.stdout)}` };
+  }
+  const list = z.array(BlockedBead).safeParse(parsed);
+  if (!list.success) {
+    const issue = list.error.issues[0];
+    return {
+      ok: false,
+      reason: `bd blocked --json is not a list of issues: ${issue?.path.join('.') || 'the answer'}: ${issue?.message ?? ''}`,
     };
   }
   return { ok: true, beads: list.data };

@@ -4,7 +4,7 @@ import type { IssueTracker } from '../../contract/item-issues.js';
 import { forgeIssues } from '../forge/issues-clients.js';
 import type { ForgeIssue } from '../forge/issues.js';
 import { repoForge } from '../forge/for-repo.js';
-import { readyBeads } from './beads.js';
+import { blockedBeads, readyBeads, type ReadyBead } from './beads.js';
 import { JiraClient, jiraPriority } from './trackers/jira.js';
 import { LinearClient, linearPriority } from './trackers/linear.js';
 
@@ -27,6 +27,11 @@ export interface IntakeIssue {
   url: string | null;
   /** The repository its item is filed in. */
   repo: RepoEntry;
+  /**
+   * The open issues of the same tracker that block it (their ids there): it is filed coming after
+   * their items, once each has one. Absent or empty: nothing blocks it, it is ready.
+   */
+  blockedBy?: string[];
 }
 
 /** A source that could not be read: `quiet` when that is normal (a repo with no beads, no forge). */
@@ -64,17 +69,27 @@ async function beadsOf(repo: RepoEntry, d: SourceDeps, out: SourceRead): Promise
     out.problems.push({ source: `beads ${repo.path}`, reason: r.reason, quiet: r.skip === 'no_beads' });
     return;
   }
-  for (const b of r.beads)
-    out.issues.push({
-      tracker: 'beads',
-      id: b.id,
-      title: b.title,
-      description: b.description ?? '',
-      priority: b.priority,
-      epic: b.issue_type === 'epic',
-      url: null,
-      repo,
+  const toIssue = (b: ReadyBead, blockedBy: string[] = []): IntakeIssue => ({
+    tracker: 'beads',
+    id: b.id,
+    title: b.title,
+    description: b.description ?? '',
+    priority: b.priority,
+    epic: b.issue_type === 'epic',
+    url: null,
+    repo,
+    ...(blockedBy.length > 0 ? { blockedBy } : {}),
+  });
+  for (const b of r.beads) out.issues.push(toIssue(b));
+  const blocked = await blockedBeads(repo.path, d.env);
+  // A bd without `blocked` (older versions) files what is ready, as before: nothing to fix.
+  if (!blocked.ok)
+    out.problems.push({
+      source: `beads ${repo.path}`,
+      reason: blocked.reason,
+      quiet: blocked.reason.includes('unknown command'),
     });
+  else for (const b of blocked.beads) if (b.blocked_by?.length) out.issues.push(toIssue(b, b.blocked_by));
 }
 
 async function forgeIssuesOf(
