@@ -24,6 +24,16 @@ export interface GiteaPull {
   merge_style?: string;
 }
 
+export interface MockGiteaIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  labels: string[];
+  /** What it depends on: issues of the mock by number, or of another repository. */
+  blockedBy?: (number | { project: string; number: number; state: 'open' | 'closed' })[];
+}
+
 export interface MockGitea {
   url: string;
   pulls: GiteaPull[];
@@ -40,7 +50,9 @@ export interface MockGitea {
   /** A branch's head sha (e.g. its tip on a bare origin); open pulls follow it. Null: `sha-<branch>`. */
   shaOf: ((branch: string) => string) | null;
   /** Issues for auto-intake (`labels` by name), with the comments and closes they get. */
-  issues: { number: number; title: string; body: string; state: 'open' | 'closed'; labels: string[] }[];
+  issues: MockGiteaIssue[];
+  /** Issue dependencies: `off` answers 404, as Gitea does for a repository that disabled them. */
+  dependencies: 'on' | 'off';
   issueComments: Record<number, string[]>;
   /** The largest page the mock answers (Gitea's MAX_RESPONSE_ITEMS, 50 by default). */
   maxLimit: number;
@@ -61,6 +73,7 @@ export async function startMockGitea(token: string, project = 'acme/app'): Promi
     mergeRefusal: null,
     shaOf: null,
     issues: [],
+    dependencies: 'on',
     issueComments: {},
     maxLimit: 50,
     requests: [],
@@ -94,12 +107,35 @@ export async function startMockGitea(token: string, project = 'acme/app'): Promi
         const state = u.searchParams.get('state') ?? 'open';
         const found = m.issues
           .filter((i) => i.state === state && want.every((w) => i.labels.includes(w)))
-          .map((i) => ({
+          .map(({ blockedBy: _b, ...i }) => ({
             ...i,
             labels: i.labels.map((name, id) => ({ id, name })),
             html_url: `https://gitea.example/${project}/issues/${i.number}`,
           }));
         return page(res, u, found);
+      }
+      if ((g = /^\/issues\/(\d+)\/dependencies$/.exec(rest)) && req.method === 'GET') {
+        if (m.dependencies === 'off') return json(res, 404, { message: 'not found' });
+        const issue = m.issues.find((i) => i.number === Number(g![1]));
+        if (!issue) return json(res, 404, { message: 'not found' });
+        return page(
+          res,
+          u,
+          (issue.blockedBy ?? []).map((b) => {
+            const at = typeof b === 'number' ? m.issues.find((i) => i.number === b) : b;
+            if (!at) throw new Error(`issue ${issue.number} depends on #${String(b)}, not on the mock`);
+            const full = typeof b === 'number' ? project : b.project;
+            const [owner = '', name = ''] = full.split('/');
+            return {
+              id: 6000 + at.number,
+              number: at.number,
+              state: at.state,
+              title: 'title' in at ? at.title : `Issue ${at.number}`,
+              html_url: `https://gitea.example/${full}/issues/${at.number}`,
+              repository: { id: full === project ? 1 : 2, name, owner, full_name: full },
+            };
+          }),
+        );
       }
       if ((g = /^\/issues\/(\d+)\/comments$/.exec(rest)) && req.method === 'POST') {
         const n = Number(g[1]);

@@ -39,6 +39,15 @@ export interface MockIssue {
   state_reason?: string | null;
   labels: { name: string }[];
   html_url: string;
+  /** What blocks it: an issue of the mock by number, or one of another repository. */
+  blockedBy?: (number | ElsewhereIssue)[];
+}
+
+/** An issue of another repository, as a blocker. */
+export interface ElsewhereIssue {
+  project: string;
+  number: number;
+  state: 'open' | 'closed';
 }
 
 export interface Recorded {
@@ -59,6 +68,11 @@ export interface MockGitHub {
   reviewComments: Record<number, unknown[]>;
   /** Issues for auto-intake; a merged pull request closes those its body says `Closes #N` of. */
   issues: MockIssue[];
+  /**
+   * Issue dependencies: `off` answers 404 (a GitHub without them), `broken` 500, to their
+   * `blocked_by` lists only.
+   */
+  dependencies: 'on' | 'off' | 'broken';
   /** The largest page the mock answers (GitHub's is 100): lower it to make a test page. */
   maxPerPage: number;
   requests: Recorded[];
@@ -81,6 +95,7 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
     reviews: {},
     reviewComments: {},
     issues: [],
+    dependencies: 'on',
     maxPerPage: 100,
     requests: [],
     failWith: null,
@@ -243,13 +258,36 @@ export async function startMockGitHub(token: string, owner = 'acme', repo = 'app
         const state = u.searchParams.get('state') ?? 'open';
         // GitHub lists pull requests among issues, marked with `pull_request`.
         const all = [
-          ...m.issues,
+          ...m.issues.map(({ blockedBy: _b, ...i }) => i),
           ...m.pulls.map((p) => ({ ...rest(p), pull_request: { url: p.html_url } })),
         ].filter(
           (i) =>
             (state === 'all' || i.state === state) && want.every((w) => i.labels.some((l) => l.name === w)),
         );
         return page(res, u, all);
+      }
+      if ((g = /^\/issues\/(\d+)\/dependencies\/blocked_by$/.exec(route)) && req.method === 'GET') {
+        if (m.dependencies === 'off') return json(res, 404, { message: 'Not Found' });
+        if (m.dependencies === 'broken') return json(res, 500, { message: 'Server Error' });
+        const issue = m.issues.find((i) => i.number === Number(g![1]));
+        if (!issue) return json(res, 404, { message: 'Not Found' });
+        return page(
+          res,
+          u,
+          (issue.blockedBy ?? []).map((b) => {
+            const at = typeof b === 'number' ? m.issues.find((i) => i.number === b) : b;
+            if (!at) throw new Error(`issue ${issue.number} is blocked by #${String(b)}, not on the mock`);
+            const project = typeof b === 'number' ? `${owner}/${repo}` : b.project;
+            return {
+              id: 7000 + at.number,
+              number: at.number,
+              state: at.state,
+              title: 'title' in at ? at.title : `Issue ${at.number}`,
+              repository_url: `${m.url}/repos/${project}`,
+              html_url: `https://github.example/${project}/issues/${at.number}`,
+            };
+          }),
+        );
       }
       if ((g = /^\/issues\/(\d+)$/.exec(route)) && req.method === 'PATCH') {
         const issue = m.issues.find((i) => i.number === Number(g![1]));

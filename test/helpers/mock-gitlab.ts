@@ -34,6 +34,17 @@ export interface MockApprovals {
   approved_by: string[];
 }
 
+export interface MockGitLabIssue {
+  iid: number;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed';
+  labels: string[];
+  /** Issues of the mock by iid, or of another project. */
+  blockedBy?: (number | { project: string; iid: number; state: 'opened' | 'closed' })[];
+  relatesTo?: number[];
+}
+
 export interface MockGitLab {
   url: string;
   mrs: MockMr[];
@@ -48,8 +59,12 @@ export interface MockGitLab {
   mergeRefusal: string | null;
   /** A branch's head sha (e.g. its tip on a bare origin); open ones follow it. Null: `sha-<branch>`. */
   shaOf: ((branch: string) => string) | null;
-  /** Issues for auto-intake, with the notes and closes they get. */
-  issues: { iid: number; title: string; description: string; state: 'opened' | 'closed'; labels: string[] }[];
+  /**
+   * Issues for auto-intake, with the notes and closes they get. `blockedBy` are links: the blocked
+   * issue lists each blocker `is_blocked_by`, the blocker lists it back as `blocks`; `relatesTo`
+   * links both ways as `relates_to`.
+   */
+  issues: MockGitLabIssue[];
   issueNotes: Record<number, string[]>;
   /** The largest page the mock answers (GitLab's is 100). */
   maxPerPage: number;
@@ -92,6 +107,37 @@ export async function startMockGitLab(token: string, project = 'group/app'): Pro
     json(res, 200, all.slice((n - 1) * per, n * per), headers);
   };
   const prefix = `/api/v4/projects/${encodeURIComponent(project)}`;
+  /** A linked issue as GitLab answers it: the issue, with the link seen from the one asked about. */
+  const linked = (
+    to: { iid: number; state: string; title?: string; project?: string },
+    link_type: string,
+    id: number,
+  ) => {
+    const path = to.project ?? project;
+    return {
+      id: 5000 + to.iid,
+      iid: to.iid,
+      title: to.title ?? `Issue ${to.iid}`,
+      state: to.state,
+      web_url: `https://gitlab.example/${path}/-/issues/${to.iid}`,
+      references: { short: `#${to.iid}`, relative: `#${to.iid}`, full: `${path}#${to.iid}` },
+      issue_link_id: id,
+      link_type,
+    };
+  };
+  const issueLinks = (issue: MockGitLabIssue) => {
+    const of = (n: number) => {
+      const found = m.issues.find((i) => i.iid === n);
+      if (!found) throw new Error(`issue ${issue.iid} links #${n}, not on the mock`);
+      return found;
+    };
+    return [
+      ...(issue.blockedBy ?? []).map((b) => linked(typeof b === 'number' ? of(b) : b, 'is_blocked_by', 1)),
+      ...m.issues.filter((i) => i.blockedBy?.includes(issue.iid)).map((i) => linked(i, 'blocks', 2)),
+      ...(issue.relatesTo ?? []).map((n) => linked(of(n), 'relates_to', 3)),
+      ...m.issues.filter((i) => i.relatesTo?.includes(issue.iid)).map((i) => linked(i, 'relates_to', 4)),
+    ];
+  };
   const mr = (iid: string | undefined) => m.mrs.find((x) => x.iid === Number(iid));
 
   const server: Server = createServer((req, res) => {
@@ -118,8 +164,17 @@ export async function startMockGitLab(token: string, project = 'group/app'): Pro
         const state = u.searchParams.get('state');
         const found = m.issues
           .filter((i) => (!state || i.state === state) && want.every((w) => i.labels.includes(w)))
-          .map((i) => ({ ...i, web_url: `https://gitlab.example/${project}/-/issues/${i.iid}` }));
+          .map(({ blockedBy: _b, relatesTo: _r, ...i }) => ({
+            ...i,
+            web_url: `https://gitlab.example/${project}/-/issues/${i.iid}`,
+          }));
         return page(res, u, found);
+      }
+      if ((g = /^\/issues\/(\d+)\/links$/.exec(rest)) && req.method === 'GET') {
+        const n = Number(g[1]);
+        const issue = m.issues.find((i) => i.iid === n);
+        if (!issue) return json(res, 404, { message: '404 Not found' });
+        return json(res, 200, issueLinks(issue));
       }
       if ((g = /^\/issues\/(\d+)\/notes$/.exec(rest)) && req.method === 'POST') {
         const n = Number(g[1]);

@@ -3,9 +3,10 @@ import { json, jsonBody, listenLoopback } from './mock-http.js';
 
 /*
  * A recording mock of the Linear GraphQL API on loopback, answering the operations Jig sends by
- * name (JigIntake, JigIssue, JigDone, JigComment, JigClose): a team's issues filtered by label and
- * state type, in pages of `pageSize` by cursor; a refused key answered as Linear does (400 with an
- * authentication error).
+ * name (JigIntake, JigBlockers, JigIssue, JigDone, JigComment, JigClose): a team's issues filtered
+ * by label and state type, in pages of `pageSize` by cursor, each with its inverse relations (in
+ * pages of `relationPageSize`, the rest through JigBlockers); a refused key answered as Linear does
+ * (400 with an authentication error).
  */
 
 export interface MockLinearIssue {
@@ -22,6 +23,17 @@ export interface MockLinearIssue {
   children: number;
 }
 
+/**
+ * An issue relation as Linear stores it: `issue` blocks (or duplicates, relates to…) `relatedIssue`,
+ * both by identifier. It is listed among the relations of `issue` and the inverse relations of
+ * `relatedIssue`.
+ */
+export interface MockLinearRelation {
+  type: 'blocks' | 'duplicate' | 'related' | 'similar';
+  issue: string;
+  relatedIssue: string;
+}
+
 export interface LinearCall {
   operation: string;
   variables: Record<string, unknown>;
@@ -31,9 +43,11 @@ export interface LinearCall {
 export interface MockLinear {
   url: string;
   issues: MockLinearIssue[];
+  relations: MockLinearRelation[];
   comments: { issueId: string; body: string }[];
   calls: LinearCall[];
   pageSize: number;
+  relationPageSize: number;
   close(): Promise<void>;
 }
 
@@ -41,12 +55,33 @@ export async function startMockLinear(key: string, team = 'ENG'): Promise<MockLi
   const m: MockLinear = {
     url: '',
     issues: [],
+    relations: [],
     comments: [],
     calls: [],
     pageSize: 2,
+    relationPageSize: 50,
     close: () => new Promise((r) => server.close(() => r())),
   };
   const issueUrl = (i: MockLinearIssue) => `https://linear.app/acme/issue/${i.identifier}`;
+  /** One page of an issue's inverse relations, in Linear's connection shape, from a cursor. */
+  const inverse = (i: MockLinearIssue, after: unknown) => {
+    const all = m.relations
+      .filter((r) => r.relatedIssue === i.identifier)
+      .map((r) => {
+        const blocker = m.issues.find((x) => x.identifier === r.issue);
+        if (!blocker) throw new Error(`relation names ${r.issue}, which the mock does not have`);
+        return {
+          type: r.type,
+          issue: { identifier: blocker.identifier, state: { type: blocker.stateType } },
+        };
+      });
+    const from = after ? Number(after) : 0;
+    const next = from + m.relationPageSize;
+    return {
+      nodes: all.slice(from, next),
+      pageInfo: { hasNextPage: next < all.length, endCursor: next < all.length ? String(next) : null },
+    };
+  };
   const server: Server = createServer((req, res) => {
     void (async () => {
       const b = await jsonBody(req);
@@ -80,6 +115,7 @@ export async function startMockLinear(key: string, team = 'ENG'): Promise<MockLi
           priority: i.priority,
           url: issueUrl(i),
           children: { nodes: i.children > 0 ? [{ id: `${i.id}-child` }] : [] },
+          inverseRelations: inverse(i, null),
         }));
         const next = from + m.pageSize;
         return json(res, 200, {
@@ -93,6 +129,11 @@ export async function startMockLinear(key: string, team = 'ENG'): Promise<MockLi
             },
           },
         });
+      }
+      if (operation === 'JigBlockers') {
+        const i = find(v.id);
+        if (!i) return json(res, 200, { data: null, errors: [{ message: 'Entity not found: Issue' }] });
+        return json(res, 200, { data: { issue: { inverseRelations: inverse(i, v.relationsAfter) } } });
       }
       if (operation === 'JigIssue') {
         const i = find(v.id);

@@ -3,12 +3,39 @@ import type { ForgeLocation } from '../../core/forge/locate.js';
 import { GiteaClient } from './gitea.js';
 import { GitHubClient } from './github.js';
 import { GitLabClient } from './gitlab.js';
-import { fromRest, type ForgeIssue, type ForgeIssues } from './issues.js';
+import { blockerId, fromRest, type ForgeIssue, type ForgeIssues } from './issues.js';
+import { ForgeError } from './types.js';
 
 /*
  * The issue side of each forge client: the same connection, token, time limit and error mapping as
  * its merge requests, so auto-intake reads issues exactly as the forge tasks speak to the forge.
  */
+
+/** A string the pattern's first group takes a project path from; anything else fails the parse. */
+const projectIn = (pattern: RegExp) =>
+  z.string().transform((s, ctx) => {
+    const path = pattern.exec(s)?.[1];
+    if (path) return path;
+    ctx.addIssue({ code: 'custom', message: `no project path in ${s}` });
+    return z.NEVER;
+  });
+
+/** A forge that has dependencies turned off (or lacks them) answers 404: then nothing blocks. */
+async function noneWhenMissing(read: () => Promise<string[]>): Promise<string[]> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof ForgeError && err.kind === 'not_found') return [];
+    throw err;
+  }
+}
+
+/** An issue GitHub's "blocked by" dependencies list: `https://api.github.com/repos/OWNER/REPO`. */
+const GitHubBlocker = z.object({
+  number: z.number().int(),
+  state: z.string(),
+  repository_url: projectIn(/\/repos\/([^/]+\/[^/]+?)\/?$/),
+});
 
 class GitHubIssues extends GitHubClient implements ForgeIssues {
   async labelled(label: string): Promise<ForgeIssue[]> {
@@ -21,6 +48,23 @@ class GitHubIssues extends GitHubClient implements ForgeIssues {
       }),
     );
     return fromRest(all);
+  }
+
+  async blockedBy(number: number): Promise<string[]> {
+    return noneWhenMissing(async () => {
+      const all = await this.call(`list what blocks issue #${number}`, (kit) =>
+        kit.paginate(kit.rest.issues.listDependenciesBlockedBy, {
+          ...this.at,
+          issue_number: number,
+          per_page: 100,
+        }),
+      );
+      return z
+        .array(GitHubBlocker)
+        .parse(all)
+        .filter((i) => i.state === 'open')
+        .map((i) => blockerId(this.location.project, i.repository_url, i.number));
+    });
   }
 
   async comment(number: number, body: string): Promise<void> {
@@ -49,6 +93,21 @@ const GitLabIssue = z.object({
   labels: z.array(z.union([z.string(), z.object({ name: z.string() })])).default([]),
 });
 
+/**
+ * A linked issue, as seen from the issue asked about. The project is in `references.full`
+ * (`group/app#12`), else in `web_url` (`https://host/group/app/-/issues/12`); GitLab Free has
+ * only `relates_to` links.
+ */
+const GitLabLink = z.object({
+  iid: z.number().int(),
+  state: z.string(),
+  link_type: z.string().nullish(),
+  references: z.object({ full: projectIn(/^(.+)#\d+$/) }).nullish(),
+  web_url: z.string(),
+});
+
+const GITLAB_ISSUE_URL = /^https?:\/\/[^/]+\/(.+?)\/-\/issues\/\d+/;
+
 class GitLabIssues extends GitLabClient implements ForgeIssues {
   async labelled(label: string): Promise<ForgeIssue[]> {
     const all: unknown = await this.call('list issues', (api) =>
@@ -66,6 +125,20 @@ class GitLabIssues extends GitLabClient implements ForgeIssues {
       }));
   }
 
+  async blockedBy(number: number): Promise<string[]> {
+    const all: unknown = await this.call(`list the links of issue #${number}`, (api) =>
+      api.IssueLinks.all(this.project, number),
+    );
+    return z
+      .array(GitLabLink)
+      .parse(all)
+      .filter((l) => l.link_type === 'is_blocked_by' && l.state === 'opened')
+      .map((l) => {
+        const project = l.references?.full ?? projectIn(GITLAB_ISSUE_URL).parse(l.web_url);
+        return blockerId(this.project, project, l.iid);
+      });
+  }
+
   async comment(number: number, body: string): Promise<void> {
     await this.call(`comment on issue #${number}`, (api) =>
       api.IssueNotes.create(this.project, number, body),
@@ -79,10 +152,31 @@ class GitLabIssues extends GitLabClient implements ForgeIssues {
   }
 }
 
+/** An issue (or pull request) Gitea says this one depends on. */
+const GiteaDependency = z.object({
+  number: z.number().int(),
+  state: z.string(),
+  repository: z.object({ full_name: z.string().regex(/^[^/]+\/[^/]+$/) }),
+});
+
 class GiteaIssues extends GiteaClient implements ForgeIssues {
   async labelled(label: string): Promise<ForgeIssue[]> {
     const q = new URLSearchParams({ state: 'open', type: 'issues', labels: label });
     return fromRest(await this.all<unknown>('list issues', `${this.repoPath}/issues?${q.toString()}`));
+  }
+
+  async blockedBy(number: number): Promise<string[]> {
+    return noneWhenMissing(async () => {
+      const all = await this.all<unknown>(
+        `list what issue #${number} depends on`,
+        `${this.repoPath}/issues/${number}/dependencies`,
+      );
+      return z
+        .array(GiteaDependency)
+        .parse(all)
+        .filter((i) => i.state === 'open')
+        .map((i) => blockerId(this.location.project, i.repository.full_name, i.number));
+    });
   }
 
   async comment(number: number, body: string): Promise<void> {

@@ -17,6 +17,11 @@ export interface ForgeIssue {
 export interface ForgeIssues {
   readonly location: ForgeLocation;
   labelled(label: string): Promise<ForgeIssue[]>;
+  /**
+   * The open issues that block this one, as `${project}#${number}` (a blocker in another project
+   * keeps its own path). A forge where dependencies are off answers none.
+   */
+  blockedBy(number: number): Promise<string[]>;
   comment(number: number, body: string): Promise<void>;
   /** Closes the issue as done; closing a closed issue is harmless. */
   close(number: number): Promise<void>;
@@ -44,4 +49,13 @@ export function fromRest(raw: unknown[]): ForgeIssue[] {
       url: i.html_url,
       labels: i.labels.flatMap((l) => (typeof l === 'string' ? [l] : l.name ? [l.name] : [])),
     }));
+}
+
+/**
+ * A blocker's id as auto-intake names issues. Forges match project paths without case, but the ids
+ * are compared exactly: a blocker of this project is spelled as the location spells it, or its item
+ * would never be found.
+ */
+export function blockerId(own: string, project: string, number: number): string {
+  return `${project.toLowerCase() === own.toLowerCase() ? own : project}#${number}`;
 }

@@ -98,38 +98,51 @@ async function forgeIssuesOf(
   d: SourceDeps,
   out: SourceRead,
 ): Promise<void> {
+  const source = `issues ${repo.path}`;
   const forge = await repoForge(repo);
   if (!forge.ok) {
     // A repository with no forge is normal; a forge without a token is something to fix.
-    out.problems.push({
-      source: `issues ${repo.path}`,
-      reason: forge.reason,
-      quiet: forge.stop === 'config',
-    });
+    out.problems.push({ source, reason: forge.reason, quiet: forge.stop === 'config' });
     return;
   }
+  const client = forgeIssues(forge.location, forge.token, d.timeoutMs);
   let list: ForgeIssue[];
   try {
-    list = await forgeIssues(forge.location, forge.token, d.timeoutMs).labelled(config.label);
+    list = await client.labelled(config.label);
   } catch (err) {
-    out.problems.push({ source: `issues ${repo.path}`, reason: message(err), quiet: false });
+    out.problems.push({ source, reason: message(err), quiet: false });
     return;
   }
   const epic = config.epic_label.toLowerCase();
   const label = config.label.toLowerCase();
   // Gitea drops a label filter naming a label the repository lacks and answers every open issue:
   // only an issue that carries the label is taken, whatever the forge did with the filter.
-  for (const i of list.filter((x) => x.labels.some((l) => l.toLowerCase() === label)))
+  for (const i of list.filter((x) => x.labels.some((l) => l.toLowerCase() === label))) {
+    const id = `${forge.location.project}#${i.number}`;
+    let blockedBy: string[];
+    try {
+      blockedBy = await client.blockedBy(i.number);
+    } catch (err) {
+      // Taken as ready, it could be filed before its blockers and done in the wrong order.
+      out.problems.push({
+        source,
+        reason: `${id} left for the next poll: what blocks it could not be read: ${message(err)}`,
+        quiet: false,
+      });
+      continue;
+    }
     out.issues.push({
       tracker: forge.location.forge,
-      id: `${forge.location.project}#${i.number}`,
+      id,
       title: i.title,
       description: i.body,
       priority: forgePriority(i.labels, config),
       epic: i.labels.some((l) => l.toLowerCase() === epic),
       url: i.url,
       repo,
+      ...(blockedBy.length > 0 ? { blockedBy } : {}),
     });
+  }
 }
 
 /**
@@ -163,6 +176,7 @@ async function linearOf(intake: IntakeFile, polled: readonly RepoEntry[], d: Sou
         epic: i.parent,
         url: i.url,
         repo,
+        ...(i.blockedBy ? { blockedBy: i.blockedBy } : {}),
       });
   } catch (err) {
     out.problems.push({ source, reason: message(err), quiet: false });
@@ -189,6 +203,7 @@ async function jiraOf(intake: IntakeFile, polled: readonly RepoEntry[], d: Sourc
         epic: i.epic,
         url: i.url,
         repo,
+        ...(i.blockedBy ? { blockedBy: i.blockedBy } : {}),
       });
   } catch (err) {
     out.problems.push({ source, reason: message(err), quiet: false });

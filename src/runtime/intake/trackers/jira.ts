@@ -17,10 +17,30 @@ export interface JiraIssue {
   /** An Epic (or any type above a story in the hierarchy). */
   epic: boolean;
   url: string;
+  /** The keys of the issues not yet done that an "is blocked by" link says block it; absent when none do. */
+  blockedBy?: string[];
 }
 
 const PAGE = 50;
-const FIELDS = 'summary,description,priority,issuetype';
+const FIELDS = 'summary,description,priority,issuetype,issuelinks';
+
+/*
+ * Each link is seen from the issue read: `inwardIssue` is the other end when the link reads
+ * "<this> <type.inward> <inwardIssue>", so on a Blocks link it is the issue that blocks this one.
+ */
+const Link = z.object({
+  type: z.object({ name: z.string(), inward: z.string().nullish() }),
+  inwardIssue: z
+    .object({
+      key: z.string(),
+      fields: z
+        .object({
+          status: z.object({ statusCategory: z.object({ key: z.string() }).nullish() }).nullish(),
+        })
+        .nullish(),
+    })
+    .nullish(),
+});
 
 const Issue = z.object({
   key: z.string(),
@@ -29,8 +49,27 @@ const Issue = z.object({
     description: z.unknown().optional(),
     priority: z.object({ name: z.string() }).nullish(),
     issuetype: z.object({ name: z.string(), hierarchyLevel: z.number().optional() }).nullish(),
+    issuelinks: z.array(Link).nullish(),
   }),
 });
+
+/**
+ * The issues that block one and are not done. A link type is known by its inward wording (a site's
+ * own types may use it too) or as Jira's own Blocks type (whose wording a site may change); a
+ * blocker whose status is not said is kept, since filing early would do the work out of order.
+ */
+function openBlockers(links: readonly z.infer<typeof Link>[]): string[] {
+  const keys = links.flatMap((l) => {
+    const blocks =
+      l.type.inward?.trim().toLowerCase() === 'is blocked by' ||
+      l.type.name.trim().toLowerCase() === 'blocks';
+    const by = l.inwardIssue;
+    if (!blocks || !by || by.fields?.status?.statusCategory?.key === 'done') return [];
+    return [by.key];
+  });
+  return [...new Set(keys)];
+}
+
 const CloudPage = z.object({
   issues: z.array(Issue),
   nextPageToken: z.string().nullish(),
@@ -154,14 +193,18 @@ export class JiraClient {
         if (page.issues.length === 0 || startAt >= page.total) break;
       }
     }
-    return raw.map((i) => ({
-      key: i.key,
-      title: i.fields.summary ?? '',
-      description: adfText(i.fields.description).trim(),
-      priorityName: i.fields.priority?.name ?? null,
-      epic: i.fields.issuetype?.name === 'Epic' || (i.fields.issuetype?.hierarchyLevel ?? 0) > 0,
-      url: `${this.site}/browse/${i.key}`,
-    }));
+    return raw.map((i) => {
+      const blockedBy = openBlockers(i.fields.issuelinks ?? []);
+      return {
+        key: i.key,
+        title: i.fields.summary ?? '',
+        description: adfText(i.fields.description).trim(),
+        priorityName: i.fields.priority?.name ?? null,
+        epic: i.fields.issuetype?.name === 'Epic' || (i.fields.issuetype?.hierarchyLevel ?? 0) > 0,
+        url: `${this.site}/browse/${i.key}`,
+        ...(blockedBy.length > 0 ? { blockedBy } : {}),
+      };
+    });
   }
 
   async comment(key: string, text: string): Promise<void> {

@@ -4,8 +4,8 @@ import { TrackerError, trackerRequest } from './http.js';
 
 /*
  * Linear through its GraphQL API (`LINEAR_API_KEY`): a team's issues carrying a label and not yet
- * started, read page by page (cursor pagination); a comment; a close that moves the issue to the
- * team's first "completed" workflow state.
+ * started, each with the open issues that block it, read page by page (cursor pagination); a
+ * comment; a close that moves the issue to the team's first "completed" workflow state.
  */
 
 /** One Linear issue as auto-intake reads it. */
@@ -20,9 +20,21 @@ export interface LinearIssue {
   url: string;
   /** It has sub-issues: the epic of Linear's model. */
   parent: boolean;
+  /** The identifiers of the open issues a `blocks` relation says block it; absent when none do. */
+  blockedBy?: string[];
 }
 
 const PAGE = 50;
+/*
+ * Linear prices a query by its nested pages (a connection multiplies what it holds by its `first`)
+ * and refuses one past 10,000 points: 50 issues of 25 relations each comes to about 4,300. An issue
+ * with more relations than that is read to the end by JigBlockers.
+ */
+const RELATIONS_PAGE = 25;
+const relations = (after: string) => `inverseRelations(first: ${RELATIONS_PAGE}${after}) {
+  nodes { type issue { identifier state { type } } }
+  pageInfo { hasNextPage endCursor }
+}`;
 
 const ISSUES = `query JigIntake($team: String!, $label: String!, $after: String) {
   issues(first: ${PAGE}, after: $after, filter: {
@@ -30,10 +42,34 @@ const ISSUES = `query JigIntake($team: String!, $label: String!, $after: String)
     labels: { some: { name: { eq: $label } } },
     state: { type: { in: ["backlog", "unstarted"] } }
   }) {
-    nodes { id identifier title description priority url children(first: 1) { nodes { id } } }
+    nodes {
+      id identifier title description priority url children(first: 1) { nodes { id } }
+      ${relations('')}
+    }
     pageInfo { hasNextPage endCursor }
   }
 }`;
+
+const BLOCKERS = `query JigBlockers($id: String!, $relationsAfter: String) {
+  issue(id: $id) { ${relations(', after: $relationsAfter')} }
+}`;
+
+const Relations = z.object({
+  nodes: z.array(
+    z.object({
+      type: z.string(),
+      issue: z.object({ identifier: z.string(), state: z.object({ type: z.string() }) }),
+    }),
+  ),
+  pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullish() }),
+});
+const BlockersAnswer = z.object({ issue: z.object({ inverseRelations: Relations }) });
+
+/** The open issues that block one: `A blocks B` is listed among B's inverse relations, issue A. */
+const openBlockers = (r: z.infer<typeof Relations>): string[] =>
+  r.nodes
+    .filter((n) => n.type === 'blocks' && !['completed', 'canceled'].includes(n.issue.state.type))
+    .map((n) => n.issue.identifier);
 
 const IssuesAnswer = z.object({
   issues: z.object({
@@ -46,6 +82,7 @@ const IssuesAnswer = z.object({
         priority: z.number(),
         url: z.string(),
         children: z.object({ nodes: z.array(z.object({ id: z.string() })) }).nullish(),
+        inverseRelations: Relations,
       }),
     ),
     pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullish() }),
@@ -122,7 +159,8 @@ export class LinearClient {
         label: this.config.label,
         after,
       });
-      for (const n of page.issues.nodes)
+      for (const n of page.issues.nodes) {
+        const blockedBy = await this.blockers(n.id, n.identifier, n.inverseRelations);
         out.push({
           uuid: n.id,
           identifier: n.identifier,
@@ -131,11 +169,35 @@ export class LinearClient {
           linearPriority: n.priority,
           url: n.url,
           parent: (n.children?.nodes.length ?? 0) > 0,
+          ...(blockedBy.length > 0 ? { blockedBy } : {}),
         });
+      }
       const next = page.issues.pageInfo;
       if (!next.hasNextPage || !next.endCursor) return out;
       after = next.endCursor;
     }
+  }
+
+  /**
+   * The open blockers of one issue from its first page of relations, reading the rest when there is
+   * more: a blocker missed would file its item before the work it waits on.
+   */
+  private async blockers(
+    uuid: string,
+    identifier: string,
+    first: z.infer<typeof Relations>,
+  ): Promise<string[]> {
+    const out = openBlockers(first);
+    let page = first.pageInfo;
+    while (page.hasNextPage && page.endCursor) {
+      const more = await this.query(`relations of ${identifier}`, BlockersAnswer, BLOCKERS, {
+        id: uuid,
+        relationsAfter: page.endCursor,
+      });
+      out.push(...openBlockers(more.issue.inverseRelations));
+      page = more.issue.inverseRelations.pageInfo;
+    }
+    return [...new Set(out)];
   }
 
   async comment(identifier: string, body: string): Promise<void> {
