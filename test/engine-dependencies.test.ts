@@ -135,9 +135,19 @@ describe('items that come after others', () => {
     });
     expect(twice.status).toBe(422);
     expect(twice.json.detail).toContain('after');
-    // The refused PATCH changed nothing, its title included.
+    // The refused PATCH changed nothing, its title included, nor an attachment it would drop.
     const still = (await http(`${jig.url}/api/work-items/${a.id}`)).json;
     expect([still.title, still.dependencies]).toEqual([a.title, undefined]);
+    const specced = await create(jig, repo, 'step', {
+      title: 's',
+      attachments: { spec: { text: '# Spec' } },
+    });
+    const refusedDrop = await http(`${jig.url}/api/work-items/${specced.id}`, {
+      method: 'PATCH',
+      body: { attachments: { spec: null }, after: [specced.id] },
+    });
+    expect(refusedDrop.status).toBe(422);
+    expect((await http(`${jig.url}/api/work-items/${specced.id}/attachments/spec`)).status).toBe(200);
     const listed = (await http(`${jig.url}/api/work-items?limit=500`)).json.items.map((i: any) => i.title);
     expect(listed.filter((t: string) => t === 'x')).toEqual([]);
     // A dry run reads `after` as a filing does.
@@ -207,9 +217,19 @@ describe('items that come after others', () => {
     const b = await create(jig, repo, 'step', { title: 'b', after: [a.id], start: true });
     const preview = (await http(`${jig.url}/api/work-items/${a.id}/cancel-preview`)).json;
     expect(preview.dependents).toEqual([linked(b, 'blocked')]);
+    const cancelled = await post(jig, `/api/work-items/${a.id}/cancel`, { reason: 'not now' });
+    expect(cancelled.json.dependents).toEqual([linked(b, 'blocked')]);
     const abandoned = await post(jig, `/api/work-items/${a.id}/abandon`, { reason: 'not needed' });
     expect(abandoned.status).toBe(200);
     expect(abandoned.json.dependents).toEqual([linked(b, 'blocked')]);
+    // Said once, when it first needed a person; the reason follows the dependency's end.
+    const told = (await events(jig, b.id)).filter((e) =>
+      ['dependency_ended', 'work_item_needs_human'].includes(e.type),
+    );
+    expect(told.map((e) => [e.type, e.payload.kind ?? e.payload.status])).toEqual([
+      ['dependency_ended', 'cancelled'],
+      ['work_item_needs_human', 'dependency'],
+    ]);
     const held = (await http(`${jig.url}/api/work-items/${b.id}`)).json;
     expect([held.status, held.display_status, held.stop.kind]).toEqual([
       'blocked',
@@ -220,10 +240,21 @@ describe('items that come after others', () => {
       `it comes after items that will never complete: ${a.id} (${a.title}) was abandoned. Drop it (Unblock, or \`jig item unblock ${b.id} --dependency ${a.id}\`) to go on, or cancel this item.`,
     );
     expect(held.stop.suggested_action).toEqual({ action: 'unblock', reason: held.stop.reason });
-    expect((await events(jig, b.id)).find((e) => e.type === 'dependency_ended').payload).toEqual({
-      dependency: a.id,
-      status: 'abandoned',
+    // A new item filed to start at once after it is refused, and nothing is filed.
+    const before = (await http(`${jig.url}/api/work-items?archived=all`)).json.total;
+    const late = await http(`${jig.url}/api/work-items`, {
+      method: 'POST',
+      body: { title: 'late', repo, chain: 'step', after: [a.id], start: true },
     });
+    expect(late.status).toBe(409);
+    expect(late.json).toEqual({
+      code: 'dependency_ended',
+      field: 'after',
+      dependency: a.id,
+      dependency_status: 'abandoned',
+      detail: `it comes after ${a.id} (${a.title}), which was abandoned and will never complete: leave it out of after`,
+    });
+    expect((await http(`${jig.url}/api/work-items?archived=all`)).json.total).toBe(before);
     await post(jig, `/api/work-items/${b.id}/pause`);
     const refused = await post(jig, `/api/work-items/${b.id}/resume`);
     expect(refused.status).toBe(409);

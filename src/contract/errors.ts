@@ -131,8 +131,7 @@ export const errorCatalogue = {
   dependency_unknown: { status: 422, template: 'after: no item {ids} on this instance' },
   dependency_ended: {
     status: 409,
-    template:
-      'it comes after {dependency} ({title}), which was {state} and will never complete: drop it first (POST /api/work-items/{id}/unblock, `jig item unblock {id} --dependency {dependency}`)',
+    template: 'it comes after {dependency} ({title}), which was {state} and will never complete: {how}',
   },
   not_a_dependency: {
     status: 409,

@@ -42,15 +42,15 @@ export async function dependentsOf(db: Db, id: string): Promise<LinkedItem[]> {
 export type DependencyRefusal = { unknown: string[] } | { cycle: string[] };
 
 /**
- * Replaces what an item comes after, inside the caller's transaction. Every id must be an item,
- * and the edges may not close a cycle (the item itself included). The whole table is read for the
- * check: an instance's dependencies are few, and one read beats a round trip per step of a walk.
+ * Why `after` cannot be what an item comes after, or null: every id must be an item, and the edges
+ * may not close a cycle (the item itself included). Read only, so a PATCH checks it before it
+ * touches anything; the write checks it again in its transaction. The whole table is read: an
+ * instance's dependencies are few, and one read beats a round trip per step of a walk.
  */
-export async function setDependencies(
+export async function dependencyProblem(
   db: Db,
   id: string,
   after: readonly string[],
-  now: string,
 ): Promise<DependencyRefusal | null> {
   const wanted = [...new Set(after)];
   if (wanted.length > 0) {
@@ -64,7 +64,19 @@ export async function setDependencies(
   for (const e of edges)
     if (e.item_id !== id) out.set(e.item_id, [...(out.get(e.item_id) ?? []), e.dependency_id]);
   const cycle = cycleThrough(id, wanted, (x) => out.get(x) ?? []);
-  if (cycle) return { cycle };
+  return cycle ? { cycle } : null;
+}
+
+/** Replaces what an item comes after, inside the caller's transaction, unless dependencyProblem refuses it. */
+export async function setDependencies(
+  db: Db,
+  id: string,
+  after: readonly string[],
+  now: string,
+): Promise<DependencyRefusal | null> {
+  const refused = await dependencyProblem(db, id, after);
+  if (refused) return refused;
+  const wanted = [...new Set(after)];
   await db.deleteFrom('work_item_dependencies').where('item_id', '=', id).execute();
   if (wanted.length > 0)
     await db

@@ -131,18 +131,18 @@ export async function liveItemsOf(
   db: Db,
   tracker: IssueTracker,
   ids: readonly string[],
-): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
+): Promise<Map<string, { id: string; status: string }[]>> {
+  const out = new Map<string, { id: string; status: string }[]>();
   if (ids.length === 0) return out;
   const rows = await db
     .selectFrom('item_issues as i')
     .innerJoin('work_items as w', 'w.id', 'i.work_item_id')
-    .select(['i.issue_id as issue', 'w.id as item'])
+    .select(['i.issue_id as issue', 'w.id as item', 'w.status as status'])
     .where('i.tracker', '=', tracker)
     .where('i.issue_id', 'in', [...ids])
     .where('w.status', 'not in', ['cancelled', 'abandoned'])
     .orderBy('w.created_at')
     .execute();
-  for (const r of rows) out.set(r.issue, [...(out.get(r.issue) ?? []), r.item]);
+  for (const r of rows) out.set(r.issue, [...(out.get(r.issue) ?? []), { id: r.item, status: r.status }]);
   return out;
 }

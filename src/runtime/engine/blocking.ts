@@ -55,7 +55,12 @@ export class Blocking {
     if (dead) {
       throw new JigError(
         'dependency_ended',
-        { dependency: dead.id, title: dead.title, state: dead.status, id: rec.id },
+        {
+          dependency: dead.id,
+          title: dead.title,
+          state: dead.status,
+          how: `drop it first (POST /api/work-items/${rec.id}/unblock, \`jig item unblock ${rec.id} --dependency ${dead.id}\`)`,
+        },
         { dependency: dead.id, dependency_status: dead.status },
       );
     }
@@ -85,7 +90,7 @@ export class Blocking {
   /** After an item ended (completed, cancelled, abandoned): its blocked dependents are looked at. */
   async ended(id: string): Promise<void> {
     const dependents = await dependentsOf(this.r.store.db, id);
-    for (const d of dependents) if (d.status === 'blocked') await this.settle(d.id, id);
+    for (const d of dependents) if (d.status === 'blocked') await this.settleOrLog(d.id, id);
   }
 
   /** A blocked item whose `after` a person changed is looked at again. */
@@ -95,7 +100,14 @@ export class Blocking {
 
   /** Every blocked item looked at again (the engine starts leading: a completion may be unheard). */
   async sweep(): Promise<void> {
-    for (const id of await blockedItemIds(this.r.store.db)) await this.settle(id);
+    for (const id of await blockedItemIds(this.r.store.db)) await this.settleOrLog(id);
+  }
+
+  /** One item's failure is logged and the others are still looked at; the next lead sweeps again. */
+  private async settleOrLog(id: string, ended?: string): Promise<void> {
+    await this.settle(id, ended).catch((err: unknown) => {
+      if (!this.r.life.closed) this.r.log.error({ err, item: id }, 'looking at a blocked item failed');
+    });
   }
 
   /**
@@ -135,7 +147,13 @@ export class Blocking {
     }
     const dead = open.filter(neverCompletes);
     const ended = dead.find((d) => d.id === why.ended);
-    if (ended && (ended.status === 'cancelled' || ended.status === 'abandoned')) {
+    // Said once per dependency: an abandon after its cancel changes the reason's words only (the
+    // reason names each dead dependency by id, as deadEndReason writes it).
+    const told =
+      ended !== undefined &&
+      rec.stop_kind === 'dependency' &&
+      (rec.stop_reason ?? '').includes(`${ended.id} (`);
+    if (ended && !told && (ended.status === 'cancelled' || ended.status === 'abandoned')) {
       await uow.emit({
         work_item_id: rec.id,
         type: 'dependency_ended',
@@ -151,6 +169,15 @@ export class Blocking {
         suggested_action: reason ? { action: 'unblock', reason } : null,
         updated_at: stamp(this.r.clock),
       });
+      // It needs a person now: said as every stop for a person is, so notifications reach them.
+      if (reason && rec.stop_kind !== 'dependency') {
+        await uow.emit({
+          work_item_id: rec.id,
+          type: 'work_item_needs_human',
+          by: 'jig',
+          payload: { kind: 'dependency', reason },
+        });
+      }
     }
     return false;
   }

@@ -30,13 +30,11 @@ export async function rowOf(uow: UnitOfWork, id: string): Promise<ItemRecord> {
 }
 
 /**
- * What a refusal adds for an item that is running, queued or waiting: the move needs it stopped
+ * What a refusal adds for an item that is running, queued, waiting or blocked: the move needs it stopped
  * or paused, and a pause is the way there (docs/chains.md, "Moves while an item runs").
  */
 export function pauseFirst(rec: ItemRecord): string {
-  return rec.status === 'running' || rec.status === 'queued' || rec.status === 'waiting'
-    ? `: pause it first`
-    : '';
+  return ['running', 'queued', 'waiting', 'blocked'].includes(rec.status) ? `: pause it first` : '';
 }
 
 const notEnded: ItemStatus[] = itemStatuses.filter((s) => !isEnded(s));

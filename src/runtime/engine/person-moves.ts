@@ -47,7 +47,12 @@ export class PersonMoves {
    */
   resume(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
     return this.then(id, async (uow, rec) => {
-      if (rec.status === 'running' || rec.status === 'queued' || rec.status === 'blocked') return false;
+      if (rec.status === 'running' || rec.status === 'queued') return false;
+      // Already blocked: it starts when they complete; a note waits for that start.
+      if (rec.status === 'blocked') {
+        if (note) await updateItem(uow.db, id, { steer: note });
+        return false;
+      }
       if (rec.status !== 'paused') throw wrongStatus(rec, 'only a paused item can be resumed', ['paused']);
       if (this.r.config.newWorkBlocked && rec.walk === null) {
         throw new JigError('new_work_refused', this.r.config.newWorkBlocked);

@@ -225,16 +225,16 @@ export class AutoIntake {
     for (const issue of order) {
       const name = issueName(issue);
       const skip = (reason: IntakeSkip['reason']) => skipped.push({ bead: name, reason });
-      const after = issue.blockedBy?.length ? await this.blockers(issue) : [];
+      const blocked = issue.blockedBy?.length ? await this.blockers(issue) : { after: [], waits: false };
       if (known.has(name)) skip('already_item');
       else if (issue.epic) skip('epic');
       else if (!isPriority(issue.priority) || issue.priority < ceiling) skip('above_priority_ceiling');
-      else if (after === null) skip('blocked_by_unfiled');
-      // A blocked filing takes no slot: it waits on its blockers' items, not for room.
-      else if (free <= 0 && after.length === 0) skip('max_concurrent');
+      else if (blocked === null) skip('blocked_by_unfiled');
+      // A filing that will be blocked takes no slot: it waits on its blockers' items, not for room.
+      else if (free <= 0 && !blocked.waits) skip('max_concurrent');
       else if (overBudget) skip('daily_budget');
       else {
-        const filed = await this.file(issue, issue.priority, after);
+        const filed = await this.file(issue, issue.priority, blocked.after);
         if (filed === null) skip('invalid_config');
         else {
           started.push(filed.id);
@@ -246,14 +246,16 @@ export class AutoIntake {
   }
 
   /**
-   * The items a blocked issue comes after: every item implementing one of its blockers that can still
-   * complete; null when a blocker has none yet (it is filed at a later poll, once its blocker is).
+   * The items a blocked issue comes after (every item implementing one of its blockers that can still
+   * complete) and whether one has not completed yet (its start will be blocked, taking no slot); null
+   * when a blocker has no such item yet (it is filed at a later poll, once its blocker is).
    */
-  private async blockers(issue: IntakeIssue): Promise<string[] | null> {
+  private async blockers(issue: IntakeIssue): Promise<{ after: string[]; waits: boolean } | null> {
     const ids = issue.blockedBy ?? [];
     const items = await liveItemsOf(this.d.store.db, issue.tracker, ids);
     if (ids.some((b) => !items.get(b)?.length)) return null;
-    return [...new Set(ids.flatMap((b) => items.get(b) ?? []))];
+    const found = new Map(ids.flatMap((b) => items.get(b) ?? []).map((i) => [i.id, i.status]));
+    return { after: [...found.keys()], waits: [...found.values()].some((s) => s !== 'completed') };
   }
 
   /** Files and starts one issue's item; null (logged) when the chain or intake refuses it. */

@@ -1,34 +1,53 @@
+import { JigError } from '../../contract/errors.js';
 import type { WorkItem } from '../../contract/items.js';
 import type { Store } from '../../store/database.js';
-import { dependenciesOf, setDependencies, waitingOnOf } from '../../store/dependencies.js';
+import { dependenciesOf, dependencyProblem, setDependencies, waitingOnOf } from '../../store/dependencies.js';
 import type { UnitOfWork } from '../events/event-log.js';
 import type { EventActor } from '../../contract/events.js';
 import { dependencyRefusal } from './dependency-refusal.js';
 
-/** What a PATCH's `after` changes: the ids before and after, or null when it changes nothing. */
+const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+
+/**
+ * What a PATCH's `after` asks for, or null when it changes nothing; refused (422) before the PATCH
+ * touches anything, its attachment files included, when it names no item or closes a cycle.
+ */
 export async function afterChange(
   store: Store,
   id: string,
   after: readonly string[] | undefined,
-): Promise<{ from: string[]; to: string[] } | null> {
+): Promise<string[] | null> {
   if (after === undefined) return null;
-  const from = (await dependenciesOf(store.db, id)).map((d) => d.id);
   const to = [...new Set(after)];
-  const same = from.length === to.length && [...from].sort().join('\n') === [...to].sort().join('\n');
-  return same ? null : { from, to };
+  if (
+    sameSet(
+      (await dependenciesOf(store.db, id)).map((d) => d.id),
+      to,
+    )
+  )
+    return null;
+  const refused = await dependencyProblem(store.db, id, to);
+  if (refused) throw dependencyRefusal(refused);
+  return to;
 }
 
-/** Writes the new `after` inside the PATCH's transaction; a cycle or an unknown id refuses the whole PATCH. */
+/**
+ * Writes the new `after` inside the PATCH's transaction, against what it is there (a move or another
+ * PATCH may have changed it since it was read); refused as a whole when it now closes a cycle.
+ */
 export async function writeAfter(
   uow: UnitOfWork,
   id: string,
-  change: { from: string[]; to: string[] },
+  to: string[],
   by: EventActor,
   now: string,
 ): Promise<void> {
-  const refused = await setDependencies(uow.db, id, change.to, now);
+  const from = (await dependenciesOf(uow.db, id)).map((d) => d.id);
+  if (sameSet(from, to)) return;
+  const refused = await setDependencies(uow.db, id, to, now);
   if (refused) throw dependencyRefusal(refused);
-  await uow.emit({ work_item_id: id, type: 'dependencies_changed', by, payload: change });
+  await uow.emit({ work_item_id: id, type: 'dependencies_changed', by, payload: { from, to } });
 }
 
 /** Items as answered, each blocked one with what it waits on (one read for the whole page). */
@@ -60,4 +79,21 @@ export async function filedStatus(
   }
   if (!start) return 'paused';
   return open ? 'blocked' : 'queued';
+}
+
+/** Refuses (409) a filing that starts at once after an item cancelled or abandoned. */
+export async function refuseDeadEnds(store: Store, after: readonly string[]): Promise<void> {
+  if (after.length === 0) return;
+  const dead = await store.db
+    .selectFrom('work_items')
+    .select(['id', 'title', 'status'])
+    .where('id', 'in', [...new Set(after)])
+    .where('status', 'in', ['cancelled', 'abandoned'])
+    .executeTakeFirst();
+  if (dead)
+    throw new JigError(
+      'dependency_ended',
+      { dependency: dead.id, title: dead.title, state: dead.status, how: 'leave it out of after' },
+      { field: 'after', dependency: dead.id, dependency_status: dead.status },
+    );
 }

@@ -11,7 +11,7 @@ import type { MergeRequestsService } from '../forge/merge-requests-service.js';
 import type { IntakeInput } from './intake.js';
 import type { ItemsService } from './items-service.js';
 import { dependenciesOf, dependentsOf } from '../../store/dependencies.js';
-import { withWaits } from './item-links.js';
+import { refuseDeadEnds, withWaits } from './item-links.js';
 import type { Move } from '../../core/items/moves.js';
 import { isEnded } from '../../core/items/status.js';
 
@@ -54,6 +54,9 @@ export class ItemRequests {
     source: ItemRecord['source'],
     by: EventActor,
   ): Promise<WorkItem> {
+    // A start after an item that will never complete is refused before anything is filed: filed
+    // first, a retry of the request would file it twice.
+    if (input.start && input.after) await refuseDeadEnds(this.d.store, input.after);
     const rec = await this.d.items.create(input, source, by);
     const issues = await issuesOf(this.d.store.db, rec.id);
     const filed = input.start ? await this.d.engine.resume(rec.id, undefined, by) : rec;

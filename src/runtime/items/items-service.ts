@@ -276,6 +276,8 @@ export class ItemsService {
       changes.budget_usd = body.budget_usd;
       events.push({ type: 'budget_changed', payload: { from: rec.budget_usd, to: body.budget_usd } });
     }
+    // Checked before the attachment files below are touched: a refused PATCH changes nothing.
+    const after = await afterChange(this.deps.store, id, body.after);
     // Texts the store keeps beside the files (a worker elsewhere reads them), null when removed.
     const texts: [AttachmentKind, string | null][] = [];
     if (body.attachments !== undefined) {
@@ -296,7 +298,6 @@ export class ItemsService {
       changes.attachments = next;
       events.push({ type: 'attachments_changed', payload: { kinds: Object.keys(next) } });
     }
-    const after = await afterChange(this.deps.store, id, body.after);
     if (events.length === 0 && !after) return rec;
     const now = stamp(this.deps.clock);
     changes.updated_at = now;
@@ -308,8 +309,9 @@ export class ItemsService {
         else await saveAttachmentText(uow.db, id, kind, text);
       for (const e of events) await uow.emit({ work_item_id: id, by, ...e });
     });
-    // A blocked item may have nothing left to wait on now, or a dependency that will never complete.
-    if (after && rec.status === 'blocked') await this.deps.settle?.changed(id);
+    // A blocked item (as it may be by now, whatever it was when read) may have nothing left to wait
+    // on, or a dependency that will never complete: the settle decides on the row as it is.
+    if (after) await this.deps.settle?.changed(id);
     return after ? this.record(id) : { ...rec, ...changes };
   }
 
