@@ -150,6 +150,20 @@ describe('items that come after others', () => {
     expect((await http(`${jig.url}/api/work-items/${specced.id}/attachments/spec`)).status).toBe(200);
     const listed = (await http(`${jig.url}/api/work-items?limit=500`)).json.items.map((i: any) => i.title);
     expect(listed.filter((t: string) => t === 'x')).toEqual([]);
+    // A trigger files after items too, and is refused the same way.
+    const trig = await http(`${jig.url}/api/triggers`, {
+      method: 'POST',
+      body: { title: 'triggered', repo, chain: 'step', after: [a.id] },
+    });
+    expect(trig.status, trig.text).toBe(201);
+    expect((await http(`${jig.url}/api/work-items/${trig.json.id}`)).json.dependencies).toEqual([
+      linked(a, 'paused'),
+    ]);
+    const badTrig = await http(`${jig.url}/api/triggers`, {
+      method: 'POST',
+      body: { title: 'triggered', repo, chain: 'step', after: ['wi_nope'] },
+    });
+    expect([badTrig.status, badTrig.json.code]).toEqual([422, 'dependency_unknown']);
     // A dry run reads `after` as a filing does.
     const dry = await http(`${jig.url}/api/work-items?dry_run=1`, {
       method: 'POST',

@@ -43,8 +43,9 @@ describe('/mcp (Streamable HTTP)', () => {
   it('lists the tools, files paused, resumes, refuses a worker on its own item, approves, answers errors as tool errors', async () => {
     const client = await connect();
     filed = await scenario(client, repo, (item) => connect({ 'x-jig-work-item': item }));
-    // Over HTTP there is no cwd: an item tool needs its id.
-    expect((await ok(client, 'list_work_items')).total).toBe(1);
+    // Over HTTP there is no cwd: an item tool needs its id. The scenario filed three (two of them
+    // an item and the one that comes after it).
+    expect((await ok(client, 'list_work_items')).total).toBe(3);
     // The MCP tools act for a person: their moves are recorded as an agent's, a browser's or the
     // CLI's as a person's (issue 41).
     const evs = (await http(`${jig.url}/api/work-items/${filed}/events?limit=1000`)).json.events;

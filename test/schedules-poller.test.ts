@@ -96,6 +96,31 @@ describe('firing', () => {
     expect(b.clock.pending).toBe(0);
   });
 
+  it("files each firing's item coming after the entry's after (issue 46)", async () => {
+    const b = await start('2030-01-07T08:58:30Z');
+    await connect(b, repo);
+    const first = await http(`${b.url}/api/work-items`, {
+      method: 'POST',
+      body: { title: 'Migrate first', repo, chain: 'quick-task' },
+    });
+    expect(first.status, first.text).toBe(201);
+    const a = first.json;
+    writeConfig(
+      b.home,
+      'intake.yaml',
+      `schedules:\n  - cron: "0 9 * * *"\n    repo: ${JSON.stringify(repo)}\n    chain: quick-task\n    title: Nightly after\n    after: [${a.id}]\n`,
+    );
+    expect((await reload(b)).status).toBe(200);
+    await b.clock.advanceTo(at('2030-01-07T09:00:00Z'));
+    expect(await firings(b)).toEqual(['09:00 Nightly after']);
+    const [item] = await filed(b);
+    const view = (await http(`${b.url}/api/work-items/${item!.id}`)).json;
+    expect([view.status, view.dependencies]).toEqual([
+      'paused',
+      [{ id: a.id, title: 'Migrate first', status: 'paused' }],
+    ]);
+  });
+
   it('fires an entry at most once per minute: a second tick, a reload, a restart in the same minute', async () => {
     const home = tempHome();
     let b = await start('2030-01-07T09:00:10Z', home);

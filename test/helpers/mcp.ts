@@ -152,6 +152,24 @@ export async function scenario(
   const done = await untilTool(client, id, (i) => i.status === 'completed');
   expect(done.display_status).toBe('done');
 
+  // An item filed after another, started blocked, and unblocked (issue 46).
+  const first = await ok(client, 'create_work_item', { title: 'MCP first', repo, chain: 'gated' });
+  const second = await ok(client, 'create_work_item', {
+    title: 'MCP second',
+    repo,
+    chain: 'gated',
+    after: [first.id],
+  });
+  const blocked = await ok(client, 'resume_work_item', { work_item_id: second.id });
+  expect([blocked.status, blocked.waiting_on]).toEqual([
+    'blocked',
+    [{ id: first.id, title: 'MCP first', status: 'paused' }],
+  ]);
+  const unblocked = await ok(client, 'unblock_work_item', { work_item_id: second.id });
+  expect(unblocked).toMatchObject({ id: second.id, dropped: [first.id], waiting_on: [] });
+  for (const x of [first.id, second.id])
+    await ok(client, 'cancel_work_item', { work_item_id: x, reason: 'done with it' });
+
   const badTitle = await call(client, 'create_work_item', { title: 'two\nlines', repo, chain: 'gated' });
   expect(badTitle.isError).toBe(true);
   expect(badTitle.text).toMatch(/\(HTTP 422, invalid_title\)$/);
