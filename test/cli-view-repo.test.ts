@@ -233,6 +233,19 @@ describe('view list', () => {
     expect(bad.stderr).toContain(
       '--status nope is not one of paused, blocked, queued, running, waiting, rate_limited, needs_you',
     );
+    // An abandoned item is left out unless asked for, as the original's list has it.
+    const gone = await file('talk', false, other);
+    expect((await api('POST', `/api/work-items/${gone.id}/abandon`, { reason: 'not needed' })).status).toBe(
+      200,
+    );
+    const listed = await cliIn(other, ['view', 'list', '--json']);
+    expect(ids(listed)).toEqual([there.id]);
+    expect(JSON.parse(listed.stdout).total).toBe(1);
+    expect(ids(await cliIn(other, ['view', 'list', '--include-abandoned', '--json']))).toEqual([
+      gone.id,
+      there.id,
+    ]);
+    expect(ids(await cliIn(other, ['view', 'list', '--status', 'abandoned', '--json']))).toEqual([gone.id]);
     const unknown = await cli('view', 'list', '--repo', '/nowhere');
     expect(unknown).toMatchObject({
       code: 2,

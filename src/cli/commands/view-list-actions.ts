@@ -47,8 +47,16 @@ const storedOf: Record<string, string[]> = {
   archived: [],
 };
 
-function serverQuery(want: Want | null): { status?: string; archived: 'true' | 'false' | 'all' } {
-  if (!want) return { archived: 'false' };
+/** Every stored status but abandoned: what `view list` shows unless asked for more. */
+const NOT_ABANDONED = itemStatuses.filter((s) => s !== 'abandoned').join(',');
+
+function serverQuery(
+  want: Want | null,
+  includeAbandoned: boolean,
+): { status?: string; archived: 'true' | 'false' | 'all' } {
+  // As the original's `list`: an abandoned item (its worktree and branch gone) is left out unless
+  // asked for by --include-abandoned or by naming its status.
+  if (!want) return includeAbandoned ? { archived: 'false' } : { status: NOT_ABANDONED, archived: 'false' };
   const onlyArchived = want.display.has('archived') && want.display.size === 1 && want.stored.size === 0;
   const archived = onlyArchived ? 'true' : want.display.has('archived') ? 'all' : 'false';
   if (want.display.has('archived')) return { archived };
@@ -103,6 +111,7 @@ export interface ListOpts {
   repo?: string;
   chain?: string;
   all?: boolean;
+  includeAbandoned?: boolean;
   limit: string;
   json?: boolean;
 }
@@ -118,7 +127,7 @@ export async function listFor(c: JigClient, opts: ListOpts): Promise<Listed> {
   const where = opts.all ? { repo: null } : await scope(c, opts.repo);
   if (where.error) return { error: where.error };
   const page = await listItems(c, {
-    ...serverQuery(want),
+    ...serverQuery(want, opts.includeAbandoned === true),
     repo: where.repo ?? undefined,
     chain: opts.chain,
     limit: opts.limit,

@@ -12,6 +12,7 @@ export function registerViewList(view: Command): void {
     .option('--repo <path|name>', 'only this repository')
     .option('--all', 'every repository, not only the one you are in')
     .option('--chain <id>', 'only this chain')
+    .option('--include-abandoned', 'abandoned items too (left out unless --status names them)')
     .option('--limit <n>', 'at most this many', '100')
     .option('--json', 'print the API answer')
     .action(later(() => import('./view-list-actions.js'), 'viewList'));

@@ -14,6 +14,7 @@ export function registerViewWatch(view: Command): void {
     .option('--repo <path|name>', 'only this repository')
     .option('--all', 'every repository, not only the one you are in')
     .option('--chain <id>', 'only this chain')
+    .option('--include-abandoned', 'abandoned items too (left out unless --status names them)')
     .option('--limit <n>', 'at most this many', '50')
     .action(later(() => import('./view-watch-actions.js'), 'viewWatch'));
 }
