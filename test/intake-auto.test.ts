@@ -351,5 +351,27 @@ describe('auto-intake from beads', () => {
     const shown = await runJig(['view', 'show', idle], { JIG_HOME: w.home });
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('issues   beads shop-9 (left open)\n');
+
+    // Completed by hand with --close-beads, its bead closes though its branch changed nothing.
+    const byHand = await post(w.jig, '/api/work-items', {
+      title: 'Done by hand',
+      repo: w.repo,
+      chain: 'gated',
+      implements: ['shop-10'],
+    });
+    expect(byHand.status, byHand.text).toBe(201);
+    const done = await runJig(
+      ['item', 'complete', byHand.json.id, '--close-beads', '--reason', 'already there'],
+      {
+        JIG_HOME: w.home,
+      },
+    );
+    expect([done.code, done.stdout]).toEqual([0, `completed ${byHand.json.id}\n`]);
+    expect(await settled(byHand.json.id)).toEqual([['beads_closed', { beads: ['shop-10'] }]]);
+    const ended = (await events(w.jig, byHand.json.id)).find(
+      (e) => e.type === 'work_item_manually_completed',
+    );
+    expect(ended.payload).toEqual({ from: 'paused', reason: 'already there', close_beads: true });
+    expect(closedBeads(w.repo).map((b) => b.id)).toEqual(['shop-7', 'shop-8', 'shop-10']);
   });
 });

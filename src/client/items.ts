@@ -58,6 +58,13 @@ const moveRoutes = {
 export const moveItem = (c: JigClient, id: string, move: ItemMove, reason?: string) =>
   c.call(moveRoutes[move], { params: { id }, body: reason ? { reason } : {} });
 
+/** A completion by hand; `closeBeads` closes its issues though nothing changed on its branch. */
+export const completeByHand = (c: JigClient, id: string, reason?: string, closeBeads?: boolean) =>
+  c.call(completeItem, {
+    params: { id },
+    body: { ...(reason ? { reason } : {}), ...(closeBeads ? { close_beads: true } : {}) },
+  });
+
 /** Drops one dependency of the item (or all); a blocked item with nothing left to wait on starts. */
 export const unblock = (c: JigClient, id: string, dependency?: string) =>
   c.call(unblockItem, { params: { id }, body: dependency ? { dependency } : {} });

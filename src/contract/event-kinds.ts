@@ -98,7 +98,10 @@ export const eventCatalogue = {
 
   // ---------- a person's moves ----------
   work_item_cancelled: kind('Cancelled; worktree and branch kept.', Move),
-  work_item_manually_completed: kind('Completed by hand.', Move),
+  work_item_manually_completed: kind(
+    'Completed by hand; with `close_beads` its issues close though nothing changed on its branch.',
+    Move.extend({ close_beads: bool.optional() }),
+  ),
   work_item_abandoned: kind('Abandoned; its worktree and branch are deleted next.', Move),
   work_item_archived: kind('Archived; its worktree is removed next.', Move),
   work_item_restored: kind('Back under Done.', Move),

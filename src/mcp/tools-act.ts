@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JigClient } from '../client/http.js';
 import { approveGate, decisionTarget, raiseBudget, rejectGate } from '../client/item-acts.js';
-import { escalateItem, getItem, moveItem, runMove, unblock } from '../client/items.js';
+import { completeByHand, escalateItem, getItem, moveItem, runMove, unblock } from '../client/items.js';
 import { defineTool, HUMAN_NOTE, ToolRefusal, type ToolSpec } from './tool.js';
 
 /**
@@ -159,8 +159,14 @@ export const actTools: ToolSpec[] = [
     kind: 'act',
     human: true,
     refused: 'worker',
-    input: { reason: z.string().max(10_000).optional().describe('why it is done') },
-    run: (ctx, a, item) => moveItem(ctx.client, item, 'complete', a.reason),
+    input: {
+      reason: z.string().max(10_000).optional().describe('why it is done'),
+      close_beads: z
+        .boolean()
+        .optional()
+        .describe('close the beads and issues it implements even if its branch changed nothing'),
+    },
+    run: (ctx, a, item) => completeByHand(ctx.client, item, a.reason, a.close_beads),
   }),
   defineTool({
     name: 'cancel_work_item',

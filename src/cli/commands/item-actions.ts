@@ -1,5 +1,5 @@
 import { JigClient } from '../../client/http.js';
-import { escalateItem, moveItem, stopEscalation, type ItemMove } from '../../client/items.js';
+import { completeByHand, escalateItem, moveItem, stopEscalation, type ItemMove } from '../../client/items.js';
 import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
 import { BadArgument } from './item-setup-args.js';
@@ -32,14 +32,17 @@ export function itemEscalate(
 export function itemMove(
   m: { move: ItemMove; past: string },
   given: string | undefined,
-  opts: { reason?: string; json?: boolean; yes?: boolean },
+  opts: { reason?: string; json?: boolean; yes?: boolean; closeBeads?: boolean },
 ): Promise<void> {
   return itemVerb(async () => {
     if (m.move === 'abandon' && (!opts.reason || !opts.yes))
       throw new BadArgument('abandon deletes the worktree and branch; pass --reason TEXT and --yes');
     const c = new JigClient();
     const id = await itemId(c, m.move, given);
-    const res = await moveItem(c, id, m.move, opts.reason);
+    const res =
+      m.move === 'complete'
+        ? await completeByHand(c, id, opts.reason, opts.closeBeads)
+        : await moveItem(c, id, m.move, opts.reason);
     if (opts.json) printJson(res);
     else process.stdout.write(`${m.past} ${res.id}\n`);
     return EXIT_OK;

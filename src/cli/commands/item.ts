@@ -50,6 +50,11 @@ export function registerItem(program: Command): void {
       .option('--reason <text>', m.move === 'abandon' ? 'why (required)' : 'why')
       .option('--json', 'print the API answer');
     if (m.move === 'abandon') cmd.option('--yes', 'confirm: the worktree and branch are deleted');
+    if (m.move === 'complete')
+      cmd.option(
+        '--close-beads',
+        'close the beads and issues it implements even if its branch changed nothing',
+      );
     cmd.action(later(() => import('./item-actions.js'), 'itemMove', m));
   }
   registerItemReview(item);

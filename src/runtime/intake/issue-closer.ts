@@ -1,4 +1,5 @@
-import type { EventRecord } from '../../contract/events.js';
+import { isKnownEvent, type EventRecord } from '../../contract/events.js';
+import { readEvents } from '../../store/events.js';
 import { FORGE_TRACKERS, IssueTracker, type ItemIssue } from '../../contract/item-issues.js';
 import type { Store } from '../../store/database.js';
 import { endedWithOpenIssues, issuesOf, setClosing } from '../../store/item-issues.js';
@@ -40,6 +41,19 @@ async function changedSomething(rec: ItemRecord): Promise<boolean> {
     if (((await commitsPast(h.repo, h.base, `refs/heads/${rec.branch}`)) ?? 0) > 0) return true;
   }
   return false;
+}
+
+/** Whether the person who completed the item by hand asked for its issues closed (`close_beads`). */
+async function closeAsked(db: Store['db'], id: string): Promise<boolean> {
+  const [last] = await readEvents(db, {
+    workItemId: id,
+    type: 'work_item_manually_completed',
+    before: Number.MAX_SAFE_INTEGER,
+    limit: 1,
+  });
+  return last !== undefined && isKnownEvent(last) && last.type === 'work_item_manually_completed'
+    ? last.payload.close_beads === true
+    : false;
 }
 
 const ENDED = new Set([
@@ -97,7 +111,8 @@ export class IssueCloser {
     if (open.length === 0) return;
     let why: string | null = null;
     if (rec.status !== 'completed') why = `the item was ${rec.status}`;
-    else if (!(await changedSomething(rec))) why = 'nothing changed on its branch';
+    else if (!(await changedSomething(rec)) && !(await closeAsked(db, id)))
+      why = 'nothing changed on its branch';
     for (const tracker of IssueTracker.options) {
       const issues = open.filter((i) => i.tracker === tracker);
       if (issues.length === 0) continue;

@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { stamp } from '../clock.js';
 import { requireChain } from './chain-catalog.js';
 import { JigError } from '../../contract/errors.js';
@@ -10,7 +10,7 @@ import { filedSkip } from '../../core/chain/filed-skip.js';
 import { checkTitle, dropHiddenCharacters } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
 import { policyOverrideProblem } from '../../core/items/policy-override.js';
-import { runningSessions, spentSince } from '../../store/sessions.js';
+import { spentSince } from '../../store/sessions.js';
 import { itemsToReclaim, listItems } from '../../store/item-list.js';
 import { getItem, updateItem, updateItemIf, type ItemRecord } from '../../store/work-items.js';
 import type { EventKind, EventPayload } from '../../contract/event-kinds.js';
@@ -29,10 +29,10 @@ import {
 } from './intake.js';
 import { budgetCap, toDto, type PolicyBudget } from './item-dto.js';
 import { fileTrigger, type TriggerFiled } from './trigger-intake.js';
-import { branchExists } from './worktree-cleanup.js';
 import { reclaimWorktree } from './reclaim.js';
 import { afterChange, filedStatus, withWaits, writeAfter } from './item-links.js';
-import { dependentsOf } from '../../store/dependencies.js';
+import { cancelPreviewOf } from './cancel-preview.js';
+import type { CancelPreview } from '../../contract/routes/work-items/moves.js';
 
 const moveEvents = {
   cancel: 'work_item_cancelled',
@@ -322,7 +322,13 @@ export class ItemsService {
    * run after. What a move does outside the store (ending processes, removing the worktree and the
    * branch) happens after the win, by the winner only.
    */
-  async move(id: string, move: Move, by: EventActor, reason?: string): Promise<ItemRecord> {
+  async move(
+    id: string,
+    move: Move,
+    by: EventActor,
+    reason?: string,
+    closeBeads?: boolean,
+  ): Promise<ItemRecord> {
     const claimed = await this.deps.events.transact(async (uow) => {
       const rec = await getItem(uow.db, id);
       if (!rec) throw new JigError('item_not_found', { id });
@@ -348,7 +354,11 @@ export class ItemsService {
         const state = now?.status ?? rec.status;
         throw new JigError('item_changed', { state }, { status: state });
       }
-      const payload = { from: rec.status, ...(reason ? { reason } : {}) };
+      const payload = {
+        from: rec.status,
+        ...(reason ? { reason } : {}),
+        ...(closeBeads && move === 'complete' ? { close_beads: true } : {}),
+      };
       await uow.emit({ work_item_id: id, type: moveEvents[move], by, payload });
       return { rec, after: { ...rec, ...changes }, changed: true };
     });
@@ -399,25 +409,8 @@ export class ItemsService {
     return done;
   }
 
-  async cancelPreview(id: string) {
-    const rec = await this.record(id);
-    const decision = decideMove('cancel', { status: rec.status, archived: rec.archived_at !== null });
-    const hasBranch = existsSync(rec.repo) ? await branchExists(rec.repo, rec.branch) : false;
-    return {
-      id,
-      status: rec.status,
-      allowed: decision.ok,
-      detail: decision.ok ? null : `the item is ${decision.state}; ${decision.rule}`,
-      result_status: 'cancelled' as const,
-      keeps_worktree: true,
-      keeps_branch: true,
-      worktree_path: rec.worktree_path && existsSync(rec.worktree_path) ? rec.worktree_path : null,
-      branch: rec.branch,
-      branch_exists: hasBranch,
-      // A cancel ends what runs: the processes of the item's live sessions.
-      sessions_to_stop: (await runningSessions(this.db, id)).length,
-      dependents: (await dependentsOf(this.db, id)).filter((d) => !isEnded(d.status)),
-    };
+  async cancelPreview(id: string): Promise<CancelPreview> {
+    return cancelPreviewOf(this.db, await this.record(id));
   }
 
   async duplicate(id: string, by: EventActor): Promise<ItemRecord> {

@@ -46,13 +46,25 @@ export const cancelItem = defineRoute({
   responses: moveAnswers,
 });
 
+/** A completion by hand may close the item's issues though its branch changed nothing. */
+export const CompleteBody = ReasonBody.extend({
+  close_beads: z
+    .boolean()
+    .optional()
+    .describe(
+      'close the beads and tracker issues it implements even if nothing changed on its branch (a person says it is done)',
+    ),
+})
+  .strict()
+  .nullish();
+
 export const completeItem = defineRoute({
   method: 'POST',
   path: '/api/work-items/:id/complete',
   summary: 'End an item as completed by hand',
   tags: ['work items'],
   params: ItemIdParams,
-  body: MoveBody,
+  body: CompleteBody,
   responses: moveAnswers,
 });
 

@@ -25,7 +25,17 @@ export const moveRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'i
       return inst.itemRequests.moved(await inst.items.move(req.params.id, m, req.actor, reason), m);
     };
   r.serve(cancelItem, move('cancel'));
-  r.serve(completeItem, move('complete'));
+  r.serve(completeItem, async (req) => {
+    const b = req.body;
+    const rec = await inst.items.move(
+      req.params.id,
+      'complete',
+      req.actor,
+      b?.reason?.trim(),
+      b?.close_beads,
+    );
+    return inst.itemRequests.moved(rec, 'complete');
+  });
   r.serve(archiveItem, move('archive'));
   r.serve(restoreItem, move('restore'));
   r.serve(abandonItem, move('abandon', true));
