@@ -13,29 +13,39 @@ export interface LinkedItem {
   status: ItemStatus;
 }
 
+/** The edge's two ends: what an item comes after (`after`), or what comes after it (`before`). */
+function linkedQuery(db: Db, id: string, side: 'after' | 'before') {
+  const [mine, theirs] =
+    side === 'after' ? (['item_id', 'dependency_id'] as const) : (['dependency_id', 'item_id'] as const);
+  return db
+    .selectFrom('work_item_dependencies as d')
+    .innerJoin('work_items as w', 'w.id', `d.${theirs}`)
+    .select(['w.id as id', 'w.title as title', 'w.status as status'])
+    .where(`d.${mine}`, '=', id);
+}
+
+const asLinked = (rows: { id: string; title: string; status: string }[]): LinkedItem[] =>
+  rows.map((r) => ({ ...r, status: itemStatus(r.status) }));
+
 /** What an item comes after, in the order they were named. */
 export async function dependenciesOf(db: Db, id: string): Promise<LinkedItem[]> {
-  const rows = await db
-    .selectFrom('work_item_dependencies as d')
-    .innerJoin('work_items as w', 'w.id', 'd.dependency_id')
-    .select(['w.id as id', 'w.title as title', 'w.status as status'])
-    .where('d.item_id', '=', id)
-    .orderBy('d.position')
-    .execute();
-  return rows.map((r) => ({ ...r, status: itemStatus(r.status) }));
+  return asLinked(await linkedQuery(db, id, 'after').orderBy('d.position').execute());
 }
 
 /** The items that come after this one. */
 export async function dependentsOf(db: Db, id: string): Promise<LinkedItem[]> {
+  return asLinked(await linkedQuery(db, id, 'before').orderBy('w.created_at').orderBy('w.id').execute());
+}
+
+/** The items of `ids` that exist, as a person reads them (what a filing's `after` names). */
+export async function linkedItems(db: Db, ids: readonly string[]): Promise<LinkedItem[]> {
+  if (ids.length === 0) return [];
   const rows = await db
-    .selectFrom('work_item_dependencies as d')
-    .innerJoin('work_items as w', 'w.id', 'd.item_id')
-    .select(['w.id as id', 'w.title as title', 'w.status as status'])
-    .where('d.dependency_id', '=', id)
-    .orderBy('w.created_at')
-    .orderBy('w.id')
+    .selectFrom('work_items')
+    .select(['id', 'title', 'status'])
+    .where('id', 'in', [...new Set(ids)])
     .execute();
-  return rows.map((r) => ({ ...r, status: itemStatus(r.status) }));
+  return asLinked(rows);
 }
 
 /** Why a set of dependencies cannot be written: ids that are no items, or the cycle they close. */

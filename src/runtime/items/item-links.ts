@@ -1,7 +1,13 @@
 import { JigError } from '../../contract/errors.js';
 import type { WorkItem } from '../../contract/items.js';
 import type { Store } from '../../store/database.js';
-import { dependenciesOf, dependencyProblem, setDependencies, waitingOnOf } from '../../store/dependencies.js';
+import {
+  dependenciesOf,
+  dependencyProblem,
+  linkedItems,
+  setDependencies,
+  waitingOnOf,
+} from '../../store/dependencies.js';
 import type { UnitOfWork } from '../events/event-log.js';
 import type { EventActor } from '../../contract/events.js';
 import { dependencyRefusal } from './dependency-refusal.js';
@@ -65,31 +71,19 @@ export async function filedStatus(
   start: boolean,
 ): Promise<'paused' | 'blocked' | 'queued'> {
   const ids = [...new Set(after ?? [])];
-  let open = false;
-  if (ids.length > 0) {
-    const rows = await store.db
-      .selectFrom('work_items')
-      .select(['id', 'status'])
-      .where('id', 'in', ids)
-      .execute();
-    const known = new Set(rows.map((r) => r.id));
-    const unknown = ids.filter((d) => !known.has(d));
-    if (unknown.length > 0) throw dependencyRefusal({ unknown });
-    open = rows.some((r) => r.status !== 'completed');
-  }
+  const found = await linkedItems(store.db, ids);
+  const unknown = ids.filter((d) => !found.some((f) => f.id === d));
+  if (unknown.length > 0) throw dependencyRefusal({ unknown });
+  const open = found.some((f) => f.status !== 'completed');
   if (!start) return 'paused';
   return open ? 'blocked' : 'queued';
 }
 
 /** Refuses (409) a filing that starts at once after an item cancelled or abandoned. */
 export async function refuseDeadEnds(store: Store, after: readonly string[]): Promise<void> {
-  if (after.length === 0) return;
-  const dead = await store.db
-    .selectFrom('work_items')
-    .select(['id', 'title', 'status'])
-    .where('id', 'in', [...new Set(after)])
-    .where('status', 'in', ['cancelled', 'abandoned'])
-    .executeTakeFirst();
+  const dead = (await linkedItems(store.db, after)).find(
+    (d) => d.status === 'cancelled' || d.status === 'abandoned',
+  );
   if (dead)
     throw new JigError(
       'dependency_ended',
