@@ -172,9 +172,17 @@ describe('item create', () => {
   });
 
   it('refuses bad --node-override and --policy values before asking the server', async () => {
-    const bad = await cli(['item', 'create', 'x', '--node-override', 'build.extra_prompt=hi']);
+    const bad = await cli(['item', 'create', 'x', '--node-override', 'build.auto_escalate=maybe']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('extra_prompt is not supported by this version of Jig');
+    expect(bad.stderr).toContain('build.auto_escalate takes true or false');
+    const late = await cli(['item', 'create', 'x', '--node-override', 'build.auto_escalate_delay_s=-1']);
+    expect(late.code).toBe(2);
+    expect(late.stderr).toContain('build.auto_escalate_delay_s takes whole seconds from 0 to 86400');
+    const odd = await cli(['item', 'create', 'x', '--node-override', 'build.colour=blue']);
+    expect(odd.code).toBe(2);
+    expect(odd.stderr).toContain(
+      'colour is not one of model, effort, extra_prompt, auto_escalate, auto_escalate_stuck, auto_escalate_delay_s',
+    );
     const noDot = await cli(['item', 'create', 'x', '--node-override', 'model=opus']);
     expect(noDot.code).toBe(2);
     expect(noDot.stderr).toContain('model is not NODE.FIELD');

@@ -210,31 +210,15 @@ describe('set-node-override before the item starts', () => {
       usage('set-node-override needs --node ID'),
     );
     expect(await cli('item', 'set-node-override', item.id, '--node', 'plan')).toEqual(
-      usage('set-node-override needs --model, --effort or --clear'),
-    );
-    expect(
-      await cli(
-        'item',
-        'set-node-override',
-        item.id,
-        '--node',
-        'plan',
-        '--model',
-        'opus',
-        '--extra-prompt',
-        'hi',
-      ),
-    ).toEqual(
       usage(
-        '--extra-prompt is not supported by this version of Jig (a node override sets --model and --effort); nothing was changed',
+        'set-node-override needs --model, --effort, --extra-prompt, --[no-]auto-escalate, --[no-]auto-escalate-stuck, --auto-escalate-delay-s or --clear',
       ),
     );
     expect(
-      await cli('item', 'set-node-override', item.id, '--node', 'plan', '--no-auto-escalate-stuck'),
-    ).toEqual(
-      usage(
-        '--auto-escalate-stuck/--no-auto-escalate-stuck is not supported by this version of Jig (a node override sets --model and --effort); nothing was changed',
-      ),
+      await cli('item', 'set-node-override', item.id, '--node', 'plan', '--auto-escalate-delay-s', '1.5'),
+    ).toEqual(usage('--auto-escalate-delay-s takes whole seconds from 0 to 86400'));
+    expect(await cli('item', 'set-node-override', item.id, '--node', 'plan', '--extra-prompt', ' ')).toEqual(
+      usage('--extra-prompt is empty'),
     );
     expect(await cli('item', 'set-node-override', item.id, '--node', 'plan', '--model', 'a b')).toEqual(
       usage('node_overrides.plan.model: "a b" is not a model id (HTTP 422, invalid_model_override)'),

@@ -151,7 +151,8 @@ describe('escalation', () => {
         suggested_action: 'retry',
       },
       { match: 'Do the thing', mode: 'noop', times: 1 },
-      { match: 'Do the thing', mode: 'done' },
+      // The retry the turn asked for goes on in the session that failed (its CLI session resumed).
+      { match: 'asked Jig to try again', mode: 'done' },
     ]);
     const { jig, repo } = await agentSetup({ one: ONE }, { env: { FAKE_AGENT_SCRIPT: s.file } });
     const item = await fileItem(jig, repo, 'one');
@@ -166,6 +167,7 @@ describe('escalation', () => {
       work_item_id: item.id,
       session: expect.stringMatching(/^s[0-9a-f]{12}$/),
       harness: 'claude',
+      continues: null,
     });
     const done = await until(jig, item.id, (i) => i.status === 'completed');
     expect(done.status).toBe('completed');
@@ -180,8 +182,14 @@ describe('escalation', () => {
       concerns: 'The config was wrong.',
       suggested_action: 'retry',
     });
-    expect(evs.find((e) => e.type === 'work_item_retried')).toMatchObject({ by: 'agent' });
     const ss = await sessions(jig, item.id);
+    const failed = ss.find((x) => x.task_path === 'build.main.work' && x.status === 'failed');
+    expect(evs.find((e) => e.type === 'work_item_retried')).toMatchObject({
+      by: 'agent',
+      payload: { node: 'build', resumes: failed.id },
+    });
+    const rerun = ss.filter((x) => x.task_path === 'build.main.work').at(-1);
+    expect(rerun.argv).toEqual(expect.arrayContaining(['--resume', failed.cli_session_id]));
     expect(ss.find((x) => x.id === r.json.session)).toMatchObject({ node: '<escalation>', kind: 'agent' });
   });
 

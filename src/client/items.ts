@@ -69,8 +69,8 @@ export const completeByHand = (c: JigClient, id: string, reason?: string, closeB
 export const unblock = (c: JigClient, id: string, dependency?: string) =>
   c.call(unblockItem, { params: { id }, body: dependency ? { dependency } : {} });
 
-export const escalateItem = (c: JigClient, id: string, message: string) =>
-  c.call(escalate, { params: { id }, body: { message } });
+export const escalateItem = (c: JigClient, id: string, message: string, newThread = false) =>
+  c.call(escalate, { params: { id }, body: { message, ...(newThread ? { new_thread: true } : {}) } });
 
 export const stopEscalation = (c: JigClient, id: string) => c.call(stopTurn, { params: { id } });
 
@@ -89,26 +89,38 @@ export type RunMove = 'resume' | 'pause' | 'retry' | 'skip';
 export interface RunMoveInput {
   note?: string;
   steer?: string;
+  /** A resume's notes for the next launch of named tasks, by task path. */
+  steers?: Record<string, string>;
   path?: string;
   model?: string;
   effort?: string;
+  /** A retry in a fresh agent session. */
+  restart?: boolean;
 }
 
 export function runMove(c: JigClient, id: string, move: RunMove, input: RunMoveInput): Promise<WorkItem> {
   const params = { id };
   switch (move) {
-    case 'resume':
-      return c.call(resumeItem, { params, body: { note: input.note } });
+    case 'resume': {
+      // The original's `--steer` and this CLI's `--note` are one field: the next launch's steer.
+      const steers = input.steers && Object.keys(input.steers).length > 0 ? input.steers : undefined;
+      return c.call(resumeItem, { params, body: { note: input.note ?? input.steer, steers } });
+    }
     case 'pause':
       return c.call(pauseItem, { params });
     case 'skip':
-      return c.call(skipItem, { params, body: { note: input.note } });
+      return c.call(skipItem, { params, body: { note: input.note, path: input.path } });
     case 'retry': {
       const taskConfig = { model: input.model, effort: input.effort };
       const tuned = input.model !== undefined || input.effort !== undefined;
       return c.call(retryItem, {
         params,
-        body: { path: input.path, steer: input.steer, ...(tuned ? { task_config: taskConfig } : {}) },
+        body: {
+          path: input.path,
+          steer: input.steer,
+          ...(input.restart ? { restart: true } : {}),
+          ...(tuned ? { task_config: taskConfig } : {}),
+        },
       });
     }
   }

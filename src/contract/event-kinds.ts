@@ -30,6 +30,12 @@ const Change = <T extends z.ZodType>(t: T) => z.strictObject({ from: t, to: t })
  * keys are checked where they are set, not here).
  */
 const Override = z.strictObject({ value: z.record(z.string(), z.unknown()) });
+/** A start's note for the next launch, and its notes for the next launch of named tasks. */
+const StartPayload = z.strictObject({
+  status: z.enum(['running', 'queued']),
+  note: str.optional(),
+  steers: z.record(z.string(), str).optional(),
+});
 /** A wall clock that ran out (`total_time_cap_minutes`, or a gate's `timeout`). */
 const WallClock = z.strictObject({
   clock: z.literal('total'),
@@ -88,8 +94,8 @@ export const eventCatalogue = {
   policy_override_changed: kind("The item's policy override was set.", Override),
   budget_changed: kind("The item's own dollar cap changed.", Change(num.nullable())),
   skip_nodes_changed: kind(
-    'The nodes the item passes without running were set before it started.',
-    Change(z.array(str)),
+    'The nodes the item passes without running were set before it started, or a person marked one still to come (`skip --path`).',
+    z.strictObject({ from: z.array(str), to: z.array(str), note: str.optional() }),
   ),
   attachments_changed: kind(
     'An attachment was set or removed after intake.',
@@ -119,12 +125,9 @@ export const eventCatalogue = {
   ),
   work_item_started: kind(
     'A paused item was started for the first time (it runs, or waits for a slot).',
-    z.strictObject({ status: z.enum(['running', 'queued']), note: str.optional() }),
+    StartPayload,
   ),
-  work_item_resumed: kind(
-    'A paused item that had started was resumed.',
-    z.strictObject({ status: z.enum(['running', 'queued']), note: str.optional() }),
-  ),
+  work_item_resumed: kind('A paused item that had started was resumed.', StartPayload),
   work_item_queued: kind(
     'Asked to run while max_concurrent items run: it waits for a slot.',
     z.strictObject({ max_concurrent: num }),
@@ -142,11 +145,17 @@ export const eventCatalogue = {
       step: nullableStr,
       task: nullableStr,
       steer: str.optional(),
+      restart: bool.optional().describe('a fresh agent session was asked for'),
+      resumes: str.optional().describe('the agent session whose CLI session the rerun goes on in'),
     }),
   ),
   node_skipped: kind(
     'A person advanced past the current node or gate without running it, or the walk passed one the item was filed to skip (`skip_nodes`).',
-    z.strictObject({ node: str, note: str.optional() }),
+    z.strictObject({
+      node: str,
+      path: str.optional().describe('the step or task of the node marked to pass, when not the whole node'),
+      note: str.optional(),
+    }),
   ),
   chain_revised: kind(
     "The item's own chain was revised (an item draft applied); a running item takes it at its next node boundary.",
@@ -384,7 +393,11 @@ export const eventCatalogue = {
   // ---------- escalation ----------
   escalation_message: kind(
     'An escalation turn was asked for (a person, or Jig for a stuck item).',
-    z.strictObject({ message: str, harness: str }),
+    z.strictObject({
+      message: str,
+      harness: str,
+      continues: str.optional().describe('the earlier turn whose CLI session this one goes on in'),
+    }),
   ),
   escalation_finished: kind(
     'The escalation agent ended.',

@@ -133,6 +133,13 @@ const fields = {
   rate_limit_retries: z.number().int().min(0).optional(),
   /** A person's retry of one task: only that task of the current step runs again. */
   only_task: z.string().nullable().optional(),
+  /**
+   * The agent session a person's retry goes on in: the next launch of its task resumes its CLI
+   * session (a retry with `restart` leaves this out, and the task starts a fresh one).
+   */
+  resume_session: z.string().nullable().optional(),
+  /** Steps and tasks of the current node a person chose to pass (`skip --path`): they do not run. */
+  skipped: z.array(z.string()).optional(),
   /** `on_base_changed`: the base was compared at this entry of the node. */
   base_checked: z.boolean().optional(),
   /** A rebase that conflicted, while the `on_conflict` plan resolves it. */

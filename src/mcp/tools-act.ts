@@ -95,11 +95,18 @@ export const actTools: ToolSpec[] = [
     title: 'Resume a work item',
     description:
       'Start a paused work item (items filed by an agent land paused), or queue it when no slot is free. ' +
-      'An optional steer reaches the next agent launch.',
+      'An optional steer reaches the next agent launch; steers reach the next launch of the tasks they name.',
     kind: 'act',
     refused: 'worker',
-    input: { steer: z.string().min(1).optional().describe('a note for the next agent launch') },
-    run: (ctx, a, item) => runMove(ctx.client, item, 'resume', { note: a.steer }),
+    input: {
+      steer: z.string().min(1).optional().describe('a note for the next agent launch'),
+      steers: z
+        .record(z.string(), z.string().min(1))
+        .optional()
+        .describe('a note per agent task, by task path (node.step.task), for the next launch of that task'),
+    },
+    run: (ctx, a, item) =>
+      runMove(ctx.client, item, 'resume', { note: a.steer, ...(a.steers ? { steers: a.steers } : {}) }),
   }),
   defineTool({
     name: 'unblock_work_item',
@@ -119,12 +126,17 @@ export const actTools: ToolSpec[] = [
     title: 'Retry a work item',
     description:
       'Rerun the node a stopped work item stopped on, or from an earlier path (node, node.step or ' +
-      'node.step.task). The only way back onto a stopped item; the steer reaches the next agent launch.',
+      'node.step.task). The only way back onto a stopped item; the steer reaches the next agent launch. ' +
+      'The retried task goes on in the agent session it stopped in, unless restart asks for a fresh one.',
     kind: 'act',
     refused: 'worker',
     input: {
       steer: z.string().min(1).optional().describe('a note for the next agent launch'),
       path: z.string().optional().describe('node, node.step or node.step.task to rerun from'),
+      restart: z
+        .boolean()
+        .optional()
+        .describe('a fresh agent session instead of going on in the one that stopped'),
       model: z.string().optional().describe("model for the retried node's agent tasks"),
       effort: z.string().optional().describe("effort for the retried node's agent tasks"),
     },
@@ -145,12 +157,20 @@ export const actTools: ToolSpec[] = [
   defineTool({
     name: 'skip_work_item',
     title: 'Skip the current node',
-    description: `Advance a work item past its current node or gate without running it. ${HUMAN_NOTE}`,
+    description:
+      'Advance a work item past its current node or gate without running it; with a path, mark a node still ' +
+      `to come, or a step or task of the current node, to pass. ${HUMAN_NOTE}`,
     kind: 'act',
     human: true,
     refused: 'worker',
-    input: { note: z.string().min(1).optional().describe('why, kept with the move') },
-    run: (ctx, a, item) => runMove(ctx.client, item, 'skip', { note: a.note }),
+    input: {
+      note: z.string().min(1).optional().describe('why, kept with the move'),
+      path: z
+        .string()
+        .optional()
+        .describe('what to pass: a node still to come, or node.step / node.step.task of the current node'),
+    },
+    run: (ctx, a, item) => runMove(ctx.client, item, 'skip', { note: a.note, path: a.path }),
   }),
   defineTool({
     name: 'complete_work_item',
@@ -186,7 +206,13 @@ export const actTools: ToolSpec[] = [
       'Answers once that agent has started.',
     kind: 'act',
     refused: 'worker',
-    input: { message: z.string().min(1).describe('what the helping agent should look at or do') },
-    run: (ctx, a, item) => escalateItem(ctx.client, item, a.message),
+    input: {
+      message: z.string().min(1).describe('what the helping agent should look at or do'),
+      new_thread: z
+        .boolean()
+        .optional()
+        .describe("a new conversation instead of going on in the item's last escalation turn"),
+    },
+    run: (ctx, a, item) => escalateItem(ctx.client, item, a.message, a.new_thread === true),
   }),
 ];

@@ -29,6 +29,7 @@ import { attachmentTexts } from './migrations/0027-attachment-texts.js';
 import { runEpoch } from './migrations/0028-run-epoch.js';
 import { searchCursor } from './migrations/0029-search-cursor.js';
 import { dependencies } from './migrations/0030-dependencies.js';
+import { taskSteers } from './migrations/0031-task-steers.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -80,4 +81,5 @@ export const migrations: Migration[] = [
   runEpoch,
   searchCursor,
   dependencies,
+  taskSteers,
 ];

@@ -130,6 +130,14 @@ export interface WorkItemDependenciesTable {
   created_at: string;
 }
 
+/** A note for the next launch of one task (a resume's `steers`), taken by that launch. */
+export interface WorkItemTaskSteersTable {
+  item_id: string;
+  task_path: string;
+  note: string;
+  created_at: string;
+}
+
 export interface WorkersTable {
   name: string;
   /** `serve` (API and board) or `worker` (`jig serve --worker`). */
@@ -358,6 +366,7 @@ export interface Database {
   item_claims: ItemClaimsTable;
   item_attachments: ItemAttachmentsTable;
   work_item_dependencies: WorkItemDependenciesTable;
+  work_item_task_steers: WorkItemTaskSteersTable;
   schedule_firings: ScheduleFiringsTable;
   trigger_keys: TriggerKeysTable;
   drafts: DraftsTable;

@@ -8,7 +8,7 @@ import { itemVerb } from './item-verb.js';
 /** `jig item escalate`. */
 export function itemEscalate(
   given: string | undefined,
-  opts: { message?: string; stop?: boolean; json?: boolean },
+  opts: { message?: string; stop?: boolean; newThread?: boolean; json?: boolean },
 ): Promise<void> {
   return itemVerb(async () => {
     if (!opts.stop && !opts.message?.trim())
@@ -21,9 +21,13 @@ export function itemEscalate(
       else process.stdout.write(`stopped escalation ${res.stopped} of ${id}\n`);
       return EXIT_OK;
     }
-    const res = await escalateItem(c, id, opts.message ?? '');
+    const res = await escalateItem(c, id, opts.message ?? '', opts.newThread === true);
     if (opts.json) printJson(res);
-    else process.stdout.write(`escalated ${id}: session ${res.session} on ${res.harness}\n`);
+    else
+      process.stdout.write(
+        `escalated ${id}: session ${res.session} on ${res.harness}` +
+          (res.continues ? ` (goes on from ${res.continues})\n` : ' (new conversation)\n'),
+      );
     return EXIT_OK;
   });
 }

@@ -39,16 +39,19 @@ export interface CreateOpts {
 export interface NodeAssignment {
   node: string;
   /** One of item-create.ts's NODE_FIELDS. */
-  field: 'model' | 'effort';
-  value: string;
+  field:
+    'model' | 'effort' | 'extra_prompt' | 'auto_escalate' | 'auto_escalate_stuck' | 'auto_escalate_delay_s';
+  value: string | boolean | number;
 }
 
 const isDirectory = (p: string): boolean => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 
 /** `{node: {field: value}}` from the assignments; a NODE.FIELD given twice is refused. */
-function nodeOverrides(list: NodeAssignment[]): Record<string, Record<string, string>> | undefined {
+function nodeOverrides(
+  list: NodeAssignment[],
+): Record<string, Record<string, NodeAssignment['value']>> | undefined {
   if (list.length === 0) return undefined;
-  const out: Record<string, Record<string, string>> = {};
+  const out: Record<string, Record<string, NodeAssignment['value']>> = {};
   for (const { node, field, value } of list) {
     // A node may be called `constructor`: only the entries made here count, never Object's.
     const entry = (Object.hasOwn(out, node) ? out[node] : undefined) ?? (out[node] = {});

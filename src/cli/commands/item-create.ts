@@ -25,18 +25,33 @@ function nodeList(value: string): string[] {
   return ids;
 }
 
-/** The node settings the engine acts on; the original's others are refused by name. */
-const NODE_FIELDS = ['model', 'effort'] as const satisfies readonly NodeAssignment['field'][];
-const NODE_FIELDS_ELSEWHERE = [
+/** The node settings a `--node-override` may set (contract/items/node-override.ts). */
+const NODE_FIELDS = [
+  'model',
+  'effort',
   'extra_prompt',
   'auto_escalate',
   'auto_escalate_stuck',
   'auto_escalate_delay_s',
-];
+] as const satisfies readonly NodeAssignment['field'][];
 const NODE_ID = /^[a-z][a-z0-9_-]*$/;
 
 function isNodeField(f: string): f is NodeAssignment['field'] {
   return (NODE_FIELDS as readonly string[]).includes(f);
+}
+
+/** The value as the field takes it: a yes/no for the escalation switches, whole seconds for the delay. */
+function typed(key: string, field: NodeAssignment['field'], value: string): NodeAssignment['value'] {
+  if (field === 'auto_escalate' || field === 'auto_escalate_stuck') {
+    if (value === 'true' || value === 'false') return value === 'true';
+    throw new InvalidArgumentError(`${key} takes true or false`);
+  }
+  if (field === 'auto_escalate_delay_s') {
+    if (!/^\d+$/.test(value) || Number(value) > 86_400)
+      throw new InvalidArgumentError(`${key} takes whole seconds from 0 to 86400`);
+    return Number(value);
+  }
+  return value;
 }
 
 /** One `--node-override NODE.FIELD=VALUE`, e.g. implementation.model=opus. */
@@ -50,13 +65,9 @@ function parseNodeAssignment(raw: string): NodeAssignment {
   const field = key.slice(dot + 1);
   if (dot < 0 || !NODE_ID.test(node))
     throw new InvalidArgumentError(`${key || '(empty)'} is not NODE.FIELD, e.g. implementation.model`);
-  if (NODE_FIELDS_ELSEWHERE.includes(field))
-    throw new InvalidArgumentError(
-      `${field} is not supported by this version of Jig (a node override sets ${NODE_FIELDS.join(' and ')})`,
-    );
   if (!isNodeField(field)) throw new InvalidArgumentError(`${field} is not one of ${NODE_FIELDS.join(', ')}`);
   if (value === '') throw new InvalidArgumentError(`the value of ${key} is empty`);
-  return { node, field, value };
+  return { node, field, value: typed(key, field, value) };
 }
 
 function collectNode(raw: string, prev: NodeAssignment[] | undefined): NodeAssignment[] {
@@ -95,7 +106,7 @@ export function registerItemCreate(item: Command): void {
     .option('--autostart', 'start at once (queued when no slot is free); refused inside a task')
     .option(
       '--node-override <NODE.FIELD=VALUE>',
-      'model or effort of one node, e.g. implementation.model=opus (repeatable)',
+      'one setting of one node (model, effort, extra_prompt, auto_escalate, auto_escalate_stuck, auto_escalate_delay_s), e.g. implementation.model=opus (repeatable)',
       collectNode,
     )
     .option(

@@ -26,11 +26,40 @@ export interface NodeOverrideOpts {
   node?: string;
   model?: string;
   effort?: string;
+  extraPrompt?: string;
+  autoEscalate?: boolean;
+  autoEscalateStuck?: boolean;
+  autoEscalateDelayS?: string;
   clear?: boolean;
   json?: boolean;
 }
 
 type Values = Partial<Record<'model' | 'effort', string>>;
+
+/** The node's settings the engine reads from the item's own override (never a chain value). */
+interface Settings {
+  extra_prompt?: string;
+  auto_escalate?: boolean;
+  auto_escalate_stuck?: boolean;
+  auto_escalate_delay_s?: number;
+}
+
+function settingsOf(opts: NodeOverrideOpts): Settings {
+  const out: Settings = {};
+  if (opts.extraPrompt !== undefined) {
+    if (opts.extraPrompt.trim() === '') throw new BadArgument('--extra-prompt is empty');
+    out.extra_prompt = opts.extraPrompt.trim();
+  }
+  if (opts.autoEscalate !== undefined) out.auto_escalate = opts.autoEscalate;
+  if (opts.autoEscalateStuck !== undefined) out.auto_escalate_stuck = opts.autoEscalateStuck;
+  if (opts.autoEscalateDelayS !== undefined) {
+    const n = Number(opts.autoEscalateDelayS);
+    if (!/^\d+$/.test(opts.autoEscalateDelayS.trim()) || n > 86_400)
+      throw new BadArgument('--auto-escalate-delay-s takes whole seconds from 0 to 86400');
+    out.auto_escalate_delay_s = n;
+  }
+  return out;
+}
 
 /** The object stored under `key` (one node's override), copied; empty when there is none. */
 function entryOf(overrides: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -78,14 +107,18 @@ export async function setNodeOverride(c: JigClient, id: string, opts: NodeOverri
   if (opts.model !== undefined) values.model = opts.model;
   if (opts.effort !== undefined) values.effort = opts.effort;
   for (const [k, v] of Object.entries(values)) if (v.trim() === '') throw new BadArgument(`--${k} is empty`);
-  if (!opts.clear && Object.keys(values).length === 0)
-    throw new BadArgument('set-node-override needs --model, --effort or --clear');
+  const settings = settingsOf(opts);
+  const given = Object.keys(values).length + Object.keys(settings).length;
+  if (!opts.clear && given === 0)
+    throw new BadArgument(
+      'set-node-override needs --model, --effort, --extra-prompt, --[no-]auto-escalate, --[no-]auto-escalate-stuck, --auto-escalate-delay-s or --clear',
+    );
 
   const item = await getItem(c, id);
   const draft = await materializedDraft(c, id);
   if (draft === null) {
     checkNode(node, await chainNodes(c, item.chain), item.chain);
-    const entry = { ...(opts.clear ? {} : entryOf(item.node_overrides, node)), ...values };
+    const entry = { ...(opts.clear ? {} : entryOf(item.node_overrides, node)), ...values, ...settings };
     const res = await patchItem(c, id, { node_overrides: withEntry(item.node_overrides, node, entry) });
     if (opts.json) printJson(res);
     else
@@ -97,11 +130,19 @@ export async function setNodeOverride(c: JigClient, id: string, opts: NodeOverri
 
   checkNode(node, draft.nodes, item.chain);
   if (Object.keys(values).length === 0) {
-    // --clear alone: the stored entry is all there is to drop; a value applied through the draft
-    // is part of the item's chain now and is changed by setting another.
-    const res = await dropShadowing(c, item, node, null);
+    // No model or effort: only the item's stored entry changes (--clear drops it first). A value
+    // applied through the draft is part of the item's chain now and is changed by setting another.
+    const base = opts.clear ? {} : entryOf(item.node_overrides, node);
+    const entry = { ...base, ...settings };
+    const res =
+      Object.keys(settings).length === 0
+        ? await dropShadowing(c, item, node, null)
+        : await patchItem(c, id, { node_overrides: withEntry(item.node_overrides, node, entry) });
     if (opts.json) printJson(res);
-    else process.stdout.write(`node override of ${item.id} ${node}: none\n`);
+    else
+      process.stdout.write(
+        `node override of ${item.id} ${node}: ${describeValues(entryOf(res.node_overrides, node))}\n`,
+      );
     return EXIT_OK;
   }
   if (draft.ops.length > 0)
@@ -111,11 +152,15 @@ export async function setNodeOverride(c: JigClient, id: string, opts: NodeOverri
     );
   const applied = await applyOverride(c, item, node, values);
   // The item's stored entry outranks the chain's task values: what this sets must not stay shadowed.
-  await dropShadowing(c, item, node, opts.clear ? null : Object.keys(values));
+  const kept = await dropShadowing(c, item, node, opts.clear ? null : Object.keys(values));
+  if (Object.keys(settings).length > 0) {
+    const entry = { ...entryOf(kept.node_overrides, node), ...settings };
+    await patchItem(c, id, { node_overrides: withEntry(kept.node_overrides, node, entry) });
+  }
   if (opts.json) printJson(applied);
   else
     process.stdout.write(
-      `node override of ${item.id} ${node}: ${describeValues(values)} ` +
+      `node override of ${item.id} ${node}: ${describeValues({ ...values, ...settings })} ` +
         `(applied to the item's chain; a running item takes it at its next node)\n`,
     );
   return EXIT_OK;

@@ -4,6 +4,7 @@ import { runMove, unblock, type RunMove, type RunMoveInput } from '../../client/
 import { EXIT_OK, printJson } from '../output.js';
 import { itemId } from '../item-of-cwd.js';
 import { itemVerb } from './item-verb.js';
+import { BadArgument } from './item-setup-args.js';
 
 export interface RunOpts extends RunMoveInput {
   json?: boolean;
@@ -20,8 +21,17 @@ export function itemRunMove(
     const input: RunMoveInput = {};
     for (const o of m.opts) {
       const v = opts[o];
-      if (typeof v === 'string' && v !== '') input[o] = v;
+      if (o === 'steers' && typeof v === 'object') input.steers = v;
+      else if (o === 'restart' && v === true) input.restart = true;
+      else if (
+        (o === 'note' || o === 'steer' || o === 'path' || o === 'model' || o === 'effort') &&
+        typeof v === 'string' &&
+        v !== ''
+      )
+        input[o] = v;
     }
+    if (m.move === 'resume' && input.note !== undefined && input.steer !== undefined)
+      throw new BadArgument('--note and --steer are the same note: give one');
     const c = new JigClient();
     const id = await itemId(c, m.move, given);
     const res = await runMove(c, id, m.move, input);

@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { JigClient } from '../../client/http.js';
 import { getItem } from '../../client/items.js';
 import { patchItem } from '../../client/item-setup.js';
@@ -112,22 +111,9 @@ export function itemSetOverrides(
   });
 }
 
-/** `jig item set-node-override`: `unsupported` is item-setup.ts's list of the flags it refuses by name. */
-export function itemSetNodeOverride(
-  unsupported: [attr: string, flags: string[]][],
-  id: string,
-  opts: NodeOverrideOpts,
-  cmd: Command,
-): Promise<void> {
-  return setupVerb(async () => {
-    const used = unsupported.find(([attr]) => cmd.getOptionValueSource(attr) === 'cli');
-    if (used)
-      throw new BadArgument(
-        `${used[1].map((f) => f.split(' ')[0]).join('/')} is not supported by this version of Jig ` +
-          '(a node override sets --model and --effort); nothing was changed',
-      );
-    return setNodeOverride(new JigClient(), id, opts);
-  });
+/** `jig item set-node-override`. */
+export function itemSetNodeOverride(id: string, opts: NodeOverrideOpts): Promise<void> {
+  return setupVerb(() => setNodeOverride(new JigClient(), id, opts));
 }
 
 /** `jig item set-policy`. */

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { later } from '../lazy.js';
 import { collectKind, collectPolicy } from './item-setup-args.js';
 
@@ -51,23 +51,23 @@ export function registerItemSetup(item: Command): void {
     .option('--json', 'print the API answer')
     .action(later(() => import('./item-setup-actions.js'), 'itemSetOverrides'));
 
-  const nodeOverride = verb(item, 'set-node-override', 'set the model or effort of one node of an item')
+  verb(
+    item,
+    'set-node-override',
+    'set what one node of an item runs on, adds to its prompts, and how it escalates',
+  )
     .option('--node <id>', 'the node (required)')
     .option('--model <id>', "model for the node's agent tasks")
     .option('--effort <level>', "effort for the node's agent tasks")
+    .option('--extra-prompt <text>', "text added to the prompt of each of the node's agent tasks")
+    .option('--auto-escalate', "run the node's own escalation task when it is stuck (the default)")
+    .option('--no-auto-escalate', "never run the node's own escalation task for this item")
+    .option('--auto-escalate-stuck', 'give a stuck stop at this node an escalation turn by itself')
+    .option('--no-auto-escalate-stuck', 'never give a stuck stop at this node an escalation turn by itself')
+    .option('--auto-escalate-delay-s <n>', 'seconds before that escalation turn starts')
     .option('--clear', "drop the node's override before setting the values given (alone: drop it)")
-    .option('--json', 'print the API answer');
-  // The original's other node settings, which this Jig's engine does not act on: refused by name
-  // (not as unknown options) so the person learns nothing was stored.
-  const unsupported: [attr: string, flags: string[]][] = [
-    ['extraPrompt', ['--extra-prompt <text>']],
-    ['autoEscalate', ['--auto-escalate', '--no-auto-escalate']],
-    ['autoEscalateStuck', ['--auto-escalate-stuck', '--no-auto-escalate-stuck']],
-    ['autoEscalateDelayS', ['--auto-escalate-delay-s <n>']],
-  ];
-  for (const [, flags] of unsupported)
-    for (const f of flags) nodeOverride.addOption(new Option(f).hideHelp());
-  nodeOverride.action(later(() => import('./item-setup-actions.js'), 'itemSetNodeOverride', unsupported));
+    .option('--json', 'print the API answer')
+    .action(later(() => import('./item-setup-actions.js'), 'itemSetNodeOverride'));
 
   verb(item, 'set-policy', "replace the item's own policy override (every scope it sets)")
     .option(

@@ -39,6 +39,7 @@ export function registerItem(program: Command): void {
     .argument(...ID_ARG)
     .description('ask an agent to help with a stopped item (or --stop the running turn)')
     .option('--message <text>', 'what the agent should look at or do')
+    .option('--new-thread', "start a new conversation instead of going on in the item's last escalation turn")
     .option('--stop', 'end the running escalation turn')
     .option('--json', 'print the API answer')
     .action(later(() => import('./item-actions.js'), 'itemEscalate'));

@@ -5,7 +5,7 @@ import type { Claims } from './claims.js';
 import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
 import type { ItemRecord } from '../../store/work-items.js';
 import { Blocking, type Unblocked } from './blocking.js';
-import { Escalations } from './escalation.js';
+import { Escalations, type EscalationStarted } from './escalation.js';
 import { Gates, type DecisionOptions } from './gates.js';
 import { Parking } from './parking.js';
 import { PersonMoves } from './person-moves.js';
@@ -131,8 +131,13 @@ export class Engine {
     return this.blocking.changed(id);
   }
 
-  resume(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
-    return this.moves.resume(id, note, by);
+  resume(
+    id: string,
+    note: string | undefined,
+    by: EventActor,
+    steers?: Readonly<Record<string, string>>,
+  ): Promise<ItemRecord> {
+    return this.moves.resume(id, note, by, steers);
   }
 
   pause(id: string, by: EventActor): Promise<ItemRecord> {
@@ -147,8 +152,8 @@ export class Engine {
     return this.moves.retry(id, by, opts);
   }
 
-  skip(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
-    return this.moves.skip(id, note, by);
+  skip(id: string, note: string | undefined, by: EventActor, path?: string): Promise<ItemRecord> {
+    return this.moves.skip(id, note, by, path);
   }
 
   progress(
@@ -185,8 +190,8 @@ export class Engine {
     return this.gates.artifact(id);
   }
 
-  escalate(id: string, message: string, by: EventActor): Promise<{ session: string; harness: string }> {
-    return this.escalations.escalate(id, message, by);
+  escalate(id: string, message: string, by: EventActor, newThread = false): Promise<EscalationStarted> {
+    return this.escalations.escalate(id, message, by, newThread);
   }
 
   stopEscalation(id: string): Promise<{ stopped: string }> {

@@ -10,6 +10,7 @@ import type { ItemRecord } from '../../store/work-items.js';
 import { wrongStatus } from './move-guards.js';
 import { patchWalk } from '../../store/item-walk.js';
 import { passed } from '../../core/chain/walk-rules.js';
+import { nodeSettings } from '../../core/items/node-settings.js';
 import type { PersonMoves } from './person-moves.js';
 import { itemOf, policyOf, type EngineResources } from './resources.js';
 
@@ -18,6 +19,8 @@ export { ESCALATION_NODE };
 export const ESCALATION_PATH = 'escalation';
 
 const GRANTS_DEFAULT = ['git-commit', 'git-rebase', 'git-push'];
+/** policy.yaml's default `auto_escalate_stuck_cap`, for an item with no policy. */
+const AUTO_ESCALATE_CAP = 3;
 
 /**
  * The harness an escalation turn runs on: policy's `escalation_harness` (chain policy first, then
@@ -55,6 +58,13 @@ export function escalationTask(rec: ItemRecord, harness: string, message: string
   return { id: ESCALATION_PATH, path: ESCALATION_PATH, kind: 'agent', harness, prompt };
 }
 
+/** An escalation turn that started: its session, harness, and the earlier turn it goes on from. */
+export interface EscalationStarted {
+  session: string;
+  harness: string;
+  continues: string | null;
+}
+
 export type EscalationHost = Pick<
   EngineResources,
   'store' | 'events' | 'repos' | 'log' | 'workers' | 'clock' | 'config'
@@ -73,7 +83,7 @@ export class Escalations {
    * asked, works in the worktree, and may ask Jig to retry. Answers once the agent has started.
    * Refused (409) for an item a spend cap stopped: the cap must be raised first.
    */
-  async escalate(id: string, message: string, by: EventActor): Promise<{ session: string; harness: string }> {
+  async escalate(id: string, message: string, by: EventActor, newThread = false): Promise<EscalationStarted> {
     const rec = await itemOf(this.h, id);
     if (rec.status !== 'stopped') {
       throw wrongStatus(rec, 'only a stopped item can be escalated', ['stopped']);
@@ -89,16 +99,17 @@ export class Escalations {
       throw new JigError('item_not_started', {}, { status: rec.status });
     }
     const chain = rec.chain_definition;
-    const harness = escalationHarness(
-      chain.policy,
-      policyOf(this.h, rec),
-      await sessionsOf(this.h.store.db, id),
-    );
+    const sessions = await sessionsOf(this.h.store.db, id);
+    const harness = escalationHarness(chain.policy, policyOf(this.h, rec), sessions);
     const task = escalationTask(rec, harness, message);
+    // The conversation goes on where the last turn left it (its CLI session resumed) unless a new
+    // thread is asked for, or that turn ran on another harness or its CLI told no session id.
+    const last = sessions.filter((s) => s.node === ESCALATION_NODE).at(-1);
+    const continues = !newThread && last?.cli_session_id && last.harness === harness ? last : null;
     await this.h.events.record(
       id,
       'escalation_message',
-      { message, harness },
+      { message, harness, ...(continues ? { continues: continues.id } : {}) },
       { by, node: rec.current_node },
     );
     return new Promise((resolve, reject) => {
@@ -112,9 +123,10 @@ export class Escalations {
           node: ESCALATION_NODE,
           task,
           timeCapS: null,
+          ...(continues ? { continues } : {}),
           onStart: (s) => {
             started = true;
-            resolve({ session: s.id, harness });
+            resolve({ session: s.id, harness, continues: continues?.id ?? null });
           },
         })
         .then(async (out) => {
@@ -165,9 +177,13 @@ export class Escalations {
   async autoEscalate(id: string): Promise<void> {
     const rec = await itemOf(this.h, id);
     const policy = policyOf(this.h, rec);
-    if (!policy?.auto_escalate_stuck || rec.status !== 'stopped' || rec.stop_kind !== 'stuck') return;
+    // The node the item is stuck at may say otherwise than policy (its node override).
+    const node = rec.current_node === null ? {} : nodeSettings(rec.node_overrides, rec.current_node);
+    const on = node.auto_escalate_stuck ?? policy?.auto_escalate_stuck ?? false;
+    if (!on || rec.status !== 'stopped' || rec.stop_kind !== 'stuck') return;
     const used = rec.walk?.auto_escalations ?? 0;
-    const cap = policy.auto_escalate_stuck_cap;
+    const cap = policy?.auto_escalate_stuck_cap ?? AUTO_ESCALATE_CAP;
+    const delay = node.auto_escalate_delay_s ?? policy?.auto_escalate_delay_s ?? 0;
     if (used >= cap) {
       await this.h.events.record(id, 'work_item_auto_escalate_capped', { cap }, { node: rec.current_node });
       return;
@@ -180,7 +196,7 @@ export class Escalations {
         'jig',
       ).catch((err: unknown) => this.h.log.warn({ err, item: id }, 'automatic escalation did not start'));
     };
-    if (policy.auto_escalate_delay_s > 0) this.h.clock.setTimer(go, policy.auto_escalate_delay_s * 1000);
+    if (delay > 0) this.h.clock.setTimer(go, delay * 1000);
     else go();
   }
 }

@@ -1,3 +1,4 @@
+import { nodeSettings } from '../../core/items/node-settings.js';
 import { afterMemberRebases } from './member-rebase.js';
 import { stamp } from '../clock.js';
 import type { ModelExecNode, ModelStep, ResolvedChain } from '../../core/chain/model.js';
@@ -103,9 +104,16 @@ export class NodeRunner {
       // Siblings of a one-task retry that never finished (no session, paused, capped, lost) run
       // with it: only a finished result, passed or failed, is kept.
       const kept = one ? await keptSiblings(this.h, ctx.id, step, one) : [];
-      const only = one
-        ? step.tasks.map((t) => t.path).filter((p) => !kept.some((k) => k.task_path === p))
-        : undefined;
+      // What a person marked to pass (`skip --path`) does not run: a step, or some of its tasks.
+      const passed = cur.walk.skipped ?? [];
+      const open = step.tasks
+        .map((t) => t.path)
+        .filter((p) => !passed.includes(p) && !kept.some((k) => k.task_path === p));
+      if (passed.includes(step.path) || open.length === 0) {
+        await move(ctx, (w) => ({ ...w, step: i + 1, step_at: null, only_task: null }), []);
+        continue;
+      }
+      const only = one || open.length < step.tasks.length ? open : undefined;
       const r = await runStep(this.h, {
         rec: cur,
         repo: ctx.repo,
@@ -257,7 +265,9 @@ export class NodeRunner {
 
   /** The node is stuck: its escalation task runs once, else the item stops as `stuck`. */
   private async stuck(ctx: NodeCtx, rec: StartedItem, reason: string): Promise<NodeOutcome | null> {
-    const esc = ctx.node.escalation && !rec.walk.escalated ? ctx.node.escalation : null;
+    // A person may turn the node's own escalation off for this item (node override `auto_escalate`).
+    const allowed = nodeSettings(rec.node_overrides, ctx.node.id).auto_escalate !== false;
+    const esc = allowed && ctx.node.escalation && !rec.walk.escalated ? ctx.node.escalation : null;
     await move(
       ctx,
       (w) =>

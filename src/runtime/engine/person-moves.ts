@@ -7,6 +7,10 @@ import { pauseFirst, refuseEnded, rowOf, wrongStatus } from './move-guards.js';
 import type { UnitOfWork } from '../events/event-log.js';
 import { itemOf, type EngineResources } from './resources.js';
 import { planRetry, type RetryOptions } from './retry-plan.js';
+import { chainToRun, checkTaskSteers } from './task-steers.js';
+import { planSkip } from './skip-plan.js';
+import { setTaskSteers } from '../../store/task-steers.js';
+import { sessionsOf } from '../../store/sessions.js';
 import type { SessionEnds } from './session-ends.js';
 import type { Blocking } from './blocking.js';
 import type { Slots } from './slots.js';
@@ -45,26 +49,40 @@ export class PersonMoves {
    * Starts a paused item (first start or resume); the note becomes the next launch's steer. An item
    * that comes after one not completed yet is blocked instead, and starts when they have.
    */
-  resume(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
+  resume(
+    id: string,
+    note: string | undefined,
+    by: EventActor,
+    steers: Readonly<Record<string, string>> = {},
+  ): Promise<ItemRecord> {
     return this.then(id, async (uow, rec) => {
       if (rec.status === 'running' || rec.status === 'queued') return false;
-      // Already blocked: it starts when they complete; a note waits for that start.
-      if (rec.status === 'blocked') {
+      const perTask = Object.keys(steers).length > 0;
+      if (perTask) checkTaskSteers(rec, this.r.config, steers);
+      const keep = async (): Promise<void> => {
         if (note) await updateItem(uow.db, id, { steer: note });
+        if (perTask) await setTaskSteers(uow.db, id, steers, stamp(this.r.clock));
+      };
+      // Already blocked: it starts when they complete; the notes wait for that start.
+      if (rec.status === 'blocked') {
+        await keep();
         return false;
       }
       if (rec.status !== 'paused') throw wrongStatus(rec, 'only a paused item can be resumed', ['paused']);
       if (this.r.config.newWorkBlocked && rec.walk === null) {
         throw new JigError('new_work_refused', this.r.config.newWorkBlocked);
       }
-      if (await this.blocking.gate(uow, rec, by, note)) return false;
-      if (note) await updateItem(uow.db, id, { steer: note });
+      if (await this.blocking.gate(uow, rec, by, note)) {
+        if (perTask) await setTaskSteers(uow.db, id, steers, stamp(this.r.clock));
+        return false;
+      }
+      await keep();
       const status = await this.slots.claim(uow, rec, by);
       await uow.emit({
         work_item_id: id,
         type: rec.walk === null ? 'work_item_started' : 'work_item_resumed',
         by,
-        payload: { status, ...(note ? { note } : {}) },
+        payload: { status, ...(note ? { note } : {}), ...(perTask ? { steers: { ...steers } } : {}) },
       });
       return true;
     });
@@ -126,7 +144,7 @@ export class PersonMoves {
    */
   retry(id: string, by: EventActor, opts: RetryOptions = {}): Promise<ItemRecord> {
     return this.then(id, async (uow, rec) => {
-      const plan = planRetry(rec, opts);
+      const plan = planRetry(rec, opts, await sessionsOf(uow.db, id));
       await updateItem(uow.db, id, {
         walk: plan.walk,
         current_node: plan.node,
@@ -154,9 +172,29 @@ export class PersonMoves {
     });
   }
 
-  /** Advances past the current node or gate without running it. */
-  skip(id: string, note: string | undefined, by: EventActor): Promise<ItemRecord> {
+  /**
+   * Advances past the current node or gate without running it; with a path, marks a node still to
+   * come, or steps and tasks of the current node not run yet, to pass (skip-plan.ts).
+   */
+  skip(id: string, note: string | undefined, by: EventActor, path?: string): Promise<ItemRecord> {
     return this.then(id, async (uow, rec) => {
+      if (path !== undefined) {
+        refuseEnded(rec);
+        const plan = planSkip(rec, chainToRun(rec, this.r.config), path);
+        if (plan.kind === 'ahead') return this.skipAhead(uow, rec, plan.skipNodes, by, note);
+        if (plan.kind === 'inside') {
+          await updateItem(uow.db, id, { walk: plan.walk, updated_at: stamp(this.r.clock) });
+          await uow.emit({
+            work_item_id: id,
+            type: 'node_skipped',
+            by,
+            node: plan.node,
+            payload: { node: plan.node, path: plan.path, ...(note ? { note } : {}) },
+          });
+          if (rec.status === 'stopped') await this.slots.claim(uow, rec, by);
+          return rec.status === 'stopped';
+        }
+      }
       const { walk, chain_definition: chain } = rec;
       if ((rec.status !== 'stopped' && rec.status !== 'paused') || !walk || !chain) {
         throw wrongStatus(rec, `only a stopped or paused item that has started can skip${pauseFirst(rec)}`, [
@@ -185,6 +223,25 @@ export class PersonMoves {
       if (rec.status === 'stopped') await this.slots.claim(uow, rec, by);
       return true;
     });
+  }
+
+  /** A node still to come joins the nodes the item passes: the walk passes it when it gets there. */
+  private async skipAhead(
+    uow: UnitOfWork,
+    rec: ItemRecord,
+    skipNodes: string[],
+    by: EventActor,
+    note: string | undefined,
+  ): Promise<false> {
+    if (skipNodes.length === rec.skip_nodes.length) return false;
+    await updateItem(uow.db, rec.id, { skip_nodes: skipNodes, updated_at: stamp(this.r.clock) });
+    await uow.emit({
+      work_item_id: rec.id,
+      type: 'skip_nodes_changed',
+      by,
+      payload: { from: rec.skip_nodes, to: skipNodes, ...(note ? { note } : {}) },
+    });
+    return false;
   }
 
   /** A worker reports that it started a task of the item's plan. */

@@ -6,11 +6,15 @@ import { wrongStatus } from './move-guards.js';
 import { retryTarget } from '../../core/chain/retry-target.js';
 import { isModelId } from '../../core/items/overrides.js';
 import type { ItemRecord } from '../../store/work-items.js';
+import type { SessionRecord } from '../../store/sessions.js';
+import { ESCALATION_NODE } from '../../contract/verdicts.js';
 import { atNode } from '../../core/chain/walk-state.js';
 
 export interface RetryOptions {
   path?: string;
   steer?: string;
+  /** A fresh agent session: the retried task does not go on in the CLI session it stopped in. */
+  restart?: boolean;
   task_config?: { model?: string; effort?: string };
 }
 
@@ -41,6 +45,22 @@ function stepPath(node: ModelNode | undefined, i: number): string | null {
   return node?.kind === 'exec' ? (node.steps[i]?.path ?? null) : null;
 }
 
+/**
+ * The session a retry goes on in: the item's last agent session, when it ran a task of the step
+ * retried from (the task asked for, if one was) and its CLI told its session id. A session of an
+ * earlier point, a recovery plan or an escalation turn is not continued: the rerun starts before it.
+ */
+function continuedSession(
+  sessions: readonly SessionRecord[],
+  step: string | null,
+  task: string | null,
+): SessionRecord | null {
+  const last = sessions.filter((s) => s.kind === 'agent' && s.node !== ESCALATION_NODE).at(-1);
+  if (!last?.cli_session_id || step === null) return null;
+  if (task !== null ? last.task_path !== task : !last.task_path.startsWith(`${step}.`)) return null;
+  return last;
+}
+
 /** The object stored under `key` (a node's overrides), or nothing when there is none. */
 function objectAt(overrides: Record<string, unknown>, key: string): Record<string, unknown> {
   const v = overrides[key];
@@ -53,7 +73,11 @@ function objectAt(overrides: Record<string, unknown>, key: string): Record<strin
  * entry: recovery, fix-loop counters, escalation and the node's clock reset; gates after the point
  * retried from are decided again, and `on_base_changed` restarts from there count afresh.
  */
-export function planRetry(rec: ItemRecord, opts: RetryOptions): RetryPlan {
+export function planRetry(
+  rec: ItemRecord,
+  opts: RetryOptions,
+  sessions: readonly SessionRecord[] = [],
+): RetryPlan {
   const { walk: was, chain_definition: chain } = rec;
   if (rec.status !== 'stopped' || !was || !chain)
     throw wrongStatus(rec, 'only a stopped item can be retried', ['stopped']);
@@ -85,12 +109,17 @@ export function planRetry(rec: ItemRecord, opts: RetryOptions): RetryPlan {
         }
       : null;
   const later = new Set(chain.nodes.slice(t.node).map((n) => n.id));
+  const step = stepPath(chain.nodes[t.node], t.step);
+  const goesOn = opts.restart ? null : continuedSession(sessions, step, t.task);
   const walk: Walk = {
     ...atNode(was, t.node),
     step: t.step,
     approved: was.approved.filter((g) => !later.has(g)),
     base_restarts: Object.fromEntries(Object.entries(was.base_restarts ?? {}).filter(([n]) => !later.has(n))),
     ...(t.task ? { only_task: t.task } : {}),
+    ...(goesOn ? { resume_session: goesOn.id } : {}),
+    // Steps and tasks a person marked to pass in this node stay passed when it is rerun.
+    ...(t.node === was.node && was.skipped?.length ? { skipped: was.skipped } : {}),
   };
   return {
     walk,
@@ -99,9 +128,11 @@ export function planRetry(rec: ItemRecord, opts: RetryOptions): RetryPlan {
     payload: {
       node: back,
       from: rec.current_node,
-      step: stepPath(chain.nodes[t.node], t.step),
+      step,
       task: t.task,
       ...(opts.steer ? { steer: opts.steer } : {}),
+      ...(opts.restart ? { restart: true } : {}),
+      ...(goesOn ? { resumes: goesOn.id } : {}),
     },
   };
 }

@@ -6,6 +6,7 @@ import { buildArgv } from '../../core/harness/build-argv.js';
 import { resolveLaunch, type LaunchChoice } from '../../core/harness/resolve-launch.js';
 import { composeSteering, type SteeringInstructions } from '../../core/steering/compose.js';
 import { own } from '../../core/json/own.js';
+import { nodeSettings } from '../../core/items/node-settings.js';
 
 export interface AgentLaunchInput {
   task: ModelAgentTask;
@@ -87,7 +88,10 @@ export function buildAgentLaunch(i: AgentLaunchInput): AgentLaunch {
   const context = [...text('jig'), documentNote, skillText, ...text('other')]
     .filter((x) => x.trim() !== '')
     .join('\n\n');
-  const base = typeof i.task.prompt === 'string' ? i.task.prompt : '';
+  const own_ = typeof i.task.prompt === 'string' ? i.task.prompt : '';
+  // A person's text for every agent task of this node (`set-node-override --extra-prompt`).
+  const extra = nodeSettings(i.nodeOverrides ?? {}, i.node).extra_prompt;
+  const base = extra ? `${own_}\n\n${extra}` : own_;
   const prompt =
     i.promptOverride ??
     (i.steer ? `${base}\n\nA note from the person running this work item:\n${i.steer}` : base);

@@ -6,6 +6,7 @@ import type { EventPayload } from '../../contract/event-kinds.js';
 import type { AttachmentInput, AttachmentKind } from '../../contract/items.js';
 import { checkTitle } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
+import { checkNodeOverrides } from '../../core/items/node-settings.js';
 import { policyOverrideProblem } from '../../core/items/policy-override.js';
 import { insertItem, type ItemRecord } from '../../store/work-items.js';
 import { findTriggerKey, recordTriggerKey, type TriggerKey } from '../../store/trigger-keys.js';
@@ -219,6 +220,7 @@ export function checkIntake(deps: IntakeDeps, input: IntakeInput): CheckedIntake
     if (bad.length > 0)
       throw new JigError('invalid_model_override', { field: bad[0]!.field, value: bad[0]!.value });
   }
+  checkNodeOverrides(input.node_overrides);
 
   if (input.policy_override !== undefined) {
     const bad = policyOverrideProblem(input.policy_override);

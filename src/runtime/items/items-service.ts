@@ -9,6 +9,7 @@ import { isEnded } from '../../core/items/status.js';
 import { filedSkip } from '../../core/chain/filed-skip.js';
 import { checkTitle, dropHiddenCharacters } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
+import { checkNodeOverrides } from '../../core/items/node-settings.js';
 import { policyOverrideProblem } from '../../core/items/policy-override.js';
 import { spentSince } from '../../store/sessions.js';
 import { itemsToReclaim, listItems } from '../../store/item-list.js';
@@ -258,6 +259,7 @@ export class ItemsService {
       const bad = badModelIds(key, v);
       if (bad.length > 0)
         throw new JigError('invalid_model_override', { field: bad[0]!.field, value: bad[0]!.value });
+      if (key === 'node_overrides') checkNodeOverrides(v);
       changes[key] = v;
       events.push({ type: `${key}_changed`, payload: { value: v } });
     }

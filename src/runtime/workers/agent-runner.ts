@@ -16,6 +16,7 @@ import { loadHarnesses } from '../../core/config/load-settings.js';
 import { toolPolicies, type ToolPolicy } from '../../core/policy/ratchet.js';
 import type { Store } from '../../store/database.js';
 import { patchWalk } from '../../store/item-walk.js';
+import { dropTaskSteer, taskSteerOf } from '../../store/task-steers.js';
 import { sessionsOf, type SessionRecord } from '../../store/sessions.js';
 import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js';
 import type { Clock } from '../clock.js';
@@ -77,6 +78,8 @@ export interface AgentLaunchRequest {
   onStart?: (s: SessionRecord) => void;
   /** A fanned-out run: the workspace member and its worktree, where the agent runs. */
   member?: { name: string; cwd: string };
+  /** The session whose CLI thread this launch goes on in (an escalation's earlier turn), when it can. */
+  continues?: SessionRecord;
 }
 
 /** What the checks before any launch found: what every candidate launches with. */
@@ -87,11 +90,17 @@ interface Preflight {
   worktree: string;
   /** Where the task writes the document it produces, if it produces one. */
   artifact: string | null;
-  /** The task's session a pause ended in this step, whose CLI session can be resumed. */
-  resumable: SessionRecord | null;
+  /** The task's session this launch continues (its CLI session is resumed), and why. */
+  resumable: Continued | null;
   candidates: Candidate[];
   /** The jail every candidate runs in (docs/sandbox.md), or null. */
   sandbox: SandboxRequest | null;
+}
+
+/** A session a launch continues: a pause interrupted it, a retry or an escalation thread goes on in it. */
+interface Continued {
+  session: SessionRecord;
+  why: 'pause' | 'retry' | 'thread';
 }
 
 /** What the candidates tried so far left: why some could not start, the earliest reset, the last session. */
@@ -103,6 +112,9 @@ interface Tried {
 
 const RESUME_PROMPT =
   'Continue the task where you stopped; your instructions have not changed. Write the result file when you finish.';
+const RETRY_PROMPT =
+  'Your last run of this task stopped before the work item could go on, and a person asked Jig to try again. ' +
+  'Look at where you stopped, fix what went wrong, and finish the task; write the result file when you finish.';
 
 /** `<namespace>:<name>` of an add-on; `jig:` names Jig's own packaged skills. */
 const isAddonRef = (ref: string): boolean => ref.includes(':') && !ref.startsWith('jig:');
@@ -185,7 +197,7 @@ export class AgentRunner {
       providers,
       worktree,
       artifact,
-      resumable: await this.pausedSession(r),
+      resumable: await this.resumableSession(r),
       candidates: candidates(r.task, harnesses),
       sandbox: jail.sandbox,
     };
@@ -210,11 +222,15 @@ export class AgentRunner {
       );
     }
     const rec = await this.fresh(r.rec.id);
+    const cont = pre.resumable;
     const resume =
-      pre.resumable && pre.resumable.harness === harnessId && pre.resumable.cli_session_id
-        ? pre.resumable.cli_session_id
+      cont && cont.session.harness === harnessId && cont.session.cli_session_id
+        ? cont.session.cli_session_id
         : null;
     const steer = rec.steer;
+    const taskSteer = await taskSteerOf(this.d.store.db, rec.id, r.task.path);
+    // The item's note for any launch, then the one for this task: both reach this launch.
+    const note = [steer, taskSteer].filter((x): x is string => x !== null).join('\n\n') || null;
     const hook = await this.hookFor(pre, harnessId);
     if (hook && !hook.ok) {
       tried.unavailable.push(`${r.task.path}: ${hook.reason}`);
@@ -231,7 +247,7 @@ export class AgentRunner {
         isAddonRef(name) ? this.d.addons.steering(name, r.chain.addons) : this.d.config.steering(name),
       agentOverrides: rec.agent_overrides,
       nodeOverrides: rec.node_overrides,
-      steer: resume ? null : steer,
+      steer: resume ? null : note,
       resumeSessionId: resume,
       allowedTools: allowedTools(
         own(pre.providers, own(pre.harnesses.harnesses, harnessId)?.provider ?? '')?.capabilities
@@ -243,7 +259,10 @@ export class AgentRunner {
       permissionPrompt:
         r.node === ESCALATION_NODE ? null : askConfig(rec, this.d.home, relayedUrl(pre.sandbox)),
       permissionHook: hook?.ok ? { args: hook.args } : null,
-      ...(resume ? { promptOverride: steer ?? RESUME_PROMPT } : {}),
+      // A thread goes on with the task's own prompt (the new message); a pause or retry with an instruction.
+      ...(resume && cont?.why !== 'thread'
+        ? { promptOverride: note ?? (cont?.why === 'retry' ? RETRY_PROMPT : RESUME_PROMPT) }
+        : {}),
       skill: (ref) => (isAddonRef(ref) ? this.d.addons.skill(ref, r.chain.addons) : this.d.skills.text(ref)),
       produces: typeof r.task.produces === 'string' ? r.task.produces : null,
     });
@@ -306,6 +325,7 @@ export class AgentRunner {
       });
       // A steer is delivered once: the launch that carried it consumed it.
       if (steer) await updateItem(this.d.store.db, rec.id, { steer: null });
+      if (taskSteer) await dropTaskSteer(this.d.store.db, rec.id, r.task.path, taskSteer);
       r.onStart?.(session);
       done = await this.sessions.finish(session, launched);
     } finally {
@@ -402,13 +422,21 @@ export class AgentRunner {
   }
 
   /** The task's last session in this step when a pause ended it: its CLI session can be resumed. */
-  private async pausedSession(r: AgentLaunchRequest): Promise<SessionRecord | null> {
+  /**
+   * The CLI session this launch continues: the task's session a pause interrupted in this step, or
+   * the one a person's retry asked to continue (`walk.resume_session`), while it is still the task's
+   * last: the launch that continued it is a newer session, so it is continued once.
+   */
+  private async resumableSession(r: AgentLaunchRequest): Promise<Continued | null> {
+    if (r.continues?.cli_session_id) return { session: r.continues, why: 'thread' };
     const since = r.rec.walk?.step_at ?? '';
-    const mine = (await sessionsOf(this.d.store.db, r.rec.id)).filter(
-      (s) => s.task_path === r.task.path && s.member === (r.member?.name ?? null) && s.started_at >= since,
-    );
-    const lastOne = mine.at(-1);
-    return lastOne && lastOne.status === 'paused' && lastOne.cli_session_id ? lastOne : null;
+    const lastOne = (await sessionsOf(this.d.store.db, r.rec.id))
+      .filter((s) => s.task_path === r.task.path && s.member === (r.member?.name ?? null))
+      .at(-1);
+    if (!lastOne?.cli_session_id) return null;
+    if (lastOne.status === 'paused' && lastOne.started_at >= since) return { session: lastOne, why: 'pause' };
+    if (r.rec.walk?.resume_session === lastOne.id) return { session: lastOne, why: 'retry' };
+    return null;
   }
 
   /** Why a cap already stops this launch, or null. */

@@ -2,11 +2,25 @@ import { z } from 'zod';
 import { defineRoute } from '../../route.js';
 import { ItemIdParams, Note, itemErrors } from './params.js';
 
-export const EscalateBody = z.object({ message: Note }).strict();
+export const EscalateBody = z
+  .object({
+    message: Note,
+    new_thread: z
+      .boolean()
+      .optional()
+      .describe(
+        "a fresh conversation; without it the turn goes on in the item's last escalation session, where its CLI can resume",
+      ),
+  })
+  .strict();
 export const EscalateAnswer = z.object({
   work_item_id: z.string(),
   session: z.string(),
   harness: z.string(),
+  continues: z
+    .string()
+    .nullable()
+    .describe('the earlier escalation session this turn goes on in, or null for a new conversation'),
 });
 export const EscalationStopped = z.object({ work_item_id: z.string(), stopped: z.string() });
 

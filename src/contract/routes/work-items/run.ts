@@ -5,19 +5,52 @@ import { UnblockAnswer, UnblockBody } from '../../items/dependencies.js';
 import { defineRoute } from '../../route.js';
 import { ItemIdParams, Note, itemErrors } from './params.js';
 
+/** `node`, `node.step` or `node.step.task`: where a retry starts, or what a skip passes. */
+const RunPath = z.string().regex(/^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*){0,2}$/, {
+  error: 'is not a path like node, node.step or node.step.task',
+});
+
+/** The canonical path of one task of the item's chain (`node.step.task`, `node.on_failure.task`, …). */
+export const TaskPath = z.string().regex(/^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*){2,5}$/, {
+  error: 'is not a task path like node.step.task',
+});
+
 /** A note that travels with the move, delivered to the next agent launch as a steer. */
 export const NoteBody = z.object({ note: Note.optional() }).strict().nullish();
 export const SteerBody = z.object({ note: Note }).strict();
 
+export const ResumeBody = z
+  .object({
+    note: Note.optional().describe('a steer for the next agent launch, whichever task it is'),
+    steers: z
+      .record(TaskPath, Note)
+      .refine((r) => Object.keys(r).length <= 50, { error: 'names more than 50 tasks' })
+      .optional()
+      .describe('a steer per agent task, by task path: each waits for the next launch of its task'),
+  })
+  .strict()
+  .nullish();
+
+export const SkipBody = z
+  .object({
+    note: Note.optional(),
+    path: RunPath.optional().describe(
+      'what to pass: the current node (the default), a node still to come, or a step or task of the current node not run yet',
+    ),
+  })
+  .strict()
+  .nullish();
+
 export const RetryBody = z
   .object({
-    path: z
-      .string()
-      .regex(/^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*){0,2}$/, {
-        error: 'is not a path like node, node.step or node.step.task',
-      })
-      .optional(),
+    path: RunPath.optional(),
     steer: Note.optional(),
+    restart: z
+      .boolean()
+      .optional()
+      .describe(
+        'a fresh agent session; without it the retried task continues the CLI session it stopped in, where the CLI can resume',
+      ),
     task_config: z
       .object({
         model: z.string().max(200).optional(),
@@ -37,7 +70,7 @@ export const resumeItem = defineRoute({
     'Start a paused item (queued when no slot is free, blocked while an item it comes after has not completed); the note is delivered as a steer',
   tags: ['lifecycle'],
   params: ItemIdParams,
-  body: NoteBody,
+  body: ResumeBody,
   responses: { 200: WorkItem, ...itemErrors, 503: ErrorBodySchema },
 });
 
@@ -74,10 +107,11 @@ export const retryItem = defineRoute({
 export const skipItem = defineRoute({
   method: 'POST',
   path: '/api/work-items/:id/skip',
-  summary: 'Advance past the current node or gate without running it',
+  summary:
+    'Advance past the current node or gate without running it, or mark a node to come, or a step or task of the current node, to pass',
   tags: ['lifecycle'],
   params: ItemIdParams,
-  body: NoteBody,
+  body: SkipBody,
   responses: { 200: WorkItem, ...itemErrors },
 });
 
