@@ -196,6 +196,83 @@ describe('set-node-override before the item starts', () => {
     expect((await read(item.id)).node_overrides).toEqual({ implementation: { model: 'opus' } });
   });
 
+  it('sets extra_prompt and the escalation settings; --clear with one setting replaces the entry', async () => {
+    const item = await newItem();
+    const set = await cli(
+      'item',
+      'set-node-override',
+      item.id,
+      '--node',
+      'plan',
+      '--extra-prompt',
+      '  Keep the plan to one page.  ',
+      '--no-auto-escalate',
+      '--auto-escalate-stuck',
+      '--auto-escalate-delay-s',
+      '30',
+    );
+    expect(set).toEqual({
+      code: 0,
+      stdout: `node override of ${item.id} plan: extra_prompt=Keep the plan to one page. auto_escalate=false auto_escalate_stuck=true auto_escalate_delay_s=30\n`,
+      stderr: '',
+    });
+    expect((await read(item.id)).node_overrides).toEqual({
+      plan: {
+        extra_prompt: 'Keep the plan to one page.',
+        auto_escalate: false,
+        auto_escalate_stuck: true,
+        auto_escalate_delay_s: 30,
+      },
+    });
+    // A setting given later merges into the entry; --auto-escalate turns the switch back on.
+    await cli('item', 'set-node-override', item.id, '--node', 'plan', '--model', 'opus', '--auto-escalate');
+    expect((await read(item.id)).node_overrides).toEqual({
+      plan: {
+        extra_prompt: 'Keep the plan to one page.',
+        auto_escalate: true,
+        auto_escalate_stuck: true,
+        auto_escalate_delay_s: 30,
+        model: 'opus',
+      },
+    });
+    const cleared = await cli(
+      'item',
+      'set-node-override',
+      item.id,
+      '--node',
+      'plan',
+      '--clear',
+      '--no-auto-escalate-stuck',
+      '--json',
+    );
+    expect(cleared.code, cleared.stderr).toBe(0);
+    expect(JSON.parse(cleared.stdout).node_overrides).toEqual({ plan: { auto_escalate_stuck: false } });
+    expect((await read(item.id)).node_overrides).toEqual({ plan: { auto_escalate_stuck: false } });
+    expect((await types(item.id)).filter((t) => t === 'node_overrides_changed')).toHaveLength(3);
+  });
+
+  it('PATCH refuses a setting of the wrong type naming the field; nothing is stored', async () => {
+    const item = await newItem();
+    const r = await api('PATCH', `/api/work-items/${item.id}`, {
+      node_overrides: { plan: { auto_escalate: 'yes' } },
+    });
+    expect([r.status, r.json]).toEqual([
+      422,
+      {
+        detail: 'body.node_overrides.plan.auto_escalate: Invalid input: expected boolean, received string',
+        code: 'validation_failed',
+        issues: [
+          {
+            field: 'body.node_overrides.plan.auto_escalate',
+            message: 'Invalid input: expected boolean, received string',
+          },
+        ],
+      },
+    ]);
+    expect((await read(item.id)).node_overrides).toEqual({});
+    expect(await types(item.id)).toEqual(['work_item_created']);
+  });
+
   it("refuses a node the chain lacks, a gate, the original's other settings and a bad model", async () => {
     const item = await newItem();
     expect(await cli('item', 'set-node-override', item.id, '--node', 'nope', '--model', 'opus')).toEqual(
@@ -372,6 +449,52 @@ describe('set-node-override on a running item', () => {
     const revised = (await events(jig, item.id)).filter((e) => e.type === 'chain_revised');
     expect(revised).toHaveLength(1);
     expect(revised[0].payload).toMatchObject({ source: 'draft' });
+    expect((await read(item.id)).status).toBe('running');
+  });
+
+  it('stores --extra-prompt alone in the entry with PATCH; --model with --extra-prompt applies both', async () => {
+    const item = await newItem('default', true);
+    await until(jig, item.id, (i) => i.status === 'running' && i.current_node === 'spec');
+
+    expect(
+      await cli('item', 'set-node-override', item.id, '--node', 'plan', '--extra-prompt', 'Cite the spec.'),
+    ).toEqual({
+      code: 0,
+      stdout: `node override of ${item.id} plan: extra_prompt=Cite the spec.\n`,
+      stderr: '',
+    });
+    expect((await read(item.id)).node_overrides).toEqual({ plan: { extra_prompt: 'Cite the spec.' } });
+    // The setting is the item's own: no draft, no chain revision.
+    expect((await api('GET', `/api/work-items/${item.id}/draft`)).json.ops).toEqual([]);
+    expect((await events(jig, item.id)).some((e) => e.type === 'chain_revised')).toBe(false);
+
+    const both = await cli(
+      'item',
+      'set-node-override',
+      item.id,
+      '--node',
+      'implementation',
+      '--model',
+      'opus',
+      '--extra-prompt',
+      'Run the tests first.',
+    );
+    expect(both).toEqual({
+      code: 0,
+      stdout: `node override of ${item.id} implementation: model=opus extra_prompt=Run the tests first. (applied to the item's chain; a running item takes it at its next node)\n`,
+      stderr: '',
+    });
+    const draft = (await api('GET', `/api/work-items/${item.id}/draft`)).json;
+    expect(draft.ops).toEqual([]);
+    const tasks = agentTasks(draft.nodes, 'implementation');
+    expect(tasks.length).toBeGreaterThan(0);
+    for (const t of tasks) expect(t.model).toBe('opus');
+    // The model went into the chain; the extra prompt into the item's entry, beside the plan's.
+    expect((await read(item.id)).node_overrides).toEqual({
+      plan: { extra_prompt: 'Cite the spec.' },
+      implementation: { extra_prompt: 'Run the tests first.' },
+    });
+    expect((await events(jig, item.id)).filter((e) => e.type === 'chain_revised')).toHaveLength(1);
     expect((await read(item.id)).status).toBe('running');
   });
 

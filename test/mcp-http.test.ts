@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, JigClient } from '../src/client/http.js';
 import { getItemDraft } from '../src/client/item-setup.js';
 import { answerMcpPost } from '../src/mcp/http.js';
-import { engineSetup } from './helpers/engine.js';
-import { GATED, ok, scenario } from './helpers/mcp.js';
+import { engineSetup, oneCommand } from './helpers/engine.js';
+import { GATED, call, ok, scenario, untilTool } from './helpers/mcp.js';
 import { homeWithAccess, testHash } from './helpers/perimeter.js';
 import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js';
 
@@ -17,6 +17,21 @@ import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js
  * `/mcp` on the server's own port, driven by the MCP SDK's Streamable HTTP client. A worker names
  * its item with the `x-jig-work-item` header, as the CLI does.
  */
+
+/** A gate before an agent task: a resume's steer for the task is recorded, and no agent starts. */
+const STEERED = `
+nodes:
+  - id: hold
+    kind: gate
+    message: Not yet
+  - id: work
+    kind: exec
+    tasks:
+      - id: implement
+        kind: agent
+        harness: claude
+        prompt: Do the work.
+`;
 
 let jig: JigProcess;
 let repo: string;
@@ -32,7 +47,7 @@ async function connect(headers: Record<string, string> = {}, url = jig.url): Pro
 }
 
 beforeAll(async () => {
-  ({ jig, repo } = await engineSetup({ gated: GATED }));
+  ({ jig, repo } = await engineSetup({ gated: GATED, steered: STEERED, fails: oneCommand('exit 3') }));
 });
 afterAll(async () => {
   for (const c of clients) await c.close();
@@ -145,5 +160,97 @@ describe('/mcp off loopback (bound to 0.0.0.0 with a password)', () => {
     const token = readFileSync(join(home, 'run', 'mcp-token'), 'utf8').trim();
     const client = await connect({ authorization: `Bearer ${token}` }, url);
     expect(await ok(client, 'list_work_items')).toMatchObject({ items: [], total: 0 });
+  });
+});
+
+describe('act tools: resume steers, skip path, retry restart', () => {
+  const typed = async (id: string, type: string): Promise<any[]> =>
+    (await http(`${jig.url}/api/work-items/${id}/events?limit=1000`)).json.events.filter(
+      (e: any) => e.type === type,
+    );
+  const stoppedFailed = (i: any) => i.status === 'stopped' && i.stop?.kind === 'failed';
+
+  it('lists the new inputs of resume, retry, skip and escalate', async () => {
+    const client = await connect();
+    const tools = (await client.listTools()).tools;
+    const props = (name: string) => tools.find((t) => t.name === name)!.inputSchema.properties as any;
+    expect(props('resume_work_item').steers).toMatchObject({
+      type: 'object',
+      additionalProperties: { type: 'string', minLength: 1 },
+    });
+    expect(props('resume_work_item').steer).toMatchObject({ type: 'string' });
+    expect(props('retry_work_item').restart).toMatchObject({ type: 'boolean' });
+    expect(props('skip_work_item').path).toMatchObject({ type: 'string' });
+    expect(props('escalate_work_item').new_thread).toMatchObject({ type: 'boolean' });
+    // Each new input may be left out.
+    const required = (name: string) => tools.find((t) => t.name === name)!.inputSchema.required ?? [];
+    for (const name of ['resume_work_item', 'retry_work_item', 'skip_work_item'])
+      expect(required(name), name).toEqual([]);
+    expect(required('escalate_work_item')).toEqual(['message']);
+  });
+
+  it('resume_work_item takes steers by task path: a path naming no agent task is refused, a good one recorded', async () => {
+    const client = await connect();
+    const item = await ok(client, 'create_work_item', { title: 'MCP steers', repo, chain: 'steered' });
+    expect(
+      await call(client, 'resume_work_item', { work_item_id: item.id, steers: { 'work.main.review': 'x' } }),
+    ).toMatchObject({
+      isError: true,
+      text: 'body.steers.work.main.review: names no agent task of chain steered (its agent tasks: work.main.implement) (HTTP 422, validation_failed)',
+    });
+    expect((await ok(client, 'get_work_item', { work_item_id: item.id })).status).toBe('paused');
+
+    await ok(client, 'resume_work_item', {
+      work_item_id: item.id,
+      steer: 'Mind the docs.',
+      steers: { 'work.main.implement': 'Use the new API.' },
+    });
+    await untilTool(client, item.id, (i) => i.stop?.kind === 'gate');
+    expect((await typed(item.id, 'work_item_started')).map((e) => [e.by, e.payload])).toEqual([
+      [
+        'agent',
+        { status: 'running', note: 'Mind the docs.', steers: { 'work.main.implement': 'Use the new API.' } },
+      ],
+    ]);
+    await ok(client, 'cancel_work_item', { work_item_id: item.id, reason: 'test over' });
+  });
+
+  it('skip_work_item with a path marks a node to come, or a task of the node a stopped item is at', async () => {
+    const client = await connect();
+    const paused = await ok(client, 'create_work_item', { title: 'MCP skip ahead', repo, chain: 'gated' });
+    const marked = await ok(client, 'skip_work_item', { work_item_id: paused.id, path: 'review' });
+    expect(marked).toMatchObject({ id: paused.id, status: 'paused', skip_nodes: ['review'] });
+    expect((await typed(paused.id, 'skip_nodes_changed')).map((e) => [e.by, e.payload])).toEqual([
+      ['agent', { from: [], to: ['review'] }],
+    ]);
+    const bad = await call(client, 'skip_work_item', { work_item_id: paused.id, path: 'Not a path' });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/\(HTTP 422, validation_failed\)$/);
+    await ok(client, 'cancel_work_item', { work_item_id: paused.id, reason: 'test over' });
+
+    // A stopped item: its failed task is marked to pass, and the item goes on past it to the end.
+    const stopped = await ok(client, 'create_work_item', { title: 'MCP skip inside', repo, chain: 'fails' });
+    await ok(client, 'resume_work_item', { work_item_id: stopped.id });
+    await untilTool(client, stopped.id, stoppedFailed);
+    await ok(client, 'skip_work_item', { work_item_id: stopped.id, path: 'only.main.t', note: 'not needed' });
+    const done = await untilTool(client, stopped.id, (i) => i.status === 'completed');
+    expect(done.skip_nodes).toEqual([]);
+    expect((await typed(stopped.id, 'node_skipped')).map((e) => [e.by, e.node, e.payload])).toEqual([
+      ['agent', 'only', { node: 'only', path: 'only.main.t', note: 'not needed' }],
+    ]);
+  });
+
+  it('retry_work_item with restart: true is recorded on work_item_retried', async () => {
+    const client = await connect();
+    const item = await ok(client, 'create_work_item', { title: 'MCP retry', repo, chain: 'fails' });
+    await ok(client, 'resume_work_item', { work_item_id: item.id });
+    await untilTool(client, item.id, stoppedFailed);
+    const retried = await ok(client, 'retry_work_item', { work_item_id: item.id, restart: true });
+    expect(retried.id).toBe(item.id);
+    await untilTool(client, item.id, stoppedFailed);
+    expect((await typed(item.id, 'work_item_retried')).map((e) => [e.by, e.payload])).toEqual([
+      ['agent', { node: 'only', from: 'only', step: 'only.main', task: null, restart: true }],
+    ]);
+    await ok(client, 'cancel_work_item', { work_item_id: item.id, reason: 'test over' });
   });
 });
