@@ -331,47 +331,41 @@ describe('resume, skip, retry and escalate flags', () => {
     expect((await events(jig, item.id)).map((e) => e.type)).toEqual(['work_item_created']);
   });
 
-  // KNOWN BUG (src/cli/commands/item-run-actions.ts): commander keeps `--steer-task` as
-  // `opts.steerTask`, but itemRunMove reads `opts.steers`, so the CLI never sends `steers`: a bad
-  // path is not refused and a good one is lost. Drop `.fails` once the CLI sends them.
-  it.fails(
-    'resume --steer-task: a path naming no agent task is the server 422; a good one is recorded with the start',
-    async () => {
-      const item = await create('--chain', 'steered');
-      expect(await cli(['item', 'resume', item.id, '--steer-task', 'work.main.review=Look again'])).toEqual(
-        usage(
-          'body.steers.work.main.review: names no agent task of chain steered (its agent tasks: work.main.implement) (HTTP 422, validation_failed)',
-        ),
-      );
-      expect(await read(item.id)).toMatchObject({ status: 'paused', started_at: null });
+  it('resume --steer-task: a path naming no agent task is the server 422; a good one is recorded with the start', async () => {
+    const item = await create('--chain', 'steered');
+    expect(await cli(['item', 'resume', item.id, '--steer-task', 'work.main.review=Look again'])).toEqual(
+      usage(
+        'body.steers.work.main.review: names no agent task of chain steered (its agent tasks: work.main.implement) (HTTP 422, validation_failed)',
+      ),
+    );
+    expect(await read(item.id)).toMatchObject({ status: 'paused', started_at: null });
 
-      const r = await cli([
-        'item',
-        'resume',
-        item.id,
-        '--steer',
-        'Mind the docs.',
-        '--steer-task',
-        'work.main.implement=Use the new API.',
-        '--steer-task',
-        'work.main.implement=Use the newer API.',
-        '--json',
-      ]);
-      expect(r.code, r.stderr).toBe(0);
-      const resumed = JSON.parse(r.stdout);
-      expect(resumed.id).toBe(item.id);
-      expect(['running', 'queued', 'stopped']).toContain(resumed.status);
-      await until(jig, item.id, atGate);
-      // --steer is the note for the next launch; a path given twice keeps its last text.
-      expect((await typed(item.id, 'work_item_started')).map((e) => e.payload)).toEqual([
-        {
-          status: 'running',
-          note: 'Mind the docs.',
-          steers: { 'work.main.implement': 'Use the newer API.' },
-        },
-      ]);
-    },
-  );
+    const r = await cli([
+      'item',
+      'resume',
+      item.id,
+      '--steer',
+      'Mind the docs.',
+      '--steer-task',
+      'work.main.implement=Use the new API.',
+      '--steer-task',
+      'work.main.implement=Use the newer API.',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const resumed = JSON.parse(r.stdout);
+    expect(resumed.id).toBe(item.id);
+    expect(['running', 'queued', 'stopped']).toContain(resumed.status);
+    await until(jig, item.id, atGate);
+    // --steer is the note for the next launch; a path given twice keeps its last text.
+    expect((await typed(item.id, 'work_item_started')).map((e) => e.payload)).toEqual([
+      {
+        status: 'running',
+        note: 'Mind the docs.',
+        steers: { 'work.main.implement': 'Use the newer API.' },
+      },
+    ]);
+  });
 
   it('skip --path marks a node still to come of a paused item; the walk then passes it', async () => {
     const item = await create('--chain', 'gated');

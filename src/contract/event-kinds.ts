@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bool, kind, nullableStr, num, str } from './event-kind-parts.js';
 import { dependencyEventKinds } from './event-kinds-dependencies.js';
+import { escalationEventKinds } from './event-kinds-escalation.js';
 import { forgeEventKinds } from './event-kinds-forge.js';
 import { intakeEventKinds, IssueRef } from './event-kinds-intake.js';
 import { notifyEventKinds } from './event-kinds-notify.js';
@@ -391,27 +392,7 @@ export const eventCatalogue = {
   work_item_unparked: kind('The reset passed; the item runs the step again.', Empty),
 
   // ---------- escalation ----------
-  escalation_message: kind(
-    'An escalation turn was asked for (a person, or Jig for a stuck item).',
-    z.strictObject({
-      message: str,
-      harness: str,
-      continues: str.optional().describe('the earlier turn whose CLI session this one goes on in'),
-    }),
-  ),
-  escalation_finished: kind(
-    'The escalation agent ended.',
-    z.strictObject({
-      session: str,
-      status: str,
-      concerns: str.optional(),
-      suggested_action: str.optional(),
-    }),
-  ),
-  work_item_auto_escalate_capped: kind(
-    'A stuck item would get an automatic escalation turn, but the cap is used up.',
-    z.strictObject({ cap: num }),
-  ),
+  ...escalationEventKinds,
 
   // ---------- the base branch ----------
   base_change_detected: kind(

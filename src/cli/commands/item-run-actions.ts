@@ -7,6 +7,8 @@ import { itemVerb } from './item-verb.js';
 import { BadArgument } from './item-setup-args.js';
 
 export interface RunOpts extends RunMoveInput {
+  /** Commander keeps `--steer-task` under its own name. */
+  steerTask?: Record<string, string>;
   json?: boolean;
 }
 
@@ -20,7 +22,7 @@ export function itemRunMove(
     // Only the options this move takes, and none left empty; the client shapes the body.
     const input: RunMoveInput = {};
     for (const o of m.opts) {
-      const v = opts[o];
+      const v = o === 'steers' ? opts.steerTask : opts[o];
       if (o === 'steers' && typeof v === 'object') input.steers = v;
       else if (o === 'restart' && v === true) input.restart = true;
       else if (

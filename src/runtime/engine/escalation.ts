@@ -180,7 +180,18 @@ export class Escalations {
     // The node the item is stuck at may say otherwise than policy (its node override).
     const node = rec.current_node === null ? {} : nodeSettings(rec.node_overrides, rec.current_node);
     const on = node.auto_escalate_stuck ?? policy?.auto_escalate_stuck ?? false;
-    if (!on || rec.status !== 'stopped' || rec.stop_kind !== 'stuck') return;
+    if (rec.status !== 'stopped' || rec.stop_kind !== 'stuck') return;
+    if (!on) {
+      // Said only when the node's override turned it off: a person reading the item learns why.
+      if (node.auto_escalate_stuck === false && rec.current_node !== null)
+        await this.h.events.record(
+          id,
+          'work_item_auto_escalate_skipped',
+          { node: rec.current_node },
+          { node: rec.current_node },
+        );
+      return;
+    }
     const used = rec.walk?.auto_escalations ?? 0;
     const cap = policy?.auto_escalate_stuck_cap ?? AUTO_ESCALATE_CAP;
     const delay = node.auto_escalate_delay_s ?? policy?.auto_escalate_delay_s ?? 0;

@@ -19,7 +19,7 @@ export type SkipPlan =
 const bad = (why: string): JigError =>
   new JigError(
     'validation_failed',
-    { reason: `path: ${why}` },
+    { reason: `body.path: ${why}` },
     { issues: [{ field: 'body.path', message: why }] },
   );
 

@@ -11,9 +11,7 @@ const RunPath = z.string().regex(/^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*){0,2}$/, 
 });
 
 /** The canonical path of one task of the item's chain (`node.step.task`, `node.on_failure.task`, …). */
-export const TaskPath = z.string().regex(/^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*){2,5}$/, {
-  error: 'is not a task path like node.step.task',
-});
+const TASK_PATH = /^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*){2,5}$/;
 
 /** A note that travels with the move, delivered to the next agent launch as a steer. */
 export const NoteBody = z.object({ note: Note.optional() }).strict().nullish();
@@ -23,8 +21,15 @@ export const ResumeBody = z
   .object({
     note: Note.optional().describe('a steer for the next agent launch, whichever task it is'),
     steers: z
-      .record(TaskPath, Note)
-      .refine((r) => Object.keys(r).length <= 50, { error: 'names more than 50 tasks' })
+      .record(z.string(), Note)
+      // Checked here rather than as the record's key schema: zod names a bad key only "Invalid key".
+      .superRefine((r, ctx) => {
+        const keys = Object.keys(r);
+        if (keys.length > 50) ctx.addIssue({ code: 'custom', message: 'names more than 50 tasks' });
+        for (const k of keys)
+          if (!TASK_PATH.test(k))
+            ctx.addIssue({ code: 'custom', path: [k], message: 'is not a task path like node.step.task' });
+      })
       .optional()
       .describe('a steer per agent task, by task path: each waits for the next launch of its task'),
   })
