@@ -29,6 +29,10 @@ describe('the board served by jig serve', () => {
       '/work-items/k3f9ab2c',
       '/work-items/k3f9ab2c/nodes/build',
       '/settings/policy',
+      // The spec's address of Auto-intake, and 1.x addresses the board redirects (docs/board.md).
+      '/settings/auto-intake',
+      '/settings/intake',
+      '/settings/chains/default',
       '/more',
     ]) {
       const r = await http(`${jig.url}${path}`, { headers: { accept: 'text/html' } });

@@ -262,7 +262,7 @@ describe.skipIf(noChromium !== null)(
 
     it('shows the tracker blocks of intake.yaml read-only', async () => {
       const { page } = s;
-      await page.goto(`${jig.url}/settings/intake`);
+      await page.goto(`${jig.url}/settings/auto-intake`);
       const trackers = page.getByRole('region', { name: 'Trackers' });
       await trackers.waitFor();
       const model = (await draftOf('intake')).result.model['intake.yaml'];

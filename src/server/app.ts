@@ -24,6 +24,7 @@ import { fastifyTimeouts } from './limits.js';
 import { installPerimeter } from './perimeter.js';
 import { installActor } from './actor.js';
 import { installForwarding } from './forward.js';
+import { adminRoutes } from './routes/admin.js';
 import { applyRoutes } from './routes/apply.js';
 import { authRoutes } from './routes/auth.js';
 import { budgetRoutes } from './routes/budget.js';
@@ -175,6 +176,7 @@ export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; 
   // Route files are named by URL; docs/routes.md lists every route with its file.
   await app.register(authRoutes(inst, auth));
   await app.register(healthRoutes(inst));
+  await app.register(adminRoutes(inst));
   // A worker answers its own tasks' calls on loopback; the board is the serving processes' (scale-out.md).
   if (inst.role === 'serve') await app.register(boardRoutes());
   await app.register(applyRoutes(inst));

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { Kysely, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
+import { withoutCredentials } from '../core/diagnostics/credentials.js';
 import { isPostgresUrl } from './store-url.js';
 import { StoreRefusedError } from './store-error.js';
 import { soleLease, type LeadChange, type Lease } from './lease.js';
@@ -13,6 +14,11 @@ export { StoreRefusedError };
 export interface Store {
   /** SQLite (a file, the default) or PostgreSQL (`JIG_DATABASE_URL`, docs/scale-out.md). */
   kind: 'sqlite' | 'postgres';
+  /**
+   * Where it is, as a person may be shown it: the SQLite file, or the PostgreSQL URL without its
+   * password or any credential in its query (core/diagnostics/credentials.ts).
+   */
+  location: string;
   db: Kysely<Database>;
   /** The SQLite connection itself; null on PostgreSQL. */
   raw: BetterSqlite3.Database | null;
@@ -94,7 +100,7 @@ export async function openStore(
     // The driver loads only here: most homes are SQLite, and it costs a start some 20 ms.
     const { openPostgres } = await import('./postgres.js');
     const pg = await openPostgres(path, migrations);
-    return { kind: 'postgres', raw: null, backupPath: null, ...pg };
+    return { kind: 'postgres', location: withoutCredentials(path), raw: null, backupPath: null, ...pg };
   }
   const existed = existsSync(path);
   const raw = new BetterSqlite3(path);
@@ -148,6 +154,7 @@ export async function openStore(
     checkpoints.watch();
     return {
       kind: 'sqlite',
+      location: path,
       db,
       raw,
       schemaVersion: latest,

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../src/contract/errors.js';
 import type { HealthAnswer } from '../../src/contract/health.js';
 import type { ItemsPage, WorkItem } from '../../src/contract/items.js';
 import type { RouteContract } from '../../src/contract/route.js';
+import type * as Admin from '../../src/contract/routes/admin.js';
 import type * as Addons from '../../src/contract/routes/addons.js';
 import type * as Analytics from '../../src/contract/routes/analytics.js';
 import type * as Apply from '../../src/contract/routes/apply.js';
@@ -33,6 +34,7 @@ import type * as Review from '../../src/contract/routes/work-items/review.js';
 import type * as Run from '../../src/contract/routes/work-items/run.js';
 import type * as Sessions from '../../src/contract/routes/work-items/sessions.js';
 import type * as Threads from '../../src/contract/routes/work-items/threads.js';
+import type * as Update from '../../src/contract/routes/update.js';
 import type * as EventStream from '../../src/contract/routes/ws/events.js';
 
 /*
@@ -190,6 +192,9 @@ export const routes = {
   getAnalytics: route<typeof Analytics.getAnalytics>('GET', '/api/analytics'),
   getApply: route<typeof Apply.getApply>('GET', '/api/apply'),
   getHealth: route<typeof HealthRoute.getHealth>('GET', '/api/health'),
+  getDiagnostics: route<typeof Admin.getDiagnostics>('GET', '/api/admin/diagnostics'),
+  getUpdate: route<typeof Update.getUpdate>('GET', '/api/update'),
+  checkUpdate: route<typeof Update.checkUpdate>('POST', '/api/update/check'),
 } as const;
 
 const eventStream = route<typeof EventStream.eventStream>('GET', '/api/ws/events');

@@ -4,6 +4,7 @@ import { Board } from './board/board.js';
 import { Composer } from './composer/composer.js';
 import { Palette } from './palette/palette.js';
 import { ItemPage } from './item/item-page.js';
+import { oldAddressRoutes } from './shell/old-addresses.js';
 import { Coming, More, Shell } from './shell/shell.js';
 
 // The screens a person opens now and then load with their page, not with the board.
@@ -64,6 +65,7 @@ export function App() {
         <Route path="/templates/*" element={later(<Templates />)} />
         <Route path="/settings/*" element={later(<Settings />)} />
         <Route path="/more" element={<More />} />
+        {oldAddressRoutes}
         <Route path="*" element={<Coming title="Not found" />} />
       </Routes>
       {searching && <Palette onClose={() => setSearching(false)} />}

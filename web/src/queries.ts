@@ -351,6 +351,17 @@ export const applyQuery = () =>
 export const healthQuery = () =>
   queryOptions({ queryKey: ['health'] as const, queryFn: () => callRoute(routes.getHealth) });
 
+/** About's facts and the text of Copy diagnostics (the diagnostics route, src/contract/routes/admin.ts). */
+export const diagnosticsQuery = () =>
+  queryOptions({ queryKey: ['diagnostics'] as const, queryFn: () => callRoute(routes.getDiagnostics) });
+
+/** The last update check of the stable channel, as the server keeps it: reading it asks no feed. */
+export const updateQuery = () =>
+  queryOptions({
+    queryKey: ['update'] as const,
+    queryFn: () => callRoute(routes.getUpdate, { query: { channel: 'stable' } }),
+  });
+
 export const searchQuery = (q: string) =>
   queryOptions({
     queryKey: ['search', q] as const,

@@ -12,7 +12,11 @@ export const UpdateAnswer = z.object({
   running: z.string().describe('version of the server process'),
   installed: z.string().describe('version installed on disk (differs from running until a restart)'),
   channel: UpdateChannel,
-  feed: z.string().describe('the release feed URL (JIG_UPDATE_FEED, else the npm registry)'),
+  feed: z
+    .string()
+    .describe(
+      'the release feed URL (JIG_UPDATE_FEED, else the npm registry), without its password or a credential in its query',
+    ),
   checked_at: z
     .string()
     .nullable()
@@ -20,6 +24,12 @@ export const UpdateAnswer = z.object({
   latest: z.string().nullable().describe('newest version the channel offers; null before a check'),
   update_available: z.boolean().describe('latest is newer than installed'),
   dist_tags: z.record(z.string(), z.string()).describe('every dist-tag the feed published'),
+  apply: z
+    .string()
+    .nullable()
+    .describe(
+      "the command that applies what this answer found, run on the server's machine: `jig admin update --yes` (with `--channel` off stable) when the channel offers a newer version, else `jig admin restart` when the version installed is not the one running; null when there is nothing to apply",
+    ),
 });
 export type UpdateAnswer = z.infer<typeof UpdateAnswer>;
 

@@ -1,4 +1,5 @@
 import type { UpdateAnswer } from '../../contract/routes/update.js';
+import { withoutCredentials } from '../../core/diagnostics/credentials.js';
 import { stamp, systemClock, type Clock } from '../clock.js';
 import { compareVersions, newestOnChannel, type Channel } from '../../core/update/versions.js';
 import { installedVersion } from '../package-root.js';
@@ -8,6 +9,16 @@ interface Checked {
   at: string;
   feed: string;
   distTags: Record<string, string>;
+}
+
+/**
+ * What a person runs to apply an answer (the board's About shows it): an install when the channel
+ * has a newer version (its restart is `--restart`, or the restart after it), else a restart when a
+ * version installed earlier is not running yet.
+ */
+export function applyCommand(channel: Channel, newer: boolean, restartPending: boolean): string | null {
+  if (newer) return `jig admin update${channel === 'stable' ? '' : ` --channel ${channel}`} --yes`;
+  return restartPending ? 'jig admin restart' : null;
 }
 
 /**
@@ -45,16 +56,18 @@ export class UpdateChecker {
     const name = packageName();
     const installed = installedVersion();
     const latest = checked ? newestOnChannel(checked.distTags, channel) : null;
+    const newer = latest !== null && (compareVersions(latest, installed) ?? 0) > 0;
     return {
       package: name,
       running: this.running,
       installed,
       channel,
-      feed: checked?.feed ?? feedUrl(this.env, name),
+      feed: withoutCredentials(checked?.feed ?? feedUrl(this.env, name)),
       checked_at: checked?.at ?? null,
       latest,
-      update_available: latest !== null && (compareVersions(latest, installed) ?? 0) > 0,
+      update_available: newer,
       dist_tags: checked?.distTags ?? {},
+      apply: applyCommand(channel, newer, installed !== this.running),
     };
   }
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { JigError } from '../../contract/errors.js';
+import { scrubUrls, withoutCredentials } from '../../core/diagnostics/credentials.js';
 import { packageRoot } from '../package-root.js';
 
 /** The feed may take this long before the check gives up (a slow registry must not hang a request). */
@@ -52,18 +53,48 @@ async function readCapped(res: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * fetch() refuses a URL with a user or password in it; a private feed given as
+ * `https://user:pass@host/…` means HTTP basic authentication, so they travel as its header.
+ */
+function splitCredentials(url: string): { target: string; authorization: string | null } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { target: url, authorization: null };
+  }
+  if (!u.username && !u.password) return { target: url, authorization: null };
+  const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  u.username = '';
+  u.password = '';
+  return { target: u.toString(), authorization: `Basic ${Buffer.from(pair).toString('base64')}` };
+}
+
 /** The feed's dist-tags; a JigError `update_feed_failed` (502) for anything but a timely, well-formed answer. */
 export async function fetchDistTags(
   url: string,
   timeoutMs = FEED_TIMEOUT_MS,
 ): Promise<Record<string, string>> {
+  // A refusal is shown on the board and pasted into bug reports: it names the feed without its
+  // credentials, and a reason quoting the URL is stripped the same way.
+  const shown = withoutCredentials(url);
   const fail = (reason: string, cause?: unknown): JigError<'update_feed_failed'> =>
-    new JigError('update_feed_failed', { feed: url, reason }, { feed: url }, { cause });
+    new JigError(
+      'update_feed_failed',
+      { feed: shown, reason: scrubUrls(reason) },
+      { feed: shown },
+      { cause },
+    );
+  const { target, authorization } = splitCredentials(url);
   let res: Response;
   try {
-    res = await fetch(url, {
-      // The abbreviated document carries the dist-tags at a fraction of the full one's size.
-      headers: { accept: 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8' },
+    res = await fetch(target, {
+      headers: {
+        // The abbreviated document carries the dist-tags at a fraction of the full one's size.
+        accept: 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8',
+        ...(authorization ? { authorization } : {}),
+      },
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {

@@ -7,9 +7,7 @@ import {
   listProviders,
 } from '../../contract/routes/harnesses.js';
 import type { Services } from '../compose.js';
-import { readConfigText } from '../../runtime/config/config-dir.js';
-import { loadHarnesses } from '../../core/config/load-settings.js';
-import { executableVersion, resolveExecutable } from '../../runtime/harness/installed.js';
+import { listHarnessStates } from '../../runtime/harness/harness-list.js';
 import { routeFile } from '../route-file.js';
 
 /** Harnesses, agent profiles and the providers (agent CLIs) Jig knows. */
@@ -21,30 +19,7 @@ export const harnessRoutes = routeFile(
 
     r.serve(harnessProfiles, async () => svc.profiles());
 
-    r.serve(listHarnesses, async () => {
-      // No file: no harnesses, said as such below.
-      const load = loadHarnesses(readConfigText(inst.paths.configDir, 'harnesses.yaml'));
-      const providers = catalog.providers().providers;
-      const harnesses = await Promise.all(
-        Object.entries(load.model?.harnesses ?? {}).map(async ([id, h]) => {
-          const def = providers[h.provider];
-          const executable = h.executable ?? def?.command[0] ?? h.provider;
-          const path = resolveExecutable(executable);
-          const v = def?.verified_with;
-          return {
-            id,
-            provider: h.provider,
-            enabled: h.enabled,
-            executable,
-            path,
-            installed: path !== null,
-            version: path ? await executableVersion(path) : null,
-            verified_with: v ? `${v.package}@${v.version}` : null,
-          };
-        }),
-      );
-      return { harnesses, problems: load.problems };
-    });
+    r.serve(listHarnesses, async () => listHarnessStates(inst.paths.configDir, catalog));
 
     const providers = () => {
       const load = catalog.providers();

@@ -8,13 +8,14 @@ import { StoragePage } from './storage.js';
 import './settings.css';
 
 /*
- * Settings: one tab per area, each at its own address (`/settings/policy`). Policy and Auto-intake
+ * Settings: one tab per area, each at its own address (`/settings/policy`, `/settings/auto-intake`
+ * as the spec names them; 1.x addresses redirect, shell/old-addresses.tsx). Policy and Auto-intake
  * edit through the drafts protocol (nothing changes until Review & publish); the others save
  * through their own routes at once.
  */
 const TABS = [
   { to: 'policy', label: 'Policy', element: <PolicyPage /> },
-  { to: 'intake', label: 'Auto-intake', element: <IntakePage /> },
+  { to: 'auto-intake', label: 'Auto-intake', element: <IntakePage /> },
   { to: 'notifications', label: 'Notifications', element: <NotifyPage /> },
   { to: 'access', label: 'Access', element: <AccessPage /> },
   { to: 'appearance', label: 'Appearance', element: <AppearancePage /> },

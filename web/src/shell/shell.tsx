@@ -1,15 +1,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Archive, BarChart3, LayoutList, Menu, Plus, Search, Settings, Shapes } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { useLive, type LiveState } from '../live.js';
 import { applyQuery, healthQuery } from '../queries.js';
 import { ThemeApplier } from '../settings/apply-theme.js';
+import { AboutDialog } from './about.js';
 import { BrowserNotify } from './browser-notify.js';
 
 /*
  * The frame around every screen: the sidebar (search, board, and the screens of the next board
- * issue), the footer with the address, version and live state, and the apply chip.
+ * issue), the footer with the address, version and live state, and the apply chip. The version
+ * opens About (shell/about.tsx).
  */
 
 /** The sidebar's pages; More is the phone's tab for the ones its bottom bar has no room for. */
@@ -61,6 +63,7 @@ export function Shell({
   const client = useQueryClient();
   const live = useLive(client);
   const health = useQuery({ ...healthQuery(), staleTime: 60_000 });
+  const [about, setAbout] = useState(false);
   return (
     <div className="shell">
       <ThemeApplier />
@@ -83,13 +86,14 @@ export function Shell({
           <div className={`live live-${live}`} role="status" aria-live="polite">
             <span className="dot" aria-hidden /> {LIVE_LABEL[live]}
           </div>
-          <div className="muted small">
-            {location.host}
-            {health.data ? ` · v${health.data.version}` : ''}
-          </div>
+          <div className="muted small">{location.host}</div>
+          <button type="button" className="link small about-link" onClick={() => setAbout(true)}>
+            {health.data ? `v${health.data.version} · ` : ''}About
+          </button>
         </div>
       </nav>
       <main className="content">{children}</main>
+      {about && <AboutDialog onClose={() => setAbout(false)} />}
     </div>
   );
 }
@@ -104,8 +108,9 @@ export function Coming({ title }: { title: string }) {
   );
 }
 
-/** The phone's fourth tab: the screens the bottom bar has no room for. */
+/** The phone's fourth tab: the screens the bottom bar has no room for, and About (its foot is hidden). */
 export function More() {
+  const [about, setAbout] = useState(false);
   return (
     <section className="page">
       <h1>More</h1>
@@ -119,7 +124,13 @@ export function More() {
         <li>
           <NavLink to="/settings">Settings</NavLink>
         </li>
+        <li>
+          <button type="button" className="link" onClick={() => setAbout(true)}>
+            About Jig
+          </button>
+        </li>
       </ul>
+      {about && <AboutDialog onClose={() => setAbout(false)} />}
     </section>
   );
 }
