@@ -14,6 +14,10 @@ const Members = z
   .describe('when repo names a workspace: the members to run on (default every member)');
 
 const Overrides = z.record(z.string(), z.unknown());
+/** Per node: model, effort, extra_prompt, auto_escalate, auto_escalate_stuck, auto_escalate_delay_s (items/node-override.ts). */
+const NodeOverrides = Overrides.describe(
+  'per node id: `model`, `effort`, `extra_prompt` (added to its agent prompts), `auto_escalate` (its own escalation task runs when stuck), `auto_escalate_stuck` and `auto_escalate_delay_s` (an escalation turn for a stuck stop there, overriding policy)',
+);
 
 /** Who filed an item: a person, a trigger or schedule, a duplicate, an agent, or auto-intake. */
 export const ITEM_SOURCES = ['human', 'trigger', 'schedule', 'duplicate', 'agent', 'auto_intake'] as const;
@@ -169,7 +173,7 @@ export const CreateItemBody = z
       .strict()
       .optional(),
     agent_overrides: Overrides.optional(),
-    node_overrides: Overrides.optional(),
+    node_overrides: NodeOverrides.optional(),
     policy_override: Overrides.optional(),
     budget_usd: z.number().positive().nullable().optional().describe("the item's own dollar cap"),
     base_branch: z.string().min(1).optional(),
@@ -201,7 +205,7 @@ export const PatchItemBody = z
       .strict()
       .optional(),
     agent_overrides: Overrides.optional(),
-    node_overrides: Overrides.optional(),
+    node_overrides: NodeOverrides.optional(),
     policy_override: Overrides.optional(),
     budget_usd: z.number().positive().nullable().optional(),
     skip_nodes: SkipNodes.optional().describe('only before the item starts'),
