@@ -12,6 +12,7 @@ const Analytics = lazy(() => import('./analytics/analytics.js'));
 const Templates = lazy(() => import('./templates/templates.js'));
 const Settings = lazy(() => import('./settings/settings.js'));
 const ReviewPage = lazy(() => import('./review/review-page.js'));
+const NewItemPage = lazy(() => import('./composer/new-item-page.js'));
 
 const later = (screen: ReactNode) => (
   <Suspense fallback={<p className="page muted">Loading…</p>}>{screen}</Suspense>
@@ -58,6 +59,7 @@ export function App() {
       <Routes>
         <Route path="/" element={<Board />} />
         <Route path="/archived" element={<Board archived />} />
+        <Route path="/work-items/new" element={later(<NewItemPage onFewer={compose} />)} />
         <Route path="/work-items/:id" element={<ItemPage />} />
         <Route path="/work-items/:id/nodes/:node" element={<ItemPage />} />
         <Route path="/work-items/:id/review" element={later(<ReviewPage />)} />

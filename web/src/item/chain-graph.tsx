@@ -1,6 +1,5 @@
-import { Background, Controls, ReactFlow, type Node, type NodeProps } from '@xyflow/react';
-import '@xyflow/react/dist/style.css';
-import { chainEdges, positionOf } from '../graph/layout.js';
+import type { NodeProps } from '@xyflow/react';
+import { ChainFlow, layChain, type ChainNode as FlowNode } from '../graph/chain-flow.js';
 import { ExecShell, GateShell } from '../graph/node-shells.js';
 import { useMemo } from 'react';
 import type { ModelNode } from '../../../src/contract/config/chain-model.js';
@@ -13,7 +12,7 @@ import { duration, type NodeStatus } from './node-states.js';
  */
 
 type Data = { node: ModelNode; status: NodeStatus; selected: boolean };
-type ChainNode = Node<Data, 'exec' | 'gate'>;
+type ChainNode = FlowNode<Data>;
 
 const STATE_LABEL: Record<NodeStatus['state'], string> = {
   pending: 'not run',
@@ -70,39 +69,11 @@ export interface ChainGraphProps {
 export default function ChainGraph({ nodes, states, selected, onSelect, onOpen }: ChainGraphProps) {
   const flow = useMemo(() => {
     const fallback: NodeStatus = { state: 'pending', ms: null, runs: 0 };
-    const graphNodes: ChainNode[] = nodes.map((n, i) => ({
-      id: n.id,
-      type: n.kind,
-      position: positionOf(i, n.kind),
-      data: { node: n, status: states.get(n.id) ?? fallback, selected: n.id === selected },
-      ariaLabel: `${n.kind === 'gate' ? 'gate' : 'node'} ${n.id}: ${STATE_LABEL[(states.get(n.id) ?? fallback).state]}`,
-    }));
-    const edges = chainEdges(
-      nodes.map((n) => ({
-        id: n.id,
-        kind: n.kind,
-        rejectTo: n.kind === 'gate' ? (n.reject_to ?? null) : null,
-      })),
+    return layChain(
+      nodes,
+      (n): Data => ({ node: n, status: states.get(n.id) ?? fallback, selected: n.id === selected }),
+      (n, d) => `${n.kind === 'gate' ? 'gate' : 'node'} ${n.id}: ${STATE_LABEL[d.status.state]}`,
     );
-    return { graphNodes, edges };
   }, [nodes, states, selected]);
-  return (
-    <div className="chain-graph" aria-label="Chain graph">
-      <ReactFlow
-        nodes={flow.graphNodes}
-        edges={flow.edges}
-        nodeTypes={nodeTypes}
-        fitView
-        fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        minZoom={0.2}
-        onNodeClick={(_e, n) => onSelect(n.id)}
-        onNodeDoubleClick={(_e, n) => onOpen(n.id)}
-      >
-        <Background gap={16} size={1} />
-        <Controls showInteractive={false} />
-      </ReactFlow>
-    </div>
-  );
+  return <ChainFlow flow={flow} nodeTypes={nodeTypes} onSelect={onSelect} onOpen={onOpen} />;
 }
