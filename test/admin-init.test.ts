@@ -9,29 +9,31 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FAKE_CLAUDE } from './helpers/fake-claude.js';
 import { makeRepo } from './helpers/git.js';
 import { cleanupAll, jigBin, runJig, tempHome } from './helpers/server.js';
 
 /*
- * `jig admin init` with fake agent CLIs on PATH (shell scripts that record their argv) and a temp
- * HOME: what it changes the first time, and that a second run changes nothing.
+ * `jig admin init` with fake agent CLIs on PATH (scripts that record their argv) and a temp HOME:
+ * what it changes the first time, and that a second run changes nothing. The Claude Code plugin it
+ * also installs is test/admin-plugin.test.ts's.
  */
 
 afterAll(cleanupAll);
 
-/** A fake `claude` that keeps its one MCP server in a state file, as `claude mcp get|add` would. */
-const FAKE_CLAUDE = `#!/bin/sh
-for a in "$@"; do printf '%s|' "$a" >> "$FAKE_LOG"; done
-printf '\\n' >> "$FAKE_LOG"
-if [ "$1 $2" = "mcp get" ]; then
-  [ -f "$FAKE_STATE" ] && exit 0
-  echo 'No MCP server named "jig".' >&2
-  exit 1
-fi
-if [ "$1 $2" = "mcp add" ]; then : > "$FAKE_STATE"; echo added; exit 0; fi
-exit 2
-`;
 const NOT_RUN = '#!/bin/sh\nexit 3\n';
+const COMMANDS = [
+  'board',
+  'check',
+  'doctor',
+  'gates',
+  'handoff',
+  'prepare',
+  'review',
+  'status',
+  'steer',
+  'triage',
+];
 
 function world(agents: Record<string, string>) {
   const home = tempHome('jig-init-home-');
@@ -49,7 +51,7 @@ function world(agents: Record<string, string>) {
     CODEX_HOME: '',
     JIG_HOME: jigHome,
     FAKE_LOG: join(home, 'claude.log'),
-    FAKE_STATE: join(home, 'claude.state'),
+    FAKE_STATE: join(home, 'claude.state.json'),
   };
   const log = () => (existsSync(env.FAKE_LOG) ? readFileSync(env.FAKE_LOG, 'utf8').trim().split('\n') : []);
   return {
@@ -82,19 +84,36 @@ describe('jig admin init', () => {
 
     const first = await w.init();
     const added = ['mcp', 'add', '-s', 'user', ...launch(w.jigHome)];
+    const dir = join(w.jigHome, 'claude-plugin');
+    const version = (
+      JSON.parse(readFileSync(join(dir, 'jig', '.claude-plugin', 'plugin.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+    const plugin = `the Claude Code plugin jig@jig ${version} (${COMMANDS.map((c) => `/jig:${c}`).join(' ')})`;
     expect(first).toEqual({
       code: 0,
       stdout: [
         `claude: ran \`claude ${added.join(' ')}\``,
+        `plugin: wrote ${plugin} to ${dir}`,
+        `claude plugin: installed jig@jig ${version} (ran claude plugin marketplace add --scope user ${dir}; claude plugin install -s user jig@jig)`,
         `codex: added [mcp_servers.jig] to ${toml}`,
         'gemini: gemini not found on PATH; skipped',
         'cursor: cursor-agent or cursor not found on PATH; skipped',
-        'changed 2 agent configuration(s); restart the agent CLIs to load the jig tools',
+        'changed 3 agent configuration(s); restart the agent CLIs to load the jig tools',
         '',
       ].join('\n'),
       stderr: '',
     });
-    expect(w.log()).toEqual(['mcp|get|jig|', `${added.join('|')}|`]);
+    const firstLog = [
+      'mcp|get|jig|',
+      `${added.join('|')}|`,
+      'plugin|marketplace|list|--json|',
+      `plugin|marketplace|add|--scope|user|${dir}|`,
+      'plugin|list|--json|',
+      'plugin|install|-s|user|jig@jig|',
+    ];
+    expect(w.log()).toEqual(firstLog);
     const written = readFileSync(toml, 'utf8');
     expect(written).toBe(
       [
@@ -115,6 +134,8 @@ describe('jig admin init', () => {
       code: 0,
       stdout: [
         'claude: Claude Code already has an MCP server named jig; unchanged',
+        `plugin: ${dir} holds ${plugin}; unchanged`,
+        `claude plugin: jig@jig ${version} is installed; unchanged`,
         `codex: ${toml} already has [mcp_servers.jig]; unchanged`,
         'gemini: gemini not found on PATH; skipped',
         'cursor: cursor-agent or cursor not found on PATH; skipped',
@@ -123,7 +144,12 @@ describe('jig admin init', () => {
       ].join('\n'),
       stderr: '',
     });
-    expect(w.log()).toEqual(['mcp|get|jig|', `${added.join('|')}|`, 'mcp|get|jig|']);
+    expect(w.log()).toEqual([
+      ...firstLog,
+      'mcp|get|jig|',
+      'plugin|marketplace|list|--json|',
+      'plugin|list|--json|',
+    ]);
     expect(readFileSync(toml, 'utf8')).toBe(written);
   });
 
@@ -149,7 +175,12 @@ describe('jig admin init', () => {
     });
     expect(existsSync(join(w.home, '.gemini'))).toBe(false);
     expect(first.stdout).toContain('codex: codex not found on PATH; skipped\n');
-    expect(first.stdout).toMatch(/changed 3 agent configuration\(s\)/);
+    // Claude's MCP server and plugin, Gemini and Cursor; the plugin in Claude's local scope (not
+    // committed: its marketplace path is this machine's), run in the repository.
+    expect(first.stdout).toMatch(/changed 4 agent configuration\(s\)/);
+    const dir = join(w.jigHome, 'claude-plugin');
+    expect(w.log()).toContain(`plugin|marketplace|add|--scope|local|${dir}|`);
+    expect(w.log()).toContain('plugin|install|-s|local|jig@jig|');
 
     const second = await w.init('--repo', repo);
     expect(second.code).toBe(0);

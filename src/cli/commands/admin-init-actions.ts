@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { writeFileAtomic } from '../../client/atomic-file.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, runVerb } from '../output.js';
-import { packageFile } from '../package-files.js';
 import { repoOfCwd } from '../repo-of-cwd.js';
+import { mcpLaunch, onPath, type McpLaunch } from './agent-launch.js';
+import { filesLine, installClaudePlugin, type PluginInstall } from './claude-plugin-install.js';
 
 /*
  * `jig admin init [--repo]`: registers `jig admin mcp` with each agent CLI found on PATH, in the
@@ -14,46 +15,11 @@ import { repoOfCwd } from '../repo-of-cwd.js';
  * for that repository only where the CLI has a per-project file. Idempotent: an agent that already
  * has a `jig` server is left as it is, and a second run says nothing changed. A `jig` entry that
  * differs is the user's: left as it is unless --force replaces it (JSON files only: jig appends to a
- * TOML file and never rewrites one, so a different Codex entry is for the user to edit).
+ * TOML file and never rewrites one, so a different Codex entry is for the user to edit). It also
+ * writes the Claude Code plugin into the Jig home and installs it (claude-plugin-install.ts).
  */
-
-/** How an agent CLI should start the MCP server. */
-export interface McpLaunch {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-}
 
 type Outcome = { agent: string; state: 'changed' | 'unchanged' | 'skipped' | 'failed'; line: string };
-
-function onPath(names: string[], env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    for (const name of names) {
-      const file = resolve(dir, name);
-      try {
-        accessSync(file, constants.X_OK);
-        if (statSync(file).isFile()) return file;
-      } catch {
-        // Not here; the next directory may have it.
-      }
-    }
-  }
-  return null;
-}
-
-/**
- * `jig admin mcp` as this machine can start it: the absolute path of the `jig` on PATH (an agent CLI
- * may start servers with another PATH), else node and this package's bin.
- */
-export function mcpLaunch(env: NodeJS.ProcessEnv = process.env): McpLaunch {
-  const extra: Record<string, string> = {};
-  if (env.JIG_HOME && env.JIG_HOME.trim() !== '') extra.JIG_HOME = resolve(env.JIG_HOME);
-  const jig = onPath(['jig'], env);
-  if (jig) return { command: jig, args: ['admin', 'mcp'], env: extra };
-  const bin = packageFile('bin/jig.js');
-  return { command: process.execPath, args: [bin, 'admin', 'mcp'], env: extra };
-}
 
 /** A JSON settings file's object, or the reason it cannot be read as one (then it is not touched). */
 function readJsonObject(
@@ -211,6 +177,24 @@ function registerInClaude(bin: string, launch: McpLaunch, repo: string | null): 
   return { agent, state: 'changed', line: `ran \`${shown}\`${repo ? ` in ${repo}` : ''}` };
 }
 
+/**
+ * The Claude Code plugin: its files in the Jig home (the `plugin` line) and its install into Claude
+ * Code (`claude plugin`), which says the command to run when `claude` is not on PATH.
+ */
+function claudePlugin(repo: string | null, force: boolean, env: NodeJS.ProcessEnv): Outcome[] {
+  let p: PluginInstall;
+  try {
+    p = installClaudePlugin(repo, force, env);
+  } catch (err) {
+    const why = `could not write the Claude Code plugin: ${(err as Error).message}`;
+    return [{ agent: 'plugin', state: 'failed', line: why }];
+  }
+  return [
+    { agent: 'plugin', state: p.files === 'written' ? 'changed' : 'unchanged', line: filesLine(p) },
+    { agent: 'claude plugin', state: p.claude.state, line: p.claude.line },
+  ];
+}
+
 /** Registers with every agent CLI on PATH; `repo` picks the per-project files where a CLI has them. */
 export function initAgents(
   repo: string | null,
@@ -228,6 +212,7 @@ export function initAgents(
 
   const claude = onPath(['claude'], env);
   out.push(claude ? registerInClaude(claude, launch, repo) : missing('claude', ['claude']));
+  out.push(...claudePlugin(repo, force, env));
 
   if (onPath(['codex'], env)) {
     const codexHome = env.CODEX_HOME && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex');
@@ -264,10 +249,13 @@ export function adminInit(opts: { repo?: string | boolean; force?: boolean }): P
     }
     const results = initAgents(repo, opts.force === true);
     const lines = results.map((r) => `${r.agent}: ${r.line}`);
-    const changed = results.filter((r) => r.state === 'changed').length;
-    if (changed === 0) lines.push('nothing changed');
-    else
+    // The plugin's files in the Jig home are not an agent's configuration: counted apart.
+    const changed = results.filter((r) => r.state === 'changed' && r.agent !== 'plugin').length;
+    if (changed > 0)
       lines.push(`changed ${changed} agent configuration(s); restart the agent CLIs to load the jig tools`);
+    else if (results.some((r) => r.state === 'changed'))
+      lines.push('no agent configuration changed; restart Claude Code to load the new plugin files');
+    else lines.push('nothing changed');
     process.stdout.write(`${lines.join('\n')}\n`);
     return results.some((r) => r.state === 'failed') ? EXIT_FAIL : EXIT_OK;
   });

@@ -9,6 +9,7 @@ import { registerUpdate } from './admin-update.js';
 import { registerMcp } from './admin-mcp.js';
 import { registerAdminLater } from './admin-later.js';
 import { registerPermissionHook } from './admin-permission-hook.js';
+import { registerPlugin } from './admin-plugin.js';
 import { registerSchedules } from './schedules.js';
 import { registerTemplates } from './templates.js';
 
@@ -37,5 +38,6 @@ export function registerAdmin(program: Command): void {
   registerSchedules(admin);
   registerTemplates(admin);
   registerAddon(admin);
+  registerPlugin(admin);
   registerAdminLater(admin);
 }
