@@ -146,7 +146,7 @@ describe.skipIf(noChromium !== null)(
     it('adds a schedule in Auto-intake, publishes it and shows its next fire time', async () => {
       const { page } = s;
       await page.getByRole('link', { name: 'Auto-intake' }).click();
-      await page.waitForURL(/\/settings\/intake$/);
+      await page.waitForURL(/\/settings\/auto-intake$/);
       await page.getByText('No schedules.').waitFor();
       await page.getByText('No auto-intake poll has run yet.').waitFor();
       const form = page.getByRole('form', { name: 'Add a schedule' });
