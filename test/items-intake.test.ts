@@ -14,7 +14,8 @@ const trigger = (body: unknown) => post('/api/triggers', body);
 beforeAll(async () => {
   jig = await startJig();
   repo = makeRepo({ 'package.json': '{"scripts":{"test":"node -e 0"}}\n', 'docs/spec.md': '# The spec\n' });
-  const r = await post('/api/repos', { path: repo });
+  // Named: on a machine with no agent CLI a new repo would be proposed `manual` (launch-check.test.ts).
+  const r = await post('/api/repos', { path: repo, default_chain: 'default' });
   expect(r.status).toBe(201);
 });
 afterAll(cleanupAll);
@@ -360,6 +361,8 @@ describe('POST /api/work-items', () => {
         ],
         gates: ['spec_approval', 'plan_approval', 'local_review'],
         budget_cap: { cap_usd: 10, key: 'policy', spent_usd: 0 },
+        // What this machine has installed decides it: launch-check.test.ts pins it.
+        cannot_launch: expect.any(Array),
       },
     });
     // An attached spec passes the node that writes it and the gate that shows it; skip_nodes its own.

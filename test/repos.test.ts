@@ -38,6 +38,8 @@ describe('POST /api/repos/probe', () => {
       },
       setup_command: { value: 'npm ci', reason: 'package.json with package-lock.json' },
       workspace: null,
+      // Which depends on the agent CLIs this machine has: launch-check.test.ts pins both answers.
+      default_chain: { value: expect.stringMatching(/^(default|manual)$/), reason: expect.any(String) },
     });
   });
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CreateItemBody, ListItemsQuery, WorkItem } from '../contract/items.js';
+import type { CreateItemBody, DryRunAnswer, ListItemsQuery, WorkItem } from '../contract/items.js';
 import {
   escalateItem as escalate,
   stopEscalation as stopTurn,
@@ -37,6 +37,18 @@ export async function createItem(c: JigClient, body: CreateItemInput): Promise<W
       `${create.method} ${create.path}`,
       200,
       'a dry run answered for a filing',
+    );
+  return answer;
+}
+
+/** What a filing would be (`?dry_run=1`): its nodes, gates, cap and the launches that cannot start here. */
+export async function dryRunItem(c: JigClient, body: CreateItemInput): Promise<z.infer<typeof DryRunAnswer>> {
+  const answer = await c.call(create, { body, query: { dry_run: '1' } });
+  if (!('dry_run' in answer))
+    throw new UnexpectedAnswerError(
+      `${create.method} ${create.path}`,
+      201,
+      'a filing answered for a dry run',
     );
   return answer;
 }

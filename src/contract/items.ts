@@ -278,5 +278,16 @@ export const DryRunAnswer = z.object({
     ),
     gates: z.array(z.string()),
     budget_cap: BudgetCap,
+    cannot_launch: z
+      .array(
+        z.object({
+          node: z.string(),
+          task: z.string().describe('the agent task path'),
+          reason: z.string().describe('why each harness it may run on cannot launch here'),
+        }),
+      )
+      .describe(
+        'agent tasks of the nodes that will run that cannot start on this machine: the harness missing from harnesses.yaml or disabled, not allowed by policy, or its CLI not installed (for every fallback too); empty when all can',
+      ),
   }),
 });

@@ -30,6 +30,11 @@ export const ProbeAnswer = z.object({
     })
     .nullable()
     .describe('a workspace Jig proposes when .gitmodules declares submodules; null otherwise'),
+  default_chain: z
+    .object({ value: z.string(), reason: z.string() })
+    .describe(
+      'the chain a newly connected repo gets: `default`, or `manual` (no agent) when no agent CLI is installed here',
+    ),
 });
 export type ProbeAnswer = z.infer<typeof ProbeAnswer>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { patchItem } from '../client/item-setup.js';
-import { createItem } from '../client/items.js';
+import { createItem, dryRunItem } from '../client/items.js';
 import { connectRepo } from '../client/repos.js';
 import { AttachmentInput, AttachmentKind, CreateItemBody } from '../contract/items.js';
 import { defineTool, ToolRefusal, type ToolSpec } from './tool.js';
@@ -32,6 +32,12 @@ const createInput = CreateItemBody.omit({ start: true, chain_template: true, pol
   policy: Overrides.optional().describe(
     'the item\'s own policy override, PATH.FIELD keys, e.g. {"verification.max_attempts": 3}',
   ),
+  dry_run: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: file nothing; answer what would be filed: the nodes that run, the gates, the cap, and the agent tasks this machine cannot launch (cannot_launch)',
+    ),
 }).shape;
 
 const setupNote = 'Only before the item starts (the API answers 409 once it has).';
@@ -44,14 +50,15 @@ export const setupTools: ToolSpec[] = [
     description:
       'File a Jig work item: a title and a repository, run through a chain of agent tasks, commands and ' +
       'human gates. It is filed paused: nothing runs until resume_work_item (or a person) starts it. ' +
-      'Answers the item, with its id.',
+      'Answers the item, with its id (with dry_run: what would be filed, and the agent tasks that cannot start here).',
     kind: 'none',
     input: createInput,
     run: async (ctx, a) => {
-      const { policy, ...rest } = a;
+      const { policy, dry_run: dry, ...rest } = a;
       const repo = a.repo ?? ctx.cwdRepo;
       if (!repo) throw new ToolRefusal('create_work_item needs repo: the cwd is not inside a git repository');
-      return createItem(ctx.client, { ...rest, repo, policy_override: policy, start: false });
+      const body = { ...rest, repo, policy_override: policy, start: false };
+      return dry ? dryRunItem(ctx.client, body) : createItem(ctx.client, body);
     },
   }),
   defineTool({

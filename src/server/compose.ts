@@ -32,6 +32,7 @@ import { AddonContent } from '../runtime/addons/content.js';
 import type { EventLog } from '../runtime/events/event-log.js';
 import { MergeRequestsService } from '../runtime/forge/merge-requests-service.js';
 import { HarnessCatalog } from '../runtime/harness/catalog.js';
+import { anyAgentCli, launchChecker } from '../runtime/harness/launch-check.js';
 import type { HomePaths } from '../runtime/home/paths.js';
 import type { Instance } from '../runtime/instance.js';
 import { AutoIntake } from '../runtime/intake/auto-intake.js';
@@ -159,8 +160,12 @@ export function compose(f: Foundations): Services {
     log.warn({ file: r.file, problems: r.problems }, 'config file does not load');
   // The one writer of the home's config files: every service that saves one is handed it.
   const writer = new ConfigWriter(paths.configDir);
-  const repos = new ReposService(writer, store, process.cwd(), config, f.repoMap);
   const harnessCatalog = new HarnessCatalog(paths.configDir);
+  const repos = new ReposService(writer, store, process.cwd(), config, f.repoMap, () =>
+    !anyAgentCli(paths.configDir, harnessCatalog) && config.lookup('manual').ok
+      ? { value: 'manual', reason: 'no agent CLI is installed here (harnesses.yaml)' }
+      : { value: 'default', reason: 'the seeded chain' },
+  );
   // The server's facts; the port is set once it listens, the reattach summary once it recovers.
   const facts = {
     paths,
@@ -226,6 +231,7 @@ export function compose(f: Foundations): Services {
     ended: (id) => engine.ended(id),
     settle: { ended: (id) => engine.dependencyEnded(id), changed: (id) => engine.dependenciesChanged(id) },
     runDir: paths.runDir,
+    launchCheck: launchChecker(paths.configDir, harnessCatalog, () => config.policy),
   });
   const reviews = new ReviewsService({
     store,

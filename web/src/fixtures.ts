@@ -81,6 +81,7 @@ export function aProbe(over: Partial<AnswerOf<'probeRepo'>> = {}): AnswerOf<'pro
     test_command: { value: 'npm test', reason: 'package.json has a test script' },
     setup_command: { value: 'npm ci', reason: 'package-lock.json' },
     workspace: null,
+    default_chain: { value: 'default', reason: 'the seeded chain' },
     ...over,
   };
 }

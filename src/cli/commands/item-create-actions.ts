@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { nextFor, printAct } from '../next-step.js';
 import type { Command } from 'commander';
 import { JigClient } from '../../client/http.js';
-import { createItem } from '../../client/items.js';
+import { createItem, dryRunItem } from '../../client/items.js';
+import { describeDryRun } from './item-dry-run.js';
 import { EXIT_OK, printJson } from '../output.js';
 import { statSync } from 'node:fs';
 import { inRepo } from '../in-repo.js';
@@ -33,6 +34,7 @@ export interface CreateOpts {
   skipNodes?: string[];
   nodeOverride?: NodeAssignment[];
   policy?: PolicyAssignment[];
+  dryRun?: boolean;
   json?: boolean;
 }
 
@@ -104,7 +106,7 @@ export function itemCreate(title: string, opts: CreateOpts, cmd: Command): Promi
     } catch (err) {
       throw new BadArgument((err as Error).message);
     }
-    const created = await createItem(new JigClient(), {
+    const body = {
       title,
       repo,
       ...(members ? { members } : {}),
@@ -121,7 +123,14 @@ export function itemCreate(title: string, opts: CreateOpts, cmd: Command): Promi
       after: opts.after,
       // Only when given: left out, the server decides by who files it.
       auto_gate: cmd.getOptionValueSource('autoGate') === 'cli' ? opts.autoGate : undefined,
-    });
+    };
+    if (opts.dryRun) {
+      const dry = await dryRunItem(new JigClient(), body);
+      if (opts.json) printJson(dry);
+      else process.stdout.write(describeDryRun(dry));
+      return EXIT_OK;
+    }
+    const created = await createItem(new JigClient(), body);
     if (opts.json) printJson(created);
     else
       printAct(

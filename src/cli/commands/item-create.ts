@@ -133,6 +133,10 @@ export function registerItemCreate(item: Command): void {
       'nodes of the chain to pass without running (each must be skippable)',
       nodeList,
     )
+    .option(
+      '--dry-run',
+      'check it and say what would be filed (nodes, gates, agent tasks that cannot start here); files nothing',
+    )
     .option('--json', 'print the API answer')
     .action(later(() => import('./item-create-actions.js'), 'itemCreate'));
 }

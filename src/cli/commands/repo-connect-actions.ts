@@ -98,7 +98,7 @@ export function repoConnect(path: string | undefined, opts: ConnectOpts): Promis
         `  branch  ${probe.default_branch ?? 'unknown'}`,
         `  tests   ${shown(tests, 'none')}`,
         `  setup   ${shown(setup, 'nothing')}`,
-        `  chain   ${opts.chain ?? saved?.default_chain ?? 'default'}`,
+        `  chain   ${opts.chain ?? saved?.default_chain ?? `${probe.default_chain.value} (${probe.default_chain.reason})`}`,
       ];
       if (probe.forge) lines.push(`  forge   ${probe.forge.value} (${probe.forge.reason})`);
       if (tests.value === null)

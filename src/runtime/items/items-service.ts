@@ -10,6 +10,7 @@ import { filedSkip } from '../../core/chain/filed-skip.js';
 import { checkTitle, dropHiddenCharacters } from '../../core/items/title-rules.js';
 import { badModelIds } from '../../core/items/overrides.js';
 import { checkNodeOverrides } from '../../core/items/node-settings.js';
+import type { LaunchCheck } from '../harness/launch-check.js';
 import { policyOverrideProblem } from '../../core/items/policy-override.js';
 import { spentSince } from '../../store/sessions.js';
 import { itemsToReclaim, listItems } from '../../store/item-list.js';
@@ -83,6 +84,8 @@ export class ItemsService {
       settle?: { ended(id: string): Promise<void>; changed(id: string): Promise<void> };
       /** The home's run/ folder: a reclaimed item's sandbox folders go with its worktree. */
       runDir?: string;
+      /** The agent launches of a chain that cannot start on this machine (a dry run names them). */
+      launchCheck?: LaunchCheck;
     },
   ) {}
 
@@ -150,6 +153,12 @@ export class ItemsService {
         nodes,
         gates: nodes.filter((n) => n.kind === 'gate').map((n) => n.id),
         budget_cap: budgetCap({ budget_usd: input.budget_usd ?? null, spent_usd: 0 }, this.policyBudget()),
+        cannot_launch:
+          this.deps.launchCheck?.(
+            checked.chain.definition,
+            new Set(nodes.filter((n) => n.skipped !== null).map((n) => n.id)),
+            checked.repo,
+          ) ?? [],
       },
     };
   }

@@ -70,6 +70,11 @@ export class ReposService {
       (ChainCatalog & { steeringDefined?(name: string): boolean | null }) | null = null,
     /** A worker's `--repo-map`: the server's path of a repo, as checked out on this machine. */
     private readonly pathMap: readonly PathMapping[] = [],
+    /** The default chain a newly connected repo gets, and why: `manual` on a machine with no agent CLI. */
+    private readonly newRepoChain: () => { value: string; reason: string } = () => ({
+      value: 'default',
+      reason: 'the seeded chain',
+    }),
   ) {
     this.configDir = writer.configDir;
   }
@@ -152,7 +157,12 @@ export class ReposService {
       ...p.workspace,
       members: p.workspace.members.map((m) => ({ ...m, connected: this.find(m.repo_path) !== null })),
     };
-    return { ...p, workspace, connected: p.is_git && this.find(p.path) !== null };
+    return {
+      ...p,
+      workspace,
+      connected: p.is_git && this.find(p.path) !== null,
+      default_chain: this.newRepoChain(),
+    };
   }
 
   /**
@@ -173,7 +183,7 @@ export class ReposService {
       const base: RepoEntry = existing ?? {
         path: top,
         name: probe.name,
-        default_chain: 'default',
+        default_chain: this.newRepoChain().value,
         managed: true,
       };
       const entry: RepoEntry = { ...base, managed: true };

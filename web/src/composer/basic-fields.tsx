@@ -114,11 +114,39 @@ export function DryLine({ c }: { c: ComposerState }) {
   const after = c.d.after.length;
   const none = (c.repos.data?.repos ?? []).every((r) => !r.enabled);
   return (
-    <p className="dry muted" role="status" aria-live="polite">
-      {run
-        ? `${runs.length} of ${run.nodes.length} nodes run · ${plural(gates, 'gate')}${after > 0 ? ` · starts after ${plural(after, 'item')}` : ''}`
-        : (c.dry?.error ?? (c.repos.isSuccess && none ? 'Connect a repository first.' : ''))}
-    </p>
+    <>
+      <p className="dry muted" role="status" aria-live="polite">
+        {run
+          ? `${runs.length} of ${run.nodes.length} nodes run · ${plural(gates, 'gate')}${after > 0 ? ` · starts after ${plural(after, 'item')}` : ''}`
+          : (c.dry?.error ?? (c.repos.isSuccess && none ? 'Connect a repository first.' : ''))}
+      </p>
+      {run && run.cannot_launch.length > 0 && <CannotLaunch problems={run.cannot_launch} />}
+    </>
+  );
+}
+
+/**
+ * Said before Create, not a second after Start: the agent tasks this machine cannot launch, one line
+ * per reason (the default chain's eight tasks on a machine without `claude` are one line).
+ */
+export function CannotLaunch({ problems }: { problems: { task: string; reason: string }[] }) {
+  const byReason = new Map<string, string[]>();
+  for (const p of problems) byReason.set(p.reason, [...(byReason.get(p.reason) ?? []), p.task]);
+  return (
+    <div className="dry cannot-launch" role="alert">
+      <strong>{plural(problems.length, 'agent task')} cannot start on this machine:</strong>
+      <ul>
+        {[...byReason].map(([reason, tasks]) => (
+          <li key={reason}>
+            {reason} <span className="muted">({tasks.join(', ')})</span>
+          </li>
+        ))}
+      </ul>
+      <span className="muted">
+        Install the agent CLI, or pick a chain that needs none (manual). Started as it is, the item stops at
+        its first agent task.
+      </span>
+    </div>
   );
 }
 

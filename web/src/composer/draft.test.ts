@@ -125,6 +125,7 @@ describe('a node of the new item', () => {
         nodes: Object.entries(skipped).map(([id, s]) => ({ id, kind: 'exec' as const, skipped: s })),
         gates: [],
         budget_cap: { cap_usd: null, key: null, spent_usd: 0 },
+        cannot_launch: [],
       },
     },
   });
