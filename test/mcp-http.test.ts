@@ -12,6 +12,7 @@ import { engineSetup, oneCommand } from './helpers/engine.js';
 import { GATED, call, ok, scenario, untilTool } from './helpers/mcp.js';
 import { homeWithAccess, testHash } from './helpers/perimeter.js';
 import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js';
+import { resolveExecutable } from '../src/runtime/harness/installed.js';
 
 /*
  * `/mcp` on the server's own port, driven by the MCP SDK's Streamable HTTP client. A worker names
@@ -192,6 +193,30 @@ describe('act tools: resume steers, skip path, retry restart', () => {
   it('resume_work_item takes steers by task path: a path naming no agent task is refused, a good one recorded', async () => {
     const client = await connect();
     const item = await ok(client, 'create_work_item', { title: 'MCP steers', repo, chain: 'steered' });
+    // Filed through the MCP tools: the board says an agent filed it, not a person.
+    expect([item.source, item.status]).toEqual(['agent', 'paused']);
+    // This server runs the seeded harnesses: whether claude launches is this machine's to say.
+    const missing = [
+      {
+        node: 'work',
+        task: 'work.main.implement',
+        reason: 'claude: claude is not installed here (not on PATH)',
+      },
+    ];
+    const dry = await ok(client, 'create_work_item', {
+      title: 'MCP dry',
+      repo,
+      chain: 'steered',
+      dry_run: true,
+    });
+    expect(dry).toMatchObject({
+      dry_run: true,
+      would_file: {
+        title: 'MCP dry',
+        chain: 'steered',
+        cannot_launch: resolveExecutable('claude') ? [] : missing,
+      },
+    });
     expect(
       await call(client, 'resume_work_item', { work_item_id: item.id, steers: { 'work.main.review': 'x' } }),
     ).toMatchObject({

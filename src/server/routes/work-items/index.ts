@@ -17,7 +17,9 @@ export const workItemRoutes = routeFile(
       const b = req.body;
       const input = { ...b, attachments: b.attachments };
       if (req.query.dry_run === '1' || req.query.dry_run === 'true') return inst.items.dryRun(input, b.start);
-      return reply.code(201).send(await inst.itemRequests.file(input, 'human', req.actor));
+      // What an agent files (a worker naming its item, or the MCP tools) says so on the board.
+      const source = req.actor === 'agent' ? 'agent' : 'human';
+      return reply.code(201).send(await inst.itemRequests.file(input, source, req.actor));
     });
 
     r.serve(listItems, async (req) => inst.items.list(req.query));
