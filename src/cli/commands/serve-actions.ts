@@ -13,7 +13,11 @@ export async function serveForeground(opts: {
   silence?: number;
   repoMap?: string[];
   advertise?: string;
+  demo?: boolean;
 }): Promise<void> {
+  // A demo runs on a throwaway home, never the user's (JIG_HOME is read when the server starts).
+  const demo = opts.demo ? (await import('./demo.js')).prepareDemoHome() : null;
+  if (demo) process.env.JIG_HOME = demo.home;
   // `jig serve` is the one verb that runs the server itself (DESIGN.md: cli -> server/main.ts only).
   const { startServer } = await import('../../server/main.js');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -45,7 +49,8 @@ export async function serveForeground(opts: {
   try {
     server = await startServer({
       host: opts.host,
-      port: opts.port,
+      // A free port unless one is asked for: a demo must not take the real Jig's 8765.
+      port: opts.port ?? (demo ? 0 : undefined),
       ...(opts.worker ? { worker: true } : {}),
       ...(opts.name !== undefined ? { name: opts.name } : {}),
       ...(opts.work === false ? { noWork: true } : {}),
@@ -69,6 +74,18 @@ export async function serveForeground(opts: {
   if (server.exposure.offLoopback) {
     process.stdout.write(`jig: bound to ${server.inst.bind}: other machines can reach this port\n`);
     for (const w of server.exposure.warnings) process.stderr.write(`jig: warning: ${w}\n`);
+  }
+  if (demo) {
+    try {
+      const lines = await (await import('./demo.js')).seedDemo(server.url, demo.repo);
+      process.stdout.write(
+        `jig demo: a throwaway home at ${demo.home} with a sample repository and these items:\n` +
+          lines.map((l) => `  ${l}\n`).join('') +
+          `open ${server.url} to look around; delete the home when done (rm -rf ${demo.home})\n`,
+      );
+    } catch (err) {
+      process.stderr.write(`jig: the demo could not file its items: ${(err as Error).message}\n`);
+    }
   }
   if (pending) {
     const p: { signal: string; code: number } = pending;

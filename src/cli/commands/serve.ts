@@ -53,5 +53,9 @@ export function registerServe(program: Command): void {
       '--advertise <url>',
       'where the other processes sharing the store reach this one (else JIG_ADVERTISE_URL, else its own address)',
     )
+    .option(
+      '--demo',
+      'serve a throwaway home (in the temp folder) with a sample repository and items in every state; on a free port unless --port',
+    )
     .action(later(() => import('./serve-actions.js'), 'serveForeground'));
 }
