@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JigClient } from '../../client/http.js';
 import { approveGate } from '../../client/item-acts.js';
-import { createItem, getItem, moveItem, runMove } from '../../client/items.js';
+import { createItem, getItem, listItems, moveItem, runMove } from '../../client/items.js';
 import { connectRepo } from '../../client/repos.js';
 import type { WorkItem } from '../../contract/items.js';
 
@@ -130,4 +130,11 @@ export async function seedDemo(url: string, repo: string): Promise<string[]> {
   const cancelled = await file('Say hello in Klingon', 'demo');
   say(await moveItem(c, cancelled.id, 'cancel', 'Not a real language for this greeter.'), 'cancelled');
   return lines;
+}
+
+/** Pauses the demo's running items (their commands end) before the server stops. */
+export async function pauseDemo(url: string): Promise<void> {
+  const c = new JigClient({ url, token: null, workItem: null });
+  const { items } = await listItems(c, { status: 'running', limit: 100 });
+  await Promise.all(items.map((i) => runMove(c, i.id, 'pause', {})));
 }

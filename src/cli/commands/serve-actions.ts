@@ -34,13 +34,19 @@ export async function serveForeground(opts: {
       process.stderr.write(`jig: did not stop within ${STOP_DEADLINE_MS / 1000}s; exiting\n`);
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
-    running.close().then(
-      () => process.exit(exitCode),
-      (err: unknown) => {
-        process.stderr.write(`jig: error while stopping: ${(err as Error).message}\n`);
-        process.exit(1);
-      },
-    );
+    // A demo's items are paused first: a clean stop leaves running commands for the next start to
+    // adopt, and nothing will start this throwaway home again.
+    const before = demo ? import('./demo.js').then((d) => d.pauseDemo(running.url)) : Promise.resolve();
+    before
+      .catch(() => undefined)
+      .then(() => running.close())
+      .then(
+        () => process.exit(exitCode),
+        (err: unknown) => {
+          process.stderr.write(`jig: error while stopping: ${(err as Error).message}\n`);
+          process.exit(1);
+        },
+      );
   };
   // Installed before anything else, so no signal finds the default handler (which would kill
   // the process without closing the store or releasing the pid file).
