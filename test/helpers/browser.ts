@@ -103,3 +103,16 @@ export async function openBrowser(viewport = { width: 1280, height: 800 }): Prom
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 }
+
+/** Where the docs keep the screenshots they show (docs/getting-started.md). */
+export const DOC_SHOTS = join(repoRoot, 'docs', 'images');
+
+/**
+ * A screenshot the docs show: saved with the others, and into docs/images when `JIG_DOC_SHOTS=1`
+ * (`node scripts/docs-screenshots.mjs` refreshes them), so the docs show what the test saw.
+ */
+export async function docShot(page: Page, name: string): Promise<void> {
+  await shot(page, name);
+  if (process.env.JIG_DOC_SHOTS === '1')
+    await page.screenshot({ path: join(DOC_SHOTS, `${name}.png`), fullPage: false, scale: 'css' });
+}
