@@ -206,7 +206,7 @@ describe.skipIf(noChromium !== null)(
       await until(jig, item.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
       const { page } = s;
       await page.goto(`${jig.url}/work-items/${item.id}`);
-      await page.getByText('Waiting for your approval at review').waitFor();
+      await page.getByText('Waiting for your review at review').waitFor();
       // The graph draws every node of the chain, each with where it stands.
       const node = (id: string) => page.locator(`.react-flow__node[data-id="${id}"] .gn-state`);
       await node('finish').waitFor();

@@ -42,7 +42,7 @@ export default function ReviewPage() {
   const it = item.data;
   const gate = it && it.status === 'stopped' && it.stop?.kind === 'gate' ? it.current_node : null;
   const chain = useQuery({ ...itemChainQuery(id, it?.started_at ?? null), enabled: it !== undefined });
-  const doc = useGateDoc(id, gate);
+  const doc = useGateDoc(id, gate, it?.gate_document);
   const threads = useThreads(id);
   const [pending, setPending] = usePending(id);
   const [finishing, setFinishing] = useState(false);
@@ -170,8 +170,11 @@ export default function ReviewPage() {
           ))}
         </section>
       )}
-      {it.started_at === null ? (
-        <p className="muted">Nothing to review yet: the item has not started.</p>
+      {!it.has_worktree ? (
+        <p className="muted">
+          Nothing to review yet:{' '}
+          {it.started_at === null ? 'the item has not started' : 'its worktree is not cut yet'}.
+        </p>
       ) : (
         <DiffView
           item={it}
