@@ -134,5 +134,73 @@ describe.skipIf(noChromium !== null)(
       expect(failed).toEqual([]);
       expect(s.problems.slice(mark)).toEqual([]);
     });
+
+    it('on a phone: the chain editor draws its graph, and New item in the bottom bar files an item', async () => {
+      const phone = await s.context.newPage();
+      await phone.setViewportSize({ width: 390, height: 844 });
+      const failed = failures(phone);
+      await phone.goto(`${jig.url}/templates/chains/default`);
+      const graph = phone.getByLabel('Chain graph');
+      await graph.locator('.react-flow__node').first().waitFor();
+      const box = await graph.boundingBox();
+      expect(box?.width).toBeGreaterThan(300);
+      expect(box?.height).toBeGreaterThan(200);
+      // The inspector is on the screen, below the graph, not cut off at its right.
+      await phone.locator('.react-flow__node[data-id="spec_approval"]').click();
+      const inspector = phone.locator('.ce-inspector');
+      await inspector.waitFor();
+      const ib = await inspector.boundingBox();
+      expect(ib!.x).toBeGreaterThanOrEqual(0);
+      expect(ib!.x + ib!.width).toBeLessThanOrEqual(390);
+      expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await shot(phone, 'first-hour-phone-chain-editor');
+      await inspector.scrollIntoViewIfNeeded();
+      await shot(phone, 'first-hour-phone-chain-inspector');
+
+      await phone.goto(`${jig.url}/`);
+      const bar = phone.getByRole('navigation', { name: 'Main' });
+      await bar.getByRole('link', { name: 'New item' }).click();
+      const form = phone.getByRole('region', { name: 'New work item' });
+      await form.getByLabel('Title').fill('Filed from the bottom bar');
+      await shot(phone, 'first-hour-phone-new-item');
+      await form.getByRole('button', { name: 'Create paused' }).click();
+      await phone.getByRole('heading', { name: 'Filed from the bottom bar' }).waitFor();
+      const items = (await http(`${jig.url}/api/work-items`)).json.items;
+      expect(items.map((i: any) => i.title)).toContain('Filed from the bottom bar');
+      await phone.close();
+      expect(failed).toEqual([]);
+    });
+
+    it('says actions are paused while the server is away, and clears when it is back', async () => {
+      const first = await startJig();
+      const port = new URL(first.url).port;
+      const page = await s.context.newPage();
+      await page.goto(`${first.url}/`);
+      await page.locator('.live-live').waitFor();
+      // While the server is away the browser logs each refused connection: those belong to this test.
+      const mark = s.problems.length;
+      await first.stop();
+      const away = page.getByRole('alert').filter({ hasText: "Jig's server is not answering" });
+      await away.waitFor();
+      expect(await away.innerText()).toContain('Actions are paused until it is back');
+      expect(await page.locator('.shell.away').count()).toBe(1);
+      await shot(page, 'first-hour-server-away');
+      const second = await startJig({ home: first.home, args: ['--port', port] });
+      await page.locator('.live-live').waitFor();
+      await away.waitFor({ state: 'detached' });
+      expect(await page.locator('.shell.away').count()).toBe(0);
+      await page.close();
+      await second.stop();
+      const during = s.problems.splice(mark);
+      const refused = new RegExp(
+        String.raw`net::ERR_CONNECTION_(REFUSED|RESET)|status of 503 \(Service Unavailable\) \(http://127\.0\.0\.1:${port}/api/`,
+      );
+      expect(during.filter((p) => !refused.test(p))).toEqual([]);
+    });
+
+    it('logged no console errors and asked no other host for anything', () => {
+      expect(s.problems).toEqual([]);
+      expect(s.foreign).toEqual([]);
+    });
   },
 );
