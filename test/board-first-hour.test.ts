@@ -145,6 +145,15 @@ describe.skipIf(noChromium !== null)(
       const box = await graph.boundingBox();
       expect(box?.width).toBeGreaterThan(300);
       expect(box?.height).toBeGreaterThan(200);
+      // Drawn at a zoom its labels can be read at (the eight nodes fitted whole were not), from its start.
+      const scale = async () =>
+        Number(
+          /scale\(([\d.]+)\)/.exec(
+            (await graph.locator('.react-flow__viewport').getAttribute('style')) ?? '',
+          )?.[1],
+        );
+      await expect.poll(scale).toBeGreaterThanOrEqual(0.75);
+      expect(await phone.locator('.react-flow__node[data-id="spec"]').isVisible()).toBe(true);
       // The inspector is on the screen, below the graph, not cut off at its right.
       await phone.locator('.react-flow__node[data-id="spec_approval"]').click();
       const inspector = phone.locator('.ce-inspector');
