@@ -78,9 +78,9 @@ export default function ReviewPage() {
   const finish = async (v: Verdict) => {
     setError(null);
     setDone(null);
-    // At a gate an approval carries the digest of the document read; until it has loaded (or is
-    // known not to exist) there is nothing to pin the approval to.
-    if (v.outcome === 'approve' && gate && doc.data === undefined) {
+    // At a gate an approval carries the digest of the document read; until it has loaded there is
+    // nothing to pin the approval to. A gate whose item names no document has none to wait for.
+    if (v.outcome === 'approve' && gate && it.gate_document && doc.data === undefined) {
       setError("The gate's document has not loaded yet; approve once you have read it.");
       return;
     }
@@ -155,7 +155,7 @@ export default function ReviewPage() {
         </details>
       )}
       {done && (
-        <p className="banner rv-done-banner" role="status">
+        <p className="banner banner-ok rv-done-banner" role="status">
           {done}{' '}
           <button type="button" className="link" onClick={() => setDone(null)}>
             Dismiss
