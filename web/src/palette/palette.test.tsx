@@ -14,9 +14,12 @@ describe('the search palette', () => {
   it('takes typing at once: the input has the focus when it opens', async () => {
     // As Chromium does: showModal() runs the dialog focusing steps, which focus the element with an
     // `autofocus` attribute (React's autoFocus sets none) or else the dialog itself.
-    const real = HTMLDialogElement.prototype.showModal;
-    vi.spyOn(HTMLDialogElement.prototype, 'showModal').mockImplementation(function (this: HTMLDialogElement) {
-      real.call(this);
+    const proto = HTMLDialogElement.prototype;
+    const original = Object.getOwnPropertyDescriptor(proto, 'showModal')!.value as (
+      this: HTMLDialogElement,
+    ) => void;
+    vi.spyOn(proto, 'showModal').mockImplementation(function (this: HTMLDialogElement) {
+      original.call(this);
       const first = this.querySelector<HTMLElement>('[autofocus]');
       if (first) return first.focus();
       this.tabIndex = -1;

@@ -20,7 +20,7 @@ describe('the first-run wizard', () => {
         onSkip={() => {}}
       />,
     );
-    expect((screen.getByLabelText('Path of a git checkout on this machine') as HTMLInputElement).value).toBe(
+    expect(screen.getByLabelText<HTMLInputElement>('Path of a git checkout on this machine').value).toBe(
       '/home/ada/src/app',
     );
   });
@@ -31,7 +31,7 @@ describe('the first-run wizard', () => {
       connectRepo: () => aRepo({ test_command: 'npm test' }),
     });
     t.render(<Wizard repos={noRepos} onSkip={() => {}} />);
-    const path = screen.getByLabelText('Path of a git checkout on this machine') as HTMLInputElement;
+    const path = screen.getByLabelText<HTMLInputElement>('Path of a git checkout on this machine');
     expect(path.value).toBe('');
     await userEvent.type(path, '/src/app');
     await userEvent.click(screen.getByRole('button', { name: 'Look at it' }));
