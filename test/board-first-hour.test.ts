@@ -119,6 +119,21 @@ describe.skipIf(noChromium !== null)(
       expect(await page.evaluate('window.pwned')).toBeUndefined();
       expect(await page.locator('.brief').innerText()).toContain('<script>window.pwned = true</script>');
       await shot(page, 'first-hour-gate-no-document');
+      // Its review page: a comment is news in the success colours, and Approve needs no document to wait for.
+      await page.goto(`${jig.url}/work-items/${gate.id}/review`);
+      const bar = page.getByRole('region', { name: 'Your review' });
+      const finish = bar.getByRole('dialog', { name: 'Finish review' });
+      await bar.getByRole('button', { name: 'Finish review' }).click();
+      await finish.getByLabel('Summary').fill('Looked at it.');
+      await finish.getByRole('button', { name: 'Submit review' }).click();
+      const recorded = page.getByRole('status').filter({ hasText: 'Comment recorded.' });
+      await recorded.waitFor();
+      expect(await recorded.getAttribute('class')).toContain('banner-ok');
+      await shot(page, 'first-hour-comment-recorded');
+      await bar.getByRole('button', { name: 'Finish review' }).click();
+      await finish.getByRole('radio', { name: /^Approve/ }).check();
+      await finish.getByRole('button', { name: 'Submit review' }).click();
+      await page.getByRole('status').filter({ hasText: 'Approved: change passed.' }).waitFor();
       await page.goto(`${jig.url}/work-items/${early.id}`);
       await page.getByRole('heading', { name: 'Stops before its worktree' }).waitFor();
       await page
