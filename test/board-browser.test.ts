@@ -206,7 +206,7 @@ describe.skipIf(noChromium !== null)(
       await until(jig, item.id, (i) => i.status === 'stopped' && i.stop?.kind === 'gate');
       const { page } = s;
       await page.goto(`${jig.url}/work-items/${item.id}`);
-      await page.getByText('Waiting for your approval at review').waitFor();
+      await page.getByText('Waiting for your review at review').waitFor();
       // The graph draws every node of the chain, each with where it stands.
       const node = (id: string) => page.locator(`.react-flow__node[data-id="${id}"] .gn-state`);
       await node('finish').waitFor();
@@ -332,12 +332,17 @@ describe.skipIf(noChromium !== null)(
       const { page } = s;
       await page.goto(`${fresh.url}/`);
       await page.getByRole('heading', { name: 'Get started with Jig' }).waitFor();
+      // Started in Jig's own clone, the server proposes no path: that clone is not what one connects.
+      expect(await page.getByLabel('Path of a git checkout on this machine').inputValue()).toBe('');
       await page.getByLabel('Path of a git checkout on this machine').fill(project);
       await page.getByRole('button', { name: 'Look at it' }).click();
       await page.getByText('Tests:').waitFor();
       expect(await page.getByLabel(/Test command/).inputValue()).toBe('npm test');
       await page.getByRole('button', { name: 'Connect repo' }).click();
       await page.getByRole('heading', { name: '2. Chains and limits' }).waitFor();
+      expect(await page.locator('.wizard-done').innerText()).toBe(
+        `✓ Connected repo ${project} · tests: npm test`,
+      );
       await page.getByText('Up to 3 items run at once').waitFor();
       // Whether tasks run jailed, and what this machine can jail them with (GET /api/sandbox).
       const jail = page.getByTestId('wizard-sandbox');

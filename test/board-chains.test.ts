@@ -137,7 +137,7 @@ describe.skipIf(noChromium !== null)(
       const review = page.getByRole('region', { name: 'Review and publish' });
       await expect
         .poll(() => review.getByRole('listitem').allInnerTexts())
-        .toEqual(['add lint node added', 'add lint.main.subprocess task added']);
+        .toEqual(['added lint: node added', 'added lint.main.subprocess: task added']);
       await review.getByText('0 items on this chain not ended').waitFor();
       await review.getByText('+  - id: lint').waitFor();
       await shot(page, 'chains-publish');

@@ -48,6 +48,7 @@ describe('POST /api/triggers', () => {
       spent_tokens: 0,
       current_node: null,
       gate_request: null,
+      has_worktree: false,
       stop: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),

@@ -256,14 +256,18 @@ describe('PATCH and DELETE /api/repos', () => {
 });
 
 describe('GET /api/repos', () => {
-  it('suggests the checkout the server was started in while it is not connected', async () => {
+  it("suggests the checkout the server was started in while it is not connected, unless it is Jig's own", async () => {
+    // This file's server started in Jig's own checkout: a newcomer does not mean to connect that.
+    expect(git(repoRoot, 'rev-parse', '--show-toplevel')).toBe(repoRoot.replace(/\/$/, ''));
     const r = await api('GET', '/api/repos');
     expect(r.status).toBe(200);
-    expect(r.json.suggested).toEqual({
-      path: git(repoRoot, 'rev-parse', '--show-toplevel'),
-      name: expect.any(String),
-    });
+    expect(r.json.suggested).toBeNull();
     expect(r.json.workspaces).toEqual([]);
+    const project = makeRepo();
+    const there = await startJig({ cwd: join(project) });
+    const answer = (await http(`${there.url}/api/repos`)).json;
+    expect(answer.suggested).toEqual({ path: project, name: 'repo' });
+    await there.stop();
   });
 
   it('shows a connected repo whose folder is gone', async () => {

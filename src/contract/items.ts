@@ -92,6 +92,18 @@ export const WorkItem = z.object({
     .describe(
       'the gate request the item waits on at current_node (the seq of its gate_requested event), or null: approve, reject and review send it as `request`, so a decision answers only the request its sender saw',
     ),
+  has_worktree: z
+    .boolean()
+    .describe(
+      'its worktree is cut and its base recorded, so GET /api/work-items/{id}/diff can answer; false before (that route then refuses with item_not_started)',
+    ),
+  gate_document: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'while it waits at a gate that shows a document a task has written and Jig can read: the document kind (GET /api/work-items/{id}/artifact answers it); null when the gate shows none, none was written or it cannot be read. Absent where the walk is not read (a listing) or the item never started',
+    ),
   stop: z
     .object({
       kind: z.enum(stopKinds),

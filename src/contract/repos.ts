@@ -82,7 +82,9 @@ export const ReposAnswer = z.object({
   suggested: z
     .object({ path: z.string(), name: z.string() })
     .nullable()
-    .describe('the git checkout the server was started in, when it is not connected'),
+    .describe(
+      "the git checkout the server was started in, when it is not connected and is not Jig's own clone",
+    ),
   warnings: z.array(z.string()),
 });
 

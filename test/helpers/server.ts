@@ -38,6 +38,8 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   args?: string[];
   timeoutMs?: number;
+  /** The folder it starts in (default: the test's, which is Jig's own checkout). */
+  cwd?: string;
 }
 
 /** Runs the real `jig serve` (built CLI) on port 0 in a temp home and waits until it listens. */
@@ -59,6 +61,7 @@ export async function startJig(opts: StartOptions = {}): Promise<JigProcess> {
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   procs.push(proc);
   let out = '';

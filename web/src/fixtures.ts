@@ -25,6 +25,7 @@ export function anItem(over: Partial<Item> = {}): Item {
     spent_tokens: 0,
     current_node: null,
     gate_request: null,
+    has_worktree: false,
     stop: null,
     created_at: '2026-11-24T10:00:00.000Z',
     updated_at: '2026-11-24T10:00:00.000Z',

@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { AnalyticsGroup } from '../../src/contract/analytics.js';
 import { ApiError, callRoute, callRouteTagged, routes, type AnswerOf, type Item } from './api.js';
 
@@ -69,11 +69,19 @@ export const itemChainQuery = (id: string, startedAt: string | null) =>
     queryFn: () => callRoute(routes.getItemChain, { params: { id } }),
   });
 
+/**
+ * The item as the cache holds it now. A move puts the new item in place and then refreshes the
+ * item's reads at once, before the screens asking them have redrawn with it: each read below looks
+ * here first, so it does not ask for what the item just stopped having (a 404 or 409 in the console).
+ */
+const cachedItem = (client: QueryClient, id: string) => client.getQueryData<Item>(keys.item(id));
+
 /** The change size against the base (counts, no patches); null before the item has a worktree. */
 export const itemChangesQuery = (item: Item) =>
   queryOptions({
     queryKey: [...keys.item(item.id), 'changes', item.updated_at] as const,
-    queryFn: async () => {
+    queryFn: async ({ client }) => {
+      if (cachedItem(client, item.id)?.has_worktree === false) return null;
       try {
         return await callRoute(routes.itemDiff, {
           params: { id: item.id },
@@ -110,7 +118,9 @@ export const itemSessionsQuery = (id: string) =>
 export const gateDocQuery = (id: string, gate: string | null) =>
   queryOptions({
     queryKey: [...keys.item(id), 'artifact', gate] as const,
-    queryFn: async () => {
+    queryFn: async ({ client }) => {
+      const now = cachedItem(client, id);
+      if (now && (!now.gate_document || now.current_node !== gate)) return null;
       try {
         return await callRoute(routes.gateArtifact, { params: { id } });
       } catch (e) {

@@ -84,13 +84,15 @@ const nodeShape = {
   fix_loop: FixLoop.nullable().optional(),
   escalation: HandlerTask.nullable().optional().describe('one task run when the node is stuck'),
   on_base_changed: OnBaseChanged.nullable().optional(),
-  read_only: z.boolean().optional(),
+  read_only: z.boolean().optional().describe('stop the item if the node changes the worktree'),
   // gate
   message: z.string().optional().describe('shown to the person deciding'),
   artifact: DocumentKind.optional().describe('document kind the gate reviews'),
-  artifact_required: z.boolean().optional(),
+  artifact_required: z.boolean().optional().describe('approving refuses while the document is missing'),
   reject_to: Identifier.optional().describe('earlier exec node a rejection re-enters'),
-  timeout: Duration.optional(),
+  timeout: Duration.optional().describe(
+    'how long the gate waits before the item stops (the gate stays open)',
+  ),
   auto_review: HandlerTask.nullable().optional().describe('agent task that reviews before a person'),
   chain_finalized: z.boolean().optional().describe('marks the final review gate'),
 };

@@ -1,5 +1,7 @@
 import type { WorkItem, BudgetCap } from '../../contract/items.js';
 import { autoGateOn } from '../../core/items/auto-gate.js';
+import { own } from '../../core/json/own.js';
+import { documentReadable } from '../fs/worktree-document.js';
 import type { ItemRecord } from '../../store/work-items.js';
 
 /** The item-wide dollar bounds from policy.yaml that an item's cap is compared with. */
@@ -36,6 +38,21 @@ function displayStatus(rec: ItemRecord): WorkItem['display_status'] {
   }
 }
 
+/**
+ * The document kind the gate the item waits at shows, once a task reported it and it can be read
+ * (the artifact route's own test); null otherwise. Undefined where the walk was not read (a listing
+ * leaves it out). The board asks the artifact route only when this names one: a 404 it would
+ * answer otherwise shows in the browser's console as an error.
+ */
+function gateDocument(rec: ItemRecord): string | null | undefined {
+  if (rec.walk === null || rec.chain_definition === null) return undefined;
+  const waiting = rec.status === 'stopped' && (rec.stop_kind === 'gate' || rec.stop_kind === 'cap');
+  const node = rec.chain_definition.nodes[rec.walk.node];
+  if (!waiting || node?.kind !== 'gate' || node.id !== rec.current_node || !node.artifact) return null;
+  const rel = own(rec.walk.artifacts, node.artifact);
+  return rel && rec.worktree_path && documentReadable(rec.worktree_path, rel) ? node.artifact : null;
+}
+
 export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
   return {
     id: rec.id,
@@ -65,6 +82,8 @@ export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
       rec.status === 'stopped' && (rec.stop_kind === 'gate' || rec.stop_kind === 'cap')
         ? rec.gate_request
         : null,
+    has_worktree: rec.base_ref !== null,
+    ...withGateDocument(gateDocument(rec)),
     stop:
       rec.stop_kind === null
         ? null
@@ -80,3 +99,7 @@ export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
     archived_at: rec.archived_at,
   };
 }
+
+/** The field only where it is known, so a listing's item does not claim the gate shows nothing. */
+const withGateDocument = (doc: string | null | undefined): { gate_document?: string | null } =>
+  doc === undefined ? {} : { gate_document: doc };

@@ -10,6 +10,7 @@ import { countOpenForRepo, openCountsByRepo, openItemsForRepo } from '../../stor
 /** How many open items a refused disconnect names. */
 const SHOWN_OPEN = 10;
 import { repoTopLevel } from '../git/git.js';
+import { packageRoot } from '../package-root.js';
 import { probeRepo } from './probe.js';
 import { readRepos, writeRepoEntry } from './repos-file.js';
 import { mapPath, unmapPath, type PathMapping } from './path-map.js';
@@ -120,7 +121,10 @@ export class ReposService {
     const repos = r.file.repos.map((e) => view(e, counts[e.path] ?? 0));
     let suggested: { path: string; name: string } | null = null;
     const top = await this.startTop();
-    if (top && !repos.some((x) => canonical(x.path) === canonical(top)))
+    // Jig's own clone (`node bin/jig.js serve` from it, as the README starts it) is never the
+    // repository a newcomer means to connect: proposing it filled the first-run form with it.
+    const own = canonical(packageRoot);
+    if (top && canonical(top) !== own && !repos.some((x) => canonical(x.path) === canonical(top)))
       suggested = { path: top, name: basename(top) };
     return {
       repos,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../api.js';
 import { anItem } from '../fixtures.js';
-import { actionOf, age, arrange, groupItems, groupOf, reasonOf } from './groups.js';
+import { actionLabel, actionOf, age, arrange, groupItems, groupOf, reasonOf } from './groups.js';
 
 const base: Item = anItem();
 
@@ -66,6 +66,14 @@ describe('board groups', () => {
     expect([reasonOf(item({})), actionOf(item({}))]).toEqual([null, 'resume']);
     expect(reasonOf(stopped('mr_closed', 'open_mr'))).toBe('its merge request was closed');
     expect(reasonOf(stopped('wait', 'merge'))).toBe('a forge wait timed out at merge');
+  });
+
+  it('says Start for a paused item never started and Resume for one that ran, as the peek does', () => {
+    const fresh = item({});
+    const ran = item({ started_at: base.created_at });
+    expect([actionOf(fresh), actionLabel(fresh, actionOf(fresh))]).toEqual(['resume', 'Start']);
+    expect([actionOf(ran), actionLabel(ran, actionOf(ran))]).toEqual(['resume', 'Resume']);
+    expect(actionLabel(stopped('failed'), 'retry')).toBe('Retry…');
   });
 
   it('keeps the four groups in order, the oldest wait first, and only the newest five done', () => {

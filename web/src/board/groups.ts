@@ -115,6 +115,14 @@ export const ACTION_LABEL: Record<RowAction, string> = {
   open: 'Open',
 };
 
+/**
+ * The row's button: the same word as the peek and the item page use for the same move, so a paused
+ * item never started says Start and only one that has run says Resume.
+ */
+export function actionLabel(item: Item, action: RowAction): string {
+  return action === 'resume' && item.started_at === null ? 'Start' : ACTION_LABEL[action];
+}
+
 export interface Grouped {
   id: string;
   title: string;

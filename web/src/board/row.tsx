@@ -2,7 +2,7 @@ import type { KeyboardEvent, MouseEvent } from 'react';
 import type { Item } from '../api.js';
 import { StartButton } from '../item/draft/start-ask.js';
 import { Ticks } from './ticks.js';
-import { ACTION_LABEL, actionOf, age, reasonOf, type RowAction } from './groups.js';
+import { actionLabel, actionOf, age, reasonOf, type RowAction } from './groups.js';
 
 const STATUS_LABEL: Record<Item['display_status'], string> = {
   paused: 'paused',
@@ -85,18 +85,18 @@ export function Row({ item, now, active, selected, onOpen, onAction, onToggle, n
           item={item}
           className={`action action-${action}`}
           go={() => onAction(item, action)}
-          aria-label={`${ACTION_LABEL[action]} ${item.title}`}
+          aria-label={`${actionLabel(item, action)} ${item.title}`}
         >
-          {ACTION_LABEL[action]}
+          {actionLabel(item, action)}
         </StartButton>
       ) : (
         <button
           type="button"
           className={`action action-${action}`}
           onClick={() => onAction(item, action)}
-          aria-label={`${ACTION_LABEL[action]} ${item.title}`}
+          aria-label={`${actionLabel(item, action)} ${item.title}`}
         >
-          {ACTION_LABEL[action]}
+          {actionLabel(item, action)}
         </button>
       )}
     </div>

@@ -10,6 +10,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import type { ModelNode } from '../../../src/contract/config/chain-model.js';
 import { chainEdges, positionOf } from './layout.js';
+import { ReadableFit } from './readable-fit.js';
 
 /*
  * A chain's nodes drawn to be looked at and clicked, not rearranged: the item page's running chain
@@ -51,7 +52,7 @@ export function ChainFlow<D extends Record<string, unknown>>({
   nodeTypes: NodeTypes;
   className?: string;
   padding?: number;
-  /** Where the view opens; fitted to the whole chain when not given. */
+  /** Where the view opens; when not given, fitted to the chain as far as it stays readable (ReadableFit). */
   viewport?: Viewport | undefined;
   onSelect: (id: string) => void;
   onOpen?: (id: string) => void;
@@ -62,7 +63,7 @@ export function ChainFlow<D extends Record<string, unknown>>({
         nodes={flow.graphNodes}
         edges={flow.edges}
         nodeTypes={nodeTypes}
-        {...(viewport ? { defaultViewport: viewport } : { fitView: true })}
+        {...(viewport ? { defaultViewport: viewport } : {})}
         fitViewOptions={{ padding, maxZoom: 1 }}
         nodesDraggable={false}
         nodesConnectable={false}
@@ -72,6 +73,7 @@ export function ChainFlow<D extends Record<string, unknown>>({
       >
         <Background gap={16} size={1} />
         <Controls showInteractive={false} />
+        {!viewport && <ReadableFit padding={padding} refit={flow.graphNodes.map((n) => n.id).join(' ')} />}
       </ReactFlow>
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chainEdges, positionOf } from './layout.js';
+import { chainEdges, openingView, positionOf, READABLE_ZOOM } from './layout.js';
 import { GAP } from './node-shells.js';
 
 describe('chain graph layout', () => {
@@ -17,5 +17,18 @@ describe('chain graph layout', () => {
     ]);
     expect(edges.map((e) => e.id)).toEqual(['build->review', 'review->ship', 'review~>build']);
     expect(edges[2]).toMatchObject({ sourceHandle: 'reject', targetHandle: 'back', className: 'reject-arc' });
+  });
+
+  it('opens a short chain fitted whole, a long one readable at its start', () => {
+    // Three nodes in a 700 × 320 pane: fitted, at most 1.
+    const short = openingView({ x: 0, y: -10, width: 2 * GAP + 150, height: 80 }, 700, 320, 0.2);
+    expect(short.zoom).toBeGreaterThanOrEqual(READABLE_ZOOM);
+    expect(short.zoom).toBeLessThanOrEqual(1);
+    // The seeded default chain, eight nodes: fitted whole it would be about 0.37 in this pane.
+    const long = openingView({ x: 0, y: -10, width: 7 * GAP + 150, height: 80 }, 700, 320, 0.2);
+    expect(long.zoom).toBe(READABLE_ZOOM);
+    expect(long.x).toBe(16);
+    // The row's middle is the pane's.
+    expect(long.y + (-10 + 40) * READABLE_ZOOM).toBe(160);
   });
 });

@@ -1,4 +1,4 @@
-import { MarkerType, type Edge } from '@xyflow/react';
+import { getViewportForBounds, MarkerType, type Edge, type Viewport } from '@xyflow/react';
 import { DIAMOND_MID, GAP } from './node-shells.js';
 
 /*
@@ -45,4 +45,27 @@ export function chainEdges(nodes: readonly LaidNode[]): Edge[] {
     });
   }
   return edges;
+}
+
+/**
+ * The smallest zoom the graph opens at: 12 px labels at 0.75 are 9 px, the least that reads. A long
+ * chain fitted whole went far below it (the seeded default chain, 8 nodes, opened near 0.3).
+ */
+export const READABLE_ZOOM = 0.75;
+
+/**
+ * Where the graph opens in a pane of `width` × `height`: the whole chain fitted (never above 1), or,
+ * when that would be smaller than READABLE_ZOOM, the chain's start at that zoom, its row in the
+ * pane's middle, and the rest a pan away.
+ */
+export function openingView(
+  bounds: { x: number; y: number; width: number; height: number },
+  width: number,
+  height: number,
+  padding: number,
+): Viewport {
+  const fitted = getViewportForBounds(bounds, width, height, 0.05, 1, padding);
+  if (fitted.zoom >= READABLE_ZOOM) return fitted;
+  const zoom = READABLE_ZOOM;
+  return { x: 16 - bounds.x * zoom, y: height / 2 - (bounds.y + bounds.height / 2) * zoom, zoom };
 }

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { callRoute, routes, type Item } from '../api.js';
 import { putItem } from '../item-cache.js';
+import { RichText } from './rich-text.js';
 
 /** The item's brief, editable in place (`PATCH description`: agents read it at their next launch). */
 export function Brief({ item }: { item: Item }) {
@@ -25,7 +26,11 @@ export function Brief({ item }: { item: Item }) {
   if (!editing)
     return (
       <div className="brief-row">
-        <p className="brief">{item.description || <span className="muted">No brief.</span>}</p>
+        {item.description ? (
+          <RichText className="brief" text={item.description} />
+        ) : (
+          <p className="brief muted">No brief.</p>
+        )}
         <button
           type="button"
           className="link"

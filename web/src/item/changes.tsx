@@ -8,7 +8,8 @@ import { itemChangesQuery, openThreadsQuery } from '../queries.js';
  * worktree. Keyed under the item, so the live stream's refresh of the item refreshes it too.
  */
 export function useChanges(item: Item) {
-  return useQuery({ ...itemChangesQuery(item), enabled: item.started_at !== null });
+  // Asked only once the worktree is cut: before that the route refuses, and the console shows it.
+  return useQuery({ ...itemChangesQuery(item), enabled: item.has_worktree });
 }
 
 /** "+12 −3 in 4 files": the header's change size. */

@@ -4,6 +4,7 @@ import { ApiError, callRoute, routes, type Item } from '../api.js';
 import { putItem, refreshItem } from '../item-cache.js';
 import { gateDocQuery, itemDocumentsQuery } from '../queries.js';
 import { ChangedFiles, OpenThreads, useOpenThreads } from './changes.js';
+import { RichText } from './rich-text.js';
 
 // The Markdown renderer and its sanitizer load with the first document, not with the board.
 const Markdown = lazy(() => import('./markdown.js'));
@@ -27,7 +28,8 @@ export function GatePanel({
   rejectTo: string | null;
 }) {
   const client = useQueryClient();
-  const doc = useQuery(gateDocQuery(item.id, gate));
+  // Asked only when a task wrote the gate's document: one it lacks is a 404 the console would show.
+  const doc = useQuery({ ...gateDocQuery(item.id, gate), enabled: !!item.gate_document });
   // A document the gate shows but Jig will not read (too large, a link out): said, and not approved.
   const docs = useQuery(itemDocumentsQuery(item.id));
   const unreadable = docs.data?.documents.find((d) => d.gate === gate && d.problem !== null) ?? null;
@@ -63,8 +65,10 @@ export function GatePanel({
   return (
     <section className="gate" aria-labelledby="gate-title">
       <div className="banner banner-gate" id="gate-title" role="status">
-        Waiting for your approval at <code>{gate}</code>
+        Waiting for your review at <code>{gate}</code>
       </div>
+      {/* The gate's message (its `message`, or why it asks), often with `code` in it. */}
+      {item.stop?.reason && <RichText className="gate-message" text={item.stop.reason} />}
       {doc.data ? (
         <article className="document" aria-label={`${doc.data.kind} document`}>
           <div className="muted small">{doc.data.path}</div>
@@ -78,7 +82,7 @@ export function GatePanel({
           read; reject to have it written again.
         </p>
       ) : (
-        doc.isSuccess && <p className="muted">This gate shows no document.</p>
+        (!item.gate_document || doc.isSuccess) && <p className="muted">This gate shows no document.</p>
       )}
       <ChangedFiles item={item} />
       <OpenThreads threads={open} />

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import type { ModelNode, ModelStep, ModelTask } from '../../../src/contract/config/chain-model.js';
 import { callRoute, routes, type Item } from '../api.js';
 import { putItem } from '../item-cache.js';
-import { duration, type NodeStatus } from './node-states.js';
+import { duration, runsText, type NodeStatus } from './node-states.js';
+import { RichText } from './rich-text.js';
 
 /** What a task runs, in one line: the agent's harness and prompt, the command, the builtin. */
 function taskLine(t: ModelTask): string {
@@ -92,17 +93,18 @@ export function Inspector({
       {status && (
         <p className="muted">
           {status.state}
-          {status.ms !== null ? ` · ${duration(status.ms)}` : ''} · run {status.runs} time
-          {status.runs === 1 ? '' : 's'}
+          {status.ms !== null ? ` · ${duration(status.ms)}` : ''} · {runsText(node.kind, status.runs)}
         </p>
       )}
-      {node.description && <p>{node.description}</p>}
+      {node.description && <RichText text={node.description} />}
       {node.kind === 'gate' ? (
         <dl>
           {node.message && (
             <>
               <dt>Message</dt>
-              <dd>{node.message}</dd>
+              <dd>
+                <RichText text={node.message} />
+              </dd>
             </>
           )}
           <dt>Document</dt>

@@ -107,7 +107,7 @@ export function ItemPage() {
           <span className={`status status-${it.display_status}`}>{it.display_status.replace('_', ' ')}</span>{' '}
           · {it.chain} · {it.repo} · spent ${it.spent_usd.toFixed(2)}
           {it.budget_cap.cap_usd !== null ? ` of $${it.budget_cap.cap_usd.toFixed(2)}` : ''}
-          {it.started_at !== null && (
+          {it.has_worktree && (
             <>
               {' · '}
               <ChangeSize item={it} />

@@ -1,5 +1,5 @@
 import DOMPurify from 'dompurify';
-import { marked } from 'marked';
+import { Marked } from 'marked';
 import { useMemo } from 'react';
 
 /*
@@ -19,14 +19,39 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
-export default function Markdown({ text }: { text: string }) {
-  const html = useMemo(
+const escapeHtml = (s: string) =>
+  s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+/** Documents: the HTML they hold is kept as far as the sanitizer allows (tables, details…). */
+const documents = new Marked({ gfm: true, async: false });
+/**
+ * Briefs and gate messages: HTML in them is shown as the text it is, never parsed as markup. Besides
+ * being what a person typed, it keeps Chromium quiet: parsing an `onerror` attribute, even in the
+ * sanitizer's inert document, logs a CSP violation to the console.
+ */
+const texts = new Marked({
+  gfm: true,
+  async: false,
+  renderer: { html: ({ text }) => escapeHtml(text) },
+});
+
+export default function Markdown({
+  text,
+  className,
+  html = 'sanitize',
+}: {
+  text: string;
+  className?: string;
+  /** `sanitize`: raw HTML is cleaned and kept (documents); `text`: it shows as text. */
+  html?: 'sanitize' | 'text';
+}) {
+  const out = useMemo(
     () =>
-      DOMPurify.sanitize(marked.parse(text, { async: false, gfm: true }), {
+      DOMPurify.sanitize((html === 'text' ? texts : documents).parse(text, { async: false }), {
         FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
         FORBID_ATTR: ['style'],
       }),
-    [text],
+    [text, html],
   );
-  return <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div className={`markdown ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: out }} />;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventRecord } from '../../../src/contract/events.js';
 import type { Item } from '../api.js';
-import { duration, nodeStates } from './node-states.js';
+import { duration, nodeStates, runsText } from './node-states.js';
 
 let seq = 0;
 const ev = (
@@ -51,6 +51,29 @@ describe('node states from events', () => {
       docs: { state: 'skipped', ms: null, runs: 0 },
       finish: { state: 'pending', ms: null, runs: 0 },
     });
+  });
+
+  it('counts the gate the item waits at as asked once before its request event is read', () => {
+    const at = item({
+      status: 'stopped',
+      current_node: 'review',
+      stop: { kind: 'gate', reason: '', suggested_action: null },
+    });
+    const now = Date.parse('2026-11-24T10:00:40.000Z');
+    const before = nodeStates(at, ['build', 'review'], [ev('node_started', 'build', '00')], now);
+    const after = nodeStates(
+      at,
+      ['build', 'review'],
+      [ev('node_started', 'build', '00'), ev('gate_requested', 'review', '05')],
+      now,
+    );
+    expect([before.get('review')?.runs, after.get('review')?.runs]).toEqual([1, 1]);
+    expect(runsText('gate', before.get('review')!.runs)).toBe('asked once');
+    expect([runsText('gate', 0), runsText('exec', 0), runsText('exec', 3)]).toEqual([
+      'not asked yet',
+      'not run yet',
+      'run 3 times',
+    ]);
   });
 
   it('takes the stop of the current node from the item', () => {

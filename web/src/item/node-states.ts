@@ -60,10 +60,23 @@ export function nodeStates(
   if (cur && item.current_node !== null) {
     if (item.status === 'running') cur.state = 'running';
     else if (item.status === 'stopped') cur.state = item.stop?.kind === 'gate' ? 'waiting' : 'stopped';
+    // The item can say it is at the node before the event that entered it has been read (the events
+    // load on their own): it is in its first run then, not its "0th", and the count says so at once.
+    if ((cur.state === 'running' || cur.state === 'waiting') && cur.runs === 0) cur.runs = 1;
     const since = started.get(item.current_node);
     if ((cur.state === 'running' || cur.state === 'waiting') && since !== undefined) cur.ms = now - since;
   }
   return out;
+}
+
+/**
+ * How often a node was entered, in the inspector's words: a gate is asked, an exec node is run.
+ * "not asked yet", "asked once", "asked 3 times"; "not run yet", "run once", "run 2 times".
+ */
+export function runsText(kind: 'exec' | 'gate', runs: number): string {
+  const verb = kind === 'gate' ? 'asked' : 'run';
+  if (runs === 0) return `not ${verb} yet`;
+  return `${verb} ${runs === 1 ? 'once' : `${runs} times`}`;
 }
 
 /** "850 ms", "42 s", "3 min", "2 h 5 min". */

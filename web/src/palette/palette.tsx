@@ -35,6 +35,7 @@ function useDebounced<T>(value: T, ms: number): T {
 export function Palette({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const dialog = useRef<HTMLDialogElement>(null);
+  const input = useRef<HTMLInputElement>(null);
   const items = useQuery(itemsQuery(false));
   const [query, setQuery] = useState('');
   const asked = useDebounced(query.trim(), DEBOUNCE_MS);
@@ -61,6 +62,9 @@ export function Palette({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     const d = dialog.current;
     if (d && !d.open) d.showModal();
+    // showModal() focuses the dialog itself (React's autoFocus ran while the dialog was still
+    // closed and left no `autofocus` attribute), so typing would go nowhere until a click.
+    input.current?.focus();
   }, []);
   const go = (path: string) => {
     onClose();
@@ -71,7 +75,7 @@ export function Palette({ onClose }: { onClose: () => void }) {
     <dialog ref={dialog} className="palette" aria-label="Search" onClose={onClose} onCancel={onClose}>
       <Command label="Search work items, what Jig knows, and pages" loop shouldFilter={false}>
         <Command.Input
-          autoFocus
+          ref={input}
           value={query}
           onValueChange={setQuery}
           placeholder="Find a work item, a document, an event… or a page"

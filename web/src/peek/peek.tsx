@@ -9,6 +9,7 @@ import { DependencyArrows } from '../item/dependencies.js';
 import { mainMove, makeMove, type Move } from '../item/moves.js';
 import { putItem } from '../item-cache.js';
 import { itemEventsQuery, itemQuery } from '../queries.js';
+import { RichText } from '../item/rich-text.js';
 
 type Tab = 'overview' | 'activity' | 'config';
 
@@ -163,7 +164,9 @@ export function Peek({ id, onClose }: { id: string; onClose: () => void }) {
               {it.description && (
                 <>
                   <dt>Brief</dt>
-                  <dd className="brief">{it.description}</dd>
+                  <dd>
+                    <RichText className="brief" text={it.description} />
+                  </dd>
                 </>
               )}
             </dl>

@@ -28,9 +28,12 @@ export function useFixTarget(id: string, node: string, enabled: boolean) {
   return useQuery({ ...fixTargetQuery(id, node), enabled });
 }
 
-/** The pending gate's document, or null when the gate shows none (the route's 404). */
-export function useGateDoc(id: string, gate: string | null) {
-  return useQuery({ ...gateDocQuery(id, gate), enabled: gate !== null });
+/**
+ * The pending gate's document, asked only when the item says a task wrote one (`gate_document`):
+ * a gate that shows none would answer 404, which the browser logs as an error.
+ */
+export function useGateDoc(id: string, gate: string | null, document: string | null | undefined) {
+  return useQuery({ ...gateDocQuery(id, gate), enabled: gate !== null && !!document });
 }
 
 /** A comment written on the page and kept here until Finish review posts it as a thread. */

@@ -42,7 +42,7 @@ export default function ReviewPage() {
   const it = item.data;
   const gate = it && it.status === 'stopped' && it.stop?.kind === 'gate' ? it.current_node : null;
   const chain = useQuery({ ...itemChainQuery(id, it?.started_at ?? null), enabled: it !== undefined });
-  const doc = useGateDoc(id, gate);
+  const doc = useGateDoc(id, gate, it?.gate_document);
   const threads = useThreads(id);
   const [pending, setPending] = usePending(id);
   const [finishing, setFinishing] = useState(false);
@@ -78,9 +78,9 @@ export default function ReviewPage() {
   const finish = async (v: Verdict) => {
     setError(null);
     setDone(null);
-    // At a gate an approval carries the digest of the document read; until it has loaded (or is
-    // known not to exist) there is nothing to pin the approval to.
-    if (v.outcome === 'approve' && gate && doc.data === undefined) {
+    // At a gate an approval carries the digest of the document read; until it has loaded there is
+    // nothing to pin the approval to. A gate whose item names no document has none to wait for.
+    if (v.outcome === 'approve' && gate && it.gate_document && doc.data === undefined) {
       setError("The gate's document has not loaded yet; approve once you have read it.");
       return;
     }
@@ -155,7 +155,7 @@ export default function ReviewPage() {
         </details>
       )}
       {done && (
-        <p className="banner rv-done-banner" role="status">
+        <p className="banner banner-ok rv-done-banner" role="status">
           {done}{' '}
           <button type="button" className="link" onClick={() => setDone(null)}>
             Dismiss
@@ -170,8 +170,11 @@ export default function ReviewPage() {
           ))}
         </section>
       )}
-      {it.started_at === null ? (
-        <p className="muted">Nothing to review yet: the item has not started.</p>
+      {!it.has_worktree ? (
+        <p className="muted">
+          Nothing to review yet:{' '}
+          {it.started_at === null ? 'the item has not started' : 'its worktree is not cut yet'}.
+        </p>
       ) : (
         <DiffView
           item={it}

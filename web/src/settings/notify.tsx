@@ -126,6 +126,7 @@ function NotifyForm({
           </label>
           <Secret
             label="Webhook URL"
+            wide
             isSet={n.url_set}
             value={change.url}
             onChange={(url) => edit({ url })}
@@ -215,11 +216,14 @@ function NotifyForm({
 /** A value the server never shows back: type to replace it, or clear it. */
 function Secret({
   label,
+  wide = false,
   isSet,
   value,
   onChange,
 }: {
   label: string;
+  /** Two columns of the grid: a URL is long. */
+  wide?: boolean;
   isSet: boolean;
   value: string | null | undefined;
   onChange: (v: string | null) => void;
@@ -227,9 +231,10 @@ function Secret({
   const cleared = value === null;
   const id = useId();
   return (
-    <div className="field">
+    <div className={`field${wide ? ' field-wide' : ''}`}>
       <label htmlFor={id}>{label}</label>
-      <span className="field-input">
+      {/* The input keeps the field's width; Clear goes under it instead of squeezing it. */}
+      <span className="field-input secret-input">
         <input
           id={id}
           type="password"

@@ -6,6 +6,7 @@ import { useLive, type LiveState } from '../live.js';
 import { applyQuery, healthQuery } from '../queries.js';
 import { ThemeApplier } from '../settings/apply-theme.js';
 import { AboutDialog } from './about.js';
+import { AwayBanner } from './away.js';
 import { BrowserNotify } from './browser-notify.js';
 
 /*
@@ -65,7 +66,7 @@ export function Shell({
   const health = useQuery({ ...healthQuery(), staleTime: 60_000 });
   const [about, setAbout] = useState(false);
   return (
-    <div className="shell">
+    <div className={`shell${live === 'reconnecting' ? ' away' : ''}`}>
       <ThemeApplier />
       <nav className="sidebar" aria-label="Main">
         <div className="brand">Jig</div>
@@ -75,6 +76,10 @@ export function Shell({
         <button type="button" className="nav-item primary" onClick={onCompose} aria-keyshortcuts="c">
           <Plus size={16} aria-hidden /> New item <kbd>c</kbd>
         </button>
+        {/* A phone has no `c` key to press and no room for the dialog: its tab opens the full-page composer. */}
+        <NavLink to="/work-items/new" className="nav-item phone-only">
+          <Plus size={16} aria-hidden /> New item
+        </NavLink>
         {PAGES.map(({ to, label, Icon, phoneOnly }) => (
           <NavLink key={to} to={to} end={to === '/'} className={`nav-item${phoneOnly ? ' phone-only' : ''}`}>
             <Icon size={16} aria-hidden /> {label}
@@ -92,7 +97,10 @@ export function Shell({
           </button>
         </div>
       </nav>
-      <main className="content">{children}</main>
+      <main className="content" aria-busy={live === 'reconnecting'}>
+        {children}
+      </main>
+      <AwayBanner live={live} />
       {about && <AboutDialog onClose={() => setAbout(false)} />}
     </div>
   );

@@ -12,10 +12,48 @@ import { useRepoConnect } from '../repos/use-repo-connect.js';
 
 type Repos = z.infer<typeof ReposAnswer>;
 
-/** Step 1: a repository by path, probed, its commands decided, connected. */
-function ConnectStep({ suggested, onDone }: { suggested: string; onDone: (path: string) => void }) {
+/** What step 1 connected: shown in its place once done, so the step reads as finished. */
+interface Connected {
+  path: string;
+  name: string;
+  tests: string;
+}
+
+/**
+ * Step 1: a repository by path, probed, its commands decided, connected. Once connected the step
+ * says so (✓, the name, the path, its test command) instead of offering the form again.
+ */
+function ConnectStep({
+  suggested,
+  connected,
+  onDone,
+}: {
+  suggested: string;
+  connected: Connected | null;
+  onDone: (repo: Connected) => void;
+}) {
   const c = useRepoConnect(suggested);
   const probe = c.probe;
+  if (connected)
+    return (
+      <section aria-labelledby="step-connect">
+        <h2 id="step-connect">1. Connect a repository</h2>
+        <p className="wizard-done" role="status">
+          <span aria-hidden>✓</span> Connected <strong>{connected.name}</strong> <code>{connected.path}</code>
+          <span className="muted">
+            {' '}
+            ·{' '}
+            {connected.tests ? (
+              <>
+                tests: <code>{connected.tests}</code>
+              </>
+            ) : (
+              'no tests'
+            )}
+          </span>
+        </p>
+      </section>
+    );
   return (
     <section aria-labelledby="step-connect">
       <h2 id="step-connect">1. Connect a repository</h2>
@@ -27,7 +65,14 @@ function ConnectStep({ suggested, onDone }: { suggested: string; onDone: (path: 
           <button
             type="button"
             className="primary"
-            onClick={() => void c.connect().then((repo) => repo && onDone(probe.path))}
+            onClick={() =>
+              void c
+                .connect()
+                .then(
+                  (repo) =>
+                    repo && onDone({ path: repo.path, name: repo.name, tests: repo.test_command ?? '' }),
+                )
+            }
           >
             Connect {probe.name}
           </button>
@@ -144,7 +189,7 @@ function FirstItemStep({ repo }: { repo: string }) {
 
 /** Shown instead of the board while no repository is connected. */
 export function Wizard({ repos, onSkip }: { repos: Repos; onSkip: () => void }) {
-  const [connected, setConnected] = useState<string | null>(null);
+  const [connected, setConnected] = useState<Connected | null>(null);
   return (
     <section className="page wizard" aria-label="Get started">
       <h1>Get started with Jig</h1>
@@ -154,11 +199,11 @@ export function Wizard({ repos, onSkip }: { repos: Repos; onSkip: () => void }) 
           Skip to the board
         </button>
       </p>
-      <ConnectStep suggested={repos.suggested?.path ?? ''} onDone={setConnected} />
+      <ConnectStep suggested={repos.suggested?.path ?? ''} connected={connected} onDone={setConnected} />
       {connected && (
         <>
           <ChainStep />
-          <FirstItemStep repo={connected} />
+          <FirstItemStep repo={connected.path} />
         </>
       )}
     </section>

@@ -1,15 +1,8 @@
-import {
-  Background,
-  Controls,
-  ReactFlow,
-  type Node,
-  type NodeProps,
-  applyNodeChanges,
-  useReactFlow,
-} from '@xyflow/react';
+import { Background, Controls, ReactFlow, type Node, type NodeProps, applyNodeChanges } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { chainEdges, positionOf } from '../../graph/layout.js';
 import { ExecShell, GateShell } from '../../graph/node-shells.js';
+import { ReadableFit } from '../../graph/readable-fit.js';
 import { useEffect, useMemo, useState } from 'react';
 import type { NodePart } from './shape.js';
 
@@ -63,15 +56,6 @@ function GateNode({ data }: NodeProps<EditNode>) {
 
 const nodeTypes = { exec: ExecNode, gate: GateNode };
 
-/** Fits the view again when nodes come or go, so a node added at the end is in sight. */
-function Refit({ ids }: { ids: string }) {
-  const flow = useReactFlow();
-  useEffect(() => {
-    void flow.fitView({ padding: 0.2, maxZoom: 1 });
-  }, [flow, ids]);
-  return null;
-}
-
 export interface EditGraphProps {
   nodes: readonly NodePart[];
   problems: Map<string, number>;
@@ -118,7 +102,6 @@ export default function EditGraph({ nodes, problems, selected, onSelect, onMove 
         nodes={shown}
         edges={flow.edges}
         nodeTypes={nodeTypes}
-        fitView
         fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
         nodesDraggable
         onNodesChange={(changes) => setShown((ns) => applyNodeChanges(changes, ns))}
@@ -137,7 +120,7 @@ export default function EditGraph({ nodes, problems, selected, onSelect, onMove 
       >
         <Background gap={16} size={1} />
         <Controls showInteractive={false} />
-        <Refit ids={nodes.map((n) => n.id).join(' ')} />
+        <ReadableFit padding={0.2} refit={nodes.map((n) => n.id).join(' ')} />
       </ReactFlow>
     </div>
   );

@@ -104,6 +104,7 @@ export function ChainEditor() {
                 <h2 className="ce-head">Chain {id}</h2>
                 <p className="muted">Select a node in the graph to edit it. The chain&apos;s own keys:</p>
                 <Fields
+                  scope="chain"
                   key={d.updated_at ?? ''}
                   fields={chainFields(d.result, file)}
                   problems={problems.filter((p) => p.path === '')}

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { Problem, Result } from './draft-api.js';
 import { sourceLabel, type Field } from './shape.js';
+import { AddField } from './add-field.js';
+import { fieldHelp, type Scope } from './field-help.js';
 import { isScalarList, isScalarMap, typedText } from './typed.js';
 import { JsonValue, ListValue, MapValue } from './values.js';
 
@@ -113,13 +115,27 @@ function Value({
   );
 }
 
+/** A field's label in words, its description under it, and its YAML key on hover. */
+function FieldName({ scope, name }: { scope: Scope; name: string }) {
+  const help = fieldHelp(scope, name);
+  return (
+    <span className="ce-name" title={name}>
+      {help.label}
+      {help.description && <span className="ce-desc">{help.description}</span>}
+    </span>
+  );
+}
+
 export function Fields({
+  scope,
   fields,
   problems,
   choices,
   inherits,
   edits,
 }: {
+  /** What the fields are of: their labels and the keys the add row offers come from its schema. */
+  scope: Scope;
   fields: Record<string, Field>;
   problems: readonly Problem[];
   choices: Result['choices'];
@@ -127,8 +143,6 @@ export function Fields({
   inherits: boolean;
   edits: FieldEdits;
 }) {
-  const [name, setName] = useState('');
-  const [value, setValue] = useState('');
   const shown = Object.entries(fields).filter(([k]) => !HIDDEN.has(k));
   const loose = problems.filter((p) => !p.field || !(p.field in fields) || HIDDEN.has(p.field));
   return (
@@ -146,15 +160,7 @@ export function Fields({
             key={`${k}:${JSON.stringify(f.value)}`}
             className={`ce-field${mine.length ? ' ce-field-bad' : ''}`}
           >
-            <span className="ce-name">
-              {k.split('.').map((part, i) => (
-                // A dotted key breaks after its dots, not inside a word.
-                <span key={i}>
-                  {i > 0 && <wbr />}
-                  {i > 0 ? `.${part}` : part}
-                </span>
-              ))}
-            </span>
+            <FieldName scope={scope} name={k} />
             <Value name={k} field={f} choices={choices} onSet={(v) => edits.set(k, v)} />
             <span className="ce-meta">
               <span className={`chip ce-src ce-src-${f.source.split(':')[0]}`}>{sourceLabel(f.source)}</span>
@@ -177,31 +183,7 @@ export function Fields({
           </div>
         );
       })}
-      <form
-        className="ce-add-field"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!name.trim()) return;
-          void edits.set(name.trim(), typedText(value)).then(() => {
-            setName('');
-            setValue('');
-          });
-        }}
-      >
-        <input
-          aria-label="Field name"
-          placeholder="field (run, message, …)"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
-        <input
-          aria-label="Field value"
-          placeholder='value (["a", "b"] for a list)'
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-        />
-        <button type="submit">Set field</button>
-      </form>
+      <AddField scope={scope} set={shown.map(([k]) => k)} onSet={edits.set} />
     </div>
   );
 }

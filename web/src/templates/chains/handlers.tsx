@@ -104,6 +104,7 @@ function SlotView({ task, node, ctx }: { task: SlotPart; node: NodePart; ctx: Ct
         </span>
       </h5>
       <Fields
+        scope="task"
         key={task.path}
         fields={task.fields}
         problems={problemsAt(ctx.problems, task.path)}

@@ -63,6 +63,7 @@ export function Inspector({ node, at, count, problems, choices, libNodes, libTas
         <button type="submit">{node.extends ? 'Change base' : 'Extend'}</button>
       </form>
       <Fields
+        scope="node"
         key={node.path}
         fields={node.fields}
         problems={problemsAt(problems, node.path)}

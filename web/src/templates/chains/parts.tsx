@@ -201,6 +201,7 @@ export function TaskView({
         </span>
       </h5>
       <Fields
+        scope="task"
         key={task.path}
         fields={task.fields}
         problems={problemsAt(ctx.problems, task.path)}
@@ -236,6 +237,7 @@ export function Steps({
             </span>
           </h4>
           <Fields
+            scope="step"
             key={s.path}
             fields={s.fields}
             problems={problemsAt(ctx.problems, s.path)}

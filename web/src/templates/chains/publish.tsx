@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { ApiError } from '../../api.js';
 import type { Draft, Problem, Published } from './draft-api.js';
 import { baseText, threeWay } from './merge.js';
+import { changeWords } from './change-words.js';
 
 /*
  * Review & publish: what the draft changes (the result's `changes`), what it reaches (`impact`),
@@ -184,13 +185,14 @@ export function Publish({ draft, publish, rebase, putFile, discard, onDone, onBa
         <p className="muted">No change against the published chain.</p>
       ) : (
         <ul className="ce-changes">
-          {changes.map((c, i) => (
-            <li key={i}>
-              <span className={`chip ce-kind-${c.kind}`}>{c.kind}</span> <code>{c.path || '(chain)'}</code>{' '}
-              {c.summary}
-              {c.fields?.length ? <span className="muted"> ({c.fields.join(', ')})</span> : null}
-            </li>
-          ))}
+          {changes.map((c, i) => {
+            const w = changeWords(c);
+            return (
+              <li key={i}>
+                <span className={`chip ce-kind-${c.kind}`}>{w.chip}</span> <code>{w.where}</code>: {w.what}
+              </li>
+            );
+          })}
         </ul>
       )}
       <h3>Impact</h3>
