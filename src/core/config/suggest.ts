@@ -7,23 +7,19 @@ export function distance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d: number[] = new Array<number>(rows * cols).fill(0);
+  const at = (i: number, j: number): number => d[i * cols + j] ?? 0;
   for (let i = 0; i < rows; i++) d[i * cols] = i;
   for (let j = 0; j < cols; j++) d[j] = j;
   for (let i = 1; i < rows; i++) {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(
-        d[(i - 1) * cols + j]! + 1,
-        d[i * cols + j - 1]! + 1,
-        d[(i - 1) * cols + j - 1]! + cost,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        v = Math.min(v, d[(i - 2) * cols + j - 2]! + 1);
-      }
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, at(i - 2, j - 2) + 1);
       d[i * cols + j] = v;
     }
   }
-  return d[rows * cols - 1]!;
+  return at(rows - 1, cols - 1);
 }
 
 function commonPrefix(a: string, b: string): number {
@@ -77,7 +73,7 @@ export function suggest(
 }
 
 function less(a: number[], b: number[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return (a[i] ?? 0) < (b[i] ?? 0);
   return false;
 }
 
