@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Text } from '../src/runtime/config/config-dir.js';
 import { draftsJig, type DraftsJig } from './helpers/drafts.js';
-import { COMMENT_WARNING, discard, diskDoc, docOf, postOps } from './helpers/drafts-ops.js';
+import { discard, diskDoc, docOf, postOps } from './helpers/drafts-ops.js';
 import { cleanupAll, type HttpResult } from './helpers/server.js';
 
 /*
@@ -262,22 +262,5 @@ describe('each chain op through the route', () => {
     expect(res.json.result.changes).toEqual([
       { path: 'verify', kind: 'change', summary: 'changed description', fields: ['description'] },
     ]);
-  });
-});
-
-describe('comment warnings', () => {
-  it('warns that an op rewrote a commented file whole, until a PUT of that file', async () => {
-    const res = await apply('quick-task', [{ op: 'set_field', path: '', field: 'description', value: 'W.' }]);
-    expect(res.json.result.warnings).toEqual([COMMENT_WARNING(QUICK)]);
-    const put = await j.call('PUT', `/api/drafts/chains/quick-task/files/${encodeURIComponent(QUICK)}`, {
-      text: j.disk(QUICK)!.replace(/^description: .*$/m, 'description: W.'),
-    });
-    expect(put.status).toBe(200);
-    expect(put.json.result.warnings).toEqual([]);
-    // The next op rewrites it again.
-    const again = await apply('quick-task', [
-      { op: 'set_field', path: '', field: 'description', value: 'V.' },
-    ]);
-    expect(again.json.result.warnings).toEqual([COMMENT_WARNING(QUICK)]);
   });
 });

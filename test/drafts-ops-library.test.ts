@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Text } from '../src/runtime/config/config-dir.js';
 import { draftsJig, type DraftsJig } from './helpers/drafts.js';
 import {
-  COMMENT_WARNING,
+  changedLines,
   discard,
   diskDoc,
   docOf,
@@ -95,7 +95,7 @@ describe('library ops', () => {
     ]);
     expect(res.json.result.resolved).toBeNull();
     expect(res.json.result.impact).toEqual({ chains: [], repos: [] });
-    expect(res.json.result.warnings).toEqual([COMMENT_WARNING(LIB)]);
+    expect(res.json.result.warnings).toEqual([]);
     const filled = await apply([
       { op: 'set_field', path: 'steering.style', field: 'instructions', value: 'Short lines.' },
     ]);
@@ -238,7 +238,8 @@ describe('library ops', () => {
         field: 'steering',
         message: 'steering `project-standards` is not in library.yaml `steering:`',
         file: LIB,
-        line: 72,
+        // The line in the file as written: the op kept its comments and layout.
+        line: 136,
         col: 9,
         chain: null,
         repo: null,
@@ -326,7 +327,18 @@ describe('rename of a component used by chains', () => {
     chain.nodes[1].tasks[0].extends = 'verify_scopes';
     expect(docOf(res, QUICK)).toEqual(chain);
     expect(res.json.result.problems).toEqual([]);
-    expect(res.json.result.warnings).toEqual([COMMENT_WARNING(LIB), COMMENT_WARNING(QUICK)]);
+    expect(res.json.result.warnings).toEqual([]);
+    // Written over each file's text: only the renamed lines differ, comments and all kept.
+    expect(changedLines(libText, res.json.files[LIB])).toEqual([
+      ['            extends: verify_changed_scopes', '            extends: verify_scopes'],
+      ['  verify_changed_scopes:', '  verify_scopes:'],
+    ]);
+    expect(changedLines(quickText, res.json.files[QUICK])).toEqual([
+      [
+        '        extends: verify_changed_scopes # library task (library.yaml `tasks:`)',
+        '        extends: verify_scopes # library task (library.yaml `tasks:`)',
+      ],
+    ]);
     expect((await j.call('GET', '/api/drafts')).json).toMatchObject([
       { area: 'library', files: [QUICK, LIB] },
     ]);

@@ -30,7 +30,6 @@ async function policyDraft(text: string): Promise<void> {
     files: { 'policy.yaml': text },
     base: { 'policy.yaml': null },
     last_parsed: {},
-    rewritten: [],
     changes: 0,
     problems: 0,
     updated_at: '2026-11-24T10:00:00.000Z',

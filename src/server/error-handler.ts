@@ -39,9 +39,13 @@ function unknownKeyHint(
   } catch {
     return '';
   }
-  if (keys.length === 1) return didYouMean(String(keys[0]), known);
+  let obj: unknown = req.body;
+  for (const seg of path)
+    obj = obj && typeof obj === 'object' ? (obj as Record<string, unknown>)[seg] : undefined;
+  const present = obj && typeof obj === 'object' ? Object.keys(obj) : [];
+  if (keys.length === 1) return didYouMean(String(keys[0]), known, { present });
   return keys
-    .map((k) => [String(k), suggest(String(k), known)] as const)
+    .map((k) => [String(k), suggest(String(k), known, { present })] as const)
     .filter(([, best]) => best !== undefined)
     .map(([k, best]) => `; did you mean \`${best}\` for "${k}"?`)
     .join('');

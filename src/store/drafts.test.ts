@@ -36,7 +36,6 @@ const draft = (text: string, updated: string, extra: Partial<DraftRecord> = {}):
   files: { [FILE]: text },
   base: { [FILE]: 'a'.repeat(64) },
   last_parsed: { [FILE]: { nodes: [] } },
-  rewritten: [],
   changes: 1,
   problems: 0,
   updated_at: updated,

@@ -12,7 +12,6 @@ const DraftBase = z.record(z.string(), z.string().nullable());
 const DraftState = z.strictObject({ files: DraftFiles, base: DraftBase });
 /** Each file's newest draft text that parsed, as the mapping it parsed to. */
 const LastParsed = z.record(z.string(), z.unknown());
-const Rewritten = z.array(z.string());
 
 /** What a draft holds: its files' text and each file's base. */
 export type DraftState = z.infer<typeof DraftState>;
@@ -22,8 +21,6 @@ export interface DraftRecord extends DraftState {
   key: string;
   /** Per file, what its newest draft text that parsed parses to (the result's `model` meanwhile). */
   last_parsed: Record<string, unknown>;
-  /** Files an op wrote back whole since their last PUT: a publish drops their published comments. */
-  rewritten: string[];
   /** Counts as of the draft's last write (the draft list shows them without recomputing). */
   changes: number;
   problems: number;
@@ -51,7 +48,6 @@ function fromRow(r: Database['drafts']): DraftRecord {
     files: parsed(DraftFiles, r.files, `${where} files`),
     base: parsed(DraftBase, r.base, `${where} base`),
     last_parsed: parsed(LastParsed, r.last_parsed, `${where} last parsed models`),
-    rewritten: parsed(Rewritten, r.rewritten, `${where} rewritten files`),
     changes: r.changes,
     problems: r.problems,
     updated_at: r.updated_at,
@@ -82,7 +78,8 @@ export async function saveDraft(db: Db, d: DraftRecord): Promise<void> {
     files: JSON.stringify(d.files),
     base: JSON.stringify(d.base),
     last_parsed: JSON.stringify(d.last_parsed),
-    rewritten: JSON.stringify(d.rewritten),
+    // Ops write over a file's own text since issue 48: nothing is rewritten whole any more.
+    rewritten: '[]',
     changes: d.changes,
     problems: d.problems,
     updated_at: d.updated_at,
@@ -95,7 +92,6 @@ export async function saveDraft(db: Db, d: DraftRecord): Promise<void> {
         files: row.files,
         base: row.base,
         last_parsed: row.last_parsed,
-        rewritten: row.rewritten,
         changes: row.changes,
         problems: row.problems,
         updated_at: row.updated_at,

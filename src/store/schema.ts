@@ -202,7 +202,10 @@ export interface DraftsTable {
   base: string;
   /** JSON: file → what its draft text last parsed to (shown while the text does not parse). */
   last_parsed: string;
-  /** JSON: the files an op wrote back whole since their last PUT (their comments are gone). */
+  /**
+   * Always `[]`: once the files an op wrote back whole, comments dropped. Ops write over a file's
+   * own text since issue 48, so nothing reads it; the column stays to spare a migration.
+   */
   rewritten: string;
   changes: number;
   problems: number;

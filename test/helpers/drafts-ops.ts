@@ -58,7 +58,10 @@ export async function discard(j: DraftsJig, area: string, key: string): Promise<
   expect([204, 404]).toContain(res.status);
 }
 
-export const COMMENT_WARNING = (file: string) => ({
-  file,
-  message: `an edit rewrote ${file} whole: publishing drops the comments of the published file (edit its text to keep them)`,
-});
+/** The lines two texts with as many lines differ in, as [before, after] pairs: a one-field op's diff. */
+export function changedLines(before: string, after: string): [string, string][] {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  expect(b.length, `line count changed:\n${after}`).toBe(a.length);
+  return a.flatMap((line, i): [string, string][] => (line === b[i] ? [] : [[line, b[i] ?? '']]));
+}

@@ -76,7 +76,9 @@ export const DraftResult = z.object({
       z.object({ running: z.record(z.string(), z.number().int()) }),
     ])
     .nullable(),
-  warnings: z.array(z.object({ file: z.string(), message: z.string() })),
+  warnings: z
+    .array(z.object({ file: z.string(), message: z.string() }))
+    .describe('always empty: ops write over each file’s own text, so no comment is dropped'),
   policy_values: z.object({ auto_escalate_delay_s: z.number(), auto_review_attempts: z.number() }),
   choices: z.object({
     ref: z.array(Choice),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, suggest } from './suggest.js';
+import { ChainFile } from '../../contract/config/chain.js';
+import { keysAt } from './schema-keys.js';
+import { didYouMean, distance, suggest } from './suggest.js';
 
 describe('suggest', () => {
   it('names a close known word', () => {
@@ -10,5 +12,26 @@ describe('suggest', () => {
     expect(suggest('banana', ['prompt', 'profile'])).toBeUndefined();
     expect(suggest('prompt', ['prompt'])).toBeUndefined();
     expect(didYouMean('x', [])).toBe('');
+  });
+  it('counts a swap of neighbouring letters as one edit', () => {
+    expect(distance('kidn', 'kind')).toBe(1);
+    expect(distance('kidn', 'id')).toBe(2);
+    expect(distance('', 'abc')).toBe(3);
+    expect(suggest('kidn', ['id', 'kind'])).toBe('kind');
+  });
+  it('ranks a key already written beside the typo last', () => {
+    // Both are one edit from `ids`; the key already written is not what the typo meant.
+    expect(suggest('ids', ['id', 'ids_x'], { present: ['id'] })).toBe('ids_x');
+    expect(suggest('ide', ['id'], { present: ['id'] })).toBe('id');
+  });
+  it('suggests `kind` for `kidn` on a chain node, among the keys valid there', () => {
+    const node = { id: 'verify', kidn: 'exec', tasks: [] };
+    const known = keysAt(ChainFile, { nodes: [node] }, ['nodes', 0]);
+    expect(known).toContain('id');
+    expect(didYouMean('kidn', known, { present: Object.keys(node) })).toBe('; did you mean `kind`?');
+  });
+  it('prefers a longer shared start, then shared letters, on equal distance', () => {
+    expect(suggest('mode', ['xmode', 'model'])).toBe('model');
+    expect(suggest('abcx', ['abyz', 'abzc'])).toBe('abzc');
   });
 });

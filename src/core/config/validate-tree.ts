@@ -66,12 +66,16 @@ function shape(issue: z.core.$ZodIssue, data: unknown, schema: z.ZodType): Shape
   const custom = !DEFAULT_MESSAGE.test(issue.message);
   const value = valueAt(data, path);
   switch (issue.code) {
-    case 'unrecognized_keys':
+    case 'unrecognized_keys': {
+      // Keys written beside the typo rank last: `kidn` next to `id:` is not a second `id`.
+      const present = value && typeof value === 'object' ? Object.keys(value) : [];
+      const known = keysAt(schema, data, path);
       return issue.keys.map((key) => ({
-        message: `unknown key \`${key}\`${didYouMean(key, keysAt(schema, data, path))}`,
+        message: `unknown key \`${key}\`${didYouMean(key, known, { present })}`,
         mode: 'key',
         path: [...path, key],
       }));
+    }
     case 'invalid_type':
       if (value === undefined) {
         const name = String(path[path.length - 1]);

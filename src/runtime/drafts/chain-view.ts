@@ -3,7 +3,6 @@ import type { Problem } from '../../contract/problems.js';
 import type { ConfigTexts } from '../../core/config/validate-set.js';
 import { loadRepos } from '../../core/config/load-settings.js';
 import { chainChanges } from '../../core/drafts/chain-changes.js';
-import { commentWarnings } from '../../core/drafts/comments.js';
 import {
   eitherUses,
   libraryChanges,
@@ -108,7 +107,8 @@ export function chainResult(
     changes,
     impact: null,
     choices: editorChoices(),
-    warnings: commentWarnings(draft?.rewritten ?? [], published),
+    // Ops write over each file's own text and a PUT stores text as typed: no comment is dropped.
+    warnings: [],
   };
 }
 

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isJigError } from '../../contract/errors.js';
 import { openStore, type Store } from '../../store/database.js';
-import { listDrafts, saveDraft, stepCount } from '../../store/drafts.js';
+import { listDrafts, stepCount } from '../../store/drafts.js';
 import { ManualClock } from '../clock.js';
 import { sha256Text } from '../config/config-dir.js';
 import { editorChoices } from '../../contract/drafts/choices.js';
 import { ConfigDrafts, configArea } from './config-drafts.js';
+import { DraftOps } from './draft-ops.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -180,31 +181,16 @@ describe('what a publish reaches', () => {
   });
 });
 
-describe('warnings', () => {
-  it('warns while an op’s whole-file rewrite would drop published comments, until a PUT of that file', async () => {
-    const { drafts, store, configDir } = await bench();
+describe('comments', () => {
+  it('an ops request writes over the file’s text: comments kept, no warning', async () => {
+    const { drafts, configDir } = await bench();
     const text = readFileSync(join(configDir, FILE), 'utf8');
-    const rewritten =
-      'description: Rewritten.\nnodes:\n  - id: implementation\n    extends: implementation\n';
-    // As an ops request will leave it (ops write a chain file back whole).
-    await saveDraft(store.db, {
-      area: 'chains',
-      key: 'quick-task',
-      files: { [FILE]: rewritten },
-      base: { [FILE]: sha256Text(text) },
-      last_parsed: {},
-      rewritten: [FILE],
-      changes: 1,
-      problems: 0,
-      updated_at: '2026-11-24T09:00:00.000Z',
-    });
-    expect((await drafts.get('chains', 'quick-task')).result.warnings).toEqual([
-      {
-        file: FILE,
-        message: `an edit rewrote ${FILE} whole: publishing drops the comments of the published file (edit its text to keep them)`,
-      },
+    const op = { op: 'set_field', path: '', field: 'description', value: 'Rewritten.' };
+    const v = await new DraftOps(drafts).apply('chains', 'quick-task', [op], false);
+    expect(v.result.warnings).toEqual([]);
+    const after = v.files[FILE] ?? '';
+    expect(after.split('\n').filter((l, i) => l !== text.split('\n')[i])).toEqual([
+      'description: Rewritten.',
     ]);
-    const put = await drafts.putFile('chains', 'quick-task', FILE, `# mine\n${rewritten}`);
-    expect(put.result.warnings).toEqual([]);
   });
 });

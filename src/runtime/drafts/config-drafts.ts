@@ -188,9 +188,7 @@ export class ConfigDrafts {
         { area, key, kind: 'put', file, now },
         prior ? { files: prior.files, base: prior.base } : null,
       );
-      // A PUT of a file is its text as typed again: comments and all.
-      const rewritten = (prior?.rewritten ?? []).filter((f) => f !== file);
-      const saved = this.record(area, key, next, prior, now, snap, rewritten);
+      const saved = this.record(area, key, next, prior, now, snap);
       await saveDraft(trx, saved.record);
       return saved;
     });
@@ -252,7 +250,6 @@ export class ConfigDrafts {
     prior: DraftRecord | null,
     now: string,
     snap: Snapshot,
-    rewritten: string[] = prior?.rewritten ?? [],
   ): { record: DraftRecord; seen: DraftView } {
     const last_parsed = { ...prior?.last_parsed };
     for (const [f, t] of Object.entries(state.files)) {
@@ -264,7 +261,6 @@ export class ConfigDrafts {
       key,
       ...state,
       last_parsed,
-      rewritten: rewritten.filter((f) => f in state.files),
       changes: 0,
       problems: 0,
       updated_at: now,

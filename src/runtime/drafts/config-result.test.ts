@@ -16,7 +16,6 @@ const draftOf = (
   files,
   base: {},
   last_parsed: lastParsed,
-  rewritten: [],
   changes: 0,
   problems: 0,
   updated_at: '2026-11-24T09:00:00.000Z',

@@ -17,7 +17,7 @@ import type { ConfigTexts } from '../../core/config/validate-set.js';
 import { validateConfigSet } from '../../core/config/validate-set.js';
 import { runSettingsOps } from '../../core/drafts/settings/run.js';
 import { SettingsWorkspace } from '../../core/drafts/settings/workspace.js';
-import { LayoutRefused } from '../../core/drafts/settings/write-over.js';
+import { LayoutRefused } from '../../core/drafts/write-over.js';
 import { isObj } from '../../core/drafts/ops/context.js';
 import {
   getDraft,
@@ -57,8 +57,8 @@ async function draftsCopiedFrom(db: Db, ops: readonly ChainOp[]): Promise<Record
 /**
  * The ops route and the fragment read of every draft area (spec drafts.md, "Changing a draft"):
  * ops apply in order on the documents as the draft has them, all or nothing, stored as one undo
- * step. A chain or library file is written back whole; a settings file is written over its own
- * text, comments kept. A preview answers the same and saves nothing.
+ * step. Every changed file is written over its own text, comments kept. A preview answers the
+ * same and saves nothing.
  */
 function chainFragment(
   area: DraftArea,
@@ -112,10 +112,7 @@ export class DraftOps {
       let next: DraftState = prior ? { files: prior.files, base: prior.base } : { files: {}, base: {} };
       for (const f of files) next = withFile(next, f, ran.changed[f] ?? null, textOf(texts, f));
       const now = stamp(this.drafts.clock);
-      // Chain ops write a file back whole: its comments are gone until a PUT of it brings text
-      // back. Settings ops write over the file's own text, so nothing joins `rewritten`.
-      const rewritten = [...new Set([...(prior?.rewritten ?? []), ...(settings ? [] : files)])];
-      const saved = this.drafts.record(area, key, next, prior, now, snap, rewritten);
+      const saved = this.drafts.record(area, key, next, prior, now, snap);
       if (!preview) {
         await recordStep(
           trx,
@@ -152,7 +149,7 @@ export class DraftOps {
       await draftsCopiedFrom(trx, ops),
     );
     const results = this.run(() => runOps(ws, ops));
-    return { results, changed: ws.changedTexts() };
+    return { results, changed: this.written(() => ws.changedTexts()) };
   }
 
   /** A settings draft's ops: on plain documents, each changed one written over its own text. */
@@ -171,8 +168,13 @@ export class DraftOps {
       snap.facts.forTexts(overlaid),
     );
     const results = this.run(() => runSettingsOps(area, ws, raw));
+    return { results, changed: this.written(() => ws.changedTexts()) };
+  }
+
+  /** The changed files' texts, or the refusal when a file's layout cannot take the change. */
+  private written<T>(texts: () => T): T {
     try {
-      return { results, changed: ws.changedTexts() };
+      return texts();
     } catch (e) {
       if (!(e instanceof LayoutRefused)) throw e;
       throw new JigError(

@@ -20,7 +20,7 @@ const emptyChain = (): Obj => ({ nodes: [] });
  * The chain `from` as it stands now: its draft's text when it has one, else its published file; an
  * add-on's chain (`release:ship`) as the add-on has it, names qualified (a copy to your library).
  */
-function sourceChain(docs: OpDocs, from: string): Obj {
+function sourceChain(docs: OpDocs, from: string): { chain: Obj; text: string | null } {
   if (from.includes(':')) {
     const found = docs.addonSource('chains', from);
     if ('known' in found)
@@ -28,24 +28,27 @@ function sourceChain(docs: OpDocs, from: string): Obj {
         `from \`${from}\` names no add-on chain (installed: ${found.known.map((k) => `\`${k}\``).join(', ') || 'none'})`,
       );
     if (!isObj(found.value)) throw new OpRefused(`add-on chain \`${from}\` is not a mapping`);
-    return found.value;
+    return { chain: found.value, text: null };
   }
   const drafted = docs.draftedChain(from);
   let value: unknown;
+  let text: string | null = null;
   if (typeof drafted === 'string') {
     try {
       value = parse(drafted);
+      text = drafted;
     } catch {
       throw new OpRefused(`chain \`${from}\` has a draft whose YAML does not parse: fix it first`);
     }
   } else if (drafted === undefined) {
     // A copy: the working copy of another chain's file must stay as published.
     value = structuredClone(docs.doc(chainFileOf(from)));
+    text = docs.text(chainFileOf(from));
   }
   // drafted === null: that chain's draft deletes it, so there is nothing to copy.
   if (value === null || value === undefined) throw new OpRefused(`from \`${from}\` names no chain`);
   if (!isObj(value)) throw new OpRefused(`chain \`${from}\` is not a mapping: there is no chain to copy`);
-  return value;
+  return { chain: value, text };
 }
 
 export function newChain(docs: OpDocs, op: ChainOpOf<'new_chain'>): undefined {
@@ -61,6 +64,8 @@ export function newChain(docs: OpDocs, op: ChainOpOf<'new_chain'>): undefined {
     );
   }
   let chain = emptyChain();
+  // A copy is written over its source's text, so it keeps the source's comments and layout.
+  let over: string | null = null;
   if (op.from !== undefined) {
     const from = op.from;
     if (from.length > IDENTIFIER_MAX || !COMPONENT_REF_PATTERN.test(from)) {
@@ -69,10 +74,10 @@ export function newChain(docs: OpDocs, op: ChainOpOf<'new_chain'>): undefined {
       );
     }
     // The id is the file stem: a copied `id:` would name the source chain, so it is left out.
-    chain = sourceChain(docs, from);
+    ({ chain, text: over } = sourceChain(docs, from));
     delete chain.id;
   }
-  docs.setDoc(file, chain);
+  docs.setDoc(file, chain, over);
   return undefined;
 }
 

@@ -32,7 +32,14 @@ export interface OpDocs {
    * that the draft deletes). Change it in place; `setDoc` replaces or deletes it.
    */
   doc(file: string): unknown;
-  setDoc(file: string, value: unknown): void;
+  /**
+   * Replaces or deletes a file's working copy. `over` is the text the new value is written over
+   * when it is not the file's own: a renamed chain keeps its old file's comments, a copy its
+   * source's.
+   */
+  setDoc(file: string, value: unknown, over?: string | null): void;
+  /** A file's text as this request found it (the draft's when it holds the file), null when none. */
+  text(file: string): string | null;
   /** Every chain file as this draft sees it (`chains/<id>.yaml`), sorted, deleted ones left out. */
   chainFiles(): string[];
   /**

@@ -40,7 +40,8 @@ function renameChain(docs: OpDocs, id: string): Updated {
   if (docs.chainFiles().includes(newFile)) throw new OpRefused(`chain \`${id}\` already exists`);
   // An `id:` must equal the file stem, so a kept one follows the move.
   if (isObj(doc) && Object.hasOwn(doc, 'id')) doc.id = id;
-  docs.setDoc(newFile, doc);
+  // The moved file is written over the old one's text, so its comments move with it.
+  docs.setDoc(newFile, doc, docs.text(oldFile));
   docs.setDoc(oldFile, null);
   return NONE;
 }

@@ -1,8 +1,9 @@
-import { stringify } from 'yaml';
 import type { LibrarySection } from '../../../contract/config/library.js';
 import { loadAddonSet, type AddonSetLoad } from '../../addons/load.js';
 import type { ConfigTexts } from '../../config/validate-set.js';
+import { sameData } from '../../json/same.js';
 import { parseText, textOf } from '../texts.js';
+import { writeOver } from '../write-over.js';
 import { chainFileOf, OpRefused, type OpDocs } from './context.js';
 
 const CHAIN_FILE = /^chains\/[^/]+\.yaml$/;
@@ -12,12 +13,14 @@ const asObj = (v: unknown): Record<string, unknown> | undefined =>
 /**
  * The documents a request's ops work on: each file parsed from the config set with the draft laid
  * over it, copied the first time an op reads it. After the ops, `changedTexts` answers the files
- * an op really changed, each written back whole (comments are not kept: the draft's `warnings`
- * says so).
+ * an op really changed, each written over its own text (or the text `setDoc` named), so comments
+ * and layout stay and a one-field change is a one-line diff.
  */
 export class Workspace implements OpDocs {
   private readonly start = new Map<string, unknown>();
   private readonly work = new Map<string, unknown>();
+  /** Text a file is written over instead of its own (a renamed or copied chain). */
+  private readonly over = new Map<string, string | null>();
 
   constructor(
     readonly area: 'chains' | 'library',
@@ -71,9 +74,14 @@ export class Workspace implements OpDocs {
     return this.work.get(file);
   }
 
-  setDoc(file: string, value: unknown): void {
+  setDoc(file: string, value: unknown, over?: string | null): void {
     this.doc(file);
     this.work.set(file, value);
+    if (over !== undefined) this.over.set(file, over);
+  }
+
+  text(file: string): string | null {
+    return textOf(this.texts, file);
   }
 
   chainFiles(): string[] {
@@ -99,13 +107,20 @@ export class Workspace implements OpDocs {
     return this.added.includes(file) || (this.work.has(file) && this.start.get(file) === null);
   }
 
-  /** The files the ops changed, as text to store (null: the draft deletes the file). */
+  /**
+   * The files the ops changed, as text to store (null: the draft deletes the file). Throws
+   * `LayoutRefused` when a file's layout cannot take the change (an alias shared with another key).
+   */
   changedTexts(): Record<string, string | null> {
     const out: Record<string, string | null> = {};
     for (const [file, value] of this.work) {
-      // Parsed YAML is plain data; key order counts, as the file is written back in that order.
-      if (JSON.stringify(value) === JSON.stringify(this.start.get(file))) continue;
-      out[file] = value === null || value === undefined ? null : stringify(value, { lineWidth: 0 });
+      if (sameData(value, this.start.get(file))) continue;
+      if (value === null || value === undefined) {
+        out[file] = null;
+        continue;
+      }
+      const over = this.over.has(file) ? (this.over.get(file) ?? null) : this.text(file);
+      out[file] = writeOver(over, value);
     }
     return out;
   }

@@ -3,7 +3,7 @@ import { sameData } from '../../json/same.js';
 import { parseText, textOf } from '../texts.js';
 import { OpRefused } from '../ops/context.js';
 import type { SettingsAreaName, SettingsDocs, SettingsFacts } from './docs.js';
-import { writeOver } from './write-over.js';
+import { writeOver } from '../write-over.js';
 
 /**
  * The documents one ops request on a settings draft works on: each file parsed to plain data from

@@ -77,7 +77,7 @@ export function Publish({ draft, publish, rebase, putFile, discard, onDone, onBa
   const [problems, setProblems] = useState<Problem[]>([]);
   const [stale, setStale] = useState<Stale | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const { changes, impact, warnings } = draft.result;
+  const { changes, impact } = draft.result;
   const fail = (e: unknown) => {
     if (!(e instanceof ApiError)) return setError(String(e));
     setError(e.message);
@@ -204,11 +204,6 @@ export function Publish({ draft, publish, rebase, putFile, discard, onDone, onBa
       ) : (
         <p className="muted">Nothing reached.</p>
       )}
-      {warnings.map((w, i) => (
-        <p key={i} className="banner">
-          {w.file}: {w.message}
-        </p>
-      ))}
       <h3>Diff</h3>
       {Object.entries(draft.files).map(([f, text]) => (
         <Diff

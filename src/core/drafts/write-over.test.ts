@@ -57,3 +57,55 @@ describe('writeOver', () => {
     expect(writeOver(text, { a: { n: 1 }, b: { n: 1 }, c: 3 })).toBe('a: &x\n  n: 1\nb: *x\nc: 3\n');
   });
 });
+
+const CHAIN = `# yaml-language-server: $schema=../.schemas/chain.schema.json
+nodes:
+  - id: a # first
+    tasks: # one step
+      - id: t
+        prompt: >-
+          A long prompt folded
+          over two lines.
+
+  - id: b
+    kind: gate
+`;
+
+describe('writeOver on a chain file', () => {
+  it('changes one line and leaves moved comments and folded text as written', () => {
+    const after = parse(CHAIN);
+    after.nodes[1].kind = 'exec';
+    expect(writeOver(CHAIN, after)).toBe(CHAIN.replace('kind: gate', 'kind: exec'));
+  });
+
+  it('moves a list item by its id, with its comments, and spaces a new one like its siblings', () => {
+    const after = parse(CHAIN);
+    after.nodes.reverse();
+    after.nodes.push({ id: 'c', kind: 'gate' });
+    const out = writeOver(CHAIN, after);
+    expect(out).toContain('nodes:\n  - id: b\n    kind: gate\n\n  - id: a # first\n    tasks: # one step\n');
+    expect(out.endsWith('\n\n  - id: c\n    kind: gate\n')).toBe(true);
+    expect(parse(out)).toEqual(after);
+  });
+
+  it('renames a key in place and puts a new key where the op put it', () => {
+    const text = 'tasks:\n  old: # the task\n    kind: agent # an agent\n';
+    // The comment stays; the writer puts one after a key above a mapping on its own line.
+    expect(writeOver(text, { tasks: { new: { kind: 'agent' } } })).toBe(
+      'tasks:\n  new:\n    # the task\n    kind: agent # an agent\n',
+    );
+    expect(writeOver('id: x # node\ndescription: d\n', { id: 'x', extends: 'y', description: 'd' })).toBe(
+      'id: x # node\nextends: y\ndescription: d\n',
+    );
+  });
+
+  it('rewrites folded text it changes, and only that', () => {
+    const after = parse(CHAIN);
+    after.nodes[0].tasks[0].prompt = 'Short.';
+    const out = writeOver(CHAIN, after);
+    expect(out).toContain(
+      '    tasks: # one step\n      - id: t\n        prompt: >-\n          Short.\n\n  - id: b',
+    );
+    expect(parse(out)).toEqual(after);
+  });
+});
