@@ -92,6 +92,13 @@ export const WorkItem = z.object({
     .describe(
       'the gate request the item waits on at current_node (the seq of its gate_requested event), or null: approve, reject and review send it as `request`, so a decision answers only the request its sender saw',
     ),
+  gate_reject_to: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "only while the item waits at a gate (current_node): the exec node a reject sends it back to (the gate's reject_to, else the nearest exec node before it), or null when nothing runs before the gate: a reject is refused (409 reject_nowhere), so cancel the item or approve it",
+    ),
   stop: z
     .object({
       kind: z.enum(stopKinds),

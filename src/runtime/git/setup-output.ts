@@ -73,7 +73,7 @@ function parseStatus(out: string): Entry[] {
   const parts = out.split('\0');
   const entries: Entry[] = [];
   for (let i = 0; i < parts.length; i++) {
-    const e = parts[i]!;
+    const e = parts[i] ?? '';
     if (e.length < 4) continue;
     const xy = e.slice(0, 2);
     const path = e.slice(3);

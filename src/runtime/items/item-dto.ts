@@ -1,5 +1,6 @@
 import type { WorkItem, BudgetCap } from '../../contract/items.js';
 import { autoGateOn } from '../../core/items/auto-gate.js';
+import { rejectTarget } from '../../core/chain/walk-rules.js';
 import type { ItemRecord } from '../../store/work-items.js';
 
 /** The item-wide dollar bounds from policy.yaml that an item's cap is compared with. */
@@ -36,6 +37,21 @@ function displayStatus(rec: ItemRecord): WorkItem['display_status'] {
   }
 }
 
+/**
+ * While the item waits at a gate: the exec node a reject sends it back to, or null when nothing
+ * runs before the gate (a reject is refused, `reject_nowhere`), so a client offers cancel instead.
+ */
+function gateRejectTo(rec: ItemRecord): { gate_reject_to?: string | null } {
+  const chain = rec.chain_definition;
+  // A gate whose timeout passed stays open too (a `cap` stop there).
+  const open = rec.status === 'stopped' && (rec.stop_kind === 'gate' || rec.stop_kind === 'cap');
+  if (!open || chain === null) return {};
+  const idx = chain.nodes.findIndex((n) => n.id === rec.current_node);
+  if (chain.nodes[idx]?.kind !== 'gate') return {};
+  const target = rejectTarget(chain, idx);
+  return { gate_reject_to: target === null ? null : (chain.nodes[target]?.id ?? null) };
+}
+
 export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
   return {
     id: rec.id,
@@ -65,6 +81,7 @@ export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
       rec.status === 'stopped' && (rec.stop_kind === 'gate' || rec.stop_kind === 'cap')
         ? rec.gate_request
         : null,
+    ...gateRejectTo(rec),
     stop:
       rec.stop_kind === null
         ? null

@@ -10,6 +10,7 @@ import { DependencyArrows } from './dependencies.js';
 import { ChangeSize } from './changes.js';
 import { DraftPanel } from './draft/draft-panel.js';
 import { StartButton } from './draft/start-ask.js';
+import { hasAgentTask } from './chain-agents.js';
 import { GatePanel } from './gate-panel.js';
 import { Inspector } from './inspector.js';
 import { ItemMenu } from './item-menu.js';
@@ -175,6 +176,7 @@ export function ItemPage() {
             const g = chain.data?.nodes.find((n) => n.id === it.current_node);
             return g?.kind === 'gate' ? (g.reject_to ?? null) : null;
           })()}
+          agents={hasAgentTask(chain.data?.nodes ?? [])}
         />
       ) : (
         reason && (
