@@ -38,12 +38,43 @@ describe('the seeded manual chain (no agent CLI needed)', () => {
 
     const done = await until(jig, item.id, ended);
     expect(done.status, JSON.stringify(done)).toBe('completed');
-    expect(git(repo, 'log', '--format=%s', '-1', done.branch)).toBe(
-      `jig: manual change for work item ${item.id}`,
+    // The commit names the item: its title, then the item's id.
+    expect(git(repo, 'log', '--format=%s%n%b', '-1', done.branch)).toBe(
+      `Run manual\nJig work item ${item.id} (manual chain)`,
     );
     expect(git(repo, 'show', '--name-only', '--format=', done.branch).split('\n').sort()).toEqual([
       'greeting.txt',
     ]);
+    // Where the change is: the branch, its commit, not merged until the person merges it.
+    const sha = git(repo, 'rev-parse', done.branch);
+    const commits = await http(`${jig.url}/api/work-items/${item.id}/commits`);
+    expect(commits.status, commits.text).toBe(200);
+    expect(commits.json.branches).toEqual([
+      {
+        repo,
+        branch: done.branch,
+        base_branch: 'main',
+        exists: true,
+        merged: false,
+        more: false,
+        commits: [
+          {
+            sha,
+            short: git(repo, 'rev-parse', '--short', sha),
+            subject: 'Run manual',
+            author: expect.any(String),
+            at: expect.any(String),
+          },
+        ],
+      },
+    ]);
+    git(repo, 'merge', '-q', '--ff-only', done.branch);
+    const merged = await http(`${jig.url}/api/work-items/${item.id}/commits`);
+    expect(merged.json.branches[0]).toMatchObject({ merged: true, commits: [{ sha }] });
+    // Before its first start an item has no branch yet; an unknown item is 404.
+    const paused = await fileItem(jig, repo, 'manual', false);
+    expect((await http(`${jig.url}/api/work-items/${paused.id}/commits`)).json).toEqual({ branches: [] });
+    expect((await http(`${jig.url}/api/work-items/nope1234/commits`)).status).toBe(404);
     const types = (await events(jig, item.id)).map((e) => e.type);
     expect(types).toContain('gate_approved');
     expect(types).not.toContain('agent_started');

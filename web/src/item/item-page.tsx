@@ -12,6 +12,7 @@ import { DraftPanel } from './draft/draft-panel.js';
 import { StartButton } from './draft/start-ask.js';
 import { hasAgentTask } from './chain-agents.js';
 import { GatePanel } from './gate-panel.js';
+import { ItemBranches } from './item-branches.js';
 import { Inspector } from './inspector.js';
 import { ItemMenu } from './item-menu.js';
 import { makeMove, MOVES, type Move } from './moves.js';
@@ -186,6 +187,7 @@ export function ItemPage() {
           </div>
         )
       )}
+      {it.status === 'completed' && <ItemBranches item={it} />}
       {chain.data && (
         <div className="chain-area">
           <Suspense fallback={<p className="muted">Drawing the chain…</p>}>
