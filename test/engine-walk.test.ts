@@ -113,7 +113,9 @@ describe('walking a chain', () => {
   it('a rejection re-enters reject_to with the note as a steer, and the walk comes back to the gate', async () => {
     const { jig, repo } = await engineSetup({ gated });
     const item = await fileItem(jig, repo, 'gated');
-    await until(jig, item.id, (i) => i.stop?.kind === 'gate');
+    const waiting = await until(jig, item.id, (i) => i.stop?.kind === 'gate');
+    // The item says where a reject sends it, so a client need not work it out from the chain.
+    expect(waiting.gate_reject_to).toBe('build');
     const noNote = await post(jig, `/api/work-items/${item.id}/gates/review/reject`, {});
     expect(noNote.status).toBe(422);
     const r = await post(jig, `/api/work-items/${item.id}/gates/review/reject`, { note: 'write it twice' });

@@ -92,6 +92,12 @@ describe('POST /api/repos/probe', () => {
       value: '',
       reason: 'no dependency manifest found: nothing to install',
     });
+    // No lockfile: npm install is proposed, saying what it writes and how to get npm ci.
+    const loose = makeRepo({ 'package.json': '{"name":"x"}' });
+    const setup = (await api('POST', '/api/repos/probe', { path: loose })).json.setup_command;
+    expect(setup.value).toBe('npm install');
+    expect(setup.reason).toContain("npm install writes package-lock.json in each item's worktree");
+    expect(setup.reason).toContain('commit a lockfile to have npm ci proposed');
     const gh = makeRepo();
     git(gh, 'remote', 'add', 'origin', 'https://github.com/acme/tool.git');
     expect((await api('POST', '/api/repos/probe', { path: gh })).json.forge).toEqual({

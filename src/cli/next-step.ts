@@ -24,6 +24,8 @@ export function nextFor(item: WorkItem): string | null {
       return `jig view events ${id} -f  (follow it to the end)`;
     case 'stopped': {
       const stop = item.stop;
+      if (stop?.kind === 'gate' && item.gate_reject_to === null)
+        return `jig item approve ${id}, or jig item cancel ${id}  (nothing runs before this gate: a reject has nowhere to go)`;
       if (stop?.kind === 'gate')
         return `jig view doc ${id} artifact, then jig item approve ${id} or jig item reject ${id} --note TEXT`;
       if (stop?.kind === 'rate_limit') return null;

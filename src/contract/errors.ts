@@ -116,6 +116,11 @@ export const errorCatalogue = {
     template: 'the item is {state} now; it changed while this move was decided',
   },
   item_at_gate: { status: 409, template: 'the item waits at gate {gate}: approve or reject it' },
+  reject_nowhere: {
+    status: 409,
+    template:
+      'there is nothing before gate {gate} to send the item back to (no exec node runs before it); cancel the item or approve it',
+  },
   gate_not_waiting: {
     status: 409,
     template: 'gate {gate} is not waiting for a decision (the item is {state}){answered}{pending}',

@@ -5,6 +5,7 @@ import { escalationEventKinds } from './event-kinds-escalation.js';
 import { forgeEventKinds } from './event-kinds-forge.js';
 import { intakeEventKinds, IssueRef } from './event-kinds-intake.js';
 import { notifyEventKinds } from './event-kinds-notify.js';
+import { setupEventKinds } from './event-kinds-setup.js';
 import { ScheduleSource } from './intake-route.js';
 import { itemStatuses } from './item-status.js';
 import { judgeVerdicts } from './verdicts.js';
@@ -464,6 +465,7 @@ export const eventCatalogue = {
   ...intakeEventKinds,
   ...notifyEventKinds,
   ...dependencyEventKinds,
+  ...setupEventKinds,
 } as const;
 
 export type EventKind = keyof typeof eventCatalogue;

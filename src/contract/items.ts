@@ -104,6 +104,13 @@ export const WorkItem = z.object({
     .describe(
       'while it waits at a gate that shows a document a task has written and Jig can read: the document kind (GET /api/work-items/{id}/artifact answers it); null when the gate shows none, none was written or it cannot be read. Absent where the walk is not read (a listing) or the item never started',
     ),
+  gate_reject_to: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "only while the item waits at a gate (current_node): the exec node a reject sends it back to (the gate's reject_to, else the nearest exec node before it), or null when nothing runs before the gate: a reject is refused (409 reject_nowhere), so cancel the item or approve it",
+    ),
   stop: z
     .object({
       kind: z.enum(stopKinds),

@@ -97,3 +97,44 @@ export const ViewedBody = z
   .strict();
 
 export const ViewedAnswer = z.object({ path: z.string(), viewed: z.boolean() });
+
+/** One commit on an item's branch past its base. */
+export const BranchCommit = z.object({
+  sha: z.string(),
+  short: z.string().describe('the sha abbreviated as git abbreviates it in this repository'),
+  subject: z.string().describe("the commit message's first line"),
+  author: z.string(),
+  at: z.string().describe('when it was committed (ISO 8601)'),
+});
+export type BranchCommit = z.infer<typeof BranchCommit>;
+
+/** Where an item's change is: its branch in one repository (a workspace item: the root's and each member's). */
+export const ItemBranch = z.object({
+  member: z
+    .string()
+    .optional()
+    .describe("a workspace item's member; absent for the root's (or one repo's) branch"),
+  repo: z.string().describe("the repository's path: `git -C <repo> log <branch>` shows the same commits"),
+  branch: z.string(),
+  base_branch: z.string().nullable(),
+  exists: z.boolean().describe('whether the branch is in the repository (abandon deletes it)'),
+  commits: z
+    .array(BranchCommit)
+    .describe('the commits on the branch past the commit it was cut from, newest first, at most 100'),
+  more: z.boolean().describe('more than the commits listed are on the branch'),
+  merged: z
+    .boolean()
+    .describe(
+      'the base branch contains the branch (its commits reached the base); false while nothing is committed',
+    ),
+});
+export type ItemBranch = z.infer<typeof ItemBranch>;
+
+export const ItemCommits = z.object({
+  branches: z
+    .array(ItemBranch)
+    .describe(
+      "the item's branches, the root's first; empty before the item's first start (no worktree cut yet)",
+    ),
+});
+export type ItemCommits = z.infer<typeof ItemCommits>;

@@ -222,6 +222,8 @@ export async function bench(
     members: () => [],
     changed: () => Promise.resolve(true),
     bumpPointers: () => Promise.resolve(null),
+    // The scripted host runs no setup command: nothing of it to let go.
+    releaseSetupOutput: () => Promise.resolve(),
     launches: {
       forge: () => Promise.reject(new Error('the scripted step host runs no forge tasks')),
       wait: () => Promise.reject(new Error('the scripted step host runs no forge waits')),

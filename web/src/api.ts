@@ -118,6 +118,7 @@ export const routes = {
   readSessionLog: route<typeof Sessions.readSessionLog>('GET', '/api/work-items/:id/sessions/:session/log'),
   itemDiff: route<typeof Review.itemDiff>('GET', '/api/work-items/:id/diff'),
   itemCompare: route<typeof Review.itemCompare>('GET', '/api/work-items/:id/compare'),
+  itemCommits: route<typeof Review.itemCommits>('GET', '/api/work-items/:id/commits'),
   markViewed: route<typeof Review.markViewed>('PUT', '/api/work-items/:id/viewed'),
   clearViewedMark: route<typeof Review.clearViewedMark>('DELETE', '/api/work-items/:id/viewed'),
   listItemThreads: route<typeof Threads.listItemThreads>('GET', '/api/work-items/:id/threads'),

@@ -101,6 +101,13 @@ export const openThreadsQuery = (item: Item) =>
     queryFn: () => callRoute(routes.listItemThreads, { params: { id: item.id }, query: { open_only: '1' } }),
   });
 
+/** Where a completed item's change is: its branches and their commits (read again when it changes). */
+export const itemCommitsQuery = (item: Item) =>
+  queryOptions({
+    queryKey: [...keys.item(item.id), 'commits', item.updated_at] as const,
+    queryFn: () => callRoute(routes.itemCommits, { params: { id: item.id } }),
+  });
+
 /** Every review thread of the item, open or resolved (the review page). */
 export const reviewThreadsQuery = (id: string) =>
   queryOptions({

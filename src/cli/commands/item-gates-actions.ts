@@ -9,7 +9,8 @@ import {
 } from '../../client/item-acts.js';
 import type { WorkItem } from '../../contract/items.js';
 import { usdText } from '../../core/money/usd.js';
-import { EXIT_OK, printJson } from '../output.js';
+import { EXIT_FAIL, EXIT_OK, printJson } from '../output.js';
+import { ApiError } from '../../client/http.js';
 import { itemId } from '../item-of-cwd.js';
 import { BadArgument } from './item-setup-args.js';
 import { itemVerb, nowPhrase } from './item-verb.js';
@@ -74,7 +75,15 @@ export function itemReject(
     const c = new JigClient();
     const id = await itemId(c, 'reject', given);
     const { gate, request } = await gateOf(c, id, opts, 'reject');
-    const res = await rejectGate(c, id, gate, note, { node: opts.node, request });
+    let res: WorkItem;
+    try {
+      res = await rejectGate(c, id, gate, note, { node: opts.node, request });
+    } catch (err) {
+      // The server's words, with the two commands that can move the item instead.
+      if (!(err instanceof ApiError && err.is('reject_nowhere'))) throw err;
+      process.stderr.write(`jig: ${err.body.detail} (jig item cancel ${id}, or jig item approve ${id})\n`);
+      return EXIT_FAIL;
+    }
     if (opts.json) printJson(res);
     else {
       const back = res.current_node ? `, back at ${res.current_node}` : '';

@@ -76,9 +76,13 @@ export class Gates {
       const at = atGate(rec, gate);
       const target = rejectTarget(at.chain, at.idx, opts.node);
       if (target === null) {
-        throw new JigError('validation_failed', {
-          reason: `body.node: ${opts.node ?? 'reject_to'} is not an exec node before ${gate}`,
-        });
+        // A node the person named is a bad field; a gate with no node before it at all is a rule of
+        // the chain, said in words with what can be done instead (the manual chain's first gate).
+        if (opts.node !== undefined)
+          throw new JigError('validation_failed', {
+            reason: `body.node: ${opts.node} is not an exec node before ${gate}`,
+          });
+        throw new JigError('reject_nowhere', { gate }, { gate });
       }
       const back = await rejectGate(this.r, uow, at, target, note, { by, ...requestOf(rec) });
       if (back) await this.slots.claim(uow, rec, by);

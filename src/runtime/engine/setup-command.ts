@@ -6,6 +6,8 @@ import type { ItemRecord } from '../../store/work-items.js';
 import type { EngineResources } from './resources.js';
 import { passed, stopKindOf } from '../../core/chain/walk-rules.js';
 import type { Prepared } from './worktree.js';
+import { keepSetupOutputOut, releaseChangedSetupOutput } from '../git/setup-output.js';
+import type { StartedItem } from './started-item.js';
 
 /** Why the walk cannot start: the item stops with this (or `halt`: it stopped meanwhile). */
 export type NotReady =
@@ -66,5 +68,41 @@ export async function runSetup(
     const reason = `${who}setup_command failed (${out.status}); see session ${out.id}`;
     return { kind: 'stop', stop: stopKindOf[out.status] ?? 'failed', reason, node: null, session: out.id };
   }
+  // What setup wrote is not the item's change (setup-output.ts): kept out of its diff and commits.
+  const kept = await keepSetupOutputOut(repo.path, cwd);
+  if (kept.created.length + kept.changed.length > 0) {
+    await r.events.transact(async (uow) => {
+      await uow.emit({
+        work_item_id: rec.id,
+        type: 'setup_output_kept_out',
+        by: 'jig',
+        payload: { ...(member !== undefined ? { member } : {}), ...kept },
+      });
+    });
+  }
   return null;
+}
+
+/**
+ * Before a step: what setup wrote and a task or a person changed since becomes the item's change,
+ * in the root's worktree and each member's (`setup_output_released` names it).
+ */
+export async function releaseSetupOutput(r: EngineResources, rec: StartedItem): Promise<void> {
+  const trees = [
+    { member: undefined as string | undefined, cwd: rec.worktree_path },
+    ...(rec.workspace?.members ?? []).map((m) => ({ member: m.name, cwd: m.worktree_path })),
+  ];
+  for (const { member, cwd } of trees) {
+    if (cwd === null) continue;
+    const paths = await releaseChangedSetupOutput(cwd);
+    if (paths.length === 0) continue;
+    await r.events.transact(async (uow) => {
+      await uow.emit({
+        work_item_id: rec.id,
+        type: 'setup_output_released',
+        by: 'jig',
+        payload: { ...(member !== undefined ? { member } : {}), paths },
+      });
+    });
+  }
 }

@@ -84,6 +84,8 @@ export interface StepHost {
   bumpPointers(rec: ItemRecord, node: string): Promise<string | null>;
   /** How the step's tasks start (task-launches.ts). */
   launches: TaskLaunches;
+  /** Lets go of what setup wrote and someone changed since, root and members (setup-output.ts). */
+  releaseSetupOutput(rec: StartedItem): Promise<void>;
 }
 
 /** How a step's tasks start; each runs in the item's worktree, or in `member`'s for a fanned-out run. */
@@ -231,6 +233,8 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
       await host.clockStop(rec.id);
       return { kind: 'halt' };
     }
+    // Before the snapshot, so a read-only step is held to what it starts on.
+    await host.releaseSetupOutput(rec);
     const before = opts.readOnly ? await snapshotAll(rec) : null;
     walk = await patchHeld(host, rec.id, (w) => ({
       ...w,

@@ -16,6 +16,7 @@ import { WalkFenced } from './claims.js';
 import type { Slots } from './slots.js';
 import { startWalk, type Ready } from './walk-start.js';
 import { changedSince, memberRuns } from './members.js';
+import { releaseSetupOutput } from './setup-command.js';
 import { bumpPointers } from './pointer-bump.js';
 import type { WallClocks } from './wall-clock.js';
 import type { Waits } from './waits.js';
@@ -72,6 +73,7 @@ export class Walker {
       changed: (rec, member) =>
         member ? changedSince(member.cwd, member.baseRef) : changedSince(cwdOf(rec), rec.base_ref),
       launches: new Launches(r, this.p.waits),
+      releaseSetupOutput: (rec) => releaseSetupOutput(r, rec),
     };
   }
 

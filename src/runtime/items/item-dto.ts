@@ -2,6 +2,7 @@ import type { WorkItem, BudgetCap } from '../../contract/items.js';
 import { autoGateOn } from '../../core/items/auto-gate.js';
 import { own } from '../../core/json/own.js';
 import { documentReadable } from '../fs/worktree-document.js';
+import { rejectTarget } from '../../core/chain/walk-rules.js';
 import type { ItemRecord } from '../../store/work-items.js';
 
 /** The item-wide dollar bounds from policy.yaml that an item's cap is compared with. */
@@ -53,6 +54,21 @@ function gateDocument(rec: ItemRecord): string | null | undefined {
   return rel && rec.worktree_path && documentReadable(rec.worktree_path, rel) ? node.artifact : null;
 }
 
+/**
+ * While the item waits at a gate: the exec node a reject sends it back to, or null when nothing
+ * runs before the gate (a reject is refused, `reject_nowhere`), so a client offers cancel instead.
+ */
+function gateRejectTo(rec: ItemRecord): { gate_reject_to?: string | null } {
+  const chain = rec.chain_definition;
+  // A gate whose timeout passed stays open too (a `cap` stop there).
+  const open = rec.status === 'stopped' && (rec.stop_kind === 'gate' || rec.stop_kind === 'cap');
+  if (!open || chain === null) return {};
+  const idx = chain.nodes.findIndex((n) => n.id === rec.current_node);
+  if (chain.nodes[idx]?.kind !== 'gate') return {};
+  const target = rejectTarget(chain, idx);
+  return { gate_reject_to: target === null ? null : (chain.nodes[target]?.id ?? null) };
+}
+
 export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
   return {
     id: rec.id,
@@ -84,6 +100,7 @@ export function toDto(rec: ItemRecord, policy: PolicyBudget): WorkItem {
         : null,
     has_worktree: rec.base_ref !== null,
     ...withGateDocument(gateDocument(rec)),
+    ...gateRejectTo(rec),
     stop:
       rec.stop_kind === null
         ? null

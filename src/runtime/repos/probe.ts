@@ -123,7 +123,11 @@ function ecosystem(top: string): { test: Proposal | null; setup: Proposal | null
     }
     const setup = {
       value: kit.install,
-      reason: kit.lock ? `package.json with ${kit.lock}` : 'package.json without a lockfile',
+      // Where no lockfile pins the versions, the install writes one: said, so nobody is surprised by
+      // it (Jig keeps it out of the item's change, docs/chains.md), and how to get `npm ci` instead.
+      reason: kit.lock
+        ? `package.json with ${kit.lock}`
+        : "package.json without a lockfile: npm install writes package-lock.json in each item's worktree (kept out of the item's change); commit a lockfile to have npm ci proposed",
     };
     const placeholder = /no test specified/.test(scripts.test ?? '');
     const test =

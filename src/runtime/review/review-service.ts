@@ -16,6 +16,8 @@ import type { ItemRecord } from '../../store/work-items.js';
 import { blobsAt, changedPaths, diffCommits } from './diff.js';
 import { keepCommit, snapshotCommit, snapshotIfPresent } from './snapshot.js';
 import { diffAcross, memberSources } from './workspace-diff.js';
+import { itemCommits } from './branch-commits.js';
+import type { ItemCommits } from '../../contract/review.js';
 
 /**
  * Jig serves one person (its owner): every login, token and loopback caller is that person. Marks
@@ -60,6 +62,11 @@ export class ReviewService {
   private async lastReviewed(id: string): Promise<string | null> {
     const mine = await listReviews(this.d.store.db, id, OWNER);
     return mine.reverse().find((r) => r.sha !== null)?.sha ?? null;
+  }
+
+  /** Where the item's change is: its branches and their commits past the base (branch-commits.ts). */
+  async commits(id: string): Promise<ItemCommits> {
+    return itemCommits(await this.d.record(id));
   }
 
   private where(rec: ItemRecord): Where {

@@ -77,7 +77,10 @@ export class ReviewsService {
           gate,
           round,
           open_threads: openThreads,
-          reason: `${node ?? 'reject_to'} is not an exec node before ${gate}`,
+          reason:
+            node === undefined
+              ? `there is nothing before gate ${gate} to send the item back to; cancel the item or approve it`
+              : `${node} is not an exec node before ${gate}`,
         };
       return { node: chain.nodes[target]?.id ?? null, gate, round, open_threads: openThreads, reason: null };
     }

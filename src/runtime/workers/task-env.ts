@@ -78,6 +78,8 @@ export function launchEnv(
 ): Record<string, string> {
   return taskEnv(repo, {
     JIG_WORK_ITEM_ID: rec.id,
+    // A commit a task makes can name the item (the manual chain's commit message is its title).
+    JIG_WORK_ITEM_TITLE: rec.title,
     JIG_DAEMON_PID: String(process.pid),
     JIG_DAEMON_PORT: String(port),
     ...workspaceEnv(rec, member),

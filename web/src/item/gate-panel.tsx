@@ -12,13 +12,16 @@ const Markdown = lazy(() => import('./markdown.js'));
 /**
  * A gate waiting for this person: its document, the changed files, the open review threads,
  * Approve (off while a must-fix thread is open, as the server refuses it), and Reject with a note
- * (required: it is the next agent's steer) and, optionally, the node to go back to.
+ * (required: it is the next agent's steer) and, optionally, the node to go back to. A gate with
+ * nothing before it (the item says so: `gate_reject_to` null) offers Cancel instead of Reject, as
+ * the server refuses that reject.
  */
 export function GatePanel({
   item,
   gate,
   targets,
   rejectTo,
+  agents,
 }: {
   item: Item;
   gate: string;
@@ -26,6 +29,8 @@ export function GatePanel({
   targets: string[];
   /** The gate's own `reject_to` (else the server picks the nearest node before it). */
   rejectTo: string | null;
+  /** Whether an agent runs in the item's chain: only then is a reject's note an agent's steer. */
+  agents: boolean;
 }) {
   const client = useQueryClient();
   // Asked only when a task wrote the gate's document: one it lacks is a 404 the console would show.
@@ -37,6 +42,8 @@ export function GatePanel({
   const open = threads.data?.threads ?? [];
   const mustFix = open.filter((t) => t.label === 'must-fix').length;
   const [rejecting, setRejecting] = useState(false);
+  // Null (not absent): the item waits at a gate with nothing before it to send it back to.
+  const nowhere = item.gate_reject_to === null;
   const [note, setNote] = useState('');
   const [target, setTarget] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -115,9 +122,15 @@ export function GatePanel({
           onClick={() => setRejecting((r) => !r)}
           aria-expanded={rejecting}
         >
-          Reject…
+          {nowhere ? 'Cancel item…' : 'Reject…'}
         </button>
       </div>
+      {nowhere && (
+        <p className="muted small" role="note">
+          Nothing runs before this gate, so a reject has nowhere to send the item back to: approve it, or
+          cancel the item (its worktree and branch are kept).
+        </p>
+      )}
       {mustFix > 0 && (
         <p className="muted small" role="note">
           Approve waits while {mustFix === 1 ? 'a must-fix thread is' : `${mustFix} must-fix threads are`}{' '}
@@ -125,7 +138,23 @@ export function GatePanel({
           {mustFix === 1 ? 'it' : 'them'}.
         </p>
       )}
-      {rejecting && (
+      {rejecting && nowhere && (
+        <form
+          className="reject-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const body = note.trim() ? { reason: note.trim() } : {};
+            void decide(() => callRoute(routes.cancelItem, { params: { id: item.id }, body }));
+          }}
+        >
+          <label htmlFor="cancel-reason">Why you cancel it (optional, kept on the item)</label>
+          <textarea id="cancel-reason" value={note} onChange={(e) => setNote(e.target.value)} rows={2} />
+          <button type="submit" disabled={busy}>
+            Cancel item
+          </button>
+        </form>
+      )}
+      {rejecting && !nowhere && (
         <form
           className="reject-form"
           onSubmit={(e) => {
@@ -138,7 +167,11 @@ export function GatePanel({
             );
           }}
         >
-          <label htmlFor="reject-note">What should change (the next agent reads this)</label>
+          <label htmlFor="reject-note">
+            {agents
+              ? 'What should change (the next agent reads this)'
+              : 'What should change (kept on the item with the rejection)'}
+          </label>
           <textarea
             id="reject-note"
             required

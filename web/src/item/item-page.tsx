@@ -10,7 +10,9 @@ import { DependencyArrows } from './dependencies.js';
 import { ChangeSize } from './changes.js';
 import { DraftPanel } from './draft/draft-panel.js';
 import { StartButton } from './draft/start-ask.js';
+import { hasAgentTask } from './chain-agents.js';
 import { GatePanel } from './gate-panel.js';
+import { ItemBranches } from './item-branches.js';
 import { Inspector } from './inspector.js';
 import { ItemMenu } from './item-menu.js';
 import { makeMove, MOVES, type Move } from './moves.js';
@@ -175,6 +177,7 @@ export function ItemPage() {
             const g = chain.data?.nodes.find((n) => n.id === it.current_node);
             return g?.kind === 'gate' ? (g.reject_to ?? null) : null;
           })()}
+          agents={hasAgentTask(chain.data?.nodes ?? [])}
         />
       ) : (
         reason && (
@@ -184,6 +187,7 @@ export function ItemPage() {
           </div>
         )
       )}
+      {it.status === 'completed' && <ItemBranches item={it} />}
       {chain.data && (
         <div className="chain-area">
           <Suspense fallback={<p className="muted">Drawing the chain…</p>}>

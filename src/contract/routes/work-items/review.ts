@@ -1,4 +1,4 @@
-import { CompareQuery, DiffQuery, ItemDiff, ViewedAnswer, ViewedBody } from '../../review.js';
+import { CompareQuery, DiffQuery, ItemCommits, ItemDiff, ViewedAnswer, ViewedBody } from '../../review.js';
 import { defineRoute } from '../../route.js';
 import { ItemIdParams, itemErrors } from './params.js';
 
@@ -41,4 +41,14 @@ export const clearViewedMark = defineRoute({
   params: ItemIdParams,
   body: ViewedBody,
   responses: { 200: ViewedAnswer, ...itemErrors },
+});
+
+export const itemCommits = defineRoute({
+  method: 'GET',
+  path: '/api/work-items/:id/commits',
+  summary:
+    "Where the item's change is: its branch, the commits on it past its base (subject, short sha) and whether the base has them",
+  tags: ['review'],
+  params: ItemIdParams,
+  responses: { 200: ItemCommits, ...itemErrors },
 });

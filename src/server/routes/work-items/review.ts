@@ -1,5 +1,6 @@
 import {
   clearViewedMark,
+  itemCommits,
   itemCompare,
   itemDiff,
   markViewed,
@@ -10,6 +11,7 @@ import { routeFile } from '../../route-file.js';
 /** Reviewing an item's changes: its diff, compares between attempts, viewed marks. */
 export const reviewRoutes = routeFile(import.meta.url, (r, inst: Pick<Services, 'review'>) => {
   r.serve(itemDiff, async (req) => inst.review.diff(req.params.id, req.query));
+  r.serve(itemCommits, async (req) => inst.review.commits(req.params.id));
   r.serve(itemCompare, async (req) => inst.review.compare(req.params.id, req.query));
   r.serve(markViewed, async (req) => inst.review.markViewed(req.params.id, req.body.path, true));
   r.serve(clearViewedMark, async (req) => inst.review.markViewed(req.params.id, req.body.path, false));
