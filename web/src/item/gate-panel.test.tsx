@@ -37,7 +37,7 @@ const server = (more: Answers = {}): Answers => ({
 describe('the gate panel', () => {
   it('asks for no document and no diff the item does not have, and renders its message', async () => {
     const t = boardTest(server());
-    t.render(<GatePanel item={atGate()} gate="review" targets={[]} rejectTo={null} />);
+    t.render(<GatePanel item={atGate()} gate="review" targets={[]} rejectTo={null} agents={false} />);
     await screen.findByText('This gate shows no document.');
     expect(screen.getByRole('status').textContent).toBe('Waiting for your review at review');
     const code = await screen.findByText('jig repo path <id>', { selector: '.gate-message code' });
@@ -67,6 +67,7 @@ describe('the gate panel', () => {
         gate="review"
         targets={[]}
         rejectTo={null}
+        agents={false}
       />,
     );
     await screen.findByText('The spec', { selector: '.document .markdown, .document .markdown *' });
