@@ -34,7 +34,6 @@ export function buildProgram(): Command {
   const program = new Command('jig')
     .description('Jig: run work items through chains of coding agents, commands and human gates')
     .version(ownVersion(), '-V, --version', 'print the version')
-    .showHelpAfterError()
     .configureOutput({ outputError: (str, write) => write(str) })
     .exitOverride((err) => {
       // Usage errors exit 2; help and version exit 0.
@@ -49,5 +48,16 @@ export function buildProgram(): Command {
   registerItem(program);
   registerView(program);
   registerCompletion(program);
+  usageAfterErrors(program, []);
   return program;
+}
+
+/**
+ * A usage error (a bad flag, a missing argument) prints the error and the one usage line of the
+ * command it was given to; the whole help was 40 lines that pushed the error off the screen.
+ */
+function usageAfterErrors(cmd: Command, parents: string[]): void {
+  const name = [...parents, cmd.name()].join(' ');
+  cmd.showHelpAfterError(`usage: ${name} ${cmd.usage()}  (${name} --help for more)`);
+  for (const sub of cmd.commands) usageAfterErrors(sub, [...parents, cmd.name()]);
 }

@@ -12,6 +12,7 @@ Exit codes:
 Environment:
   JIG_HOME           the home: config, database, worktrees, logs (default ~/.jig)
   JIG_URL            the server the CLI calls (default: the one in JIG_HOME/run/jig.pid,
+                     else where the home's last server listened, JIG_HOME/run/last-port,
                      else http://127.0.0.1:8765)
   JIG_TOKEN          bearer token for a server off loopback (default JIG_HOME/run/mcp-token)
   JIG_HOST, JIG_PORT where \`jig serve\` listens (else access.yaml, else 127.0.0.1:8765)

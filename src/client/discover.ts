@@ -4,13 +4,14 @@ import { join, resolve } from 'node:path';
 
 /**
  * Where the local server listens, as a client on this machine can tell: `JIG_URL` when set, else
- * the pid file a running server keeps in its home, else the default address.
+ * the pid file a running server keeps in its home, else where the home's last server listened
+ * (`run/last-port`, kept after it stopped), else the default address.
  * (The client reads the home itself: it is a client of the API and does not reach into runtime/.)
  */
 export interface Discovered {
   url: string;
   token: string | null;
-  source: 'JIG_URL' | 'pid-file' | 'default';
+  source: 'JIG_URL' | 'pid-file' | 'last-port' | 'default';
 }
 
 export function jigHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -32,21 +33,29 @@ function hostForUrl(bind: string): string {
   return bind.includes(':') ? `[${bind}]` : bind;
 }
 
+/** The `{bind, port}` a server wrote to `file`, or null when there is none (none has written it). */
+function addressIn(file: string): { bind: string; port: number } | null {
+  try {
+    const rec = JSON.parse(readFileSync(file, 'utf8')) as { bind?: unknown; port?: unknown };
+    return typeof rec.port === 'number' && typeof rec.bind === 'string'
+      ? { bind: rec.bind, port: rec.port }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 export function discoverServer(env: NodeJS.ProcessEnv = process.env): Discovered {
   const home = jigHome(env);
   const token = env.JIG_TOKEN?.trim() || readToken(home);
   if (env.JIG_URL && env.JIG_URL.trim() !== '')
     return { url: env.JIG_URL.replace(/\/+$/, ''), token, source: 'JIG_URL' };
-  try {
-    const rec = JSON.parse(readFileSync(join(home, 'run', 'jig.pid'), 'utf8')) as {
-      bind?: string;
-      port?: number;
-    };
-    if (typeof rec.port === 'number' && typeof rec.bind === 'string') {
-      return { url: `http://${hostForUrl(rec.bind)}:${rec.port}`, token, source: 'pid-file' };
-    }
-  } catch {
-    // No server has written its address here; fall through to the default.
+  for (const [file, source] of [
+    ['jig.pid', 'pid-file'],
+    ['last-port', 'last-port'],
+  ] as const) {
+    const at = addressIn(join(home, 'run', file));
+    if (at) return { url: `http://${hostForUrl(at.bind)}:${at.port}`, token, source };
   }
   return { url: 'http://127.0.0.1:8765', token, source: 'default' };
 }

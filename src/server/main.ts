@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { resolveHomePaths } from '../runtime/home/paths.js';
 import { prepareHome } from '../runtime/home/prepare-home.js';
 import { PidLock } from '../runtime/home/pid-lock.js';
+import { writeFileAtomic } from '../runtime/home/atomic-write.js';
 import { readAccess } from '../runtime/config/access.js';
 import { installedVersion } from '../runtime/package-root.js';
 import { AddonsService } from '../runtime/addons/addons-service.js';
@@ -97,6 +98,9 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     const { app, routes } = await buildApp(s);
     s.port = await listenOn(app, bind, port);
     lock.update({ bind, port: s.port });
+    // Outlives the server (the pid file does not): a CLI run after it stopped still looks where it
+    // was, not on the default port (client/discover.ts).
+    writeFileAtomic(paths.lastPortPath, JSON.stringify({ bind, port: s.port }), 0o600);
     // Sessions that outlived the last server are adopted, and running items continue (ADR 0003).
     s.reattach = await s.engine.recover();
     // Requests about the items this process walks are forwarded here by the others (forward.ts).

@@ -6,6 +6,7 @@ import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js
 import { outputStyle, paint, statusColour, table } from '../table.js';
 import { endedLine, outcomeCode } from './view-events-actions.js';
 import { itemFor } from './view-target.js';
+import type { WorkItem } from '../../contract/items.js';
 
 interface LogsOpts {
   session?: string;
@@ -156,6 +157,35 @@ async function follow(
   }
 }
 
+/** Sessions that ended well or still run: their output does not say why an item stopped. */
+const NOT_A_FAILURE = new Set<Session['status']>(['done', 'done_with_concerns', 'running', 'waiting']);
+
+/**
+ * An item stopped by something no task's output shows: a launch refused before any process ran (an
+ * agent CLI not installed, a sandbox that cannot start, a cap reached before the launch) while its
+ * latest session, often the setup command, passed. Its stop is the failure to show; null otherwise.
+ */
+function stopOutsideLogs(item: WorkItem, latest: Session | undefined): WorkItem['stop'] {
+  const stop = item.stop;
+  if (item.status !== 'stopped' || !stop || stop.kind === 'gate' || stop.kind === 'rate_limit') return null;
+  return latest === undefined || NOT_A_FAILURE.has(latest.status) ? stop : null;
+}
+
+function printStop(
+  id: string,
+  stop: NonNullable<WorkItem['stop']>,
+  latest: Session | undefined,
+  json: boolean,
+) {
+  const text = `item ${id} stopped (${stop.kind}) before a task wrote why: ${stop.reason}`;
+  if (json) process.stdout.write(`${JSON.stringify({ session: null, task_path: null, line: text })}\n`);
+  else process.stdout.write(`${text}\n`);
+  if (latest)
+    process.stderr.write(
+      `jig: its latest session, ${latest.id} (${latest.task_path}), ${latest.status === 'running' ? 'runs' : 'passed'}; --session ${latest.id} shows its output\n`,
+    );
+}
+
 /** `jig view logs`. */
 export function viewLogs(given: string | undefined, opts: LogsOpts): Promise<void> {
   return runVerb(async () => {
@@ -175,6 +205,12 @@ export function viewLogs(given: string | undefined, opts: LogsOpts): Promise<voi
       return EXIT_USAGE;
     }
     if (!opts.follow) {
+      // Asked for the item's output with no session named: the failure it stopped on comes first.
+      const stop = opts.session ? null : stopOutsideLogs(await getItem(client, id), chosen);
+      if (stop) {
+        printStop(id, stop, chosen, opts.json === true);
+        return EXIT_OK;
+      }
       if (!chosen) {
         process.stderr.write(`jig: item ${id} has run no task yet\n`);
         return EXIT_USAGE;

@@ -14,6 +14,8 @@ export interface HomePaths {
   attachmentsDir: string;
   dbPath: string;
   pidPath: string;
+  /** Where the last server on this home listened: kept after it stops, for the CLI's discovery. */
+  lastPortPath: string;
   mcpTokenPath: string;
   triggerTokenPath: string;
   serverLogPath: string;
@@ -45,6 +47,7 @@ export function resolveHomePaths(env: NodeJS.ProcessEnv = process.env): HomePath
     attachmentsDir: join(runDir, 'attachments'),
     dbPath: join(runDir, 'jig.db'),
     pidPath: join(runDir, 'jig.pid'),
+    lastPortPath: join(runDir, 'last-port'),
     mcpTokenPath: join(runDir, 'mcp-token'),
     triggerTokenPath: join(runDir, 'trigger-token'),
     serverLogPath: join(logsDir, 'server.log'),
