@@ -1,8 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docShot, noChromium, openBrowser, type Session } from './helpers/browser.js';
 import { until } from './helpers/engine.js';
 import { makeRepo } from './helpers/git.js';
-import { cleanupAll, http, startJig, type JigProcess } from './helpers/server.js';
+import { cleanupAll, http, runJig, startJig, type JigProcess } from './helpers/server.js';
 
 /*
  * docs/getting-started.md, walked in the browser: a fresh home, the wizard connects a repository,
@@ -53,11 +55,17 @@ describe.skipIf(noChromium !== null)(
       await page.reload();
       const approve = page.getByRole('button', { name: 'Approve', exact: true });
       await approve.waitFor();
+      await page.locator('.react-flow__node').first().waitFor();
       await docShot(page, 'getting-started-gate');
+      // The change a person makes in the item's worktree (`jig repo path ID` prints where it is).
+      const where = await runJig(['repo', 'path', id], { JIG_HOME: jig.home });
+      expect(where.code, where.stderr).toBe(0);
+      writeFileSync(join(where.stdout.trim(), 'greeting.txt'), 'Bonjour\n');
       await approve.click();
       await until(jig, id, (i) => i.status === 'completed');
       await page.reload();
-      await page.getByRole('heading', { name: 'My first item' }).waitFor();
+      await page.getByRole('heading', { name: 'Where the change is' }).waitFor();
+      await page.locator('.react-flow__node').first().waitFor();
       await docShot(page, 'getting-started-done');
 
       await page.goto(`${jig.url}/`);
