@@ -45,7 +45,8 @@ export async function reload(b: Booted) {
 }
 
 export async function connect(b: Booted, path: string): Promise<void> {
-  const r = await http(`${b.url}/api/repos`, { method: 'POST', body: { path } });
+  // Named: a repo connected where no agent CLI is installed would get `manual` (launch-check.test.ts).
+  const r = await http(`${b.url}/api/repos`, { method: 'POST', body: { path, default_chain: 'default' } });
   if (r.status !== 201 && r.status !== 200) throw new Error(`connect ${path}: ${r.status} ${r.text}`);
 }
 
