@@ -7,6 +7,7 @@ import { applyQuery, healthQuery } from '../queries.js';
 import { ThemeApplier } from '../settings/apply-theme.js';
 import { AboutDialog } from './about.js';
 import { BrowserNotify } from './browser-notify.js';
+import { ConfigBanner } from './config-banner.js';
 
 /*
  * The frame around every screen: the sidebar (search, board, and the screens of the next board
@@ -92,7 +93,10 @@ export function Shell({
           </button>
         </div>
       </nav>
-      <main className="content">{children}</main>
+      <main className="content">
+        <ConfigBanner />
+        {children}
+      </main>
       {about && <AboutDialog onClose={() => setAbout(false)} />}
     </div>
   );
