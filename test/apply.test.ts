@@ -19,6 +19,7 @@ const ALL_LOADED = [
   'intake.yaml',
   'harnesses.yaml',
   'repos.yaml',
+  'notify.yaml',
 ];
 
 let jig: JigProcess;
@@ -67,6 +68,7 @@ describe('GET /api/apply', () => {
         // Its address and port wait for a restart; the rest is read live.
         row('access.yaml', 'restart'),
       ],
+      refused: [],
       reload_needed: false,
       restart_needed: false,
       version: '2.0.0',
@@ -218,7 +220,7 @@ describe('POST /api/apply/reload across files', () => {
     const res = await reload();
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
-      loaded: ALL_LOADED.slice(0, 7),
+      loaded: [...ALL_LOADED.slice(0, 7), 'notify.yaml'],
       refused: [
         {
           file: 'harnesses.yaml',
@@ -300,7 +302,7 @@ describe('POST /api/apply/reload across files', () => {
     expect(cli).toEqual({
       code: 0,
       stdout: [
-        'reloaded 9 file(s): harnesses.yaml, intake.yaml, library.yaml, policy.yaml, repos.yaml, 4 chains',
+        'reloaded 10 file(s): harnesses.yaml, intake.yaml, library.yaml, notify.yaml, policy.yaml, repos.yaml, 4 chains',
         'intake.yaml:4:12: warning: schedule 0: chain `nope` is not in the library',
         'intake.yaml:3:11: warning: schedule 0: repo `/srv/app` is not connected (not in repos.yaml)',
         '',

@@ -125,7 +125,7 @@ describe('degraded configuration', () => {
     const cliOk = await runJig(['admin', 'reload'], { JIG_HOME: home });
     expect(cliOk).toMatchObject({
       code: 0,
-      stdout: `reloaded ${ok.json.loaded.length} file(s): harnesses.yaml, intake.yaml, library.yaml, policy.yaml, repos.yaml, 4 chains\n`,
+      stdout: `reloaded ${ok.json.loaded.length} file(s): harnesses.yaml, intake.yaml, library.yaml, notify.yaml, policy.yaml, repos.yaml, 4 chains\n`,
     });
   });
 

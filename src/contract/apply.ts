@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProblemSchema } from './reload.js';
 
 export const ApplyFile = z.object({
   file: z.string().describe('file name in the config directory (`library.yaml`, `chains/default.yaml`)'),
@@ -22,9 +23,23 @@ export const ApplyFile = z.object({
 });
 export type ApplyFile = z.infer<typeof ApplyFile>;
 
+export const ApplyRefusal = z.object({
+  file: z.string(),
+  problems: z.array(ProblemSchema),
+  kept: z
+    .boolean()
+    .describe(
+      'a version loaded earlier still runs (library, chain, policy, intake); false: nothing of it runs (a new chain, notify.yaml sends nothing) or it is read when needed (harnesses.yaml, repos.yaml)',
+    ),
+});
+export type ApplyRefusal = z.infer<typeof ApplyRefusal>;
+
 /** `GET /api/apply`: what is saved on disk but not running yet. */
 export const ApplyAnswer = z.object({
   files: z.array(ApplyFile),
+  refused: z
+    .array(ApplyRefusal)
+    .describe('files on disk that a reload would not load now, checked as a reload checks them'),
   reload_needed: z.boolean().describe('a `reload` file changed: POST /api/apply/reload runs it'),
   restart_needed: z
     .boolean()

@@ -71,6 +71,11 @@ export const errorCatalogue = {
     status: 409,
     template: '{file} changed since it was read (If-Match {sent}); read it again and reapply your change',
   },
+  notify_refused: {
+    status: 409,
+    template:
+      'notify.yaml does not load, so no notification is sent: {reason}; fix the file (Settings › Notifications)',
+  },
   notify_not_configured: {
     status: 409,
     template: 'no notification URL is set: set url in notify.yaml (or PUT /api/notify) first',

@@ -16,7 +16,8 @@ export const ReloadAnswer = z.object({
     .array(z.object({ file: z.string(), problems: z.array(ProblemSchema) }))
     .describe(
       'files that did not load: the running version of library, chain, policy and intake files is kept; ' +
-        'harnesses.yaml and repos.yaml are read when needed, so their problems count from the next read',
+        'harnesses.yaml and repos.yaml are read when needed, so their problems count from the next read; ' +
+        'notify.yaml that does not load sends nothing',
     ),
   warnings: z
     .array(z.object({ file: z.string(), problems: z.array(ProblemSchema) }))

@@ -260,9 +260,15 @@ export function compose(f: Foundations): Services {
   const notifySettings = new NotifySettings(writer);
   if (notifySettings.problem)
     log.warn({ reason: notifySettings.problem }, 'notify.yaml does not load; no notifications');
-  config.onReload(() => {
-    const now = notifySettings.reload();
-    if (now.problem) log.warn({ reason: now.problem }, 'notify.yaml does not load; no notifications');
+  // A reload rereads notify.yaml too, and names it refused when it does not load.
+  config.reloadsWith({
+    file: 'notify.yaml',
+    reload: () => {
+      const now = notifySettings.reload();
+      if (now.problem) log.warn({ reason: now.problem }, 'notify.yaml does not load; no notifications');
+      return now.problems;
+    },
+    check: () => notifySettings.check(),
   });
   const search = new SearchService({ store, events, paths, clock, log });
   config.onReload(() => {

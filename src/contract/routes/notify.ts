@@ -32,7 +32,8 @@ export const testNotify = defineRoute({
   summary: 'Send one test notification now and answer what happened',
   description:
     'One attempt, signed as every message is, whether or not notifications are enabled. 409 ' +
-    '`notify_not_configured` while no URL is set.',
+    '`notify_refused` while notify.yaml does not load (naming its problems), `notify_not_configured` ' +
+    'while no URL is set.',
   tags: ['settings'],
   responses: { 200: NotifyTestAnswer, 409: ErrorBodySchema },
 });

@@ -55,6 +55,7 @@ export function applyState(
   });
   return {
     files,
+    refused: config.diskRefusals(),
     reload_needed: files.some((f) => f.applies_by === 'reload' && f.changed),
     restart_needed: versions.installed !== versions.version || access.listen_changed,
     ...versions,

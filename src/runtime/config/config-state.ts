@@ -13,11 +13,31 @@ import { toPlain } from '../../core/config/tree.js';
 import { takeSeededTrees } from './seeded-trees.js';
 import { validateConfigSet, type ConfigSet } from '../../core/config/validate-set.js';
 import type { FileLoad } from '../../core/config/load-file.js';
-import { READ_WHEN_NEEDED_FILES, readConfigDir, sha256Text } from './config-dir.js';
+import { LastValidated, READ_WHEN_NEEDED_FILES, readConfigDir, sha256Text } from './config-dir.js';
 import { intakeVerdict, policyVerdict } from './verdicts.js';
 import { own } from '../../core/json/own.js';
 
 type Refused = ReloadAnswer['refused'][number];
+
+/**
+ * A settings file another service owns and rereads at every reload (notify.yaml): the reload runs
+ * `reload` and names the file loaded or refused, so no file it could not load goes unsaid.
+ */
+export interface ReloadedFile {
+  file: string;
+  /** Rereads the file into its owner; answers its problems ([] when it loads). */
+  reload(): Problem[];
+  /** The problems of the file on disk now, without loading it. */
+  check(): Problem[];
+}
+
+/** A file on disk that a reload would refuse (or, read when needed, report), for the board's banner. */
+export interface DiskRefusal {
+  file: string;
+  problems: Problem[];
+  /** A version of it loaded earlier still runs: a library, chain, policy or intake file. */
+  kept: boolean;
+}
 
 const describe = (problems: readonly Problem[]): string => problems.map(formatProblem).join('; ');
 
@@ -40,6 +60,8 @@ export class ConfigState implements ChainCatalog {
   private policyModel: PolicyFile | null = null;
   private intakeModel: IntakeFile | null = null;
   private readonly listeners = new Set<(what: ReloadAnswer) => void>();
+  private readonly owned: ReloadedFile[] = [];
+  private readonly validated = new LastValidated();
   /** Extra checks on intake.yaml that live outside the file schema (the cron dialect). */
   private readonly intakeRules: (load: FileLoad<IntakeFile>) => Problem[];
   /** Extra checks on policy.yaml outside its schema (legacy `triggers:` crons that cannot be read). */
@@ -95,8 +117,48 @@ export class ConfigState implements ChainCatalog {
       else answer.loaded.push(file);
       warn(answer, file, f.warnings);
     }
+    for (const o of this.owned) {
+      const problems = o.reload();
+      if (problems.length > 0) answer.refused.push({ file: o.file, problems });
+      else answer.loaded.push(o.file);
+    }
     this.notify(answer);
     return answer;
+  }
+
+  /** Adds a file its own service rereads at each reload (from then on; it is not read here now). */
+  reloadsWith(file: ReloadedFile): void {
+    this.owned.push(file);
+  }
+
+  /**
+   * Every file on disk a reload would not load now, with its problems: what the board's banner
+   * names. Checked as a reload checks (the set is validated again only when a file changed).
+   */
+  diskRefusals(): DiskRefusal[] {
+    const read = readConfigDir(this.configDir, this.addonsDir);
+    const set = this.validated.of(read);
+    const out: DiskRefusal[] = [];
+    const add = (file: string, problems: Problem[], kept: boolean) => {
+      if (problems.length > 0) out.push({ file, problems, kept });
+    };
+    add(set.library.file, set.library.problems, this.library !== null);
+    for (const c of Object.values(set.chains)) {
+      add(c.file, c.problems, this.chains.has(c.id));
+    }
+    add(
+      'policy.yaml',
+      policyVerdict(set, read.texts.policy ?? null, this.policyRules).problems,
+      this.policyModel !== null,
+    );
+    add(
+      'intake.yaml',
+      intakeVerdict(set, read.texts.intake ?? null, this.intakeRules).problems,
+      this.intakeModel !== null,
+    );
+    for (const file of READ_WHEN_NEEDED_FILES) add(file, set.files[file]?.problems ?? [], false);
+    for (const o of this.owned) add(o.file, o.check(), false);
+    return out;
   }
 
   /**

@@ -1,16 +1,34 @@
 import { NotifyFile } from '../../contract/config/notify.js';
 import { JigError } from '../../contract/errors.js';
 import type { NotifyAnswer, NotifyPutBody } from '../../contract/notify-route.js';
+import type { Problem } from '../../contract/problems.js';
+import { loadFile } from '../../core/config/load-file.js';
 import { readConfigText } from '../config/config-dir.js';
 import type { ConfigWriter } from '../config/config-writer.js';
 import { parseSettings, saveSettings } from '../config/settings-file.js';
 
 const FILE = 'notify.yaml';
 
-export type NotifyLoad = { value: NotifyFile; problem: string | null };
+export type NotifyLoad = { value: NotifyFile; problem: string | null; problems: Problem[] };
 
-/** notify.yaml's text as the model; a missing file is the defaults (off), one that does not load too. */
-export const parseNotify = (text: string | null): NotifyLoad => parseSettings(FILE, NotifyFile, text);
+/**
+ * notify.yaml's text as the model; a missing file is the defaults (off), one that does not load too.
+ * `problems` places each problem at its line and column, as a reload reports it.
+ */
+export function parseNotify(text: string | null): NotifyLoad {
+  const parsed = parseSettings(FILE, NotifyFile, text);
+  if (parsed.problem === null) return { ...parsed, problems: [] };
+  const { problems } = loadFile(FILE, text, NotifyFile);
+  const fallback: Problem = {
+    path: '',
+    field: null,
+    message: parsed.problem,
+    file: FILE,
+    line: null,
+    col: null,
+  };
+  return { ...parsed, problems: problems.length > 0 ? problems : [fallback] };
+}
 
 /**
  * `GET`/`PUT /api/notify`: notify.yaml as a settings form. The URL and the secret are never shown
@@ -33,6 +51,16 @@ export class NotifySettings {
   reload(): NotifyLoad {
     this.current = this.read();
     return this.current;
+  }
+
+  /** The problems of the file on disk now, without loading it. */
+  check(): Problem[] {
+    return this.read().problems;
+  }
+
+  /** Why the file running does not load (no notification is sent then); [] when it loads. */
+  get problems(): Problem[] {
+    return this.current.problems;
   }
 
   get file(): NotifyFile {

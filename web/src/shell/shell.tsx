@@ -8,6 +8,7 @@ import { ThemeApplier } from '../settings/apply-theme.js';
 import { AboutDialog } from './about.js';
 import { AwayBanner } from './away.js';
 import { BrowserNotify } from './browser-notify.js';
+import { ConfigBanner } from './config-banner.js';
 
 /*
  * The frame around every screen: the sidebar (search, board, and the screens of the next board
@@ -98,6 +99,7 @@ export function Shell({
         </div>
       </nav>
       <main className="content" aria-busy={live === 'reconnecting'}>
+        <ConfigBanner />
         {children}
       </main>
       <AwayBanner live={live} />

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { formatProblem } from '../../../../src/contract/problems.js';
 import { ApiError } from '../../api.js';
 import { chainsQuery, keys } from '../../queries.js';
 import { newChain, useDraftList } from './draft-api.js';
@@ -100,7 +101,19 @@ export function ChainsList() {
                       draft: {d.changes} changes, {d.problems} problems
                     </span>
                   )}{' '}
-                  {!c.resolves && <span className="chip chip-warn">{c.problems.length} problems</span>}
+                  {!c.resolves && (
+                    <span className="chip chip-warn">
+                      {c.problems.length} problem{c.problems.length === 1 ? '' : 's'}
+                    </span>
+                  )}
+                  {c.problems.length > 0 && (
+                    // The problems themselves, not just their count: the row is where a broken chain is found.
+                    <ul className="ce-row-problems" aria-label={`Problems of ${c.id}`}>
+                      {c.problems.map((p, i) => (
+                        <li key={i}>{formatProblem(p)}</li>
+                      ))}
+                    </ul>
+                  )}
                 </td>
                 <td>
                   {copying === c.id ? (
