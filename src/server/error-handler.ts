@@ -23,6 +23,8 @@ function fieldName(context: string | undefined, instancePath: string): string {
  * "; did you mean `chain`?" for an unknown key of a body, as the YAML loader says it (one
  * vocabulary for a typo wherever it is made); empty when no key is close or the schema is unknown.
  */
+const HINTED_KEYS = 10;
+
 function unknownKeyHint(
   req: FastifyRequest,
   context: string | undefined,
@@ -42,9 +44,11 @@ function unknownKeyHint(
   let obj: unknown = req.body;
   for (const seg of path)
     obj = obj && typeof obj === 'object' ? (obj as Record<string, unknown>)[seg] : undefined;
-  const present = obj && typeof obj === 'object' ? Object.keys(obj) : [];
+  const present = new Set(obj && typeof obj === 'object' ? Object.keys(obj) : []);
   if (keys.length === 1) return didYouMean(String(keys[0]), known, { present });
+  // A hint for the first few: a body of ten thousand unknown keys is not ten thousand typos.
   return keys
+    .slice(0, HINTED_KEYS)
     .map((k) => [String(k), suggest(String(k), known, { present })] as const)
     .filter(([, best]) => best !== undefined)
     .map(([k, best]) => `; did you mean \`${best}\` for "${k}"?`)

@@ -34,4 +34,12 @@ describe('suggest', () => {
     expect(suggest('mode', ['xmode', 'model'])).toBe('model');
     expect(suggest('abcx', ['abyz', 'abzc'])).toBe('abzc');
   });
+  it('compares a megabyte-long word with nothing, and stays linear in the words hinted', () => {
+    // The route fuzz sends such keys: length × length per known word held the server for minutes.
+    const huge = 'k'.repeat(1 << 20);
+    expect(suggest(huge, ['kind', 'id', 'k'.repeat(40)])).toBeUndefined();
+    const present = new Set(Array.from({ length: 10_000 }, (_, i) => `key${i}`));
+    for (const k of [...present].slice(0, 100)) expect(suggest(k, ['kind'], { present })).toBeUndefined();
+    expect(suggest('kidn', ['kind'], { present: new Set(['kind']) })).toBe('kind');
+  });
 });

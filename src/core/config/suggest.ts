@@ -47,7 +47,7 @@ export interface SuggestOptions {
    * Keys the mapping already has. They are still valid there, but a typo is not a second copy of
    * a key written beside it: `kidn` next to `id:` means `kind`. Ranked after every other key.
    */
-  present?: readonly string[];
+  present?: ReadonlySet<string> | readonly string[];
 }
 
 /**
@@ -60,10 +60,15 @@ export function suggest(
   known: readonly string[],
   opts: SuggestOptions = {},
 ): string | undefined {
-  const present = new Set(opts.present ?? []);
+  // A caller hinting many words passes one Set, not a list made into a Set per word.
+  const present: ReadonlySet<string> =
+    opts.present instanceof Set ? opts.present : new Set(opts.present ?? []);
   const limit = Math.max(2, Math.floor(word.length / 3));
   let best: { w: string; rank: number[] } | undefined;
   for (const w of known) {
+    // The distance is at least the difference in length: skipping those first keeps a request's
+    // megabyte-long key (or ten thousand keys) from costing length × length per known word.
+    if (Math.abs(word.length - w.length) > limit) continue;
     const d = distance(word, w);
     if (d === 0 || d > limit) continue;
     const rank = [present.has(w) ? 1 : 0, d, -commonPrefix(word, w), -sharedLetters(word, w)];
