@@ -158,6 +158,7 @@ function closer(
       // The engine stops walking; the task processes themselves keep running, to be adopted.
       await inst.engine.retire();
       inst.engine.close();
+      if (!(await inst.engine.settled())) inst.log.warn('a walk was still running as the server stopped');
       // Long polls on permission asks answer now rather than hold the close.
       inst.asks.close();
       await app.close();

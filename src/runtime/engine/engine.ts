@@ -267,6 +267,14 @@ export class Engine {
     return this.r.registry.workers();
   }
 
+  /**
+   * After close(): waits (at most `maxMs`) for the walks in flight to return, so none writes to the
+   * store or starts git after the server stopped. False when one did not return in time.
+   */
+  settled(maxMs = 10_000): Promise<boolean> {
+    return this.r.life.settled(maxMs);
+  }
+
   close(): void {
     this.r.life.close();
     this.claims.halt();

@@ -1,3 +1,4 @@
+import { ServerClosing } from '../workers/closing.js';
 import { SETUP_NODE } from '../../contract/verdicts.js';
 import type { ReattachSummary } from '../../contract/health.js';
 import { itemIdsIn, parkedItemIds } from '../../store/item-scans.js';
@@ -91,7 +92,7 @@ export async function recover(r: EngineResources, sys: Recovering): Promise<Reat
   // (each wait logs its own failure; one failing does not keep the others' slots).
   background(r.log, 'settling adopted sessions', async () => {
     for (const out of await Promise.allSettled(waits)) {
-      if (out.status === 'rejected')
+      if (out.status === 'rejected' && !(out.reason instanceof ServerClosing))
         r.log.error({ err: out.reason }, 'an adopted session could not be settled');
     }
     slots.promote();

@@ -1,3 +1,4 @@
+import { ServerClosing } from '../workers/closing.js';
 import { stamp } from '../clock.js';
 import type { StopKind } from '../../contract/item-status.js';
 import { filedSkip } from '../../core/chain/filed-skip.js';
@@ -90,7 +91,9 @@ export class Walker {
         this.r.claims.walked(id, false);
       }
     };
-    background(this.r.log, 'stopping an item whose walk failed', walked, { item: id });
+    background(this.r.log, 'stopping an item whose walk failed', () => this.r.life.track(walked()), {
+      item: id,
+    });
   }
 
   /** One walk under the epoch it starts in; a failure stops the item, unless the walk was overtaken. */
@@ -106,6 +109,9 @@ export class Walker {
         this.r.log.warn({ item: id }, err.message);
         return;
       }
+      // The server closed while the walk waited on a task: the item stays running, its task is
+      // adopted by the next start, and nothing is written to a store that is closing.
+      if (err instanceof ServerClosing) return;
       this.r.log.error({ err, item: id }, 'walk failed');
       const rec = await getItem(this.r.store.db, id);
       const why = err instanceof Error ? err.message : String(err);

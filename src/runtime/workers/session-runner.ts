@@ -16,6 +16,7 @@ import {
   type SessionRecord,
 } from '../../store/sessions.js';
 import { AgentWatch, agentStatus, type Usage } from './agent-session.js';
+import { Closing } from './closing.js';
 import { background } from '../background.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { EventLog } from '../events/event-log.js';
@@ -63,8 +64,6 @@ export interface SessionRunnerDeps {
 /** How often a running agent's log is read for usage (pacing the read of a file, not the clock). */
 const POLL_MS = 1000;
 
-export type { PersonEnding } from './session-status.js';
-
 /**
  * Starts task processes, watches them to the end (or adopts them after a restart) and turns how
  * they ended into a session status. The session row and its events are the record.
@@ -82,6 +81,7 @@ export class SessionRunner {
   private readonly watches = new Map<string, { watch: AgentWatch; stop: AbortController }>();
   /** Processes each session's task started, as last seen: ended with it even after they are orphaned. */
   private readonly seen = new Map<string, Map<number, Known>>();
+  private readonly closing = new Closing();
 
   private remember(s: SessionRecord): Known[] {
     if (s.pid === null) return [];
@@ -350,12 +350,12 @@ export class SessionRunner {
 
   /** Waits for a session this server started, or one it adopted after a restart, and records its end. */
   async finish(s: SessionRecord, launched?: Launched): Promise<SessionRecord> {
-    if (launched) return this.record(s, await launched.exited);
+    if (launched) return this.record(s, await this.closing.race(launched.exited));
     if (s.pid !== null) {
       this.live.set(s.id, s);
       this.armCap(s);
       this.watch(s);
-      await waitGone(s.pid, s.pid_start);
+      await this.closing.race(waitGone(s.pid, s.pid_start));
       // The exit code is written just after the task is reaped, which is when its pid goes.
       await exitWritten(s.exit_path);
     }
@@ -484,12 +484,12 @@ export class SessionRunner {
     }
     const provider = this.agents.provider(s.provider);
     if (!provider) return null;
-    return new AgentWatch(provider, this.agents.prices(), s.model, s.log_path, () =>
-      this.clock.now(),
-    ).finish();
+    const now = (): number => this.clock.now();
+    return new AgentWatch(provider, this.agents.prices(), s.model, s.log_path, now).finish();
   }
 
   close(): void {
+    this.closing.close();
     for (const t of this.timers.values()) this.clock.clearTimer(t);
     this.timers.clear();
     for (const w of this.watches.values()) w.stop.abort();
