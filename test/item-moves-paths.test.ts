@@ -197,7 +197,13 @@ describe('skip with a path', () => {
     expect((await until(jig, item.id, ended)).status).toBe('completed');
 
     const ran = (await sessions(jig, item.id)).map((s) => s.task_path);
-    expect(ran).toEqual(['prep.main.p', 'build.one.x', 'build.one.y', 'build.one.x', 'build.two.z']);
+    // x and y are one step's tasks, started together: their order is the launcher's, not the walk's.
+    expect([ran[0], [...ran.slice(1, 3)].sort(), ...ran.slice(3)]).toEqual([
+      'prep.main.p',
+      ['build.one.x', 'build.one.y'],
+      'build.one.x',
+      'build.two.z',
+    ]);
     const evs = await events(jig, item.id);
     expect(evs.find((e) => e.type === 'skip_nodes_changed').payload).toEqual({
       from: [],
