@@ -152,6 +152,10 @@ describe.skipIf(noChromium !== null)(
         'codex',
         'cursor',
         'opencode',
+        'kilo',
+        'qwen',
+        'copilot',
+        'droid',
         'amp',
         'antigravity',
       ]);
@@ -169,6 +173,10 @@ describe.skipIf(noChromium !== null)(
         gemini: ['never', true],
         cursor: ['available', true],
         opencode: ['available', true],
+        kilo: ['available', true],
+        qwen: ['available', true],
+        copilot: ['available', true],
+        droid: ['available', true],
         amp: ['available', false],
         antigravity: ['available', true],
       });

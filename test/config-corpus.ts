@@ -29,7 +29,10 @@ export function caseTexts(dir: string): ConfigTexts {
       if (text === null) delete texts.chains[id];
       else texts.chains[id] = text;
     } else {
-      const key = name.slice(0, -'.yaml'.length) as Exclude<keyof ConfigTexts, 'chains' | 'addons'>;
+      const key = name.slice(0, -'.yaml'.length) as Exclude<
+        keyof ConfigTexts,
+        'chains' | 'addons' | 'unmetered'
+      >;
       texts[key] = text;
     }
   }

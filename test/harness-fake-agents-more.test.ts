@@ -56,8 +56,8 @@ describe.each(['cursor', 'opencode', 'amp', 'antigravity'] as const)(
         tokens: TOKENS[id],
         rate_limit: { hit: false, resets_at: null },
       });
-      // OpenCode's definition has no end-of-session event; the others mark it done.
-      expect(r.readout.done).toBe(id !== 'opencode');
+      // OpenCode has no end-of-session event: its last step_finish that asks for no tool is the end.
+      expect(r.readout.done).toBe(true);
       expect(r.readout.session_id).toMatch(SESSION[id]);
       if (id === 'cursor' || id === 'antigravity') expect(r.readout.model).toBe(LAUNCH[id].model);
     });

@@ -62,9 +62,13 @@ describe('GET /api/harnesses and /api/harnesses/providers', () => {
       'antigravity',
       'claude',
       'codex',
+      'copilot',
       'cursor',
+      'droid',
       'gemini',
+      'kilo',
       'opencode',
+      'qwen',
     ]);
     const claude = p.json.providers.find((x: { id: string }) => x.id === 'claude');
     expect(claude.capabilities).toEqual({
@@ -89,6 +93,27 @@ describe('GET /api/harnesses and /api/harnesses/providers', () => {
     const gemini = p.json.providers.find((x: { id: string }) => x.id === 'gemini');
     expect(gemini.capabilities.system_prompt).toBe('inline');
     expect(gemini.capabilities.resume).toBe(false);
+
+    // The comparison table, every provider: steer, tool control, cost, MCP, sandbox.
+    const table = Object.fromEntries(
+      p.json.providers.map((x: { id: string; table: Record<string, unknown> }) => [
+        x.id,
+        Object.values(x.table).join(' '),
+      ]),
+    );
+    expect(table).toEqual({
+      amp: 'restart none none false false',
+      antigravity: 'resume none estimated false false',
+      claude: 'resume flags reported true true',
+      codex: 'resume hook estimated false true',
+      copilot: 'resume flags none false true',
+      cursor: 'resume hook none false false',
+      droid: 'resume flags estimated false true',
+      gemini: 'restart none estimated false true',
+      kilo: 'resume none estimated false true',
+      opencode: 'resume none estimated false true',
+      qwen: 'resume flags estimated false true',
+    });
 
     const list = await runJig(['admin', 'harnesses'], { JIG_HOME: home });
     expect(list.code).toBe(0);

@@ -35,7 +35,9 @@ export const AnalyticsFigures = z.object({
   items: z.number().int().describe('distinct work items they ran for'),
   cost_usd: z.number().describe('reported plus estimated; unpriced sessions add nothing'),
   cost_reported_usd: z.number().describe('what the agent CLIs reported'),
-  cost_estimated_usd: z.number().describe("from Jig's price table, for CLIs that report no cost"),
+  cost_estimated_usd: z
+    .number()
+    .describe("from Jig's price table for CLIs that report no cost, or a harness's launch_usd"),
   unpriced_sessions: z.number().int().describe('agent sessions with no known cost (an unpriced model)'),
   tokens: z.object({
     input: z.number().int(),

@@ -111,6 +111,10 @@ export const errorCatalogue = {
       'Idempotency-Key {key} was used within the last 24 hours for a different request; send a new key for a new item',
   },
   item_not_found: { status: 404, template: 'no work item {id}' },
+  harness_not_testable: {
+    status: 409,
+    template: 'harness {harness} cannot be tested: {reason}',
+  },
   escalation_spend_cap: {
     status: 409,
     template: 'the item was stopped by a spend cap ({reason}); raise that cap before escalating',

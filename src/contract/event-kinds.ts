@@ -320,6 +320,12 @@ export const eventCatalogue = {
       argv: z.array(str),
       harness: str.optional(),
       model: nullableStr.optional(),
+      ignored: z
+        .array(str)
+        .optional()
+        .describe(
+          "what the agent launch left out and why (an option its CLI lacks, a mode that would skip the task's tool lists)",
+        ),
       sandbox: z
         .strictObject({ kind: z.enum(['bubblewrap', 'podman', 'docker']), network: str })
         .optional()

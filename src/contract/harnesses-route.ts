@@ -39,8 +39,33 @@ export const ProvidersAnswer = z.object({
           .describe("how Jig's pre-tool hook is installed, enforcing tool policy the CLI has no flags for"),
         resume: z.boolean(),
       }),
+      table: z
+        .object({
+          steer: z
+            .enum(['resume', 'restart'])
+            .describe(
+              'after a pause and a steer: the same CLI session goes on, or a new one starts with the brief',
+            ),
+          tool_control: z
+            .enum(['flags', 'hook', 'none'])
+            .describe(
+              "how a task's tool lists are held: the CLI's flags, Jig's pre-tool hook, or not (such a launch is refused)",
+            ),
+          cost: z
+            .enum(['reported', 'estimated', 'none'])
+            .describe(
+              "the CLI's own cost, its tokens at the price table's rates, or no figure (unpriced unless launch_usd)",
+            ),
+          mcp: z
+            .boolean()
+            .describe("the launch can hand the CLI Jig's MCP server (its permission prompt tool)"),
+          sandbox: z
+            .boolean()
+            .describe("its hosts are declared, so a jailed task's proxy lets it reach its model API"),
+        })
+        .describe('the comparison table of docs/harnesses.md'),
       rate_limit_signal: z.boolean(),
-      usage_reported: z.enum(['live', 'at_end']),
+      usage_reported: z.enum(['live', 'at_end', 'none']),
       model_pattern: z.array(z.string()),
       verified_with: z.object({ package: z.string(), version: z.string(), date: z.string() }).nullable(),
       source: z.string().nullable(),

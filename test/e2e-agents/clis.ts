@@ -8,12 +8,20 @@ import type { MockModelServer } from './mock-model-server.js';
  * it is not there, which the test shows as a skip — never as a pass.
  */
 
-export type CliId = 'claude' | 'codex' | 'gemini';
+/** The CLIs the whole scenario set runs on. */
+export type ScenarioCliId = 'claude' | 'codex' | 'gemini';
+/** Every pinned CLI: the rest are checked through `jig admin harnesses test` (harness-test.test.ts). */
+export type CliId = ScenarioCliId | 'qwen' | 'copilot' | 'opencode' | 'kilo' | 'droid';
 
 export const PINNED: Record<CliId, { pkg: string; version: string; bin: string }> = {
   claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
   codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  qwen: { pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
+  copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
+  opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
+  kilo: { pkg: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
+  droid: { pkg: '@factory/cli', version: '0.225.1', bin: 'droid' },
 };
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -44,7 +52,7 @@ export function cli(id: CliId): CliLookup {
 }
 
 /** What each CLI needs, beyond Jig's launch, to talk to the mock offline from a private home. */
-export function cliEnv(id: CliId, home: string, mock: MockModelServer): Record<string, string> {
+export function cliEnv(id: ScenarioCliId, home: string, mock: MockModelServer): Record<string, string> {
   if (id === 'claude') {
     return {
       ANTHROPIC_BASE_URL: mock.url,

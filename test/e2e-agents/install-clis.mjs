@@ -16,6 +16,19 @@ export const CLIS = [
   { id: 'claude', pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
   { id: 'codex', pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
   { id: 'gemini', pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  { id: 'qwen', pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
+  { id: 'copilot', pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
+  { id: 'opencode', pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
+  // 7.8.1 (latest) pins platform packages that are not on the registry.
+  { id: 'kilo', pkg: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
+  // 0.225.1 (the only version) pins its platform binary at 0.225.1, which is not on the registry.
+  {
+    id: 'droid',
+    pkg: '@factory/cli',
+    version: '0.225.1',
+    bin: 'droid',
+    with: ['@factory/cli-linux-x64@0.225.2'],
+  },
 ];
 
 export function binPath(cli) {
@@ -54,11 +67,15 @@ function installOne(cli, force) {
     JSON.stringify({ name: 'jig-agent-cli-cache', private: true }) + '\n',
   );
   const started = Date.now();
-  const r = spawnSync('npm', ['install', '--prefix', dir, spec, '--no-audit', '--no-fund', '--no-save'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 10 * 60_000,
-  });
+  const r = spawnSync(
+    'npm',
+    ['install', '--prefix', dir, spec, ...(cli.with ?? []), '--no-audit', '--no-fund', '--no-save'],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 10 * 60_000,
+    },
+  );
   const ms = Date.now() - started;
   if (r.status !== 0 || !existsSync(bin)) {
     const why =

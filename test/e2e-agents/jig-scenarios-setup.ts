@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { agentSetup, sessions } from '../helpers/agents.js';
 import { events } from '../helpers/engine.js';
 import { cleanupAll, http, type JigProcess } from '../helpers/server.js';
-import { cli, type CliId } from './clis.js';
+import { cli, type ScenarioCliId as CliId } from './clis.js';
 import { mockEnv, privateHome, realHarnesses, removeHome, sessionLog } from './jig-env.js';
 import { startMockModelServer, type MockModelServer, type Turn } from './mock-model-server.js';
 
@@ -107,7 +107,7 @@ export function expectSpend(item: any, agentSessions: any[], mock: MockModelServ
   expect(item.spent_usd).toBeCloseTo(usd, 9);
 }
 
-export const ONE_AGENT = (harness: CliId, policy = ''): string => `
+export const ONE_AGENT = (harness: string, policy = ''): string => `
 nodes:
   - id: build
     kind: exec

@@ -13,7 +13,7 @@ import { LiveUsage } from '../../src/runtime/workers/live-usage.js';
 import { endGroup, launchHere, readExitCode } from '../../src/runtime/workers/supervisor.js';
 import { git, gitEnv, makeRepo } from '../helpers/git.js';
 import { cleanupAll } from '../helpers/server.js';
-import { cacheDir, cli, cliEnv, PINNED, type CliId } from './clis.js';
+import { cacheDir, cli, cliEnv, PINNED, type ScenarioCliId, type CliId } from './clis.js';
 import { CLIS, binPath } from './install-clis.mjs';
 import { removeHome } from './jig-env.js';
 import { startMockModelServer, type MockModelServer, type Turn } from './mock-model-server.js';
@@ -53,7 +53,7 @@ interface Run {
   endedAfterMs: number | null;
 }
 
-function harnessesFor(id: CliId, bin: string, defaults?: Record<string, string>): HarnessesFile {
+function harnessesFor(id: ScenarioCliId, bin: string, defaults?: Record<string, string>): HarnessesFile {
   return HarnessesFile.parse({
     harnesses: { [id]: { provider: id, executable: bin, ...(defaults ? { defaults } : {}) } },
     profiles: { strong: { providers: { [id]: { model: MODELS[id] } } } },
@@ -61,7 +61,7 @@ function harnessesFor(id: CliId, bin: string, defaults?: Record<string, string>)
 }
 
 async function runAgent(
-  id: CliId,
+  id: ScenarioCliId,
   bin: string,
   script: Turn[],
   opts: {

@@ -5,9 +5,15 @@ import { FallbackEntry } from './task.js';
 /** The harness a task that names none runs on (and escalation, while policy names none). */
 export const DEFAULT_HARNESS = 'claude';
 
-/** CLI adapters Jig ships. A harness entry picks one with `provider:`. */
-export const PROVIDERS = ['claude', 'codex', 'gemini', 'cursor', 'opencode', 'amp', 'antigravity'] as const;
-export const Provider = z.enum(PROVIDERS);
+/**
+ * A provider definition's id: one Jig ships (`defaults/harnesses/<id>.yaml`) or the home's own
+ * (`config/harnesses/<id>.yaml`). Not a fixed list: a CLI added as YAML is named like a shipped one,
+ * and a name that loads no definition is refused at launch (and by `jig admin harnesses test`).
+ */
+export const Provider = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]*$/, 'a provider id: lower-case letters, digits, - and _')
+  .describe('a provider definition: defaults/harnesses/<id>.yaml or config/harnesses/<id>.yaml');
 export type Provider = z.infer<typeof Provider>;
 
 export const HarnessEntry = z
@@ -24,6 +30,13 @@ export const HarnessEntry = z
       .record(z.string().min(1), z.string().nullable())
       .optional()
       .describe('options used when nothing more specific sets them: model, effort, permission_mode'),
+    launch_usd: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        "dollars each launch counts when the CLI tells neither cost nor tokens (its provider's usage_reported: none); without it such sessions are unpriced",
+      ),
   })
   .strict();
 export type HarnessEntry = z.infer<typeof HarnessEntry>;

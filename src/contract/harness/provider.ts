@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HomePath, ProviderMock } from './provider-mock.js';
 
 /*
  * A provider definition: the facts about one agent CLI, as data (`defaults/harnesses/<id>.yaml`,
@@ -32,6 +33,17 @@ export const ValueCapability = z
   })
   .strict();
 export type ValueCapability = z.infer<typeof ValueCapability>;
+
+/** The permission mode: a value capability that can also say which of its modes skip the tool lists. */
+export const PermissionModeCapability = ValueCapability.extend({
+  runs_every_tool: z
+    .array(Regex)
+    .optional()
+    .describe(
+      "modes under which the CLI runs any tool whatever the tool lists say (Qwen's yolo): a launch with an allowed-tools list leaves such a mode out, so the CLI's own default mode holds the lists",
+    ),
+}).strict();
+export type PermissionModeCapability = z.infer<typeof PermissionModeCapability>;
 
 /** A list capability (tool names): `always` entries are merged into every launch's list. */
 export const ListCapability = z
@@ -133,7 +145,7 @@ export const Capabilities = z
     structured_log: z.object({ args: Args }).strict().optional(),
     model: ValueCapability.optional(),
     effort: ValueCapability.optional(),
-    permission_mode: ValueCapability.optional(),
+    permission_mode: PermissionModeCapability.optional(),
     allowed_tools: ListCapability.optional(),
     deny_tools: ListCapability.optional(),
     /**
@@ -294,10 +306,10 @@ export const ProviderDefinition = z
       .default(false)
       .describe('true: its reader reports rate limits, so a launch may fall back to another harness'),
     usage_reported: z
-      .enum(['live', 'at_end'])
+      .enum(['live', 'at_end', 'none'])
       .default('at_end')
       .describe(
-        "when the stream tells the session's usage: live (as it goes, so a cap stops it within a second) or at_end (only in its last event: in a scope with a token or dollar cap such a launch runs alone, reserving what is left)",
+        "when the stream tells the session's usage: live (as it goes, so a cap stops it within a second), at_end (only in its last event: in a scope with a token or dollar cap such a launch runs alone, reserving what is left) or none (neither tokens nor cost: its sessions are unpriced, and a dollar cap over its tasks needs a time cap or the harness's launch_usd)",
       ),
     network: z
       .object({
@@ -313,10 +325,9 @@ export const ProviderDefinition = z
           .array(
             z
               .object({
-                path: z
-                  .string()
-                  .regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$)).+$/, 'a path below HOME, without ..')
-                  .describe('where the CLI keeps it, relative to HOME (`.claude/.credentials.json`)'),
+                path: HomePath.describe(
+                  'where the CLI keeps it, relative to HOME (`.claude/.credentials.json`)',
+                ),
                 env: z
                   .string()
                   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
@@ -338,6 +349,9 @@ export const ProviderDefinition = z
       .describe(
         "the files that sign the CLI in (and configure it): copied into a jailed task's HOME, and written back when the CLI renews them (docs/sandbox.md)",
       ),
+    mock: ProviderMock.optional().describe(
+      "how to run it against Jig's mock model server offline (jig admin harnesses test, the end-to-end tests)",
+    ),
     verified_with: VerifiedWith.nullable().describe('the published CLI these facts were checked against'),
     source: z.string().optional().describe('where the facts come from, when not verified'),
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorBodySchema } from '../error-body.js';
+import { HarnessTestAnswer, HarnessTestBody } from '../harness-test.js';
 import { HarnessesAnswer, ProvidersAnswer } from '../harnesses-route.js';
 import { defineRoute } from '../route.js';
 import { ProfilesAnswer } from '../templates.js';
@@ -45,4 +46,15 @@ export const getProfile = defineRoute({
   tags: ['harnesses'],
   params: z.object({ name: z.string().min(1).max(100) }),
   responses: { 200: ProfilesAnswer.shape.profiles.element, 404: ErrorBodySchema },
+});
+
+export const testHarnessRoute = defineRoute({
+  method: 'POST',
+  path: '/api/harnesses/:id/test',
+  summary:
+    "Run a harness's CLI once against Jig's mock model server (a throwaway repository, a private HOME) and answer what Jig read from its stream",
+  tags: ['harnesses'],
+  params: z.object({ id: z.string().min(1).max(100) }),
+  body: HarnessTestBody,
+  responses: { 200: HarnessTestAnswer, 404: ErrorBodySchema, 409: ErrorBodySchema },
 });

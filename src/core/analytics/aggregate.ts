@@ -64,7 +64,8 @@ function figures(list: readonly SessionFacts[]): AnalyticsFigures {
   const t = { input: 0, output: 0, cache_read: 0, cache_write: 0 };
   for (const s of list) {
     if (s.cost_usd !== null) {
-      if (s.cost_source === 'estimated') estimated += micro(s.cost_usd);
+      // A harness's per-launch figure is an estimate too.
+      if (s.cost_source === 'estimated' || s.cost_source === 'per_launch') estimated += micro(s.cost_usd);
       else reported += micro(s.cost_usd);
     }
     if (s.exited_at !== null) runMs += Math.max(0, Date.parse(s.exited_at) - Date.parse(s.started_at));

@@ -6,6 +6,7 @@ import { capScopes } from '../policy/caps.js';
 import { gateTimeoutChecks } from '../policy/gate-timeout.js';
 import { toolPolicies } from '../policy/ratchet.js';
 import { sandboxProblems } from '../policy/sandbox.js';
+import { unmeteredCapProblems } from '../policy/unmetered.js';
 import type { Across, Found } from './across.js';
 import { checkIcons } from './check-icons.js';
 import { checkReferences } from './check-references.js';
@@ -23,7 +24,7 @@ export function checkLibraryAcross(library: LibraryLoad, at: Across): Found {
 
 /**
  * One chain file: the names it uses and its icons, then what policy.yaml and harnesses.yaml say of
- * its tasks (caps past the maxima, sandbox, gate timeouts, harnesses outside policy, fallbacks).
+ * its tasks (caps past the maxima, dollar caps over a CLI that tells no usage, sandbox, gate timeouts, harnesses outside policy, fallbacks).
  */
 export function checkChainAcross(c: ChainLoad, at: Across): Found {
   const problems: Problem[] = [];
@@ -37,6 +38,7 @@ export function checkChainAcross(c: ChainLoad, at: Across): Found {
   const tree = c.tree;
   const input = { id: c.id, checked: c.checked, tree };
   problems.push(...capScopes(input, pol).problems, ...sandboxProblems(input));
+  problems.push(...unmeteredCapProblems(input, pol, at.harnesses, at.unmetered));
   const gates = gateTimeoutChecks(input, pol);
   problems.push(...gates.problems);
   warnings.push(...gates.warnings);

@@ -20,6 +20,8 @@ export interface Across {
   harnesses: HarnessesFile | null;
   policy: PolicyFile | null;
   repos: ReposFile | null;
+  /** Provider ids whose CLI tells no usage (`usage_reported: none`): dollar caps over them need a bound. */
+  unmetered: ReadonlySet<string>;
 }
 
 /** What one file's checks across files found, added to that file's own. */

@@ -33,6 +33,11 @@ export interface ConfigTexts {
   theme?: string | null;
   /** The installed add-ons (addons.yaml, addons.lock and the content store), and Jig's version. */
   addons?: { version: string; installed: AddonInput[] } | null;
+  /**
+   * Provider ids whose definition says `usage_reported: none` (read by the runtime from
+   * defaults/harnesses/ and config/harnesses/); absent: none known.
+   */
+  unmetered?: string[] | null;
 }
 
 export interface ConfigSetOptions {
@@ -124,6 +129,7 @@ export function validateConfigSet(texts: ConfigTexts, opts: ConfigSetOptions = {
     harnesses: harnesses.model,
     policy: policy.model,
     repos: repos.model,
+    unmetered: new Set(texts.unmetered ?? []),
   };
   add(library, checkLibraryAcross(library, across));
   for (const c of across.chains) add(c, checkChainAcross(c, across));

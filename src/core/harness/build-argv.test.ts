@@ -36,9 +36,13 @@ describe('buildArgv: golden argv per provider', () => {
       'antigravity',
       'claude',
       'codex',
+      'copilot',
       'cursor',
+      'droid',
       'gemini',
+      'kilo',
       'opencode',
+      'qwen',
     ]);
   });
 
@@ -149,7 +153,7 @@ describe('buildArgv: golden argv per provider', () => {
     ]);
   });
 
-  it('the unverified providers', () => {
+  it('the unverified providers, and OpenCode (the prompt after `--`)', () => {
     expect(argv('cursor', { prompt: 'p', model: 'gpt-5', resume_session_id: 'c1' })).toEqual([
       'agent',
       '-p',
@@ -171,6 +175,7 @@ describe('buildArgv: golden argv per provider', () => {
       '--model',
       'anthropic/claude-sonnet-4-5',
       '--auto',
+      '--',
       'C\n\n---\n\np',
     ]);
     expect(argv('amp', { prompt: 'p', effort: 'high' })).toEqual([
@@ -219,6 +224,44 @@ describe('buildArgv: rules', () => {
   it('ignores, and says so, a model or effort the CLI has no option for', () => {
     const b = buildArgv(def('amp'), { prompt: 'p', model: 'x' });
     expect(b.ok && b.ignored).toEqual(['model (amp has no model option)']);
+  });
+
+  it('a mode that runs every tool is left out when the task lists its tools, and said so', () => {
+    const restricted = buildArgv(def('qwen'), {
+      prompt: 'p',
+      permission_mode: 'yolo',
+      allowed_tools: ['read_file'],
+    });
+    expect(restricted.ok && restricted.argv).toEqual([
+      'qwen',
+      'p',
+      '--output-format',
+      'stream-json',
+      '--allowed-tools',
+      'read_file',
+    ]);
+    expect(restricted.ok && restricted.ignored).toEqual([
+      "permission_mode yolo (it runs every tool; the task's allowed_tools hold in the CLI's default mode)",
+    ]);
+    expect(argv('qwen', { prompt: 'p', permission_mode: 'yolo' })).toContain('yolo');
+    // The whole working set (what a task with no list is granted), less a denied tool, holds nothing back.
+    const whole = def('qwen').capabilities.allowed_tools!.unrestricted!;
+    const open = { prompt: 'p', permission_mode: 'yolo', denied_tools: ['web_fetch'] };
+    expect(argv('qwen', { ...open, allowed_tools: whole.filter((t) => t !== 'web_fetch') })).toContain(
+      'yolo',
+    );
+    expect(argv('qwen', { prompt: 'p', permission_mode: 'auto-edit', allowed_tools: ['edit'] })).toContain(
+      'auto-edit',
+    );
+    const copilot = argv('copilot', { prompt: 'p', allowed_tools: ['write'] });
+    expect(copilot.filter((w) => w.startsWith('--allow'))).toEqual(['--allow-tool=write']);
+    expect(argv('copilot', { prompt: 'p' })).toContain('--allow-all-tools');
+    const claude = argv('claude', {
+      prompt: 'p',
+      permission_mode: 'bypassPermissions',
+      allowed_tools: ['Read'],
+    });
+    expect(claude).not.toContain('--permission-mode');
   });
 
   it('empty tool lists write no flag; extra args go at the extra slot', () => {

@@ -1,4 +1,9 @@
-import type { ProviderDefinition, Slot, ValueCapability } from '../../contract/harness/provider.js';
+import type {
+  PermissionModeCapability,
+  ProviderDefinition,
+  Slot,
+  ValueCapability,
+} from '../../contract/harness/provider.js';
 import { entryMatches } from '../policy/permission-gate.js';
 
 /** What one agent launch asks of its CLI; every field but the prompt is optional. */
@@ -78,6 +83,26 @@ function checkValue(name: string, cap: ValueCapability, value: string): string |
   return `${name} \`${value}\` is not one this CLI accepts (${cap.values.join(' or ')})`;
 }
 
+/**
+ * A mode that runs every tool would make the task's allowed-tools list a dead letter, so such a
+ * launch leaves the mode out: the CLI's own default mode applies, which holds the lists.
+ */
+function runsEveryTool(cap: PermissionModeCapability, value: string): boolean {
+  return (cap.runs_every_tool ?? []).some((re) => new RegExp(re).test(value));
+}
+
+/**
+ * Whether the launch's allowed-tools list holds anything back: a list that is the CLI's whole
+ * working set (`unrestricted`, less what is denied, which the deny flags hold) restricts nothing.
+ */
+function restricts(def: ProviderDefinition, inputs: LaunchInputs, denied: readonly string[]): boolean {
+  if (!present(inputs.allowed_tools)) return false;
+  const whole = def.capabilities.allowed_tools?.unrestricted;
+  if (!whole) return true;
+  const allowed = new Set(inputs.allowed_tools);
+  return !whole.every((t) => denied.includes(t) || allowed.has(t));
+}
+
 const present = (list: readonly string[] | null | undefined): list is readonly string[] =>
   Array.isArray(list) && list.length > 0;
 
@@ -154,6 +179,12 @@ export function buildArgv(def: ProviderDefinition, inputs: LaunchInputs): ArgvBu
     }
     const value = given ?? cap.default ?? null;
     if (value === null) continue;
+    if (name === 'permission_mode' && restricts(def, inputs, denied) && runsEveryTool(cap, value)) {
+      ignored.push(
+        `permission_mode ${value} (it runs every tool; the task's allowed_tools hold in the CLI's default mode)`,
+      );
+      continue;
+    }
     const bad = checkValue(name, cap, value);
     if (bad) return { ok: false, reason: bad };
     frag.set(name, fill(cap.args, value));

@@ -20,7 +20,17 @@ describe('loadProviders', () => {
     });
     expect(providers['codex']?.verified_with?.version).toBe('0.169.0');
     expect(providers['gemini']?.verified_with?.version).toBe('0.61.0');
-    for (const id of ['cursor', 'opencode', 'amp', 'antigravity']) {
+    for (const [id, pkg] of [
+      ['opencode', 'opencode-ai'],
+      ['kilo', '@kilocode/cli'],
+      ['qwen', '@qwen-code/qwen-code'],
+      ['copilot', '@github/copilot'],
+      ['droid', '@factory/cli-linux-x64'],
+    ] as const) {
+      expect(providers[id]?.verified_with?.package).toBe(pkg);
+      expect(providers[id]?.verified_with?.date).toBe('2026-12-01');
+    }
+    for (const id of ['cursor', 'amp', 'antigravity']) {
       expect(providers[id]?.verified_with).toBeNull();
       expect(providers[id]?.source).toMatch(/kraft-notes/);
     }

@@ -41,6 +41,27 @@ describe('price table', () => {
     expect(normalizeModel('claude-sonnet-4-5-20250929')).toBe('claude-sonnet-4-5');
     expect(normalizeModel('models/gemini-2.5-pro')).toBe('gemini-2.5-pro');
     expect(normalizeModel(' Anthropic/Claude-Haiku-4-5 ')).toBe('claude-haiku-4-5');
+    expect(normalizeModel('openrouter/anthropic/claude-sonnet-4.5')).toBe('claude-sonnet-4.5');
+    expect(normalizeModel('mock/mock-model')).toBe('mock-model');
+  });
+
+  it('prices a model by its id whichever CLI ran it; shorthand aliases stay with their own CLI', () => {
+    const sonnet = {
+      model: 'claude-sonnet-4-5',
+      rate: table.providers['claude']!.models['claude-sonnet-4-5'],
+    };
+    expect(findRate(table, 'opencode', 'anthropic/claude-sonnet-4-5')).toEqual(sonnet);
+    expect(findRate(table, 'kilo', 'anthropic/claude-sonnet-4-5-20250929')).toEqual(sonnet);
+    // Copilot writes versions with dots.
+    expect(findRate(table, 'copilot', 'claude-sonnet-4.5')).toEqual(sonnet);
+    expect(findRate(table, 'copilot', 'gpt-5')?.model).toBe('gpt-5');
+    expect(findRate(table, 'qwen', 'qwen3-coder-plus')?.rate.output).toBe(3.25);
+    expect(findRate(table, 'qwen', 'coder-model')?.model).toBe('qwen3-coder-plus');
+    expect(findRate(table, 'opencode', 'openrouter/qwen/qwen3-coder')?.model).toBe('qwen3-coder');
+    // `sonnet` is Claude Code's shorthand: another CLI naming it is not priced as Claude's.
+    expect(findRate(table, 'opencode', 'sonnet')).toBeNull();
+    expect(findRate(table, 'opencode', 'mock/mock-model')).toBeNull();
+    expect(findRate(table, 'qwen', 'constructor')).toBeNull();
   });
 });
 

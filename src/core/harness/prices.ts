@@ -3,9 +3,10 @@ import type { SessionReadout } from '../../contract/harness/provider.js';
 import { own } from '../json/own.js';
 
 /*
- * The packaged price table (`defaults/prices.json`, USD per million tokens) and the cost of a
- * session from it. Every provider is priced from tokens, so a CLI that reports no cost (Codex,
- * Gemini) still has a dollar figure, marked estimated; a reported cost always wins.
+ * The packaged price table (`defaults/prices.json`, USD per million tokens, refreshed by
+ * `npm run prices`) and the cost of a session from it. Every provider is priced from tokens, so a
+ * CLI that reports no cost (Codex, Gemini, OpenCode's routers) still has a dollar figure, marked
+ * estimated; a reported cost always wins; a session with neither is unpriced, never $0.
  */
 
 const Rate = z
@@ -44,33 +45,58 @@ export function parsePriceTable(text: string): PriceTable {
 }
 
 /**
- * A model id as CLIs write it → the table's key: lower case, without a provider prefix
- * (`anthropic/`, `models/`), a context suffix (`[1m]`), a date (`-20250929`) or `-latest`.
+ * A model id as CLIs write it → the table's key: lower case, without provider prefixes
+ * (`anthropic/`, `models/`, OpenCode's `provider/model`, a router's `openrouter/anthropic/`), a
+ * context suffix (`[1m]`), a date (`-20250929`) or `-latest`.
  */
 export function normalizeModel(model: string): string {
   return model
     .trim()
     .toLowerCase()
-    .replace(/^(models|anthropic|openai|google)\//, '')
+    .replace(/^(?:[^/]+\/)+/, '')
     .replace(/\[[^\]]*\]$/, '')
     .replace(/-\d{8}$/, '')
     .replace(/-latest$/, '');
 }
 
+/** The spellings a model is looked up under: as normalized, and with dots as dashes (Copilot's `claude-sonnet-4.5`). */
+function spellings(model: string): string[] {
+  const key = normalizeModel(model);
+  const dashed = key.replaceAll('.', '-');
+  return dashed === key ? [key] : [key, dashed];
+}
+
+/**
+ * The rate of a model: in the launching provider's own table first (its aliases too: `opus`,
+ * `pro`), then by full model id in every other table, because CLIs such as OpenCode, Kilo, Qwen
+ * Code and Copilot run other vendors' models and a model's price does not depend on the CLI.
+ */
 export function findRate(
   table: PriceTable,
   provider: string,
   model: string,
 ): { model: string; rate: Rate } | null {
   // The model is what a CLI or an override named: `constructor` has no price, not a Function's.
+  const keys = spellings(model);
   const p = own(table.providers, provider);
-  if (!p) return null;
-  const key = normalizeModel(model);
-  const direct = own(p.models, key);
-  if (direct) return { model: key, rate: direct };
-  const alias = own(p.aliases, key);
-  const viaAlias = alias === undefined ? undefined : own(p.models, alias);
-  return viaAlias && alias !== undefined ? { model: alias, rate: viaAlias } : null;
+  if (p) {
+    for (const key of keys) {
+      const direct = own(p.models, key);
+      if (direct) return { model: key, rate: direct };
+      const alias = own(p.aliases, key);
+      const viaAlias = alias === undefined ? undefined : own(p.models, alias);
+      if (viaAlias && alias !== undefined) return { model: alias, rate: viaAlias };
+    }
+  }
+  // Aliases are each CLI's shorthand (`pro`, `mini`): across tables only full ids count.
+  for (const [id, other] of Object.entries(table.providers)) {
+    if (id === provider) continue;
+    for (const key of keys) {
+      const direct = own(other.models, key);
+      if (direct) return { model: key, rate: direct };
+    }
+  }
+  return null;
 }
 
 const round = (usd: number): number => Math.round(usd * 1e9) / 1e9;

@@ -5,6 +5,7 @@ import { validateConfigSet, type ConfigSet, type ConfigTexts } from '../../core/
 import { readConfigFile } from '../fs/config-text.js';
 import { installedVersion } from '../package-root.js';
 import { readInstalledAddons } from '../addons/files.js';
+import { HarnessCatalog } from '../harness/catalog.js';
 
 /** The files a reload reads: what runs (library, chains, policy, intake) and what it checks (harnesses, repos). */
 export const RELOADED_FILES = ['library.yaml', 'policy.yaml', 'intake.yaml'] as const;
@@ -64,6 +65,7 @@ export function readConfigDir(configDir: string, addonsDir: string | null): Conf
       repos: read('repos.yaml'),
       intake: read('intake.yaml'),
       addons: addonsDir === null ? null : installedAddons(configDir, addonsDir),
+      unmetered: unmeteredProviders(configDir),
     },
     hashes,
   };
@@ -75,7 +77,8 @@ export function readConfigDir(configDir: string, addonsDir: string | null): Conf
  */
 function readDigest(read: ConfigDirRead): string {
   const files = [...read.hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return sha256Text(JSON.stringify({ files, addons: read.texts.addons ?? null })) ?? '';
+  const { addons, unmetered } = read.texts;
+  return sha256Text(JSON.stringify({ files, addons: addons ?? null, unmetered: unmetered ?? null })) ?? '';
 }
 
 /**
@@ -108,4 +111,15 @@ export function hashesOnDisk(configDir: string, files: readonly string[]): Map<s
 function installedAddons(configDir: string, addonsDir: string): NonNullable<ConfigTexts['addons']> {
   const read = readInstalledAddons(configDir, addonsDir);
   return { version: installedVersion(), installed: read.inputs };
+}
+
+/** One catalog per config folder: it re-reads the definitions only when config/harnesses/ changes. */
+const catalogs = new Map<string, HarnessCatalog>();
+
+/** The providers whose CLI tells no usage, for the dollar-cap check of the config set. */
+function unmeteredProviders(configDir: string): string[] {
+  let catalog = catalogs.get(configDir);
+  if (!catalog) catalogs.set(configDir, (catalog = new HarnessCatalog(configDir)));
+  const defs = Object.values(catalog.providers().providers);
+  return defs.filter((d) => d.usage_reported === 'none').map((d) => d.id);
 }

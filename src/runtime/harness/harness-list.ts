@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { HarnessesAnswer } from '../../contract/harnesses-route.js';
 import { loadHarnesses } from '../../core/config/load-settings.js';
+import { didYouMean } from '../../core/config/suggest.js';
 import { readConfigText } from '../config/config-dir.js';
 import type { HarnessCatalog } from './catalog.js';
 import { executableVersion, resolveExecutable } from './installed.js';
@@ -33,5 +34,16 @@ export async function listHarnessStates(
       };
     }),
   );
-  return { harnesses, problems: load.problems };
+  // The provider is any definition's id (a CLI added as YAML too): one that loads none is named here.
+  const unknown = Object.entries(load.model?.harnesses ?? {})
+    .filter(([, h]) => providers[h.provider] === undefined)
+    .map(([id, h]) => ({
+      path: `harnesses.${id}`,
+      field: 'provider',
+      message: `provider \`${h.provider}\` has no definition (defaults/harnesses/ or config/harnesses/${h.provider}.yaml)${didYouMean(h.provider, Object.keys(providers))}`,
+      file: 'harnesses.yaml',
+      line: null,
+      col: null,
+    }));
+  return { harnesses, problems: [...load.problems, ...unknown] };
 }

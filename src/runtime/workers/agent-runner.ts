@@ -320,7 +320,7 @@ export class AgentRunner {
         timeCapS: r.timeCapS,
         ...(r.brief !== undefined ? { brief: r.brief } : {}),
         ...(r.member ? { member: r.member.name } : {}),
-        agent: { harness: harnessId, provider: launch.provider, model },
+        agent: { harness: harnessId, provider: launch.provider, model, ignored: launch.ignored },
         ...(pre.sandbox ? { sandbox: forHarness(pre.sandbox, launch.provider) } : {}),
       });
       // A steer is delivered once: the launch that carried it consumed it.

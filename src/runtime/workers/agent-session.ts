@@ -12,7 +12,7 @@ export interface Usage {
   tokens_cache_read: number;
   tokens_cache_write: number;
   cost_usd: number | null;
-  cost_source: 'reported' | 'estimated' | null;
+  cost_source: 'reported' | 'estimated' | 'per_launch' | null;
 }
 
 /** Tokens a cap counts: everything sent (cached or not) plus everything generated. */
@@ -23,13 +23,24 @@ export const countedTokens = (u: {
   tokens_cache_write: number;
 }): number => u.tokens_input + u.tokens_output + u.tokens_cache_read + u.tokens_cache_write;
 
+/** The price table, and the harness's `launch_usd` (what a launch counts when its CLI tells no usage). */
+export interface Pricing {
+  table: PriceTable;
+  launch_usd: number | null;
+}
+
 export function usageOf(
   readout: SessionReadout,
-  provider: string,
+  provider: ProviderDefinition,
   launchModel: string | null,
-  prices: PriceTable,
+  pricing: Pricing,
 ): Usage {
-  const cost = sessionCost(prices, provider, readout, launchModel);
+  const priced = sessionCost(pricing.table, provider.id, readout, launchModel);
+  // A CLI that tells no usage leaves its tokens at zero: priced, they would read as a free run.
+  const blind = provider.usage_reported === 'none' && priced.source === 'estimated';
+  const cost = blind ? { ...priced, usd: null, source: 'unknown' as const } : priced;
+  // Nothing priced it: the harness's per-launch figure, else unpriced (null), never $0.
+  const flat = cost.source === 'unknown' && pricing.launch_usd !== null;
   return {
     cli_session_id: readout.session_id,
     model: cost.model,
@@ -37,8 +48,8 @@ export function usageOf(
     tokens_output: readout.tokens.output,
     tokens_cache_read: readout.tokens.cache_read,
     tokens_cache_write: readout.tokens.cache_write,
-    cost_usd: cost.usd,
-    cost_source: cost.source === 'unknown' ? null : cost.source,
+    cost_usd: flat ? pricing.launch_usd : cost.usd,
+    cost_source: flat ? 'per_launch' : cost.source === 'unknown' ? null : cost.source,
   };
 }
 
@@ -51,7 +62,7 @@ export class AgentWatch {
 
   constructor(
     readonly provider: ProviderDefinition,
-    private readonly prices: PriceTable,
+    private readonly pricing: Pricing,
     private readonly launchModel: string | null,
     logPath: string,
     now: () => number,
@@ -61,12 +72,12 @@ export class AgentWatch {
 
   poll(): { readout: SessionReadout; usage: Usage } {
     const readout = this.live.poll();
-    return { readout, usage: usageOf(readout, this.provider.id, this.launchModel, this.prices) };
+    return { readout, usage: usageOf(readout, this.provider, this.launchModel, this.pricing) };
   }
 
   finish(): { readout: SessionReadout; usage: Usage } {
     const readout = this.live.finish();
-    return { readout, usage: usageOf(readout, this.provider.id, this.launchModel, this.prices) };
+    return { readout, usage: usageOf(readout, this.provider, this.launchModel, this.pricing) };
   }
 }
 
@@ -123,3 +134,17 @@ export function agentStatus(
 }
 
 const clip = (s: string): string => (s.length > 300 ? `${s.slice(0, 300)}…` : s);
+
+/** An agent launch as the session runner sees it. */
+export interface AgentLaunch {
+  harness: string;
+  provider: ProviderDefinition;
+  model: string | null;
+  /** What the launch left out and why (buildArgv's notes: an option the CLI lacks, a dropped mode). */
+  ignored?: string[];
+}
+
+/** The agent's part of `worker_session_started`: the notes only when there are some. */
+export function startedFields(a: AgentLaunch): { harness: string; model: string | null; ignored?: string[] } {
+  return { harness: a.harness, model: a.model, ...(a.ignored?.length ? { ignored: a.ignored } : {}) };
+}

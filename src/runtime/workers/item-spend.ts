@@ -5,8 +5,7 @@ import { getItem, updateItem, type ItemRecord } from '../../store/work-items.js'
 import type { Clock } from '../clock.js';
 import type { ConfigState } from '../config/config-state.js';
 import type { ProviderDefinition } from '../../contract/harness/provider.js';
-import type { PriceTable } from '../../core/harness/prices.js';
-import { countedTokens } from './agent-session.js';
+import { countedTokens, type Pricing } from './agent-session.js';
 import { crossedCap, crossedReason, type Crossed } from './spend.js';
 
 /** The policy the item froze at its first start (the running one before that). */
@@ -29,7 +28,8 @@ export async function dailySpent(store: Store, clock: Clock): Promise<number> {
 /** What the runner needs to follow agent sessions: their providers, prices, and the item's spend. */
 export interface AgentHooks {
   provider(id: string): ProviderDefinition | undefined;
-  prices(): PriceTable;
+  /** The price table and the session's harness's launch_usd (harnesses.yaml as it is now). */
+  pricing(harness: string | null): Pricing;
   /**
    * Called with the session's usage each time it grows (and once at the end, before its status is
    * written): the item's totals follow, and the answer is the cap crossed (why, and its scope), or

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { ESCALATION_NODE } from '../../contract/verdicts.js';
-import type { ProviderDefinition } from '../../contract/harness/provider.js';
 import type { Store } from '../../store/database.js';
 import {
   deleteSession,
@@ -15,7 +14,7 @@ import {
   updateSession,
   type SessionRecord,
 } from '../../store/sessions.js';
-import { AgentWatch, agentStatus, type Usage } from './agent-session.js';
+import { AgentWatch, agentStatus, startedFields, type AgentLaunch, type Usage } from './agent-session.js';
 import { Closing } from './closing.js';
 import { background } from '../background.js';
 import type { Clock, TimerHandle } from '../clock.js';
@@ -45,7 +44,7 @@ export interface SessionRequest {
   /** The workspace member a fanned-out run is for. */
   member?: string;
   /** An agent launch: its stream is read live for usage, and its status follows the agent rules. */
-  agent?: { harness: string; provider: ProviderDefinition; model: string | null };
+  agent?: AgentLaunch;
   /** The jail the task runs in (docs/sandbox.md); absent: as the server's user, with its reach. */
   sandbox?: SandboxRequest;
 }
@@ -214,7 +213,7 @@ export class SessionRunner {
           kind: req.kind,
           pid: launched.pid,
           argv: redact(req.argv),
-          ...(req.agent ? { harness: req.agent.harness, model: req.agent.model } : {}),
+          ...(req.agent ? startedFields(req.agent) : {}),
           ...(req.sandbox ? { sandbox: sandboxSummary(req.sandbox, env) } : {}),
           worker: this.worker,
         },
@@ -228,10 +227,8 @@ export class SessionRunner {
 
   /** Reads an agent's stream as it grows, so usage shows and caps stop it while it runs. */
   private watch(s: SessionRecord): void {
-    if (s.provider === null || this.watches.has(s.id)) return;
-    const provider = this.agents.provider(s.provider);
-    if (!provider) return;
-    const watch = new AgentWatch(provider, this.agents.prices(), s.model, s.log_path, () => this.clock.now());
+    const watch = this.watches.has(s.id) ? null : this.agentWatch(s);
+    if (!watch) return;
     let busy = false;
     let last = '';
     const tick = async (): Promise<void> => {
@@ -240,9 +237,8 @@ export class SessionRunner {
       try {
         this.remember(s);
         const { readout, usage } = watch.poll();
-        const key = JSON.stringify(usage);
-        if (key === last) return;
-        last = key;
+        if (JSON.stringify(usage) === last) return;
+        last = JSON.stringify(usage);
         await updateSession(this.store.db, s.id, usage);
         // The CLI has told its final event: it spends no more, and the figures in that event are
         // held to the caps where the session is recorded, which says they came at its end. Judged
@@ -475,17 +471,20 @@ export class SessionRunner {
 
   /** The agent's last readout (the whole log for a session adopted or resolved after a restart). */
   private finishWatch(s: SessionRecord): ReturnType<AgentWatch['finish']> | null {
-    if (s.provider === null) return null;
     const w = this.watches.get(s.id);
     if (w) {
       w.stop.abort();
       this.watches.delete(s.id);
       return w.watch.finish();
     }
-    const provider = this.agents.provider(s.provider);
+    return this.agentWatch(s)?.finish() ?? null;
+  }
+
+  private agentWatch(s: SessionRecord): AgentWatch | null {
+    const provider = s.provider === null ? undefined : this.agents.provider(s.provider);
     if (!provider) return null;
     const now = (): number => this.clock.now();
-    return new AgentWatch(provider, this.agents.prices(), s.model, s.log_path, now).finish();
+    return new AgentWatch(provider, this.agents.pricing(s.harness), s.model, s.log_path, now);
   }
 
   close(): void {

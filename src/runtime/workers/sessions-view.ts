@@ -7,9 +7,10 @@ import { getSession, sessionsOf, type SessionRecord } from '../../store/sessions
 import { itemOr404 } from '../../store/work-items.js';
 import { openRegular, readAt, regularSize } from '../fs/regular-file.js';
 
-/** A cost is reported by the CLI or estimated from its tokens; anything else stored reads as unknown. */
+/** A cost is reported, estimated from tokens, or the harness's per-launch figure; anything else reads as unpriced. */
 function costSource(s: SessionRecord): Session['cost_source'] {
-  return s.cost_source === 'reported' || s.cost_source === 'estimated' ? s.cost_source : null;
+  const c = s.cost_source;
+  return c === 'reported' || c === 'estimated' || c === 'per_launch' ? c : null;
 }
 
 function sessionOf(s: SessionRecord): Session {

@@ -8,6 +8,7 @@ import type { ConfigState } from '../config/config-state.js';
 import type { EventLog } from '../events/event-log.js';
 import type { AddonContent } from '../addons/content.js';
 import type { HarnessCatalog } from '../harness/catalog.js';
+import { launchUsd } from '../harness/launch-usd.js';
 import type { HomePaths } from '../home/paths.js';
 import { AgentRunner, type AgentLaunchRequest, type AgentOutcome, type SkillSource } from './agent-runner.js';
 import { onUsage } from './item-spend.js';
@@ -68,7 +69,10 @@ export class Workers {
   constructor(private readonly r: WorkerResources) {
     this.sessions = new SessionRunner(r, {
       provider: (id) => r.catalog.providers().providers[id],
-      prices: () => r.catalog.prices(),
+      pricing: (harness) => ({
+        table: r.catalog.prices(),
+        launch_usd: launchUsd(r.paths.configDir, harness),
+      }),
       onUsage: (s, final) => onUsage(r, s, final),
     });
     this.agents = new AgentRunner(

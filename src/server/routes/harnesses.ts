@@ -1,3 +1,4 @@
+import { capabilityRow } from '../../core/harness/capability-table.js';
 import { JigError } from '../../contract/errors.js';
 import {
   getProfile,
@@ -5,9 +6,11 @@ import {
   harnessProfiles,
   listHarnesses,
   listProviders,
+  testHarnessRoute,
 } from '../../contract/routes/harnesses.js';
 import type { Services } from '../compose.js';
 import { listHarnessStates } from '../../runtime/harness/harness-list.js';
+import { testHarnessEntry } from '../../runtime/harness/harness-test-entry.js';
 import { routeFile } from '../route-file.js';
 
 /** Harnesses, agent profiles and the providers (agent CLIs) Jig knows. */
@@ -42,6 +45,7 @@ export const harnessRoutes = routeFile(
               permission_hook: d.capabilities.permission_hook?.install ?? null,
               resume: d.capabilities.resume !== undefined,
             },
+            table: capabilityRow(d),
             rate_limit_signal: d.rate_limit_signal,
             usage_reported: d.usage_reported,
             model_pattern: d.model_pattern ?? [],
@@ -59,6 +63,14 @@ export const harnessRoutes = routeFile(
       if (!found) throw new JigError('not_found', { what: `provider ${params.id}` });
       return found;
     });
+
+    r.serve(testHarnessRoute, async ({ params, body }) =>
+      testHarnessEntry(
+        { configDir: inst.paths.configDir, runDir: inst.paths.runDir, catalog },
+        params.id,
+        body,
+      ),
+    );
 
     r.serve(getProfile, async ({ params }) => {
       const all = svc.profiles();

@@ -16,6 +16,19 @@ const TAB_LABEL: Record<Tab, string> = {
 };
 
 /** The session's output as it grows: read from where the last read ended, every second while it runs. */
+/** A session's dollars and where they come from; a CLI that tells no usage is unpriced, never $0. */
+function costText(s: Session): string {
+  if (s.cost_usd === null) {
+    if (s.status === 'running') return '';
+    const t = s.tokens;
+    return t.input + t.output + t.cache_read + t.cache_write > 0
+      ? ' · unpriced (its model is not in the price table)'
+      : ' · unpriced (the CLI reported no usage)';
+  }
+  const how = { reported: '', estimated: ' (estimated)', per_launch: ' (per launch)' } as const;
+  return ` · $${s.cost_usd.toFixed(4)}${s.cost_source ? how[s.cost_source] : ''}`;
+}
+
 function LiveLog({ item, session }: { item: Item; session: Session }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -105,7 +118,7 @@ export function TaskView({ item, task }: { item: Item; task: ModelTask }) {
                 <dd>
                   {last.harness} · {last.model ?? 'default model'} · {last.tokens.input + last.tokens.output}{' '}
                   tokens
-                  {last.cost_usd !== null ? ` · $${last.cost_usd.toFixed(4)}` : ''}
+                  {costText(last)}
                 </dd>
               </>
             )}

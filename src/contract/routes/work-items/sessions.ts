@@ -29,7 +29,12 @@ export const Session = z.object({
     cache_write: z.number().int(),
   }),
   cost_usd: z.number().nullable(),
-  cost_source: z.enum(['reported', 'estimated']).nullable().describe('null: unknown (never free)'),
+  cost_source: z
+    .enum(['reported', 'estimated', 'per_launch'])
+    .nullable()
+    .describe(
+      "reported by the CLI, estimated from its tokens by the price table, or the harness's launch_usd; null: unpriced (never free)",
+    ),
   readout: z.record(z.string(), z.unknown()).nullable(),
   note: z.string().nullable().describe('why the session ended as it did, when Jig knows'),
   worker: z

@@ -5,7 +5,19 @@ import { apply, at, docOf, resultOf, texts, workspace } from '../../../../test/h
 import { refusal } from '../../../../test/helpers/structure-ops.js';
 import { accessLists, accessState } from './harness-docs.js';
 
-const ALL = ['claude', 'codex', 'gemini', 'cursor', 'opencode', 'amp', 'antigravity'];
+const ALL = [
+  'claude',
+  'codex',
+  'gemini',
+  'cursor',
+  'opencode',
+  'kilo',
+  'qwen',
+  'copilot',
+  'droid',
+  'amp',
+  'antigravity',
+];
 const ALLX = ALL.filter((h) => h !== 'codex');
 
 /** A small policy.yaml with the two lists (null: absent). */

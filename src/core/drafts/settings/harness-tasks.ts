@@ -4,7 +4,7 @@ import type { ConfigSet } from '../../config/validate-set.js';
 import { findKeys } from '../../config/references.js';
 import { locate, type PathSeg } from '../../config/tree.js';
 import { isObj, type Obj } from '../ops/context.js';
-import { DEFAULT_HARNESS } from '../../../contract/config/harnesses.js';
+export { launchesOf, type Launch } from '../../chain/launches.js';
 
 /*
  * The chains' tasks as the harnesses area sees them: which harness and profile each agent task
@@ -30,8 +30,6 @@ export interface ChainTask {
   at(field: readonly PathSeg[]): Where;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
-
 /**
  * Every task of every chain, in chain order. A chain that does not resolve is read as written, so
  * its tasks still count as naming a profile (a rename or removal must not miss them), but none of
@@ -55,42 +53,6 @@ export function chainTasks(set: ConfigSet): ChainTask[] {
       });
     }
   }
-  return out;
-}
-
-/** One launch of a task: its own (`index` 0) or a fallback. */
-export interface Launch {
-  harness: string;
-  profile: string | null;
-  /** 0 for the task's own launch, then 1, 2, ... for its fallbacks. */
-  index: number;
-  /** Where the choice is written, relative to the task; null for a profile's fallback (harnesses.yaml). */
-  field: PathSeg[] | null;
-}
-
-/**
- * The task's own launch, then its `fallback:` entries (a task's `[]` means none), else its
- * profile's. A fallback entry replaces the harness and the profile; one with a model or effort
- * instead of a profile drops the profile.
- */
-export function launchesOf(task: Obj, profiles: Readonly<Record<string, unknown>>): Launch[] {
-  const harness = str(task.harness) ?? DEFAULT_HARNESS;
-  const profile = str(task.profile);
-  const out: Launch[] = [{ harness, profile, index: 0, field: str(task.harness) ? ['harness'] : [] }];
-  const own = Array.isArray(task.fallback) ? task.fallback : null;
-  const prof = profile !== null && Object.hasOwn(profiles, profile) ? profiles[profile] : undefined;
-  const inherited = isObj(prof) && Array.isArray(prof.fallback) ? prof.fallback : [];
-  (own ?? inherited).forEach((e: unknown, i) => {
-    if (!isObj(e)) return;
-    const p = str(e.profile);
-    const drops = p === null && (str(e.model) !== null || str(e.effort) !== null);
-    out.push({
-      harness: str(e.harness) ?? harness,
-      profile: p ?? (drops ? null : profile),
-      index: i + 1,
-      field: own ? ['fallback', i] : null,
-    });
-  });
   return out;
 }
 

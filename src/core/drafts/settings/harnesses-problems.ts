@@ -2,6 +2,7 @@ import type { HarnessesFile } from '../../../contract/config/harnesses.js';
 import type { DraftProblem } from '../../../contract/drafts/answers.js';
 import type { ProviderDefinition } from '../../../contract/harness/provider.js';
 import { checkReferences } from '../../config/check-references.js';
+import { didYouMean } from '../../config/suggest.js';
 import { locate, type ANode, type PathSeg } from '../../config/tree.js';
 import type { SettingsInput } from './docs.js';
 import { HARNESSES_FILE, POLICY_FILE, accessState, type AccessLists } from './harness-docs.js';
@@ -31,9 +32,17 @@ export function optionProblems(
 ): DraftProblem[] {
   const out: DraftProblem[] = [];
   for (const [id, entry] of Object.entries(model.harnesses)) {
-    // Without the provider's definition nothing can be said of what it takes.
     const def = Object.hasOwn(providers, entry.provider) ? providers[entry.provider] : undefined;
-    if (!def) continue;
+    if (!def) {
+      // A provider is any definition's id (a CLI added as YAML), so the schema cannot list them.
+      out.push({
+        path: `harnesses.${id}`,
+        field: 'provider',
+        message: `provider \`${entry.provider}\` has no definition (defaults/harnesses/ or config/harnesses/${entry.provider}.yaml)${didYouMean(entry.provider, Object.keys(providers))}`,
+        ...where(tree, HARNESSES_FILE, ['harnesses', id, 'provider'], 'value'),
+      });
+      continue;
+    }
     for (const [opt, value] of Object.entries(entry.defaults ?? {})) {
       if (value === null) continue;
       const path = `harnesses.${id}.defaults`;

@@ -119,6 +119,46 @@ describe('resolved', () => {
         tasks: 0,
       },
       {
+        id: 'kilo',
+        state: 'available',
+        executable_found: false,
+        provider: 'kilo',
+        enabled: true,
+        executable: 'kilo',
+        defaults: {},
+        tasks: 0,
+      },
+      {
+        id: 'qwen',
+        state: 'available',
+        executable_found: false,
+        provider: 'qwen',
+        enabled: true,
+        executable: 'qwen',
+        defaults: {},
+        tasks: 0,
+      },
+      {
+        id: 'copilot',
+        state: 'available',
+        executable_found: false,
+        provider: 'copilot',
+        enabled: true,
+        executable: 'copilot',
+        defaults: {},
+        tasks: 0,
+      },
+      {
+        id: 'droid',
+        state: 'available',
+        executable_found: false,
+        provider: 'droid',
+        enabled: true,
+        executable: 'droid',
+        defaults: {},
+        tasks: 0,
+      },
+      {
         id: 'amp',
         state: 'available',
         executable_found: false,
@@ -225,16 +265,32 @@ describe('resolved', () => {
   });
 
   it('is null while harnesses.yaml does not load, and its problems are the draft’s', () => {
-    const base = texts({ harnesses: 'harnesses:\n  claude:\n    provider: nobody\n' });
+    const base = texts({ harnesses: 'harnesses:\n  claude:\n    provider: claude\n    enabled: maybe\n' });
     const r = resultOf(workspace(base), base);
     expect(r.resolved).toBeNull();
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatchObject({
       file: 'harnesses.yaml',
       path: 'harnesses.claude',
-      field: 'provider',
-      line: 3,
+      field: 'enabled',
+      line: 4,
     });
+  });
+
+  it('a provider no definition names is a problem at its place; the rest still resolves', () => {
+    const base = texts({ harnesses: 'harnesses:\n  claude:\n    provider: nobody\n' });
+    const r = resultOf(workspace(base), base);
+    expect(r.resolved?.harnesses.map((h) => [h.id, h.provider])).toEqual([['claude', 'nobody']]);
+    expect(r.problems.filter((p) => p.file === 'harnesses.yaml')).toEqual([
+      {
+        file: 'harnesses.yaml',
+        path: 'harnesses.claude',
+        field: 'provider',
+        line: 3,
+        col: 15,
+        message: 'provider `nobody` has no definition (defaults/harnesses/ or config/harnesses/nobody.yaml)',
+      },
+    ]);
   });
 });
 

@@ -2,10 +2,12 @@ import type { ServerResponse } from 'node:http';
 
 /*
  * What the mock model server (mock-model-server.ts) answers, in each API's wire format: Anthropic
- * Messages, OpenAI Responses and Gemini, streamed or not, and their 401/429 errors.
+ * Messages, OpenAI Responses and Gemini, streamed or not, and their 401/429 errors (Chat
+ * Completions: chat.ts).
  */
 
-export type Api = 'anthropic' | 'openai' | 'gemini';
+/** `openai` is the Responses API (Codex); `chat` is Chat Completions (OpenAI-compatible providers). */
+export type Api = 'anthropic' | 'openai' | 'chat' | 'gemini';
 
 /** A shell command wrapped the way each API's shell tool takes it. */
 export interface Plan {
@@ -78,7 +80,7 @@ export function sendError(api: Api, res: ServerResponse, plan: Plan): void {
       { type: 'error', error: { type: auth ? 'authentication_error' : 'rate_limit_error', message } },
       headers,
     );
-  else if (api === 'openai')
+  else if (api === 'openai' || api === 'chat')
     json(
       res,
       plan.status,
@@ -108,7 +110,10 @@ export function sendError(api: Api, res: ServerResponse, plan: Plan): void {
     );
 }
 
-export function anthropic(body: Obj, plan: Plan, res: ServerResponse): void {
+/** Anthropic-API CLIs name their shell tool `Bash` (Claude Code) or their own way (Qwen Code). */
+const ANTHROPIC_SHELLS = ['Bash', 'run_shell_command', 'bash', 'shell'];
+
+export function anthropic(body: Obj, plan: Plan, res: ServerResponse, tools: string[] = []): void {
   const model = typeof body.model === 'string' ? body.model : 'claude-mock';
   const id = nextId('msg');
   const blocks: Obj[] = [{ type: 'text', text: plan.text }];
@@ -116,7 +121,7 @@ export function anthropic(body: Obj, plan: Plan, res: ServerResponse): void {
     blocks.push({
       type: 'tool_use',
       id: nextId('toolu'),
-      name: 'Bash',
+      name: ANTHROPIC_SHELLS.find((n) => tools.includes(n)) ?? 'Bash',
       input: {
         command: plan.command,
         description: 'run the requested command',
