@@ -158,6 +158,7 @@ describe.skipIf(noChromium !== null)(
         'droid',
         'amp',
         'antigravity',
+        'auggie',
       ]);
       const after = await http(`${jig.url}/api/drafts/harnesses/harnesses`);
       expect(after.json.draft).toBe(false);
@@ -179,6 +180,7 @@ describe.skipIf(noChromium !== null)(
         droid: ['available', true],
         amp: ['available', false],
         antigravity: ['available', true],
+        auggie: ['available', true],
       });
       expect(await page.getByRole('combobox', { name: 'Access of gemini' }).inputValue()).toBe('never');
       await expect.poll(() => page.getByRole('region', { name: 'Draft' }).count()).toBe(0);

@@ -25,13 +25,19 @@ const SESSION: Record<NewId, RegExp> = {
 };
 /** What each definition's reader takes from a session of 1000 in, 200 out, 300 cache read, 40 cache write. */
 const TOKENS: Record<NewId, SessionReadout['tokens']> = {
-  // Cursor and Amp definitions read no usage.
-  cursor: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
-  amp: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
+  // Cursor's from its result's usage; Amp's added over its two assistant messages.
+  cursor: { input: 1000, output: 200, cache_read: 300, cache_write: 40 },
+  amp: { input: 1000, output: 200, cache_read: 300, cache_write: 40 },
   opencode: { input: 1000, output: 200, cache_read: 300, cache_write: 40 },
-  // Antigravity's definition reads input and output from the result only.
-  antigravity: { input: 1000, output: 200, cache_read: 0, cache_write: 0 },
+  // Antigravity's steps tell input (cache reads inside it), output and cache reads; no cache writes.
+  antigravity: { input: 1000, output: 200, cache_read: 300, cache_write: 0 },
 };
+/**
+ * The answer as read: Antigravity's result carries every response of the run, one per line, so its
+ * answer ends with the last one; the others' is the last message alone.
+ */
+const answer = (id: NewId, last: string): unknown =>
+  id === 'antigravity' ? expect.stringMatching(new RegExp(`(^|\\n)${last.replace('.', '\\.')}\\n$`)) : last;
 /** Definitions that read a rate-limit signal from the stream. */
 const READS_RATE_LIMIT: Record<NewId, boolean> = {
   cursor: false,
@@ -52,7 +58,7 @@ describe.each(['cursor', 'opencode', 'amp', 'antigravity'] as const)(
       expect(r.readout).toMatchObject({
         is_error: false,
         error_message: null,
-        final_text: 'Done.',
+        final_text: answer(id, 'Done.'),
         tokens: TOKENS[id],
         rate_limit: { hit: false, resets_at: null },
       });
@@ -74,7 +80,7 @@ describe.each(['cursor', 'opencode', 'amp', 'antigravity'] as const)(
       expect(result(r)).toEqual({ status: 'done', artifact_ref: '.jig/artifacts/spec.md' });
       expect(readFileSync(join(cwd, '.jig/artifacts/spec.md'), 'utf8')).toMatch(/^# .+\n/);
       expect(commits(r.cwd)).toBe(1);
-      expect(r.readout).toMatchObject({ is_error: false, final_text: 'Done.' });
+      expect(r.readout).toMatchObject({ is_error: false, final_text: answer(id, 'Done.') });
     });
 
     it('question: needs_context with the question', async () => {
@@ -95,7 +101,7 @@ describe.each(['cursor', 'opencode', 'amp', 'antigravity'] as const)(
       expect(result(r)).toBeNull();
       expect(existsSync(join(cwd, 'doc.md'))).toBe(false);
       expect(commits(r.cwd)).toBe(1);
-      expect(r.readout).toMatchObject({ is_error: false, final_text: 'Finished.' });
+      expect(r.readout).toMatchObject({ is_error: false, final_text: answer(id, 'Finished.') });
     });
 
     it('fail: an error stream and a non-zero exit', async () => {
@@ -138,7 +144,7 @@ describe.each(['cursor', 'opencode', 'amp', 'antigravity'] as const)(
       expect(r.code).toBe(0);
       expect(r.live.length).toBeGreaterThanOrEqual(3);
       expect(r.live[0]!.final_text === 'Finished.').toBe(false);
-      expect(r.readout.final_text).toBe('Finished.');
+      expect(r.readout.final_text).toEqual(answer(id, 'Finished.'));
       if (id === 'opencode') {
         // OpenCode reports usage per step, so live figures grow before the end.
         const inputs = r.live.map((s) => s.tokens.input);

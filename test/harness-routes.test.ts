@@ -60,6 +60,7 @@ describe('GET /api/harnesses and /api/harnesses/providers', () => {
     expect(p.json.providers.map((x: { id: string }) => x.id)).toEqual([
       'amp',
       'antigravity',
+      'auggie',
       'claude',
       'codex',
       'copilot',
@@ -102,12 +103,13 @@ describe('GET /api/harnesses and /api/harnesses/providers', () => {
       ]),
     );
     expect(table).toEqual({
-      amp: 'restart none none false false',
+      amp: 'restart none estimated false false',
       antigravity: 'resume none estimated false false',
+      auggie: 'resume none reported false false',
       claude: 'resume flags reported true true',
       codex: 'resume hook estimated false true',
       copilot: 'resume flags none false true',
-      cursor: 'resume hook none false false',
+      cursor: 'resume hook estimated false false',
       droid: 'resume flags estimated false true',
       gemini: 'restart none estimated false true',
       kilo: 'resume none estimated false true',

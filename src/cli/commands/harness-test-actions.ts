@@ -39,6 +39,7 @@ export function adminHarnessTest(
       `answer   ${x.final_text === null ? '—' : JSON.stringify(x.final_text.slice(0, 200))}`,
     ];
     if (x.is_error) lines.push(`error    ${x.error_message ?? 'no message'}`);
+    if (x.tool_calls > 0) lines.push(`tools    ${x.tool_calls} call(s)`);
     if (x.permission_denials > 0) lines.push(`denied   ${x.permission_denials} tool call(s)`);
     if (x.rate_limit.hit)
       lines.push(`limit    rate limited${x.rate_limit.resets_at ? ` until ${x.rate_limit.resets_at}` : ''}`);

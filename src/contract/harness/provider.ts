@@ -231,6 +231,7 @@ export const READOUT_FIELDS = [
   'is_error',
   'done',
   'permission_denials',
+  'tool_calls',
   'rate_limit.hit',
   'rate_limit.resets_at',
   'tokens.input',
@@ -248,6 +249,9 @@ export const TOKEN_FIELDS = [
   'tokens.cache_write',
 ] as const;
 
+/** Counts a rule can add to, one event at a time. */
+export const COUNT_FIELDS = ['permission_denials', 'tool_calls'] as const;
+
 export const ReaderRule = z
   .object({
     when: z.record(Path, Condition).describe('every condition must hold for the rule to apply'),
@@ -255,7 +259,12 @@ export const ReaderRule = z
       .partialRecord(ReadoutField, Extract)
       .optional()
       .describe('overwrite (a missing value leaves the field)'),
-    add: z.partialRecord(z.enum(TOKEN_FIELDS), Extract).optional().describe('accumulate token counts'),
+    add: z
+      .partialRecord(z.enum([...TOKEN_FIELDS, ...COUNT_FIELDS]), Extract)
+      .optional()
+      .describe(
+        'accumulate: token counts, or a count of tool calls or denials (`{const: 1}` counts the event, `{path, as: count}` a list)',
+      ),
     append: z
       .partialRecord(z.enum(['final_text']), Extract)
       .optional()
@@ -273,6 +282,12 @@ export const Reader = z
     format: z.literal('jsonl').default('jsonl'),
     hooks: z.array(z.enum(READER_HOOKS)).default([]),
     rules: z.array(ReaderRule).min(1),
+    lines: z
+      .array(ReaderRule)
+      .default([])
+      .describe(
+        "rules for the log's lines that are not JSON objects (stderr, warnings): the event is the line's text, so paths are `$` (`when: {$: {matches: 'Rate limited'}}`, `{path: $, regex: '…'}`)",
+      ),
   })
   .strict();
 export type Reader = z.infer<typeof Reader>;
@@ -373,6 +388,7 @@ export const SessionReadout = z.object({
   is_error: z.boolean(),
   error_message: z.string().nullable(),
   permission_denials: z.number(),
+  tool_calls: z.number().describe('tool calls the CLI made (0 where its reader does not count them)'),
   final_text: z.string().nullable(),
   done: z.boolean(),
 });

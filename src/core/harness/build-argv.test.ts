@@ -34,6 +34,7 @@ describe('buildArgv: golden argv per provider', () => {
     expect(Object.keys(loaded.providers).sort()).toEqual([
       'amp',
       'antigravity',
+      'auggie',
       'claude',
       'codex',
       'copilot',
@@ -203,6 +204,50 @@ describe('buildArgv: golden argv per provider', () => {
       '--conversation',
       'k',
     ]);
+  });
+
+  it('auggie: the argv recorded against the stand-in backend; resume; tool lists refused', () => {
+    // test/fixtures/harness-streams/auggie/success-jig-argv.captured.jsonl ran exactly these words.
+    expect(argv('auggie', { prompt: 'Fix it', context: 'CONTRACT', model: 'mock', effort: 'high' })).toEqual([
+      'auggie',
+      '--instruction',
+      'CONTRACT\n\n---\n\nFix it',
+      '--print',
+      '--output-format',
+      'json',
+      '--model',
+      'mock',
+      '--reasoning-effort',
+      'high',
+      '--show-cost',
+      '--retry-timeout',
+      '300',
+    ]);
+    expect(
+      argv('auggie', { prompt: 'Go on', resume_session_id: '3cf626b7-a521-4010-8ea0-8d8493a0c8b0' }),
+    ).toEqual([
+      'auggie',
+      '--instruction',
+      'Go on',
+      '--print',
+      '--output-format',
+      'json',
+      '--resume',
+      '3cf626b7-a521-4010-8ea0-8d8493a0c8b0',
+      '--show-cost',
+      '--retry-timeout',
+      '300',
+    ]);
+    const b = buildArgv(def('auggie'), { prompt: 'p', permission_mode: 'default' });
+    expect(b.ok && b.ignored).toEqual(['permission_mode (auggie has no permission_mode option)']);
+    expect(b.ok && b.env).toEqual({ AUGMENT_DISABLE_AUTO_UPDATE: '1' });
+    expect(refusal('auggie', { prompt: 'p', allowed_tools: ['Bash'] })).toBe(
+      'auggie cannot enforce an allowed-tools list',
+    );
+    expect(refusal('auggie', { prompt: 'p', denied_tools: ['launch-process'] })).toBe(
+      'auggie cannot enforce a denied-tools list',
+    );
+    expect(refusal('auggie', { prompt: 'p', effort: 'max' })).toMatch(/effort `max`/);
   });
 });
 

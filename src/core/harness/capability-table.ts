@@ -14,13 +14,25 @@ export interface CapabilityRow {
   sandbox: boolean;
 }
 
+/**
+ * Whether the provider's reader can see tokens at all (a rule or a hook that reads them). One that
+ * cannot leaves them at zero, which the price table would turn into a free run.
+ */
+export function readsTokens(d: ProviderDefinition): boolean {
+  if (d.usage_reported === 'none') return false;
+  if (d.reader.hooks.length > 0) return true;
+  const touches = (m: Partial<Record<string, unknown>> | undefined) =>
+    Object.keys(m ?? {}).some((k) => k.startsWith('tokens.'));
+  return [...d.reader.rules, ...d.reader.lines].some((r) => touches(r.set) || touches(r.add));
+}
+
 export function capabilityRow(d: ProviderDefinition): CapabilityRow {
   const caps = d.capabilities;
   const reportsCost = d.reader.rules.some((r) => r.set?.cost_usd_reported !== undefined);
   return {
     steer: caps.resume ? 'resume' : 'restart',
     tool_control: caps.allowed_tools ? 'flags' : caps.permission_hook ? 'hook' : 'none',
-    cost: reportsCost ? 'reported' : d.usage_reported === 'none' ? 'none' : 'estimated',
+    cost: reportsCost ? 'reported' : readsTokens(d) ? 'estimated' : 'none',
     mcp: caps.permission_prompt !== undefined,
     sandbox: (d.network?.requires.length ?? 0) > 0,
   };

@@ -34,6 +34,11 @@ describe('loadProviders', () => {
       expect(providers[id]?.verified_with).toBeNull();
       expect(providers[id]?.source).toMatch(/kraft-notes/);
     }
+    // Run for real, but against a stand-in of Augment's backend, not Jig's mock model.
+    expect(providers['auggie']?.verified_with).toBeNull();
+    expect(providers['auggie']?.source).toMatch(/captured runs of @augmentcode\/auggie 0\.36\.0/);
+    expect(providers['auggie']?.mock).toBeUndefined();
+    expect(Object.keys(providers)).toHaveLength(12);
   });
 
   it('merges a user file over the packaged one by id: maps merge, lists replace', () => {

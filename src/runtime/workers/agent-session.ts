@@ -1,3 +1,4 @@
+import { readsTokens } from '../../core/harness/capability-table.js';
 import type { ProviderDefinition, SessionReadout } from '../../contract/harness/provider.js';
 import { sessionCost, type PriceTable } from '../../core/harness/prices.js';
 import type { SessionStatus } from '../../store/sessions.js';
@@ -36,8 +37,8 @@ export function usageOf(
   pricing: Pricing,
 ): Usage {
   const priced = sessionCost(pricing.table, provider.id, readout, launchModel);
-  // A CLI that tells no usage leaves its tokens at zero: priced, they would read as a free run.
-  const blind = provider.usage_reported === 'none' && priced.source === 'estimated';
+  // A CLI whose tokens Jig cannot read leaves them at zero: priced, they would read as a free run.
+  const blind = !readsTokens(provider) && priced.source === 'estimated';
   const cost = blind ? { ...priced, usd: null, source: 'unknown' as const } : priced;
   // Nothing priced it: the harness's per-launch figure, else unpriced (null), never $0.
   const flat = cost.source === 'unknown' && pricing.launch_usd !== null;
@@ -87,7 +88,7 @@ export class AgentWatch {
  * these CLIs gives the HTTP status in a field every version keeps.
  */
 const AUTH =
-  /\b401\b|\b403\b|unauthori[sz]ed|invalid[ _-]?api[ _-]?key|api key (?:is )?(?:invalid|missing|not valid)|not logged in|please run \/login|authentication(?:_error| failed| required)|permission_error|credentials/i;
+  /\b401\b|\b403\b|unauthori[sz]ed|invalid[ _-]?api[ _-]?key|api key (?:is )?(?:invalid|missing|not valid)|not logged in|please run \/login|authentication(?:_error| failed| required)|permission_error|credentials|invalid or missing api key|no auth provided/i;
 
 export function isAuthFailure(message: string | null): boolean {
   return message !== null && AUTH.test(message);

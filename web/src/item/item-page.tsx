@@ -1,3 +1,4 @@
+import { UnpricedNote } from './unpriced-note.js';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -109,6 +110,7 @@ export function ItemPage() {
           <span className={`status status-${it.display_status}`}>{it.display_status.replace('_', ' ')}</span>{' '}
           · {it.chain} · {it.repo} · spent ${it.spent_usd.toFixed(2)}
           {it.budget_cap.cap_usd !== null ? ` of $${it.budget_cap.cap_usd.toFixed(2)}` : ''}
+          <UnpricedNote itemId={it.id} />
           {it.has_worktree && (
             <>
               {' · '}

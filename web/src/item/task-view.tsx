@@ -15,7 +15,6 @@ const TAB_LABEL: Record<Tab, string> = {
   config: 'Config',
 };
 
-/** The session's output as it grows: read from where the last read ended, every second while it runs. */
 /** A session's dollars and where they come from; a CLI that tells no usage is unpriced, never $0. */
 function costText(s: Session): string {
   if (s.cost_usd === null) {
@@ -29,6 +28,13 @@ function costText(s: Session): string {
   return ` · $${s.cost_usd.toFixed(4)}${s.cost_source ? how[s.cost_source] : ''}`;
 }
 
+/** How many tool calls the CLI's stream showed (0 where its reader does not count them). */
+function toolCalls(s: Session): string {
+  const n = s.readout?.tool_calls;
+  return typeof n === 'number' && n > 0 ? ` · ${n} tool call${n === 1 ? '' : 's'}` : '';
+}
+
+/** The session's output as it grows: read from where the last read ended, every second while it runs. */
 function LiveLog({ item, session }: { item: Item; session: Session }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -118,6 +124,7 @@ export function TaskView({ item, task }: { item: Item; task: ModelTask }) {
                 <dd>
                   {last.harness} · {last.model ?? 'default model'} · {last.tokens.input + last.tokens.output}{' '}
                   tokens
+                  {toolCalls(last)}
                   {costText(last)}
                 </dd>
               </>

@@ -17,6 +17,7 @@ const ALL = [
   'droid',
   'amp',
   'antigravity',
+  'auggie',
 ];
 const ALLX = ALL.filter((h) => h !== 'codex');
 

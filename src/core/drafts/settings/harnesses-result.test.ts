@@ -178,6 +178,16 @@ describe('resolved', () => {
         defaults: {},
         tasks: 0,
       },
+      {
+        id: 'auggie',
+        state: 'available',
+        executable_found: false,
+        provider: 'auggie',
+        enabled: true,
+        executable: 'auggie',
+        defaults: {},
+        tasks: 0,
+      },
     ]);
     expect(resolved.harnesses[0]!.tasks.slice(0, 3)).toEqual([
       { chain: 'default', path: 'spec.main.author', profile: null, fallback: false },

@@ -40,6 +40,7 @@ const EXPECTED: Record<string, SessionReadout> = {
     cost_usd_reported: 0.00102,
     is_error: true,
     error_message: 'Reached maximum number of turns (1)',
+    tool_calls: 1,
     done: true,
   }),
   'claude-sample-mcp-permission-denied.jsonl': r({
@@ -49,6 +50,7 @@ const EXPECTED: Record<string, SessionReadout> = {
     cost_usd_reported: 0.002075,
     permission_denials: 1,
     final_text: 'The command printed mock-tool-ok. Done.',
+    tool_calls: 1,
     done: true,
   }),
   'claude-sample-partial-messages.jsonl': r({
@@ -65,6 +67,7 @@ const EXPECTED: Record<string, SessionReadout> = {
     tokens: { input: 203, output: 40 },
     cost_usd_reported: 0.001209,
     final_text: 'The command printed mock-tool-ok. Done.',
+    tool_calls: 1,
     done: true,
   }),
   'codex-sample-exec-json-401.jsonl': r({
@@ -77,6 +80,7 @@ const EXPECTED: Record<string, SessionReadout> = {
     session_id: '01a203c4-3084-7702-8232-6f058facf892',
     tokens: { input: 187, output: 40, cache_read: 20 },
     final_text: 'The command printed mock-tool-ok. Done.',
+    tool_calls: 1,
     done: true,
   }),
   // Cut off while Codex was still retrying: not done, and "Reconnecting…" is not an error.
@@ -85,6 +89,7 @@ const EXPECTED: Record<string, SessionReadout> = {
     session_id: '01a203c3-b25a-7403-8523-6d28bcb6ba10',
     tokens: { input: 183, output: 40, cache_read: 20 },
     final_text: 'The command printed mock-tool-ok. Done.',
+    tool_calls: 1,
     done: true,
   }),
   'gemini-sample-stream-json-api-error.jsonl': r({
@@ -100,6 +105,7 @@ const EXPECTED: Record<string, SessionReadout> = {
     model: 'mock',
     tokens: { input: 270, output: 60, cache_read: 30 },
     final_text: 'The command printed mock-tool-ok. Done.',
+    tool_calls: 1,
     done: true,
   }),
   'gemini-sample-stream-json.jsonl': r({
@@ -270,6 +276,71 @@ describe('rate limits (synthetic streams)', () => {
     const out = readStream(def('gemini'), JSON.stringify(l), { now: () => NOW });
     expect(out.rate_limit).toEqual({ hit: true, resets_at: '2026-11-22T12:00:30.000Z' });
     expect(readStream(def('gemini'), JSON.stringify(l)).rate_limit).toEqual({ hit: true, resets_at: null });
+  });
+});
+
+describe('counts', () => {
+  it('add counts events ({const: 1}) and lists ({as: count}) into tool_calls and permission_denials', () => {
+    const base = def('codex');
+    const own: ProviderDefinition = {
+      ...base,
+      reader: {
+        format: 'jsonl',
+        hooks: [],
+        rules: [
+          { when: { '$.t': 'call' }, add: { tool_calls: { const: 1, as: 'value' } } },
+          { when: { '$.t': 'denied' }, add: { permission_denials: { path: '$.ids', as: 'count' } } },
+          // A count set after adds replaces them: the CLI's own total wins.
+          { when: { '$.t': 'total' }, set: { tool_calls: '$.n' } },
+        ],
+        lines: [],
+      },
+    };
+    const lines = ['{"t":"call"}', '{"t":"call"}', '{"t":"denied","ids":[1,2]}', '{"t":"denied","ids":"x"}'];
+    const out = readStream(own, lines.join('\n'));
+    expect([out.tool_calls, out.permission_denials]).toEqual([2, 2]);
+    expect(readStream(own, [...lines, '{"t":"total","n":7}', '{"t":"call"}'].join('\n')).tool_calls).toBe(8);
+  });
+});
+
+describe('lines that are not events', () => {
+  it('only `lines` rules read them: stderr text sets an error or a rate limit, with a capture', () => {
+    const base = def('codex');
+    const own: ProviderDefinition = {
+      ...base,
+      reader: {
+        ...base.reader,
+        lines: [
+          {
+            when: { $: { matches: '^❌ ' } },
+            set: {
+              is_error: { const: true, as: 'value' },
+              error_message: { path: '$', regex: '^❌ (.*)$', as: 'value' },
+            },
+          },
+          {
+            when: { $: { matches: 'rate limited' } },
+            set: { 'rate_limit.hit': { const: true, as: 'value' } },
+          },
+        ],
+      },
+    };
+    const text = [
+      '{"type":"thread.started","thread_id":"t1"}',
+      '❌ No auth provided. Please log in.',
+      'Warning: Rate limited, retrying',
+      '{"type":"mystery","note":"❌ not a line rule: a JSON object"}',
+      '[1,2]',
+    ].join('\n');
+    const out = readStream(own, text);
+    expect(out).toMatchObject({
+      session_id: 't1',
+      is_error: true,
+      error_message: 'No auth provided. Please log in.',
+      rate_limit: { hit: true, resets_at: null },
+    });
+    // The packaged Codex file has no `lines` rules: the same text sets nothing.
+    expect(readStream(base, text)).toEqual({ ...emptyReadout(), session_id: 't1' });
   });
 });
 

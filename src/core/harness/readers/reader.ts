@@ -9,7 +9,7 @@ import { extract, holds, lookup, type ExtractContext } from './extract.js';
 
 /** Reads one CLI session's JSON-lines stream as it arrives. */
 export interface StreamReader {
-  /** One complete line. Blank, non-JSON and non-object lines are ignored. */
+  /** One complete line. A JSON object goes to the rules; any other line only to the `lines` rules. */
   line(text: string): void;
   /** A raw chunk of output; lines are split here and a partial last line is kept for later. */
   chunk(text: string): void;
@@ -29,6 +29,7 @@ export function emptyReadout(): SessionReadout {
     is_error: false,
     error_message: null,
     permission_denials: 0,
+    tool_calls: 0,
     final_text: null,
     done: false,
   };
@@ -54,7 +55,8 @@ function assign(out: SessionReadout, field: ReadoutField, v: unknown): void {
       if (n !== null) out.cost_usd_reported = n;
       return;
     case 'permission_denials':
-      if (n !== null) out.permission_denials = n;
+    case 'tool_calls':
+      if (n !== null) out[field] = Math.max(0, n);
       return;
     case 'is_error':
     case 'done':
@@ -102,8 +104,8 @@ function apply(rule: ReaderRule, event: unknown, out: SessionReadout, ctx: Extra
   for (const [field, spec] of Object.entries(rule.add ?? {})) {
     const v = extract(event, spec, ctx);
     if (typeof v !== 'number' || !Number.isFinite(v)) continue;
-    const k = field.slice(7) as keyof SessionReadout['tokens'];
-    out.tokens[k] += Math.max(0, v);
+    if (field === 'permission_denials' || field === 'tool_calls') out[field] += Math.max(0, v);
+    else out.tokens[field.slice(7) as keyof SessionReadout['tokens']] += Math.max(0, v);
   }
   for (const [, spec] of Object.entries(rule.append ?? {})) {
     const v = extract(event, spec, ctx);
@@ -124,14 +126,18 @@ export function createReader(def: ProviderDefinition, opts: { now?: () => number
   let pending = '';
   const line = (text: string): void => {
     const t = text.trim();
-    if (!t.startsWith('{')) return;
+    if (t === '') return;
     let event: unknown;
     try {
-      event = JSON.parse(t);
+      event = t.startsWith('{') ? JSON.parse(t) : undefined;
     } catch {
+      event = undefined;
+    }
+    if (typeof event !== 'object' || event === null || Array.isArray(event)) {
+      // Not an event: a line of stderr or a warning, which only `lines` rules read.
+      for (const r of def.reader.lines) apply(r, t, out, ctx);
       return;
     }
-    if (typeof event !== 'object' || event === null || Array.isArray(event)) return;
     for (const h of hooks) h(event, out);
     for (const r of def.reader.rules) apply(r, event, out, ctx);
   };
