@@ -50,7 +50,7 @@ export function repo(): string {
   return dir;
 }
 
-export type Id = 'claude' | 'codex' | 'gemini' | 'cursor' | 'opencode' | 'amp' | 'antigravity';
+export type Id = 'claude' | 'codex' | 'gemini' | 'cursor' | 'opencode' | 'amp' | 'antigravity' | 'auggie';
 
 export interface Run {
   code: number | null;
