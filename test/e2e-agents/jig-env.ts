@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { harnessesYaml } from '../helpers/agents.js';
+import { removeHome as removeHomeOf } from '../helpers/remove-home.js';
 import { gitEnv } from '../helpers/git.js';
 import { cacheDir, cliEnv, type CliId } from './clis.js';
 import type { MockModelServer } from './mock-model-server.js';
@@ -21,53 +22,8 @@ export function privateHome(prefix: string): string {
   return mkdtempSync(join(runRoot, `${prefix}-`));
 }
 
-/** The pids (live, not zombies) whose HOME is `dir` or whose working directory lies under it. */
-function processesOf(dir: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    try {
-      if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) continue;
-      const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-      const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      if (env.includes(`HOME=${dir}`) || cwd === dir || cwd.startsWith(`${dir}/`)) found.push(pid);
-    } catch {
-      // Gone between the listing and the read, or not ours to read.
-    }
-  }
-  return found;
-}
-
-const describe = (pid: number): string => {
-  try {
-    return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(0, 200)}`;
-  } catch {
-    return String(pid);
-  }
-};
-
-/**
- * Removes a CLI home once nothing runs in it. A CLI session outlives the Jig server that started it
- * (sessions survive restarts), and a CLI still writing its state (Codex's session files, Claude's
- * todos) made a plain recursive remove fail with ENOTEMPTY: end them first, then remove.
- */
-export async function removeHome(dir: string): Promise<void> {
-  for (let round = 0; round < 50; round++) {
-    const pids = processesOf(dir);
-    if (pids.length === 0) break;
-    if (round === 0) console.warn(`still running with ${dir}: ${pids.map(describe).join('; ')}`);
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  rmSync(dir, { recursive: true, force: true });
-}
+/** Removes a CLI home once nothing runs in it (a CLI session outlives the Jig server that started it). */
+export const removeHome = (dir: string): Promise<void> => removeHomeOf(dir, { warn: true });
 
 /** The seeded harnesses.yaml with the real executables (Codex allowed to write .git: it commits). */
 export function realHarnesses(bins: Partial<Record<CliId, string>>): string {

@@ -1,5 +1,6 @@
+import { removeHome } from './remove-home.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runInHost } from './cli-runner.js';
@@ -196,6 +197,7 @@ export async function cleanupAllBut(spared: { proc: ChildProcess; home: string }
   }
   for (const h of homes.splice(0)) {
     if (h === spared?.home) homes.push(h);
-    else rmSync(h, { recursive: true, force: true });
+    // A task the killed server started may still write its log there: end it, then remove.
+    else await removeHome(h);
   }
 }
