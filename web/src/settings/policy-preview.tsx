@@ -8,7 +8,16 @@ import { CapsGrid } from './caps-grid.js';
  * (the policy draft's preview on a chain): what a cap changed above does to a real chain
  * before it is published.
  */
-export function PolicyPreview({ updatedAt, loads }: { updatedAt: string | null; loads: boolean }) {
+export function PolicyPreview({
+  updatedAt,
+  loads,
+  busy,
+}: {
+  updatedAt: string | null;
+  loads: boolean;
+  /** An op in flight: a preview asked now could be answered after it, against a draft that no longer loads. */
+  busy: boolean;
+}) {
   const id = useId();
   const chains = useQuery(chainsQuery());
   const [chosen, setChosen] = useState('');
@@ -16,8 +25,10 @@ export function PolicyPreview({ updatedAt, loads }: { updatedAt: string | null; 
   const preview = useQuery({
     // The draft's last write is in the key: an op refetches the preview.
     ...policyPreviewQuery(chain, updatedAt),
-    // A draft whose policy.yaml does not load has no preview (422): it is not asked for.
-    enabled: chain !== '' && loads,
+    // A draft whose policy.yaml does not load has no preview (422): it is not asked for. Nor is it
+    // while an op is in flight (the chains list can arrive then and enable it): the op's answer
+    // gives the key to ask with, and says whether the draft still loads.
+    enabled: chain !== '' && loads && !busy,
   });
 
   return (

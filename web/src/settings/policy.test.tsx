@@ -209,7 +209,7 @@ describe('PolicyPreview', () => {
         ],
       }),
     });
-    t.render(<PolicyPreview updatedAt="2026-11-24T10:00:00.000Z" loads />);
+    t.render(<PolicyPreview updatedAt="2026-11-24T10:00:00.000Z" loads busy={false} />);
 
     const table = await screen.findByRole('table', { name: 'Caps of chain default' });
     expect(
@@ -232,6 +232,25 @@ describe('PolicyPreview', () => {
       { route: 'listChains' },
       { route: 'policyPreview', params: { key: 'policy' }, query: { chain: 'default' } },
       { route: 'policyPreview', params: { key: 'policy' }, query: { chain: 'quick' } },
+    ]);
+  });
+
+  it('is not asked while an op is in flight: the op may stop the draft loading before the preview is answered', async () => {
+    const t = boardTest({
+      listChains: () => ({ chains: [chain('default')] }),
+      policyPreview: ({ query }) => ({ chain: query!.chain!, scopes: [] }),
+    });
+    const view = t.render(<PolicyPreview updatedAt={null} loads busy />);
+    // The chains arrive while the op is in flight: the chain is chosen, the preview still waits.
+    expect(await screen.findByRole('option', { name: 'default' })).toBeTruthy();
+    expect(t.api.calls).toEqual([{ route: 'listChains' }]);
+    expect(screen.queryByRole('table')).toBeNull();
+    // The op answered, the draft still loads: the preview is asked with the answer's key.
+    view.rerender(<PolicyPreview updatedAt="2026-11-24T10:00:00.000Z" loads busy={false} />);
+    await screen.findByRole('table', { name: 'Caps of chain default' });
+    expect(t.api.calls).toEqual([
+      { route: 'listChains' },
+      { route: 'policyPreview', params: { key: 'policy' }, query: { chain: 'default' } },
     ]);
   });
 });

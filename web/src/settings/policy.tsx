@@ -64,7 +64,7 @@ export function PolicyPage() {
               <Severities {...parts} />
             </section>
             <PolicySandbox {...parts} />
-            <PolicyPreview updatedAt={d.draft.updated_at} loads={p.loads} />
+            <PolicyPreview updatedAt={d.draft.updated_at} loads={p.loads} busy={d.busy} />
           </>
         )}
       </FieldVersion.Provider>
