@@ -74,12 +74,18 @@ export function buildMcpServer(ctx: ToolContext | (() => ToolContext), version: 
         inputSchema: input,
         annotations: {
           title: spec.title,
-          readOnlyHint: spec.kind === 'read' || spec.name === 'list_work_items',
-          openWorldHint: false,
+          readOnlyHint: spec.hints.readOnly,
+          destructiveHint: spec.hints.destructive,
+          idempotentHint: spec.hints.idempotent,
+          openWorldHint: spec.hints.openWorld,
         },
       },
       (args: Record<string, unknown>) => callTool(spec, context(), args),
     );
   }
+  // The SDK advertises `tools.listChanged` once a tool is registered, but the list never changes
+  // (every tool is registered here, before a transport connects) and `/mcp` is stateless, so
+  // it could not send the notification anyway: only what Jig does is advertised.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }

@@ -36,11 +36,37 @@ export type ToolKind = 'read' | 'act' | 'worker' | 'none';
 /** `worker`: refused when a worker targets its own item; `always`: an escalation turn is refused too. */
 export type Refusal = 'worker' | 'always';
 
+/**
+ * MCP's tool annotations, every one stated: the protocol assumes a tool that says nothing is
+ * destructive and reaches an open world, which would make a client ask about every read.
+ * - `readOnly`: changes nothing anywhere.
+ * - `destructive`: may replace or end what is there (a setting replaced, an item ended, a node's
+ *   work passed over); false when it only adds (a comment, an item, a note).
+ * - `idempotent`: calling it again with the same arguments changes nothing more.
+ * - `openWorld`: reaches past Jig (a forge or a tracker), not only Jig's own items and repositories.
+ */
+export interface ToolHints {
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+}
+
+/** A tool that only reads Jig. */
+export const READS: ToolHints = { readOnly: true, destructive: false, idempotent: true, openWorld: false };
+
+/** A tool that writes: whether it replaces or ends, whether a repeat does nothing more, whether it reaches past Jig. */
+export function writes(destructive: boolean, idempotent: boolean, openWorld = false): ToolHints {
+  return { readOnly: false, destructive, idempotent, openWorld };
+}
+
 export interface ToolSpec {
   name: string;
   title: string;
   description: string;
   kind: ToolKind;
+  /** MCP's annotations of it (see ToolHints). */
+  hints: ToolHints;
   /** A person decides this: the description tells the model to ask one first. */
   human?: boolean;
   refused?: Refusal;

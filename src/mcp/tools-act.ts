@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JigClient } from '../client/http.js';
 import { approveGate, decisionTarget, raiseBudget, rejectGate } from '../client/item-acts.js';
 import { completeByHand, escalateItem, getItem, moveItem, runMove, unblock } from '../client/items.js';
-import { defineTool, HUMAN_NOTE, ToolRefusal, type ToolSpec } from './tool.js';
+import { defineTool, HUMAN_NOTE, ToolRefusal, type ToolSpec, writes } from './tool.js';
 
 /**
  * The gate named, else the one the item waits on now, and the gate request decided on: the one
@@ -45,6 +45,8 @@ export const actTools: ToolSpec[] = [
     title: 'Approve a gate',
     description: `Approve the human gate a work item is stopped on; the chain goes on to its next node. ${HUMAN_NOTE}`,
     kind: 'act',
+    // Not idempotent: the same call later approves the gate the item waits at then.
+    hints: writes(false, false),
     human: true,
     refused: 'always',
     input: {
@@ -67,6 +69,8 @@ export const actTools: ToolSpec[] = [
       "Reject the human gate a work item is stopped on: the chain goes back to the gate's reject_to node " +
       `(or node) and the note reaches the next agent as a steer. ${HUMAN_NOTE}`,
     kind: 'act',
+    // Not idempotent: the same call later rejects the gate the item waits at then.
+    hints: writes(false, false),
     human: true,
     refused: 'always',
     input: {
@@ -86,6 +90,7 @@ export const actTools: ToolSpec[] = [
     description:
       'Stop a running or queued work item; its agent sessions end. resume_work_item starts it again.',
     kind: 'act',
+    hints: writes(false, true),
     refused: 'worker',
     input: {},
     run: (ctx, _a, item) => runMove(ctx.client, item, 'pause', {}),
@@ -97,6 +102,7 @@ export const actTools: ToolSpec[] = [
       'Start a paused work item (items filed by an agent land paused), or queue it when no slot is free. ' +
       'An optional steer reaches the next agent launch; steers reach the next launch of the tasks they name.',
     kind: 'act',
+    hints: writes(false, true),
     refused: 'worker',
     input: {
       steer: z.string().min(1).optional().describe('a note for the next agent launch'),
@@ -115,6 +121,7 @@ export const actTools: ToolSpec[] = [
       'Drop what a work item comes after (one dependency, or every one): a blocked item with nothing left to ' +
       'wait on starts. Answers what was dropped, what it still waits on, and its status.',
     kind: 'act',
+    hints: writes(false, true),
     refused: 'worker',
     input: {
       dependency: z.string().min(1).optional().describe('the one dependency to drop (default: all of them)'),
@@ -129,6 +136,7 @@ export const actTools: ToolSpec[] = [
       'node.step.task). The only way back onto a stopped item; the steer reaches the next agent launch. ' +
       'The retried task goes on in the agent session it stopped in, unless restart asks for a fresh one.',
     kind: 'act',
+    hints: writes(false, false),
     refused: 'worker',
     input: {
       steer: z.string().min(1).optional().describe('a note for the next agent launch'),
@@ -149,6 +157,7 @@ export const actTools: ToolSpec[] = [
       "Raise the work item's own dollar cap above what it has spent; an item stopped on its budget runs " +
       `again. ${HUMAN_NOTE}`,
     kind: 'act',
+    hints: writes(false, true),
     human: true,
     refused: 'worker',
     input: { budget_usd: z.number().positive().describe('the new cap in US dollars') },
@@ -161,6 +170,8 @@ export const actTools: ToolSpec[] = [
       'Advance a work item past its current node or gate without running it; with a path, mark a node still ' +
       `to come, or a step or task of the current node, to pass. ${HUMAN_NOTE}`,
     kind: 'act',
+    // Destructive: the node's work is passed over; not idempotent: again, it passes the next one.
+    hints: writes(true, false),
     human: true,
     refused: 'worker',
     input: {
@@ -177,6 +188,8 @@ export const actTools: ToolSpec[] = [
     title: 'Complete a work item by hand',
     description: `End a work item as completed, whatever node it is at. ${HUMAN_NOTE}`,
     kind: 'act',
+    // Open world: it closes the tracker issues the item implements.
+    hints: writes(true, true, true),
     human: true,
     refused: 'worker',
     input: {
@@ -193,6 +206,7 @@ export const actTools: ToolSpec[] = [
     title: 'Cancel a work item',
     description: `End a work item; its worktree and branch are kept. ${HUMAN_NOTE}`,
     kind: 'act',
+    hints: writes(true, true),
     human: true,
     refused: 'worker',
     input: { reason: z.string().max(10_000).optional().describe('why it is cancelled') },
@@ -205,6 +219,7 @@ export const actTools: ToolSpec[] = [
       'Send a message to an agent that helps with a stopped work item (refused when a spend cap stopped it). ' +
       'Answers once that agent has started.',
     kind: 'act',
+    hints: writes(false, false),
     refused: 'worker',
     input: {
       message: z.string().min(1).describe('what the helping agent should look at or do'),

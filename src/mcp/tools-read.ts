@@ -5,7 +5,7 @@ import { displayStatuses } from '../contract/items.js';
 import { itemCompare } from '../contract/routes/work-items/review.js';
 import { searchIndex } from '../client/search.js';
 import { listThreadsOf } from '../client/threads.js';
-import { defineTool, type ToolSpec } from './tool.js';
+import { defineTool, READS, type ToolSpec } from './tool.js';
 
 /** Read tools: they change nothing, so a worker may read its own item. */
 export const readTools: ToolSpec[] = [
@@ -17,6 +17,7 @@ export const readTools: ToolSpec[] = [
       `(comma-separated; item statuses or board names: ${displayStatuses.join(', ')}), repo path or chain. ` +
       'Use it to find an item id before acting on one.',
     kind: 'none',
+    hints: READS,
     input: {
       status: z
         .string()
@@ -40,6 +41,7 @@ export const readTools: ToolSpec[] = [
       'One work item in full: status, the node it is at, why it stopped (stop.kind and stop.reason, with a ' +
       'suggested action), spend against its budget, overrides and attachments.',
     kind: 'read',
+    hints: READS,
     input: {},
     run: (ctx, _a, item) => getItem(ctx.client, item),
   }),
@@ -51,6 +53,7 @@ export const readTools: ToolSpec[] = [
       'its gate, kind, path, text and digest (pass the digest to approve_gate so a person approves what they read). ' +
       'Answers an error when the item is not waiting on a gate with a document.',
     kind: 'read',
+    hints: READS,
     input: {},
     run: (ctx, _a, item) => readGateArtifact(ctx.client, item),
   }),
@@ -62,6 +65,7 @@ export const readTools: ToolSpec[] = [
       'issues seen by auto-intake, chains and library components; best first, each with its best passage ' +
       '(matched words between « and »). Every word must match; the last also as a prefix.',
     kind: 'none',
+    hints: READS,
     input: {
       q: z.string().min(1).describe('what to look for'),
       limit: z.number().int().min(1).max(100).optional(),
@@ -73,6 +77,7 @@ export const readTools: ToolSpec[] = [
     title: 'List review threads',
     description: "The review threads on an item's changes; only the open ones with open_only.",
     kind: 'read',
+    hints: READS,
     input: { open_only: z.boolean().optional() },
     run: (ctx, a, item) => listThreadsOf(ctx.client, item, a.open_only === true),
   }),
@@ -85,6 +90,7 @@ export const readTools: ToolSpec[] = [
       'work included). One page of files with per-file counts and patches; binary files are named only. ' +
       'Ask format stat for counts alone, and pass next_offset as offset for the next page.',
     kind: 'read',
+    hints: READS,
     input: {
       from: z.string().optional().describe('base | attempt:N | last_review | latest (default base)'),
       to: z.string().optional().describe('base | attempt:N | last_review | latest (default latest)'),

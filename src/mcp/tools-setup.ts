@@ -3,7 +3,7 @@ import { patchItem } from '../client/item-setup.js';
 import { createItem, dryRunItem } from '../client/items.js';
 import { connectRepo } from '../client/repos.js';
 import { AttachmentInput, AttachmentKind, CreateItemBody } from '../contract/items.js';
-import { defineTool, ToolRefusal, type ToolSpec } from './tool.js';
+import { defineTool, ToolRefusal, type ToolSpec, writes } from './tool.js';
 
 const Overrides = z.record(z.string(), z.unknown());
 
@@ -52,6 +52,7 @@ export const setupTools: ToolSpec[] = [
       'human gates. It is filed paused: nothing runs until resume_work_item (or a person) starts it. ' +
       'Answers the item, with its id (with dry_run: what would be filed, and the agent tasks that cannot start here).',
     kind: 'none',
+    hints: writes(false, false),
     input: createInput,
     run: async (ctx, a) => {
       const { policy, dry_run: dry, ...rest } = a;
@@ -68,6 +69,7 @@ export const setupTools: ToolSpec[] = [
       'Make sure a git repository is connected to Jig (work items can only be filed on connected ' +
       'repositories): connects it, or re-probes it when it already is. Answers the repository and whether it was created.',
     kind: 'none',
+    hints: writes(false, true),
     input: {
       path: z.string().min(1).describe('absolute path of the repository'),
       test_command: z.string().optional().describe('the command that runs its tests ("" for none)'),
@@ -81,6 +83,7 @@ export const setupTools: ToolSpec[] = [
     title: "Change a work item's chain",
     description: `Set the chain a work item runs. ${setupNote}`,
     kind: 'act',
+    hints: writes(true, true),
     refused: 'worker',
     input: { chain: z.string().min(1).describe('a chain id of the library') },
     run: (ctx, a, item) => patchItem(ctx.client, item, { chain: a.chain }),
@@ -90,6 +93,7 @@ export const setupTools: ToolSpec[] = [
     title: "Change a work item's spec or plan",
     description: `Attach a spec and/or a plan ({text} inline or {path} inside the repository), or drop one. ${setupNote}`,
     kind: 'act',
+    hints: writes(true, true),
     refused: 'worker',
     input: {
       spec: AttachmentInput.optional(),
@@ -111,6 +115,7 @@ export const setupTools: ToolSpec[] = [
     title: "Set a work item's model and effort",
     description: `Replace the item's override of model, effort and escalation model for all its agent tasks; clear drops it. ${setupNote}`,
     kind: 'act',
+    hints: writes(true, true),
     refused: 'worker',
     input: {
       model: z.string().min(1).optional(),
@@ -133,6 +138,7 @@ export const setupTools: ToolSpec[] = [
       'Replace the per-node overrides of a work item: {node id: {model, effort}}; {} drops them all. ' +
       setupNote,
     kind: 'act',
+    hints: writes(true, true),
     refused: 'worker',
     input: {
       node_overrides: z.record(z.string(), z.object({ model: z.string(), effort: z.string() }).partial()),
@@ -146,6 +152,7 @@ export const setupTools: ToolSpec[] = [
       "Replace the item's whole policy override: PATH.FIELD keys (e.g. verification.max_attempts) with " +
       `their values; {} drops it. ${setupNote}`,
     kind: 'act',
+    hints: writes(true, true),
     refused: 'worker',
     input: { policy: Overrides },
     run: (ctx, a, item) => patchItem(ctx.client, item, { policy_override: a.policy }),

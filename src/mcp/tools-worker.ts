@@ -4,7 +4,7 @@ import { recordTaskProgress } from '../client/item-acts.js';
 import { postThreadOn, setThreadState, submitReviewOf } from '../client/threads.js';
 import { askAPerson } from '../client/permission-asks.js';
 import { ASK_TIMEOUT_S } from '../contract/permission-asks.js';
-import { defineTool, HUMAN_NOTE, type ToolSpec } from './tool.js';
+import { defineTool, HUMAN_NOTE, type ToolSpec, writes } from './tool.js';
 
 const threadId = z.string().min(1).describe('the review thread id');
 
@@ -16,6 +16,7 @@ export const workerTools: ToolSpec[] = [
     description:
       "Open a review thread on a work item's changes (a file and lines, a label, a suggestion), or reply to one.",
     kind: 'act',
+    hints: writes(false, false),
     refused: 'always',
     input: {
       body: z.string().min(1),
@@ -34,6 +35,7 @@ export const workerTools: ToolSpec[] = [
     title: 'Resolve a review thread',
     description: 'Mark a review thread resolved.',
     kind: 'act',
+    hints: writes(false, true),
     refused: 'worker',
     input: { thread_id: threadId },
     run: (ctx, a, item) => setThreadState(ctx.client, item, a.thread_id, 'resolved'),
@@ -43,6 +45,7 @@ export const workerTools: ToolSpec[] = [
     title: 'Reopen a review thread',
     description: 'Reopen a resolved review thread.',
     kind: 'act',
+    hints: writes(false, true),
     refused: 'worker',
     input: { thread_id: threadId },
     run: (ctx, a, item) => setThreadState(ctx.client, item, a.thread_id, 'open'),
@@ -52,6 +55,7 @@ export const workerTools: ToolSpec[] = [
     title: 'Submit a review',
     description: `Finish a review of a work item's changes: comment, approve (passes the gate it waits at; refused while a must-fix thread is open) or request changes (reruns the fix target with the open threads). ${HUMAN_NOTE}`,
     kind: 'act',
+    hints: writes(false, false),
     human: true,
     refused: 'always',
     input: {
@@ -82,6 +86,7 @@ export const workerTools: ToolSpec[] = [
       'For a worker: say which task of the plan you are starting now, so the board shows it. Defaults to ' +
       'your own work item.',
     kind: 'worker',
+    hints: writes(false, false),
     input: { task: z.string().trim().min(1).max(500).describe('the plan task, as the plan names it') },
     run: (ctx, a, item) => recordTaskProgress(ctx.client, item, a.task),
   }),
@@ -91,6 +96,7 @@ export const workerTools: ToolSpec[] = [
     description:
       'For a worker: answer a review thread on your changes, saying whether it is fixed or answered.',
     kind: 'worker',
+    hints: writes(false, false),
     input: {
       thread_id: threadId,
       body: z.string().min(1),
@@ -109,6 +115,8 @@ export const workerTools: ToolSpec[] = [
     description:
       "For a worker: set the labels of your work item's merge request on the forge (the whole set).",
     kind: 'worker',
+    // Open world: it writes to the forge; destructive: the set replaces the labels there.
+    hints: writes(true, true, true),
     input: { labels: z.array(z.string().min(1)) },
     run: (ctx, a, item) => labelMergeRequest(ctx.client, item, a.labels),
   }),
@@ -119,6 +127,7 @@ export const workerTools: ToolSpec[] = [
       "Claude Code's --permission-prompt-tool for Jig's workers: the tool call waits for a person to allow or " +
       `deny it in Jig (denied when nobody answers in ${ASK_TIMEOUT_S / 60} minutes). Not for agents to call.`,
     kind: 'worker',
+    hints: writes(false, false),
     textOnly: true,
     input: {
       tool_name: z.string(),
