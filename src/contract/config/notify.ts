@@ -18,7 +18,10 @@ export type NotifyFormat = z.infer<typeof NotifyFormat>;
 
 /**
  * An http(s) URL without a user or password in it: fetch refuses those, with an error that quotes
- * the whole URL, and a URL's credentials belong in its token path or the secret anyway.
+ * the whole URL, and a URL's credentials belong in its token path or the secret anyway. The
+ * refinements give the server's messages; a refinement does not reach the JSON Schema editors
+ * read, so the same rule goes there as a pattern (an http or https scheme, then an authority
+ * without `@`), and a test holds the two to the same verdicts (notify.test.ts).
  */
 const WebUrl = z
   .string()
@@ -31,7 +34,8 @@ const WebUrl = z
   .refine(
     (u) => !URL.canParse(u) || (new URL(u).username === '' && new URL(u).password === ''),
     'no user or password in the URL',
-  );
+  )
+  .meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\\\\\s]+([/?#\\\\][\\s\\S]*)?$' });
 
 /** `notify.yaml`: where Jig tells a person that an item needs them (docs/notifications.md). */
 export const NotifyFile = z
@@ -61,6 +65,11 @@ export const NotifyFile = z
       .describe('the event kinds that send a message'),
   })
   .strict()
+  // The superRefine below, as JSON Schema says it (editors do not see a refinement).
+  .meta({
+    if: { properties: { format: { const: 'telegram' } }, required: ['format'] },
+    then: { required: ['chat_id'], properties: { chat_id: { not: { type: 'null' } } } },
+  })
   .superRefine((f, ctx) => {
     if (f.format === 'telegram' && f.chat_id === null)
       ctx.addIssue({

@@ -30,16 +30,37 @@ export function itemUrl(baseUrl: string | null, id: string): string | null {
   return baseUrl === null ? null : `${baseUrl.replace(/\/+$/, '')}/work-items/${id}`;
 }
 
-/** One short text a person reads on a phone: what, which item, why, where. */
-export function notifyText(f: NotifyFacts): string {
+/**
+ * One short text a person reads on a phone: what, which item, why, where. With `max` (a chat's
+ * limit, in UTF-16 code units, which is how Telegram counts and never fewer than Discord's
+ * characters), the headline and reason are shortened to fit, cut between grapheme clusters (an
+ * emoji or an accented letter is never split into a lone half) and ended with an ellipsis; the
+ * last line, the link to the item, is always whole.
+ */
+export function notifyText(f: NotifyFacts, max = Infinity): string {
   const what = HEADLINES[f.type] ?? f.type;
   const at = f.gate ? ` at gate ${f.gate}` : '';
-  return [
-    `Jig: ${f.title} ${what}${at}`,
-    ...(f.reason ? [f.reason] : []),
-    f.url ?? `jig view show ${f.work_item_id}`,
-  ].join('\n');
+  const link = f.url ?? `jig view show ${f.work_item_id}`;
+  const body = [`Jig: ${f.title} ${what}${at}`, ...(f.reason ? [f.reason] : [])].join('\n');
+  const room = max - link.length - 1;
+  // A base_url near the limit leaves no room (never in a real config): the link, cut.
+  if (room < 2) return link.length <= max ? link : shortened(link, max);
+  return `${body.length <= room ? body : shortened(body, room)}\n${link}`;
 }
+
+/** `text` cut to at most `room` UTF-16 code units, the ellipsis included, between grapheme clusters. */
+function shortened(text: string, room: number): string {
+  const ELLIPSIS = '…';
+  let cut = 0;
+  for (const { segment, index } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
+    if (index + segment.length > room - ELLIPSIS.length) break;
+    cut = index + segment.length;
+  }
+  return `${text.slice(0, cut).trimEnd()}${ELLIPSIS}`;
+}
+
+/** What Discord (content) and Telegram (text) take at most. */
+export const CHAT_LIMITS = { discord: 2000, telegram: 4096 } as const;
 
 /**
  * The request body for the configured format: Jig's JSON (the facts), or the message shape a
@@ -52,10 +73,14 @@ export function notifyBody(f: NotifyFacts, file: Pick<NotifyFile, 'format' | 'ch
       // Slack reads `<!channel>` and `<@U…>` as mentions: a title is text, not a ping.
       return { text: text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') };
     case 'discord':
-      // Discord refuses content over 2000 characters; no `@everyone` in a title pings anyone.
-      return { content: text.slice(0, 2000), allowed_mentions: { parse: [] } };
+      // Discord refuses longer content; no `@everyone` in a title pings anyone.
+      return { content: notifyText(f, CHAT_LIMITS.discord), allowed_mentions: { parse: [] } };
     case 'telegram':
-      return { chat_id: file.chat_id, text: text.slice(0, 4096), disable_web_page_preview: true };
+      return {
+        chat_id: file.chat_id,
+        text: notifyText(f, CHAT_LIMITS.telegram),
+        disable_web_page_preview: true,
+      };
     case 'json':
       return { ...f, text };
   }
