@@ -34,6 +34,22 @@ describe('jig serve on PostgreSQL', () => {
       body: { path: repo, test_command: '', setup_command: '' },
     });
     expect(connect.status, connect.text).toBe(201);
+    // PostgreSQL's text holds no NUL: a description pasted with one is kept with U+FFFD in its
+    // place, and the 201, a read and a replay of the key all answer that same stored text.
+    const trigger = () =>
+      http(`${jig.url}/api/triggers`, {
+        method: 'POST',
+        headers: { 'idempotency-key': 'nul-1' },
+        body: { title: 'With a NUL', repo, chain: 'manual', description: 'before\0after' },
+      });
+    const first = await trigger();
+    expect(first.status, first.text).toBe(201);
+    expect(first.json.description).toBe('before\uFFFDafter');
+    const read = (await http(`${jig.url}/api/work-items/${first.json.id}`)).json;
+    const replay = await trigger();
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(replay.json).toEqual(first.json);
+    expect(read).toMatchObject({ id: first.json.id, description: 'before\uFFFDafter' });
     const filed = await http(`${jig.url}/api/work-items`, {
       method: 'POST',
       body: { title: 'On PostgreSQL', repo, chain: 'manual', start: true },

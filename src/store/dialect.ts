@@ -8,3 +8,11 @@ import type { Database } from './schema.js';
 export function onPostgres(db: Kysely<Database> | Transaction<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
+
+/**
+ * The text a store keeps of `s`: PostgreSQL's text cannot hold U+0000, so postgres.ts sends
+ * U+FFFD in its place; SQLite keeps it. What a write answers is then what a read will.
+ */
+export function storedText(db: Kysely<Database> | Transaction<Database>, s: string): string {
+  return s.includes('\0') && onPostgres(db) ? s.replaceAll('\0', '\uFFFD') : s;
+}

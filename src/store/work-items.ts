@@ -9,6 +9,7 @@ import { ItemWorkspace } from '../contract/item-workspace.js';
 import { ITEM_SOURCES, type ItemSource } from '../contract/items.js';
 import { readFrozen, writeFrozen } from './item-state.js';
 import { endedStatuses } from '../core/items/status.js';
+import { storedText } from './dialect.js';
 import { Prepared } from './prepared.js';
 import type { Database, WorkItemsTable } from './schema.js';
 
@@ -299,12 +300,14 @@ const getQuery = new Prepared<{ id: string }, WorkItemsTable>(['id'], (db, p) =>
   db.selectFrom('work_items').selectAll().where('id', '=', p.id),
 );
 
-export async function insertItem(db: Db, rec: ItemRecord): Promise<void> {
+/** Inserts the item; answers it as the store keeps it (a text column's NUL, on PostgreSQL: storedText). */
+export async function insertItem(db: Db, rec: ItemRecord): Promise<ItemRecord> {
   const row = toRow(rec);
   for (const k of allColumns) {
     if (!(k in row)) throw new Error(`insertItem: the record has no ${k}`);
   }
   await insertQuery.run(db, row as WorkItemsTable);
+  return { ...rec, title: storedText(db, rec.title), description: storedText(db, rec.description) };
 }
 
 export async function getItem(db: Db, id: string): Promise<ItemRecord | null> {

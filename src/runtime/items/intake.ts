@@ -322,6 +322,8 @@ export async function fileItem(
     gate_request: null,
     state_error: null,
   };
+  // What the store keeps of it: the answer to the filing is what every later read gives.
+  let filed = rec;
   try {
     for (const a of checked.attachments)
       rec.attachments[a.kind] = storeAttachment(deps.attachmentsDir, id, a);
@@ -333,7 +335,7 @@ export async function fileItem(
         const earlier = await findTriggerKey(uow.db, key.key, key.since);
         if (earlier) throw new KeyTaken(earlier);
       }
-      await insertItem(uow.db, rec);
+      filed = await insertItem(uow.db, rec);
       if (input.after && input.after.length > 0) {
         // A new item has no dependents, so no cycle can close: only unknown ids are refused.
         const refused = await setDependencies(uow.db, id, input.after, now);
@@ -385,5 +387,5 @@ export async function fileItem(
     if (isJigError(err) || err instanceof KeyTaken || err instanceof FilingWithdrawn) throw err;
     throw new JigError('intake_failed', { reason: (err as Error).message }, {}, { cause: err });
   }
-  return rec;
+  return filed;
 }
