@@ -16,6 +16,7 @@ import {
 } from '../../store/sessions.js';
 import { AgentWatch, agentStatus, startedFields, type AgentLaunch, type Usage } from './agent-session.js';
 import { Closing } from './closing.js';
+import { Crossings } from './crossings.js';
 import { background } from '../background.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { EventLog } from '../events/event-log.js';
@@ -70,6 +71,7 @@ const POLL_MS = 1000;
 export class SessionRunner {
   private readonly worker: string;
   private readonly endings = new Map<string, Ending>();
+  private readonly crossings = new Crossings(() => this.clock.now());
   /** Sessions this process started or adopted and has not recorded yet (the fence ends them). */
   private readonly live = new Map<string, SessionRecord>();
   /** Launches under way (row written, pid not yet): what `end` waits for. */
@@ -274,11 +276,12 @@ export class SessionRunner {
     const stopping = [...(ended ? [] : [s]), ...others].filter(
       (o) => o.work_item_id === s.work_item_id && inScope(o, over) && !this.endings.has(o.id),
     );
+    const reason = this.crossings.reasonFor(s, over);
     for (const o of stopping) {
-      this.endings.set(o.id, { budget: over.reason });
+      this.endings.set(o.id, { budget: reason });
       const pid = o.pid;
       if (pid === null) continue;
-      this.log.info({ session: o.id, reason: over.reason }, 'cap crossed: ending the session');
+      this.log.info({ session: o.id, reason }, 'cap crossed: ending the session');
       // No grace: spend must stop now. A CLI given time to exit may send one more model
       // request (Claude with an MCP server child took long enough to).
       background(this.log, 'ending a session over its cap', () =>
@@ -417,11 +420,7 @@ export class SessionRunner {
       );
       if (over) {
         // A sibling's live watch may have crossed it meanwhile: one crossing, one reason for all.
-        const first = [...this.live.values()]
-          .filter((o) => o.id !== s.id && o.work_item_id === s.work_item_id && inScope(o, over))
-          .map((o) => this.endings.get(o.id))
-          .find((e): e is { budget: string } => typeof e === 'object');
-        note = `${first?.budget ?? over.reason} (reported at the session's end; it ended ${status})`;
+        note = `${this.crossings.reasonFor(s, over)} (reported at the session's end; it ended ${status})`;
         status = 'budget_exceeded';
         this.overCap(s, over, true);
       }
