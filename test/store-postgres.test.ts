@@ -229,6 +229,42 @@ describe('PostgreSQL as a store', () => {
     expect((await searchEntries(s.db, ftsQuery('runn')!, 10, 'document')).map((h) => h.ref)).toEqual(['b']);
   });
 
+  it('ranks and highlights as SQLite does: a title-only match is highlighted, scores follow length and counts', async (ctx) => {
+    const server = postgres.server();
+    if (!server) return ctx.skip(postgres.skip());
+    const entries: [string, string, string][] = [
+      ['short', 'login', 'x'],
+      ['long', 'Fix the login page for every user we have', 'nothing else'],
+      ['body', 'Other', 'the login fails, then login again'],
+      // bm25 weighs a word by how rare it is: with most entries holding it, every score is ~0.
+      ...Array.from({ length: 20 }, (_, i): [string, string, string] => [
+        `none${i}`,
+        `unrelated ${i}`,
+        'none',
+      ]),
+    ];
+    const answers = [];
+    for (const s of [await sqliteStore(), await pgStore()]) {
+      for (const [ref, title, body] of entries)
+        await upsertEntry(s.db, { kind: 'item', ref, work_item_id: null, repo: null, title, body });
+      answers.push(await searchEntries(s.db, ftsQuery('login')!, 10));
+    }
+    const [lite, pg] = answers;
+    // The same order on both: the short title, the long one, then the body's two mentions.
+    expect(pg!.map((h) => h.ref)).toEqual(lite!.map((h) => h.ref));
+    expect(pg!.map((h) => h.ref)).toEqual(['short', 'long', 'body']);
+    for (const hits of [lite!, pg!]) {
+      const snippet = Object.fromEntries(hits.map((h) => [h.ref, h.snippet]));
+      expect(snippet.short).toBe('«login»');
+      expect(snippet.long).toContain('«login»');
+      expect(snippet.body).toContain('«login»');
+      // Scores tell the hits apart, best first.
+      const scores = hits.map((h) => h.score);
+      expect(new Set(scores).size).toBe(3);
+      expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    }
+  });
+
   it('refuses a database a newer Jig migrated', async (ctx) => {
     const server = postgres.server();
     if (!server) return ctx.skip(postgres.skip());

@@ -121,8 +121,15 @@ export function tsQueryOf(match: string): string {
   return [...match.matchAll(/"([^"]+)"(\*)?/g)].map((m) => `'${m[1]}'${m[2] ? ':*' : ''}`).join(' & ');
 }
 
-/** The same search on PostgreSQL (migration 22's tsvector): title weighted ten times the body. */
+/**
+ * The same search on PostgreSQL (migration 22's tsvector), in SQLite's shape: the title weighs ten
+ * times the body, a word found more often ranks higher and a longer entry lower (ts_rank with
+ * normalisation 1, the rank over 1 + log of the length, as bm25 weighs length; ts_rank_cd gave
+ * every one-word title match exactly 1), and the snippet is taken where the words are, the body
+ * or else the title (ts_headline of a body without them highlights nothing).
+ */
 async function searchPostgres(db: Db, match: string, limit: number, kind?: SearchKind): Promise<SearchHit[]> {
+  const marks = sql.lit(`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=16, MinWords=5`);
   const { rows } = await sql<{
     kind: string;
     ref: string;
@@ -132,8 +139,9 @@ async function searchPostgres(db: Db, match: string, limit: number, kind?: Searc
     snippet: string;
     score: number;
   }>`SELECT e.kind, e.ref, e.work_item_id, e.repo, e.title,
-        ts_headline('english', e.body, q, ${sql.lit(`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=16, MinWords=5`)}) AS snippet,
-        ts_rank_cd('{0.1, 0.1, 0.1, 1.0}', e.tsv, q) AS score
+        CASE WHEN to_tsvector('english', e.body) @@ q THEN ts_headline('english', e.body, q, ${marks})
+          ELSE ts_headline('english', e.title, q, ${marks}) END AS snippet,
+        ts_rank('{0.1, 0.1, 0.1, 1.0}', e.tsv, q, 1) AS score
       FROM search_entries e, to_tsquery('english', ${tsQueryOf(match)}) q
       WHERE e.tsv @@ q ${kind ? sql`AND e.kind = ${kind}` : sql``}
       ORDER BY score DESC, e.id LIMIT ${limit}`.execute(db);
