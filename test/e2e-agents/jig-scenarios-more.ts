@@ -7,14 +7,14 @@ import { estimateCost } from '../../src/core/harness/prices.js';
 import { HarnessCatalog } from '../../src/runtime/harness/catalog.js';
 import { mockSetup } from '../../src/runtime/harness/harness-test.js';
 import { agentSetup, harnessesYaml, sessions } from '../helpers/agents.js';
-import { events, fileItem, post, until } from '../helpers/engine.js';
+import { events, fileItem, post } from '../helpers/engine.js';
 import { eventually } from '../helpers/eventually.js';
 import { git, gitEnv } from '../helpers/git.js';
 import { cleanupAll, type JigProcess } from '../helpers/server.js';
 import { cli, type CliId } from './clis.js';
 import { privateHome, removeHome, resultCmd, texts } from './jig-env.js';
 import { startMockModelServer, type MockModelServer, type Turn } from './mock-model-server.js';
-import { COMMIT, ended, explain, ONE_AGENT, session, TEST_TIMEOUT, TRIES } from './jig-scenarios-setup.js';
+import { COMMIT, explain, ONE_AGENT, session, TEST_TIMEOUT, settle, TRIES } from './jig-scenarios-setup.js';
 
 /*
  * The five CLIs added as provider files (Qwen Code, Copilot CLI, OpenCode, Kilo, Droid), each
@@ -115,7 +115,7 @@ export function moreScenarios(id: NewCli): void {
       async () => {
         const { jig, repo, mock } = await setup(session(`${COMMIT} && ${DONE}`), ONE_AGENT(id));
         const item = await fileItem(jig, repo, 'one');
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         const why = await explain(jig, item.id, mock);
         expect(done.status, why).toBe('completed');
         expect(git(repo, 'log', '-1', '--format=%s', done.branch)).toBe('agent: add hello');
@@ -145,7 +145,7 @@ export function moreScenarios(id: NewCli): void {
       async () => {
         const { jig, repo, mock } = await setup([{ status: 401 }], ONE_AGENT(id));
         const item = await fileItem(jig, repo, 'one');
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         const why = await explain(jig, item.id, mock);
         expect(done.status, why).toBe('stopped');
         const ss = await sessions(jig, item.id);
@@ -174,7 +174,7 @@ export function moreScenarios(id: NewCli): void {
           ONE_AGENT(id, `        policy:\n          ${cap}\n`),
         );
         const item = await fileItem(jig, repo, 'one');
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         const why = await explain(jig, item.id, mock);
         expect(done.status, why).toBe('stopped');
         expect(done.stop.kind, why).toBe('budget');
@@ -212,10 +212,10 @@ export function moreScenarios(id: NewCli): void {
           throw new Error(`${err.message}\n${await explain(jig, item.id, mock)}`, { cause: err });
         });
         expect((await post(jig, `/api/work-items/${item.id}/pause`, {})).status).toBe(200);
-        await until(jig, item.id, (i) => i.status === 'paused', TRIES);
+        await settle(jig, item.id, mock, (i) => i.status === 'paused');
         expect((await post(jig, `/api/work-items/${item.id}/steer`, { note: STEER })).status).toBe(200);
         expect((await post(jig, `/api/work-items/${item.id}/resume`, {})).status).toBe(200);
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         const why = await explain(jig, item.id, mock);
         expect(done.status, why).toBe('completed');
         const ss = await sessions(jig, item.id);
@@ -251,7 +251,7 @@ export function moreScenarios(id: NewCli): void {
           chain,
         );
         const item = await fileItem(jig, repo, 'one');
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         const why = await explain(jig, item.id, mock);
         if (id === 'opencode' || id === 'kilo') {
           // Tool rules live in its config file, not on its command line: the launch is refused.

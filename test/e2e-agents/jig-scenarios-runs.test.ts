@@ -3,7 +3,7 @@ import { estimateCost } from '../../src/core/harness/prices.js';
 import { CONTRACT_TEXT } from '../../src/core/steering/contract-text.js';
 import { HarnessCatalog } from '../../src/runtime/harness/catalog.js';
 import { sessions } from '../helpers/agents.js';
-import { events, fileItem, post, until } from '../helpers/engine.js';
+import { events, fileItem, post } from '../helpers/engine.js';
 import { eventually } from '../helpers/eventually.js';
 import { git } from '../helpers/git.js';
 import { http } from '../helpers/server.js';
@@ -21,6 +21,7 @@ import {
   setup,
   TEST_TIMEOUT,
   title,
+  settle,
   TRIES,
 } from './jig-scenarios-setup.js';
 
@@ -58,7 +59,7 @@ describe.skipIf(missing('claude') !== '')(
         const item = await fileItem(jig, repo, 'default');
         const why = () => explain(jig, item.id, mock);
 
-        let at = await until(jig, item.id, ended, TRIES);
+        let at = await settle(jig, item.id, mock);
         expect(at.current_node, await why()).toBe('spec_approval');
         expect(at.stop.kind).toBe('gate');
         expect((await http(`${jig.url}/api/work-items/${item.id}/artifact`)).json).toMatchObject({
@@ -67,19 +68,19 @@ describe.skipIf(missing('claude') !== '')(
         });
         expect((await post(jig, `/api/work-items/${item.id}/gates/spec_approval/approve`)).status).toBe(200);
 
-        at = await until(jig, item.id, (i) => ended(i) && i.current_node !== 'spec_approval', TRIES);
+        at = await settle(jig, item.id, mock, (i) => ended(i) && i.current_node !== 'spec_approval');
         expect(at.current_node, await why()).toBe('plan_approval');
         expect((await http(`${jig.url}/api/work-items/${item.id}/artifact`)).json.text).toBe(PLAN);
         expect((await post(jig, `/api/work-items/${item.id}/gates/plan_approval/approve`)).status).toBe(200);
 
-        at = await until(jig, item.id, (i) => ended(i) && i.current_node !== 'plan_approval', TRIES);
+        at = await settle(jig, item.id, mock, (i) => ended(i) && i.current_node !== 'plan_approval');
         expect(at.current_node, await why()).toBe('local_review');
         expect((await http(`${jig.url}/api/work-items/${item.id}/artifact`)).json).toMatchObject({
           kind: 'work_brief',
           text: BRIEF,
         });
         expect((await post(jig, `/api/work-items/${item.id}/gates/local_review/approve`)).status).toBe(200);
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         expect(done.status, await why()).toBe('completed');
 
         const ss = await sessions(jig, item.id);
@@ -143,7 +144,7 @@ describe('the library implementation task on real Codex and Gemini', () => {
           { testCommand: 'test -f hello.txt' },
         );
         const item = await fileItem(jig, repo, 'impl');
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         expect(done.status, await explain(jig, item.id, mock)).toBe('completed');
         const ss = await sessions(jig, item.id);
         expect(ss).toHaveLength(1);
@@ -202,11 +203,11 @@ describe.skipIf(missing('claude') !== '')(
         expect(first.cli_session_id, await why()).toMatch(/^[0-9a-f-]{36}$/);
         expect(mock.main()).toHaveLength(1);
         expect((await post(jig, `/api/work-items/${item.id}/pause`, {})).status).toBe(200);
-        await until(jig, item.id, (i) => i.status === 'paused', TRIES);
+        await settle(jig, item.id, mock, (i) => i.status === 'paused');
         const steer = await post(jig, `/api/work-items/${item.id}/steer`, { note: STEER });
         expect(steer.status, steer.text).toBe(200);
         expect((await post(jig, `/api/work-items/${item.id}/resume`, {})).status).toBe(200);
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         expect(done.status, await why()).toBe('completed');
 
         const ss = await sessions(jig, item.id);

@@ -3,20 +3,19 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sessions, setRepoKeys } from '../helpers/agents.js';
-import { events, fileItem, until } from '../helpers/engine.js';
+import { events, fileItem } from '../helpers/engine.js';
 import { git, gitEnv } from '../helpers/git.js';
 import { resultCmd } from './jig-env.js';
 import {
   closeScenarios,
   COMMIT,
-  ended,
   explain,
   missing,
   ONE_AGENT,
   session,
   setup,
   TEST_TIMEOUT,
-  TRIES,
+  settle,
 } from './jig-scenarios-setup.js';
 
 // Issue 45: the real Claude Code in a bubblewrap jail (docs/sandbox.md). The jail has no network
@@ -66,7 +65,7 @@ describe.skipIf(skip !== '')(
           },
         });
         const item = await fileItem(jig, repo, 'jailed');
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         const why = await explain(jig, item.id, mock);
         expect(done.status, why).toBe('completed');
         // Every model call carried the real key, set by the proxy.
@@ -120,7 +119,7 @@ describe.skipIf(skip !== '')(
           sandbox: { kind: 'bubblewrap', network: { allow: [`127.0.0.1:${mock.port}`] } },
         });
         const item = await fileItem(jig, repo, 'jailed');
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         const why = await explain(jig, item.id, mock);
         expect(done.status, why).toBe('completed');
         // The CLI read its login in the jail and sent it as a subscriber's bearer token.
@@ -169,7 +168,7 @@ describe.skipIf(codexSkip !== '')(
           sandbox: { kind: 'bubblewrap', network: { allow: [`127.0.0.1:${mock.port}`] } },
         });
         const item = await fileItem(jig, repo, 'jailed');
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         const why = await explain(jig, item.id, mock);
         expect(done.status, why).toBe('completed');
         const sent = mock.main().map((q) => q.credentials.authorization);

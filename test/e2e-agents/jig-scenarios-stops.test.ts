@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sessions } from '../helpers/agents.js';
-import { events, fileItem, isAlive, until } from '../helpers/engine.js';
+import { events, fileItem, isAlive } from '../helpers/engine.js';
 import { eventually } from '../helpers/eventually.js';
 import { git } from '../helpers/git.js';
 import { privateHome, resultCmd, sessionLog, streamEvents } from './jig-env.js';
@@ -11,7 +11,6 @@ import type { Turn } from './mock-model-server.js';
 import {
   closeScenarios,
   COMMIT,
-  ended,
   explain,
   homes,
   missing,
@@ -21,7 +20,7 @@ import {
   TEST_TIMEOUT,
   title,
   tokensOf,
-  TRIES,
+  settle,
 } from './jig-scenarios-setup.js';
 
 // Scenarios 4-6 of issue 9 (see jig-scenarios-setup.ts): the ways a real CLI's item stops.
@@ -57,7 +56,7 @@ nodes:
           { fb: chain },
         );
         const item = await fileItem(jig, repo, 'fb');
-        const done = await until(jig, item.id, ended, TRIES);
+        const done = await settle(jig, item.id, mock);
         expect(done.status, await explain(jig, item.id, mock)).toBe('completed');
         const ss = await sessions(jig, item.id);
         expect(ss.map((s) => [s.harness, s.status])).toEqual([
@@ -82,7 +81,7 @@ nodes:
 
         // A second item: Claude is known limited (skipped without a launch), Codex now gets 429s.
         const second = await fileItem(jig, repo, 'fb');
-        const parked = await until(jig, second.id, ended, TRIES);
+        const parked = await settle(jig, second.id, mock);
         expect(parked.status, await explain(jig, second.id, mock)).toBe('stopped');
         expect(parked.stop.kind).toBe('rate_limit');
         expect(parked.stop.reason).toMatch(/every launch of build\.main\.implement is rate limited/);
@@ -140,7 +139,7 @@ nodes:
         { testCommand: 'true' },
       );
       const item = await fileItem(jig, repo, 'verify');
-      const done = await until(jig, item.id, ended, TRIES);
+      const done = await settle(jig, item.id, mock);
       const why = await explain(jig, item.id, mock);
       expect(done.status, why).toBe('stopped');
       expect(done.stop.kind, why).toBe('infra');
@@ -202,7 +201,7 @@ async function cappedRun(cap: Cap, script: (pidFile: string) => Turn[] = crossFi
     capped: ONE_AGENT('claude', `        policy:\n          ${cap.key}: ${cap.limit}\n`),
   });
   const item = await fileItem(jig, repo, 'capped');
-  const done = await until(jig, item.id, ended, TRIES);
+  const done = await settle(jig, item.id, mock);
   const why = await explain(jig, item.id, mock);
   const started = (await events(jig, item.id)).find((e) => e.type === 'worker_session_started');
   const pid = started?.payload.pid as number;
