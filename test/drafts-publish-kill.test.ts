@@ -1,4 +1,13 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,23 +75,30 @@ interface Round {
   next: Record<string, string>;
 }
 
-/** A fresh home on the big config, a server on it, and a library draft renaming `implementation`. */
-async function prepare(): Promise<Round> {
+/** A fresh home on the big config, with a server on it. */
+async function open(): Promise<{ home: string; jig: JigProcess }> {
   const home = tempHome('jig-kill-');
   cpSync(template, join(home, 'config'), { recursive: true });
-  const jig = await startJig({ home });
+  return { home, jig: await startJig({ home }) };
+}
+
+/**
+ * A library draft on the running server that renames the node 40 chains extend, back and forth
+ * (`implementation` and `builder`), and gives it a long description: each round flips the config
+ * the last one published, so one home and one restart a round do (a server start is most of a
+ * round's CPU).
+ */
+async function prepare(home: string, jig: JigProcess): Promise<Round> {
   const old = Object.fromEntries(FILES.map((f) => [f, read(home, f)]));
+  const [from, to] = old['library.yaml']!.includes('\n  builder:')
+    ? ['builder', 'implementation']
+    : ['implementation', 'builder'];
   const ops = await http(`${jig.url}/api/drafts/library/library/ops`, {
     method: 'POST',
     body: {
       ops: [
-        { op: 'rename', path: 'nodes.implementation', id: 'builder' },
-        {
-          op: 'set_field',
-          path: 'nodes.builder',
-          field: 'description',
-          value: `Implements. ${'x'.repeat(BIG)}`,
-        },
+        { op: 'rename', path: `nodes.${from}`, id: to },
+        { op: 'set_field', path: `nodes.${to}`, field: 'description', value: `${to}. ${'x'.repeat(BIG)}` },
       ],
     },
   });
@@ -109,102 +125,124 @@ function state(r: Round): { fresh: string[]; stale: string[] } {
 
 const publishUrl = (jig: JigProcess) => `${jig.url}/api/drafts/library/library/publish`;
 
+/** The kill rounds, in parts of a test each: a part's bound is on a hang, far past a loaded run. */
+const PARTS = 4;
+const PER_PART = (ROUNDS - 1) / PARTS;
+
 describe('a publish killed mid-write', () => {
-  it('after a restart the files are all old or all new, the config loads and new work is accepted; a publish again finishes it', async () => {
-    // Round 0 runs to the end and times the publish; the other rounds kill it at moments chosen
-    // by bisection: a kill that wrote nothing moves later, one after the last write earlier.
-    const first = await prepare();
+  // One home through every round, each round publishing the flip of the last (prepare); the kill
+  // moments are chosen by bisection across the rounds: a kill that wrote nothing moves later, one
+  // after the last write earlier.
+  let home: string;
+  let jig: JigProcess;
+  let took = 0;
+  let lo = 0;
+  let hi = 0;
+  const seen: string[] = [];
+  afterAll(async () => {
+    // What each kill found, for a reader of a failure.
+    console.log(`publish took ${took}ms; kills: ${seen.join('; ')}`);
+    await jig?.stop();
+  });
+
+  it('a publish that runs to its end writes every file', async () => {
+    ({ home, jig } = await open());
+    const first = await prepare(home, jig);
     const t0 = Date.now();
     const done = await http(publishUrl(first.jig), { method: 'POST' });
-    const took = Date.now() - t0;
+    took = Date.now() - t0;
     expect(done.status, done.text.slice(0, 500)).toBe(200);
     expect(done.json.published).toEqual(FILES);
     expect(state(first)).toEqual({ fresh: FILES, stale: [] });
-    await first.jig.stop();
+    hi = Math.max(took, 20);
+  }, 120_000);
 
-    let lo = 0;
-    let hi = Math.max(took, 20);
-    const seen: string[] = [];
-    for (let round = 1; round < ROUNDS; round++) {
-      const r = await prepare();
-      const delay = Math.round((lo + hi) / 2);
-      const answer = http(publishUrl(r.jig), { method: 'POST' }).then(
-        (res) => res.status,
-        () => 'cut' as const,
-      );
-      await new Promise((res) => setTimeout(res, delay));
-      const exit = await r.jig.stop('SIGKILL');
-      const status = await answer;
-      // The server may have answered before the signal landed; it is killed all the same.
-      expect(exit.signal === 'SIGKILL' || status === 200, `round ${round}: ${JSON.stringify(exit)}`).toBe(
-        true,
-      );
+  /** One kill: the publish is cut at a moment, the server restarted on the home and checked. */
+  async function killRound(round: number): Promise<void> {
+    const r = await prepare(home, jig);
+    const delay = Math.round((lo + hi) / 2);
+    const answer = http(publishUrl(r.jig), { method: 'POST' }).then(
+      (res) => res.status,
+      () => 'cut' as const,
+    );
+    await new Promise((res) => setTimeout(res, delay));
+    const exit = await r.jig.stop('SIGKILL');
+    const status = await answer;
+    // The server may have answered before the signal landed; it is killed all the same.
+    expect(exit.signal === 'SIGKILL' || status === 200, `round ${round}: ${JSON.stringify(exit)}`).toBe(true);
 
-      // Right after the kill the set may be mixed; each file is whole either way.
-      const cut = state(r);
-      const leftover = temps(r.home);
-      const mixed = cut.fresh.length > 0 && cut.stale.length > 0;
-      // A kill among the writes keeps the bounds: the next round samples the same moment again.
-      if (cut.fresh.length === 0) lo = delay;
-      else if (cut.stale.length === 0) hi = delay;
+    // Right after the kill the set may be mixed; each file is whole either way.
+    const cut = state(r);
+    const leftover = temps(r.home);
+    const mixed = cut.fresh.length > 0 && cut.stale.length > 0;
+    // A kill among the writes keeps the bounds: the next round samples the same moment again.
+    if (cut.fresh.length === 0) lo = delay;
+    else if (cut.stale.length === 0) hi = delay;
 
-      // Restart on the same home: the cut publish is rolled back and the temps of the dead writer
-      // are cleared before the config loads.
-      const again = await startJig({ home: r.home });
-      const back = state(r);
-      seen.push(
-        `${delay}ms: ${cut.fresh.length}/${FILES.length} new at the kill, ${back.fresh.length} after the restart, ${leftover.length} temp (${status})`,
-      );
-      expect([0, FILES.length], `round ${round}: ${back.fresh.length} of ${FILES.length} new`).toContain(
-        back.fresh.length,
-      );
-      expect(temps(r.home)).toEqual([]);
-      expect(existsSync(join(r.home, 'config', '.journal')), `round ${round}`).toBe(false);
-      const log = readFileSync(join(r.home, 'run', 'logs', 'server.log'), 'utf8');
-      if (leftover.length > 0)
-        expect(log).toContain(`removed ${leftover.length} temp file(s) an interrupted write left behind`);
-      if (mixed) {
-        expect(back.fresh, `round ${round}`).toEqual([]);
-        // The files it had replaced, and the one it was about to replace when the kill came.
-        const put = /an interrupted config change was rolled back: (\d+) file\(s\)/.exec(log);
-        expect(put, `round ${round}`).not.toBeNull();
-        expect([cut.fresh.length, cut.fresh.length + 1]).toContain(Number(put![1]));
-        // Health names them too, for as long as this start runs.
-        const named = (await http(`${again.url}/api/health`)).json.config_rolled_back as string[];
-        expect(named).toHaveLength(Number(put![1]));
-        expect(named.filter((f) => cut.fresh.includes(f)).sort()).toEqual(cut.fresh);
-      }
-      const health = await http(`${again.url}/api/health`);
-      expect(health.json.status, `round ${round}: ${health.text.slice(0, 300)}`).toBe('ok');
-      // New work is not refused: a filing gets as far as its repo.
-      const filed = await http(`${again.url}/api/work-items`, {
-        method: 'POST',
-        body: { title: 'after the restart', repo: join(r.home, 'no-such-repo') },
-      });
-      expect(filed.json.code, `round ${round}: ${filed.text.slice(0, 300)}`).toBe('repo_not_connected');
-
-      const drafts = await http(`${again.url}/api/drafts`);
-      const open = drafts.json.some((d: { area: string }) => d.area === 'library');
-      const retry = await http(publishUrl(again), { method: 'POST' });
-      if (open) {
-        // Files already holding the draft's text are not stale: the retry goes through.
-        expect(retry.status, `round ${round}: ${retry.text.slice(0, 500)}`).toBe(200);
-        expect(retry.json.published).toEqual(FILES);
-      } else {
-        // The first publish got as far as dropping the draft: everything was written.
-        expect(back.stale, `round ${round}`).toEqual([]);
-        expect(retry.status).toBe(404);
-      }
-      expect(state({ ...r, jig: again })).toEqual({ fresh: FILES, stale: [] });
-      const chains = await http(`${again.url}/api/templates/chains`);
-      for (const id of ['default', 'merge-request', 'quick-task', 'q01', 'q37']) {
-        const c = chains.json.chains.find((x: { id: string }) => x.id === id);
-        expect(c, id).toMatchObject({ resolves: true });
-      }
-      await again.stop();
+    // Restart on the same home: the cut publish is rolled back and the temps of the dead writer
+    // are cleared before the config loads.
+    const logPath = join(home, 'run', 'logs', 'server.log');
+    const logFrom = statSync(logPath).size;
+    const again = await startJig({ home });
+    jig = again;
+    const back = state(r);
+    seen.push(
+      `${delay}ms: ${cut.fresh.length}/${FILES.length} new at the kill, ${back.fresh.length} after the restart, ${leftover.length} temp (${status})`,
+    );
+    expect([0, FILES.length], `round ${round}: ${back.fresh.length} of ${FILES.length} new`).toContain(
+      back.fresh.length,
+    );
+    expect(temps(r.home)).toEqual([]);
+    expect(existsSync(join(r.home, 'config', '.journal')), `round ${round}`).toBe(false);
+    // What this start logged: the home's log holds every earlier round's too.
+    const log = readFileSync(logPath, 'utf8').slice(logFrom);
+    if (leftover.length > 0)
+      expect(log).toContain(`removed ${leftover.length} temp file(s) an interrupted write left behind`);
+    if (mixed) {
+      expect(back.fresh, `round ${round}`).toEqual([]);
+      // The files it had replaced, and the one it was about to replace when the kill came.
+      const put = /an interrupted config change was rolled back: (\d+) file\(s\)/.exec(log);
+      expect(put, `round ${round}`).not.toBeNull();
+      expect([cut.fresh.length, cut.fresh.length + 1]).toContain(Number(put![1]));
+      // Health names them too, for as long as this start runs.
+      const named = (await http(`${again.url}/api/health`)).json.config_rolled_back as string[];
+      expect(named).toHaveLength(Number(put![1]));
+      expect(named.filter((f) => cut.fresh.includes(f)).sort()).toEqual(cut.fresh);
     }
-    // What each kill found, for a reader of a failure.
-    expect(seen).toHaveLength(ROUNDS - 1);
-    console.log(`publish took ${took}ms; kills: ${seen.join('; ')}`);
-  }, 600_000);
+    const health = await http(`${again.url}/api/health`);
+    expect(health.json.status, `round ${round}: ${health.text.slice(0, 300)}`).toBe('ok');
+    // New work is not refused: a filing gets as far as its repo.
+    const filed = await http(`${again.url}/api/work-items`, {
+      method: 'POST',
+      body: { title: 'after the restart', repo: join(r.home, 'no-such-repo') },
+    });
+    expect(filed.json.code, `round ${round}: ${filed.text.slice(0, 300)}`).toBe('repo_not_connected');
+
+    const drafts = await http(`${again.url}/api/drafts`);
+    const pending = drafts.json.some((d: { area: string }) => d.area === 'library');
+    const retry = await http(publishUrl(again), { method: 'POST' });
+    if (pending) {
+      // Files already holding the draft's text are not stale: the retry goes through.
+      expect(retry.status, `round ${round}: ${retry.text.slice(0, 500)}`).toBe(200);
+      expect(retry.json.published).toEqual(FILES);
+    } else {
+      // The first publish got as far as dropping the draft: everything was written.
+      expect(back.stale, `round ${round}`).toEqual([]);
+      expect(retry.status).toBe(404);
+    }
+    expect(state({ ...r, jig: again })).toEqual({ fresh: FILES, stale: [] });
+    const chains = await http(`${again.url}/api/templates/chains`);
+    for (const id of ['default', 'merge-request', 'quick-task', 'q01', 'q37']) {
+      const c = chains.json.chains.find((x: { id: string }) => x.id === id);
+      expect(c, id).toMatchObject({ resolves: true });
+    }
+  }
+
+  for (let part = 0; part < PARTS; part++) {
+    const from = part * PER_PART + 1;
+    it(`kills ${from}–${from + PER_PART - 1}: after a restart the files are all old or all new, the config loads and new work is accepted; a publish again finishes it`, async () => {
+      for (let round = from; round < from + PER_PART; round++) await killRound(round);
+      expect(seen).toHaveLength(from + PER_PART - 1);
+    }, 300_000);
+  }
 });
