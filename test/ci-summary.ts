@@ -5,7 +5,7 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
 /**
  * `.ci/run`'s closing lines, after the default reporter's: per project (sqlite, postgres), the ten
- * slowest files, then every failure again by name with its first message lines (CI keeps only the
+ * slowest files and the eight tests that took most of their time bound, then every failure again by name with its first message lines (CI keeps only the
  * tail of the output, and a failure scrolled out of it cannot be told from a flake), then the
  * counts. Writes every file's figures (its seconds, and when it started and ended in the run) to
  * .cache/test-files.json for scripts/slow-files.mjs and docs/testing.md.
@@ -76,6 +76,24 @@ export default class CiSummary implements Reporter {
       for (const r of mine.slice(0, 10))
         out.push(`  ${r.seconds.toFixed(1).padStart(6)} s  ${String(r.tests).padStart(3)} tests  ${r.file}`);
     }
+    // A passing test that took most of its bound is the next run's flake: the closest eight.
+    const near = modules
+      .flatMap((m) =>
+        [...m.children.allTests()].flatMap((t) => {
+          const took = t.diagnostic()?.duration;
+          const bound = t.options.timeout;
+          return took !== undefined && bound
+            ? [{ t, took, bound, file: relative(this.root, m.moduleId) }]
+            : [];
+        }),
+      )
+      .sort((a, b) => b.took / b.bound - a.took / a.bound)
+      .slice(0, 8);
+    out.push('tests nearest their time bound:');
+    for (const n of near)
+      out.push(
+        `  ${((100 * n.took) / n.bound).toFixed(0).padStart(3)}% of ${(n.bound / 1000).toFixed(0)} s  [${n.t.project.name}] ${n.file} > ${n.t.name.slice(0, 90)}`,
+      );
     for (const r of rows) {
       if (r.error) out.push(`FAILED [${r.project}] ${r.file}: ${r.error.split('\n')[0]}`);
       for (const f of r.failed) out.push(`FAILED [${r.project}] ${r.file} > ${f}`);
