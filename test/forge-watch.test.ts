@@ -46,7 +46,7 @@ const chains = (briefs: string): Record<string, string> => ({
           tasks:
             - id: repair
               kind: subprocess
-              run: "cp \\"$JIG_FIX_BRIEF\\" ${briefs}/ && printf 'renamed\\\\n' >> x.txt && git commit -q -am 'rename'"
+              run: "cp \\"$JIG_FIX_BRIEF\\" ${briefs}.part && mv ${briefs}.part ${briefs}/brief.md && printf 'renamed\\\\n' >> x.txt && git commit -q -am 'rename'"
         - id: sync
           tasks:
             - id: sync
@@ -127,6 +127,8 @@ describe('forge waits and the merge request watcher', () => {
       })),
       { id: 105, user: { login: 'review-bot' }, body: 'Please rename foo to bar.', created_at: later },
     ];
+    // The repair task moves its copy in whole (cp, then mv): read as soon as it is there, a file
+    // cp was still writing read empty in a full run.
     await eventually(() => readdirSync(briefs).length > 0, { what: `a brief in ${briefs}` });
     const [brief] = readdirSync(briefs).map((f) => readFileSync(join(briefs, f), 'utf8'));
     expect(brief).toContain('review-bot: Please rename foo to bar.');
