@@ -182,13 +182,12 @@ export const compareQuery = (id: string, o: DiffOptions) =>
   });
 
 /**
- * The item's draft. Keyed by the item's state as well, so a move refetches it, but not under the
- * item's own key: a refetch racing the item's end would be refused (409) as an ended item has no
- * draft.
+ * The item's draft, under a key of its own (not the item's: a refetch of the item must not ask
+ * for it). When it is read again is useItemDraft's business (item/draft/draft-query.ts).
  */
-export const itemDraftQuery = (item: Pick<Item, 'id' | 'status' | 'current_node'>) =>
+export const itemDraftQuery = (item: Pick<Item, 'id'>) =>
   queryOptions({
-    queryKey: ['item-draft', item.id, item.status, item.current_node] as const,
+    queryKey: ['item-draft', item.id] as const,
     queryFn: () => callRoute(routes.getItemDraft, { params: { id: item.id } }),
   });
 
