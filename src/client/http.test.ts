@@ -42,6 +42,7 @@ afterAll(async () => {
 
 const Thing = z.object({ id: z.string(), size: z.number().int() });
 const getThing = defineRoute({
+  operationId: 'getThing',
   method: 'GET',
   path: '/api/things/:id',
   summary: 'a thing',
@@ -55,6 +56,7 @@ const getThing = defineRoute({
   },
 });
 const dropThing = defineRoute({
+  operationId: 'dropThing',
   method: 'DELETE',
   path: '/api/things/:id',
   summary: 'drop a thing',

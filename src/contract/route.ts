@@ -10,14 +10,34 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * `path` is Fastify's pattern (`/api/work-items/:id/cancel`), always written out literally so a
  * search for a URL finds its description.
  */
-export interface RouteContract {
+export type RouteContract = RouteParts & (Listed | Hidden);
+
+/** A route of the API: in the OpenAPI document, under a name generated clients call it by. */
+interface Listed {
+  /**
+   * The operation's name in the OpenAPI document (a generated client's function): camelCase,
+   * unique, and kept when the route's path changes. Usually the contract's own export name.
+   */
+  readonly operationId: string;
+  readonly hide?: false;
+}
+
+/**
+ * Left out of the OpenAPI document: what is not an API a client generator should call (the
+ * board's pages and files, the login page, the document and its viewers, the MCP endpoint, the
+ * WebSocket).
+ */
+interface Hidden {
+  readonly hide: true;
+  readonly operationId?: undefined;
+}
+
+interface RouteParts {
   readonly method: HttpMethod;
   readonly path: `/${string}`;
   readonly summary: string;
   readonly description?: string;
   readonly tags: readonly string[];
-  /** Left out of the OpenAPI document (the WebSocket, which is not an HTTP route). */
-  readonly hide?: boolean;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;

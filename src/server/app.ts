@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyReply,
 } from 'fastify';
 import swagger from '@fastify/swagger';
+import { GUARDED, SECURITY_SCHEMES } from './openapi-parts.js';
 import websocket, { type WebsocketPluginOptions } from '@fastify/websocket';
 import {
   jsonSchemaTransform,
@@ -140,7 +141,12 @@ export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; 
           'Jig files work items and runs each through a chain of agent tasks, commands and human gates. ' +
           'Only POST /api/triggers and GET /api/health keep their shape between minor releases.',
         version: inst.version,
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
+      // The server answers on whatever address it is reached by: a client gives its own base URL.
+      servers: [{ url: '/', description: 'this Jig server (http://127.0.0.1:8765 by default)' }],
+      components: { securitySchemes: SECURITY_SCHEMES },
+      security: GUARDED,
     },
     transform: jsonSchemaTransform,
     // The named schemas (a chain's plan, which nests itself) as components the routes refer to.

@@ -11,6 +11,7 @@ import type {
 import type { WebsocketHandler } from '@fastify/websocket';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RouteContract } from '../contract/route.js';
+import { declaredErrors, securityOf } from './openapi-parts.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -98,15 +99,20 @@ export interface Routes {
 }
 
 function schemaOf<R extends RouteContract>(route: R): SchemaFor<R> {
-  const s: FastifySchema = { summary: route.summary };
+  const s: FastifySchema & { operationId?: string; security?: unknown } = { summary: route.summary };
   if (route.description !== undefined) s.description = route.description;
   s.tags = route.tags;
   if (route.hide) s.hide = true;
+  else {
+    s.operationId = route.operationId;
+    s.security = securityOf(route);
+  }
   if (route.params) s.params = route.params;
   if (route.query) s.querystring = route.query;
   if (route.body) s.body = route.body;
   if (route.headers) s.headers = route.headers;
-  if (route.responses) s.response = route.responses;
+  // The refusals any route of its kind can answer, then what the route itself says.
+  s.response = { ...declaredErrors(route), ...route.responses };
   // Built key by key so an absent part stays absent (Fastify and the OpenAPI transform test for
   // presence); the type is the description's own, which the object above has by construction.
   return s as SchemaFor<R>;

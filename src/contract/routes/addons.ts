@@ -24,6 +24,7 @@ const CollectionParams = z.object({ name: Identifier });
 const errors = { 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema };
 
 export const listAddons = defineRoute({
+  operationId: 'listAddons',
   method: 'GET',
   path: '/api/addons',
   summary: 'The installed add-ons and the collections they come from',
@@ -35,6 +36,7 @@ export const listAddons = defineRoute({
 });
 
 export const addCollection = defineRoute({
+  operationId: 'addCollection',
   method: 'POST',
   path: '/api/addons/collections',
   summary: 'Add a collection: a directory or a git repository with .jig/collection.json',
@@ -47,6 +49,7 @@ export const addCollection = defineRoute({
 });
 
 export const patchCollection = defineRoute({
+  operationId: 'patchCollection',
   method: 'PATCH',
   path: '/api/addons/collections/:name',
   summary: "Turn a collection's auto-update on or off",
@@ -58,6 +61,7 @@ export const patchCollection = defineRoute({
 });
 
 export const removeCollection = defineRoute({
+  operationId: 'removeCollection',
   method: 'DELETE',
   path: '/api/addons/collections/:name',
   summary: 'Remove a collection (refused while an add-on from it is installed)',
@@ -67,6 +71,7 @@ export const removeCollection = defineRoute({
 });
 
 export const reviewInstall = defineRoute({
+  operationId: 'reviewInstall',
   method: 'POST',
   path: '/api/addons/review',
   summary: 'The review of installing an add-on: its reach and every prompt and skill',
@@ -79,6 +84,7 @@ export const reviewInstall = defineRoute({
 });
 
 export const installAddon = defineRoute({
+  operationId: 'installAddon',
   method: 'POST',
   path: '/api/addons',
   summary: 'Install an add-on, as reviewed',
@@ -92,6 +98,7 @@ export const installAddon = defineRoute({
 });
 
 export const checkUpdates = defineRoute({
+  operationId: 'checkUpdates',
   method: 'GET',
   path: '/api/addons/updates',
   summary: 'Which installed add-ons have another version in their collection',
@@ -104,6 +111,7 @@ export const checkUpdates = defineRoute({
 });
 
 export const autoUpdate = defineRoute({
+  operationId: 'autoUpdate',
   method: 'POST',
   path: '/api/addons/auto-update',
   summary: 'Apply the updates auto-update may apply now',
@@ -115,6 +123,7 @@ export const autoUpdate = defineRoute({
 });
 
 export const reviewUpdate = defineRoute({
+  operationId: 'reviewUpdate',
   method: 'GET',
   path: '/api/addons/:namespace/update',
   summary: 'The review of updating an installed add-on to the version its collection has',
@@ -127,6 +136,7 @@ export const reviewUpdate = defineRoute({
 });
 
 export const applyUpdate = defineRoute({
+  operationId: 'applyUpdate',
   method: 'POST',
   path: '/api/addons/:namespace/update',
   summary: 'Update an installed add-on, as reviewed',
@@ -138,6 +148,7 @@ export const applyUpdate = defineRoute({
 });
 
 export const patchAddon = defineRoute({
+  operationId: 'patchAddon',
   method: 'PATCH',
   path: '/api/addons/:namespace',
   summary: 'Enable or disable an installed add-on, or set its auto-update',
@@ -149,6 +160,7 @@ export const patchAddon = defineRoute({
 });
 
 export const uninstallAddon = defineRoute({
+  operationId: 'uninstallAddon',
   method: 'DELETE',
   path: '/api/addons/:namespace',
   summary: 'Uninstall an add-on (refused while your configuration uses its namespace)',

@@ -2,6 +2,7 @@ import { DiagnosticsAnswer } from '../diagnostics.js';
 import { defineRoute } from '../route.js';
 
 export const getDiagnostics = defineRoute({
+  operationId: 'getDiagnostics',
   method: 'GET',
   path: '/api/admin/diagnostics',
   summary:

@@ -3,6 +3,7 @@ import { ErrorBodySchema } from '../error-body.js';
 import { defineRoute } from '../route.js';
 
 export const getAnalytics = defineRoute({
+  operationId: 'getAnalytics',
   method: 'GET',
   path: '/api/analytics',
   summary: 'Cost, tokens and run time of the sessions in a range, grouped; how each node’s runs ended',

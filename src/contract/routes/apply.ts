@@ -17,9 +17,15 @@ export const reloadParts = {
   responses: { 200: ReloadAnswer, 422: ReloadUnprocessable },
 } as const;
 
-export const applyReload = defineRoute({ method: 'POST', path: '/api/apply/reload', ...reloadParts });
+export const applyReload = defineRoute({
+  operationId: 'applyReload',
+  method: 'POST',
+  path: '/api/apply/reload',
+  ...reloadParts,
+});
 
 export const getApply = defineRoute({
+  operationId: 'getApply',
   method: 'GET',
   path: '/api/apply',
   summary: 'What is saved on disk but not running yet: changed config files, and whether a restart is needed',
@@ -28,6 +34,7 @@ export const getApply = defineRoute({
 });
 
 export const restartServer = defineRoute({
+  operationId: 'restartServer',
   method: 'POST',
   path: '/api/apply/restart',
   summary:

@@ -4,6 +4,7 @@ import { defineRoute } from '../route.js';
 
 /** Answers HTML (or a redirect once logged in), so it has no JSON answer to describe. */
 export const loginPage = defineRoute({
+  hide: true,
   method: 'GET',
   path: '/login',
   summary: 'The login page (plain HTML; needed off loopback)',
@@ -12,6 +13,7 @@ export const loginPage = defineRoute({
 });
 
 export const login = defineRoute({
+  operationId: 'login',
   method: 'POST',
   path: '/api/auth/login',
   summary: 'Log in with the password; sets the session cookie (HttpOnly, SameSite=Strict)',
@@ -24,6 +26,7 @@ export const login = defineRoute({
 });
 
 export const logout = defineRoute({
+  operationId: 'logout',
   method: 'POST',
   path: '/api/auth/logout',
   summary: 'End this browser session (deleted on the server; the cookie is cleared)',

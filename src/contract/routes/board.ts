@@ -6,7 +6,7 @@ import { defineRoute } from '../route.js';
  * hashed files. Each screen path is listed, so a path the board does not have is a plain 404.
  */
 const page = (path: `/${string}`, summary: string) =>
-  defineRoute({ method: 'GET', path, summary, tags: ['board'] });
+  defineRoute({ method: 'GET', path, summary, tags: ['board'], hide: true });
 
 export const boardPages = [
   page('/', 'The board: what needs you, what runs, what has not started, what is done'),
@@ -25,6 +25,7 @@ export const boardPages = [
 ];
 
 export const boardAsset = defineRoute({
+  hide: true,
   method: 'GET',
   path: '/assets/:file',
   summary: "The board's scripts and styles (hashed names, cached for a year)",

@@ -11,6 +11,7 @@ export const BudgetToday = z.object({
 export type BudgetToday = z.infer<typeof BudgetToday>;
 
 export const budgetToday = defineRoute({
+  operationId: 'budgetToday',
   method: 'GET',
   path: '/api/budget/today',
   summary: 'Spend since local midnight against the daily cap',

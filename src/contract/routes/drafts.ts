@@ -25,6 +25,7 @@ import { OpsBody } from '../drafts/chain-ops.js';
 const refusals = { 400: ErrorBodySchema, 404: ErrorBodySchema } as const;
 
 export const listDrafts = defineRoute({
+  operationId: 'listDrafts',
   method: 'GET',
   path: '/api/drafts',
   summary: 'Every open draft, newest write first',
@@ -33,6 +34,7 @@ export const listDrafts = defineRoute({
 });
 
 export const getDraft = defineRoute({
+  operationId: 'getDraft',
   method: 'GET',
   path: '/api/drafts/:area/:key',
   summary: 'A draft with its result object (the published files when none is open; 404 when neither exists)',
@@ -42,6 +44,7 @@ export const getDraft = defineRoute({
 });
 
 export const getFragment = defineRoute({
+  operationId: 'getFragment',
   method: 'GET',
   path: '/api/drafts/:area/:key/fragment',
   summary: 'YAML of the component at `path`, as `set_fragment` takes it (400 no path; 404 nothing there)',
@@ -52,6 +55,7 @@ export const getFragment = defineRoute({
 });
 
 export const putDraftFile = defineRoute({
+  operationId: 'putDraftFile',
   method: 'PUT',
   path: '/api/drafts/:area/:key/files/:file',
   summary:
@@ -63,6 +67,7 @@ export const putDraftFile = defineRoute({
 });
 
 export const draftOps = defineRoute({
+  operationId: 'draftOps',
   method: 'POST',
   path: '/api/drafts/:area/:key/ops',
   summary:
@@ -75,6 +80,7 @@ export const draftOps = defineRoute({
 });
 
 export const undoDraft = defineRoute({
+  operationId: 'undoDraft',
   method: 'POST',
   path: '/api/drafts/:area/:key/undo',
   summary: 'Take back the newest undo step (409 when there is none)',
@@ -84,6 +90,7 @@ export const undoDraft = defineRoute({
 });
 
 export const rebaseDraft = defineRoute({
+  operationId: 'rebaseDraft',
   method: 'POST',
   path: '/api/drafts/:area/:key/rebase',
   summary: "Take the published files as the draft's new base, keeping its text (404 with no draft)",
@@ -93,6 +100,7 @@ export const rebaseDraft = defineRoute({
 });
 
 export const publishDraft = defineRoute({
+  operationId: 'publishDraft',
   method: 'POST',
   path: '/api/drafts/:area/:key/publish',
   summary:
@@ -114,6 +122,7 @@ export const publishDraft = defineRoute({
 });
 
 export const discardDraft = defineRoute({
+  operationId: 'discardDraft',
   method: 'DELETE',
   path: '/api/drafts/:area/:key',
   summary: 'Discard a draft for good (404 with no draft)',

@@ -6,6 +6,7 @@ import { defineRoute } from '../route.js';
 import { ProfilesAnswer } from '../templates.js';
 
 export const harnessProfiles = defineRoute({
+  operationId: 'harnessProfiles',
   method: 'GET',
   path: '/api/harnesses/profiles',
   summary:
@@ -15,6 +16,7 @@ export const harnessProfiles = defineRoute({
 });
 
 export const listHarnesses = defineRoute({
+  operationId: 'listHarnesses',
   method: 'GET',
   path: '/api/harnesses',
   summary: 'Each harness of harnesses.yaml: its provider, whether its CLI is installed here, and its version',
@@ -23,6 +25,7 @@ export const listHarnesses = defineRoute({
 });
 
 export const listProviders = defineRoute({
+  operationId: 'listProviders',
   method: 'GET',
   path: '/api/harnesses/providers',
   summary: 'Each provider (agent CLI) Jig knows and what it can take: system prompt, model, tools, resume',
@@ -31,6 +34,7 @@ export const listProviders = defineRoute({
 });
 
 export const getProvider = defineRoute({
+  operationId: 'getProvider',
   method: 'GET',
   path: '/api/harnesses/providers/:id',
   summary: 'One provider (agent CLI) Jig knows, as the list answers it',
@@ -40,6 +44,7 @@ export const getProvider = defineRoute({
 });
 
 export const getProfile = defineRoute({
+  operationId: 'getProfile',
   method: 'GET',
   path: '/api/harnesses/profiles/:name',
   summary: 'One agent profile of harnesses.yaml, with its model and effort per provider',
@@ -49,6 +54,7 @@ export const getProfile = defineRoute({
 });
 
 export const testHarnessRoute = defineRoute({
+  operationId: 'testHarness',
   method: 'POST',
   path: '/api/harnesses/:id/test',
   summary:

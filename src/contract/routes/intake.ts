@@ -4,6 +4,7 @@ import { IntakeAnswer } from '../intake-route.js';
 import { defineRoute } from '../route.js';
 
 export const getIntake = defineRoute({
+  operationId: 'getIntake',
   method: 'GET',
   path: '/api/intake',
   summary: 'The running intake settings, and every schedule with its next firing and problems',
@@ -16,6 +17,7 @@ export const getIntake = defineRoute({
 });
 
 export const listIntakeChecks = defineRoute({
+  operationId: 'listIntakeChecks',
   method: 'GET',
   path: '/api/intake/checks',
   summary: 'Auto-intake polls, newest first: issues ready, items started, issues skipped and why',
@@ -29,6 +31,7 @@ export const listIntakeChecks = defineRoute({
 });
 
 export const pollIntake = defineRoute({
+  operationId: 'pollIntake',
   method: 'POST',
   path: '/api/intake/poll',
   summary: 'Run one auto-intake poll now and answer the check it recorded',

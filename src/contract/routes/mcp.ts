@@ -8,6 +8,7 @@ import { defineRoute } from '../route.js';
  */
 
 export const mcpPost = defineRoute({
+  hide: true,
   method: 'POST',
   path: '/mcp',
   summary: 'MCP over Streamable HTTP (stateless, JSON answers): the same tools as `jig admin mcp`',
@@ -24,6 +25,7 @@ export const mcpPost = defineRoute({
 });
 
 export const mcpGet = defineRoute({
+  hide: true,
   method: 'GET',
   path: '/mcp',
   summary: 'Answers 405: the MCP endpoint is stateless and opens no server-sent event stream',
@@ -32,6 +34,7 @@ export const mcpGet = defineRoute({
 });
 
 export const mcpDelete = defineRoute({
+  hide: true,
   method: 'DELETE',
   path: '/mcp',
   summary: 'Answers 405: the MCP endpoint is stateless and has no session to end',

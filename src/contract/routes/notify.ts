@@ -3,6 +3,7 @@ import { NotifyAnswer, NotifyPutBody, NotifyTestAnswer } from '../notify-route.j
 import { defineRoute } from '../route.js';
 
 export const getNotify = defineRoute({
+  operationId: 'getNotify',
   method: 'GET',
   path: '/api/notify',
   summary: 'Notification settings (notify.yaml); the URL and the secret only as set or not',
@@ -14,6 +15,7 @@ export const getNotify = defineRoute({
 });
 
 export const putNotify = defineRoute({
+  operationId: 'putNotify',
   method: 'PUT',
   path: '/api/notify',
   summary: 'Change notification settings; comments in notify.yaml are kept',
@@ -27,6 +29,7 @@ export const putNotify = defineRoute({
 });
 
 export const testNotify = defineRoute({
+  operationId: 'testNotify',
   method: 'POST',
   path: '/api/notify/test',
   summary: 'Send one test notification now and answer what happened',

@@ -48,6 +48,7 @@ export const PolicyPreviewQuery = z.object({
 });
 
 export const policyPreview = defineRoute({
+  operationId: 'policyPreview',
   method: 'GET',
   path: '/api/drafts/policy/:key/preview',
   summary:

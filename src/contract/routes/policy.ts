@@ -16,6 +16,7 @@ export const PolicyPutHeaders = z.object({
 });
 
 export const getPolicy = defineRoute({
+  operationId: 'getPolicy',
   method: 'GET',
   path: '/api/policy',
   summary: 'policy.yaml as on disk, with max_concurrent as running and active_count (items running now)',
@@ -24,6 +25,7 @@ export const getPolicy = defineRoute({
 });
 
 export const putPolicy = defineRoute({
+  operationId: 'putPolicy',
   method: 'PUT',
   path: '/api/policy',
   summary:

@@ -15,6 +15,7 @@ import { defineRoute } from '../route.js';
 const errors = { 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema } as const;
 
 export const listRepos = defineRoute({
+  operationId: 'listRepos',
   method: 'GET',
   path: '/api/repos',
   summary: 'Connected repos and workspaces',
@@ -23,6 +24,7 @@ export const listRepos = defineRoute({
 });
 
 export const probeRepo = defineRoute({
+  operationId: 'probeRepo',
   method: 'POST',
   path: '/api/repos/probe',
   summary: 'Read a repository and propose how to connect it (each proposal with its reason)',
@@ -32,6 +34,7 @@ export const probeRepo = defineRoute({
 });
 
 export const connectRepo = defineRoute({
+  operationId: 'connectRepo',
   method: 'POST',
   path: '/api/repos',
   summary: 'Connect a repository (201), or re-probe a connected one (200)',
@@ -41,6 +44,7 @@ export const connectRepo = defineRoute({
 });
 
 export const patchRepo = defineRoute({
+  operationId: 'patchRepo',
   method: 'PATCH',
   path: '/api/repos',
   summary: "Change a repo's entry (null clears a key)",
@@ -51,6 +55,7 @@ export const patchRepo = defineRoute({
 });
 
 export const disconnectRepo = defineRoute({
+  operationId: 'disconnectRepo',
   method: 'DELETE',
   path: '/api/repos',
   summary: 'Disconnect a repo (409 while items not done, cancelled or abandoned use it)',
@@ -60,6 +65,7 @@ export const disconnectRepo = defineRoute({
 });
 
 export const checkRepoForge = defineRoute({
+  operationId: 'checkRepoForge',
   method: 'GET',
   path: '/api/repos/forge',
   summary:

@@ -3,6 +3,7 @@ import { defineRoute } from '../route.js';
 
 /** The OpenAPI document; its shape is OpenAPI's own, so it has no schema here. */
 export const openApiDocument = defineRoute({
+  hide: true,
   method: 'GET',
   path: '/openapi.json',
   summary: 'OpenAPI schema of every HTTP route (no login needed)',
@@ -10,6 +11,7 @@ export const openApiDocument = defineRoute({
 });
 
 export const swaggerViewer = defineRoute({
+  hide: true,
   method: 'GET',
   path: '/docs',
   summary: 'Interactive viewer of the schema (Swagger UI)',
@@ -17,6 +19,7 @@ export const swaggerViewer = defineRoute({
 });
 
 export const swaggerInitScript = defineRoute({
+  hide: true,
   method: 'GET',
   path: '/docs/init.js',
   summary: 'Start-up script of the Swagger UI page',
@@ -25,6 +28,7 @@ export const swaggerInitScript = defineRoute({
 });
 
 export const redocViewer = defineRoute({
+  hide: true,
   method: 'GET',
   path: '/redoc',
   summary: 'Second viewer of the schema (Redoc)',
@@ -32,6 +36,7 @@ export const redocViewer = defineRoute({
 });
 
 export const redocInitScript = defineRoute({
+  hide: true,
   method: 'GET',
   path: '/redoc/init.js',
   summary: 'Start-up script of the Redoc page',
@@ -40,6 +45,7 @@ export const redocInitScript = defineRoute({
 });
 
 export const viewerFile = defineRoute({
+  hide: true,
   method: 'GET',
   path: '/docs/vendor/:pkg/:file',
   summary: "The viewers' pinned files, served by Jig when the CDN cannot be reached",

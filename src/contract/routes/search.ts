@@ -3,6 +3,7 @@ import { defineRoute } from '../route.js';
 import { ReindexQuery, ReindexState, SearchAnswer, SearchQuery } from '../search.js';
 
 export const search = defineRoute({
+  operationId: 'search',
   method: 'GET',
   path: '/api/search',
   summary:
@@ -17,6 +18,7 @@ export const search = defineRoute({
 });
 
 export const reindex = defineRoute({
+  operationId: 'reindex',
   method: 'POST',
   path: '/api/search/reindex',
   summary: 'Rebuild the search index in the background (one repository’s items with `repo`)',
@@ -30,6 +32,7 @@ export const reindex = defineRoute({
 });
 
 export const reindexState = defineRoute({
+  operationId: 'reindexState',
   method: 'GET',
   path: '/api/search/reindex',
   summary: 'The search rescan’s progress: items done of total, state, error',

@@ -11,6 +11,7 @@ import {
 } from '../settings-route.js';
 
 export const getTheme = defineRoute({
+  operationId: 'getTheme',
   method: 'GET',
   path: '/api/theme',
   summary: 'The board’s appearance (theme.yaml)',
@@ -19,6 +20,7 @@ export const getTheme = defineRoute({
 });
 
 export const putTheme = defineRoute({
+  operationId: 'putTheme',
   method: 'PUT',
   path: '/api/theme',
   summary: 'Change the board’s appearance; comments in theme.yaml are kept',
@@ -31,6 +33,7 @@ export const putTheme = defineRoute({
 });
 
 export const getAccess = defineRoute({
+  operationId: 'getAccess',
   method: 'GET',
   path: '/api/access',
   summary: 'Where the server listens and who may reach it (access.yaml), beside where it listens now',
@@ -39,6 +42,7 @@ export const getAccess = defineRoute({
 });
 
 export const putAccess = defineRoute({
+  operationId: 'putAccess',
   method: 'PUT',
   path: '/api/access',
   summary: 'Change the listen address, port, allowed hosts or session length; comments kept',
@@ -52,6 +56,7 @@ export const putAccess = defineRoute({
 });
 
 export const putAccessPassword = defineRoute({
+  operationId: 'putAccessPassword',
   method: 'PUT',
   path: '/api/access/password',
   summary: 'Set or clear the login password (the current one must be given when one is set)',
@@ -65,6 +70,7 @@ export const putAccessPassword = defineRoute({
 });
 
 export const rotateTokens = defineRoute({
+  operationId: 'rotateTokens',
   method: 'POST',
   path: '/api/access/rotate-tokens',
   summary: 'Replace the MCP/CLI and trigger tokens with new random ones (0600 files in run/)',

@@ -3,6 +3,7 @@ import { defineRoute } from '../route.js';
 import { CleanupAnswer, CleanupQuery, StorageAnswer } from '../storage.js';
 
 export const getStorage = defineRoute({
+  operationId: 'getStorage',
   method: 'GET',
   path: '/api/storage',
   summary: 'What Jig’s home takes on disk, per part and per item, and what a clean-up would reclaim',
@@ -15,6 +16,7 @@ export const getStorage = defineRoute({
 });
 
 export const cleanupStorage = defineRoute({
+  operationId: 'cleanupStorage',
   method: 'POST',
   path: '/api/storage/cleanup',
   summary: 'Reclaim the worktrees of ended items (dry_run=1: only list them)',

@@ -22,9 +22,15 @@ export const ChainProblems = ErrorBodySchema.extend({ problems: z.array(ProblemS
 export const ChainUnresolved = z.union([ChainProblems, ErrorBodySchema]);
 
 /** The same reload as `POST /api/apply/reload`, at the path the templates API has always had. */
-export const templatesReload = defineRoute({ method: 'POST', path: '/api/templates/reload', ...reloadParts });
+export const templatesReload = defineRoute({
+  operationId: 'templatesReload',
+  method: 'POST',
+  path: '/api/templates/reload',
+  ...reloadParts,
+});
 
 export const listChains = defineRoute({
+  operationId: 'listChains',
   method: 'GET',
   path: '/api/templates/chains',
   summary: 'Every chain file: description, node and gate counts, whether it resolves, its problems',
@@ -33,6 +39,7 @@ export const listChains = defineRoute({
 });
 
 export const resolvedChain = defineRoute({
+  operationId: 'resolvedChain',
   method: 'GET',
   path: '/api/templates/chains/:id/resolved',
   summary:
@@ -43,6 +50,7 @@ export const resolvedChain = defineRoute({
 });
 
 export const getLibrary = defineRoute({
+  operationId: 'getLibrary',
   method: 'GET',
   path: '/api/templates/library',
   summary: 'library.yaml: its model and every component, with problems and what uses each',
@@ -51,6 +59,7 @@ export const getLibrary = defineRoute({
 });
 
 export const getLibraryComponent = defineRoute({
+  operationId: 'getLibraryComponent',
   method: 'GET',
   path: '/api/templates/library/:ref',
   summary: 'One library component (`tasks.implementer`, `nodes.verification`); 404 unknown',
@@ -60,6 +69,7 @@ export const getLibraryComponent = defineRoute({
 });
 
 export const steeringPreview = defineRoute({
+  operationId: 'steeringPreview',
   method: 'GET',
   path: '/api/templates/steering/preview',
   summary:
@@ -85,6 +95,7 @@ const FileSaveErrors = {
 };
 
 export const getLibraryFile = defineRoute({
+  operationId: 'getLibraryFile',
   method: 'GET',
   path: '/api/templates/library/file',
   summary: 'library.yaml as text, with its ETag',
@@ -93,6 +104,7 @@ export const getLibraryFile = defineRoute({
 });
 
 export const putLibrary = defineRoute({
+  operationId: 'putLibrary',
   method: 'PUT',
   path: '/api/templates/library',
   summary: 'Save library.yaml whole: checked against every chain and repo, written, reloaded',
@@ -107,6 +119,7 @@ export const putLibrary = defineRoute({
 });
 
 export const getChainFile = defineRoute({
+  operationId: 'getChainFile',
   method: 'GET',
   path: '/api/templates/chains/:id/file',
   summary: 'A chain file as text, with its ETag (404 unknown)',
@@ -116,6 +129,7 @@ export const getChainFile = defineRoute({
 });
 
 export const putChainFile = defineRoute({
+  operationId: 'putChainFile',
   method: 'PUT',
   path: '/api/templates/chains/:id/file',
   summary: 'Save (or create) a chain file whole: checked as a reload would, written, reloaded',

@@ -4,6 +4,7 @@ import { defineRoute } from '../route.js';
 
 /** A stable route: its shape stays the same between minor releases (docs/triggers.md). */
 export const fileTrigger = defineRoute({
+  operationId: 'fileTrigger',
   method: 'POST',
   path: '/api/triggers',
   summary: 'File a paused work item from an event (stable route)',

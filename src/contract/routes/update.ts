@@ -41,6 +41,7 @@ export const UpdateCheckBody = z
   .nullish();
 
 export const getUpdate = defineRoute({
+  operationId: 'getUpdate',
   method: 'GET',
   path: '/api/update',
   summary: 'The last update check of a channel (cached; nothing is fetched): installed and newest versions',
@@ -50,6 +51,7 @@ export const getUpdate = defineRoute({
 });
 
 export const checkUpdate = defineRoute({
+  operationId: 'checkUpdate',
   method: 'POST',
   path: '/api/update/check',
   summary:

@@ -4,6 +4,7 @@ import { defineRoute } from '../../route.js';
 import { AttachmentParams } from './params.js';
 
 export const readAttachment = defineRoute({
+  operationId: 'readAttachment',
   method: 'GET',
   path: '/api/work-items/:id/attachments/:kind',
   summary: 'Read the spec or plan attached at intake (text/markdown)',

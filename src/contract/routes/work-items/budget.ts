@@ -6,6 +6,7 @@ import { ItemIdParams, itemErrors } from './params.js';
 export const RaiseBudgetBody = z.object({ cap_usd: z.number().finite().min(0) }).strict();
 
 export const raiseBudget = defineRoute({
+  operationId: 'raiseBudget',
   method: 'POST',
   path: '/api/work-items/:id/budget/raise',
   summary:

@@ -16,6 +16,7 @@ export const ItemChainAnswer = z.object({
 export type ItemChainAnswer = z.infer<typeof ItemChainAnswer>;
 
 export const getItemChain = defineRoute({
+  operationId: 'getItemChain',
   method: 'GET',
   path: '/api/work-items/:id/chain',
   summary: 'The chain an item runs: its own once started, else its chain file resolved',

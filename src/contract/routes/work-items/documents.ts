@@ -9,6 +9,7 @@ const KindParams = ItemIdParams.extend({ kind: z.string().min(1).max(64) });
 const opens = { ...itemErrors, 403: ErrorBodySchema } as const;
 
 export const itemDocuments = defineRoute({
+  operationId: 'itemDocuments',
   method: 'GET',
   path: '/api/work-items/:id/documents',
   summary: "The item's documents (attachments and what tasks wrote), with kind, node, path and digest",
@@ -18,6 +19,7 @@ export const itemDocuments = defineRoute({
 });
 
 export const itemArtifact = defineRoute({
+  operationId: 'itemArtifact',
   method: 'GET',
   path: '/api/work-items/:id/artifacts/:kind',
   summary: 'Read a document a task wrote, with its digest',
@@ -27,6 +29,7 @@ export const itemArtifact = defineRoute({
 });
 
 export const listEditors = defineRoute({
+  operationId: 'listEditors',
   method: 'GET',
   path: '/api/editors',
   summary: "Editors the server's machine can open (VS Code, Cursor, Zed, and $JIG_EDITOR/$VISUAL/$EDITOR)",
@@ -35,6 +38,7 @@ export const listEditors = defineRoute({
 });
 
 export const openDocument = defineRoute({
+  operationId: 'openDocument',
   method: 'POST',
   path: '/api/documents/:id/open',
   summary: 'Open a document (id from the documents list) in an editor; loopback callers only',
@@ -45,6 +49,7 @@ export const openDocument = defineRoute({
 });
 
 export const openPendingArtifact = defineRoute({
+  operationId: 'openPendingArtifact',
   method: 'POST',
   path: '/api/work-items/:id/artifact/open',
   summary: "Open the pending gate's document in an editor; loopback callers only",
@@ -55,6 +60,7 @@ export const openPendingArtifact = defineRoute({
 });
 
 export const openTaskArtifact = defineRoute({
+  operationId: 'openTaskArtifact',
   method: 'POST',
   path: '/api/work-items/:id/artifacts/:kind/open',
   summary: "Open a task's document in an editor; loopback callers only",
@@ -65,6 +71,7 @@ export const openTaskArtifact = defineRoute({
 });
 
 export const openWorktree = defineRoute({
+  operationId: 'openWorktree',
   method: 'POST',
   path: '/api/work-items/:id/open-worktree',
   summary: "Open the item's worktree in an editor; loopback callers only",

@@ -21,6 +21,7 @@ export const PassedOpsBody = ErrorBodySchema.extend({
 export const DraftProblemsBody = ErrorBodySchema.extend({ problems: z.array(ItemDraftProblem) });
 
 export const getItemDraft = defineRoute({
+  operationId: 'getItemDraft',
   method: 'GET',
   path: '/api/work-items/:id/draft',
   summary: "The item's chain draft with passed marks, problems, checks and the chain it makes",
@@ -30,6 +31,7 @@ export const getItemDraft = defineRoute({
 });
 
 export const putItemDraft = defineRoute({
+  operationId: 'putItemDraft',
   method: 'PUT',
   path: '/api/work-items/:id/draft',
   summary: "Replace the item's chain draft with this op list (an empty list deletes it)",
@@ -40,6 +42,7 @@ export const putItemDraft = defineRoute({
 });
 
 export const deleteItemDraft = defineRoute({
+  operationId: 'deleteItemDraft',
   method: 'DELETE',
   path: '/api/work-items/:id/draft',
   summary: "Discard the item's chain draft",
@@ -49,6 +52,7 @@ export const deleteItemDraft = defineRoute({
 });
 
 export const applyItemDraft = defineRoute({
+  operationId: 'applyItemDraft',
   method: 'POST',
   path: '/api/work-items/:id/draft/apply',
   summary:

@@ -25,6 +25,7 @@ export const EscalateAnswer = z.object({
 export const EscalationStopped = z.object({ work_item_id: z.string(), stopped: z.string() });
 
 export const escalateItem = defineRoute({
+  operationId: 'escalateItem',
   method: 'POST',
   path: '/api/work-items/:id/escalate',
   summary:
@@ -36,6 +37,7 @@ export const escalateItem = defineRoute({
 });
 
 export const stopEscalation = defineRoute({
+  operationId: 'stopEscalation',
   method: 'POST',
   path: '/api/work-items/:id/escalate/stop',
   summary: 'End the running escalation turn of an item',

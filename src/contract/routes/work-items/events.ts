@@ -4,6 +4,7 @@ import { defineRoute } from '../../route.js';
 import { ItemIdParams } from './params.js';
 
 export const readItemEvents = defineRoute({
+  operationId: 'readItemEvents',
   method: 'GET',
   path: '/api/work-items/:id/events',
   summary: "Read an item's events forward (after) or backward (before)",

@@ -41,6 +41,7 @@ export const GateArtifact = z.object({
 });
 
 export const approveGate = defineRoute({
+  operationId: 'approveGate',
   method: 'POST',
   path: '/api/work-items/:id/gates/:gate/approve',
   summary:
@@ -52,6 +53,7 @@ export const approveGate = defineRoute({
 });
 
 export const rejectGate = defineRoute({
+  operationId: 'rejectGate',
   method: 'POST',
   path: '/api/work-items/:id/gates/:gate/reject',
   summary: 'Reject the pending gate; the chain goes back to reject_to with the note as a steer',
@@ -62,6 +64,7 @@ export const rejectGate = defineRoute({
 });
 
 export const gateArtifact = defineRoute({
+  operationId: 'gateArtifact',
   method: 'GET',
   path: '/api/work-items/:id/artifact',
   summary: "Read the pending gate's document",

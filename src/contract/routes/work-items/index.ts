@@ -16,6 +16,7 @@ import { ItemIdParams, itemErrors } from './params.js';
 export const CreateItemQuery = z.object({ dry_run: z.enum(['0', '1', 'true', 'false']).optional() });
 
 export const createItem = defineRoute({
+  operationId: 'createItem',
   method: 'POST',
   path: '/api/work-items',
   summary: 'File a work item (paused unless the body starts it); ?dry_run=1 checks and files nothing',
@@ -32,6 +33,7 @@ export const createItem = defineRoute({
 });
 
 export const listItems = defineRoute({
+  operationId: 'listItems',
   method: 'GET',
   path: '/api/work-items',
   summary: 'List work items, newest first',
@@ -41,6 +43,7 @@ export const listItems = defineRoute({
 });
 
 export const getItem = defineRoute({
+  operationId: 'getItem',
   method: 'GET',
   path: '/api/work-items/:id',
   summary: 'One work item in full',
@@ -50,6 +53,7 @@ export const getItem = defineRoute({
 });
 
 export const patchItem = defineRoute({
+  operationId: 'patchItem',
   method: 'PATCH',
   path: '/api/work-items/:id',
   summary: 'Change title, description, chain, overrides, budget, policy or attachments',
@@ -60,6 +64,7 @@ export const patchItem = defineRoute({
 });
 
 export const duplicateItem = defineRoute({
+  operationId: 'duplicateItem',
   method: 'POST',
   path: '/api/work-items/:id/duplicate',
   summary: 'File a fresh paused item from an existing one',
@@ -69,6 +74,7 @@ export const duplicateItem = defineRoute({
 });
 
 export const bulkItems = defineRoute({
+  operationId: 'bulkItems',
   method: 'POST',
   path: '/api/work-items/bulk',
   summary: 'Pause, cancel, archive or restore several items; one result per item',

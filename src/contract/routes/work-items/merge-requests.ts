@@ -6,6 +6,7 @@ import { defineRoute } from '../../route.js';
 import { ItemIdParams, itemErrors } from './params.js';
 
 export const listItemMergeRequests = defineRoute({
+  operationId: 'listItemMergeRequests',
   method: 'GET',
   path: '/api/work-items/:id/merge-requests',
   summary: "The item's merge requests, one per repository, as the forge last answered a forge task",
@@ -15,6 +16,7 @@ export const listItemMergeRequests = defineRoute({
 });
 
 export const setMrLabels = defineRoute({
+  operationId: 'setMrLabels',
   method: 'POST',
   path: '/api/work-items/:id/mr-labels',
   summary:
@@ -31,6 +33,7 @@ export const ReopenAnswer = z.object({
 });
 
 export const reopenMr = defineRoute({
+  operationId: 'reopenMr',
   method: 'POST',
   path: '/api/work-items/:id/reopen-mr',
   summary:

@@ -24,6 +24,7 @@ export const CancelPreview = z.object({
 export type CancelPreview = z.infer<typeof CancelPreview>;
 
 export const cancelPreview = defineRoute({
+  operationId: 'cancelPreview',
   method: 'GET',
   path: '/api/work-items/:id/cancel-preview',
   summary: 'What a cancel would do',
@@ -37,6 +38,7 @@ const MoveBody = ReasonBody.nullish();
 const moveAnswers = { 200: WorkItem, ...itemErrors } as const;
 
 export const cancelItem = defineRoute({
+  operationId: 'cancelItem',
   method: 'POST',
   path: '/api/work-items/:id/cancel',
   summary: 'End an item; its worktree and branch are kept',
@@ -59,6 +61,7 @@ export const CompleteBody = ReasonBody.extend({
   .nullish();
 
 export const completeItem = defineRoute({
+  operationId: 'completeItem',
   method: 'POST',
   path: '/api/work-items/:id/complete',
   summary: 'End an item as completed by hand',
@@ -69,6 +72,7 @@ export const completeItem = defineRoute({
 });
 
 export const archiveItem = defineRoute({
+  operationId: 'archiveItem',
   method: 'POST',
   path: '/api/work-items/:id/archive',
   summary: 'Archive a completed or cancelled item; its worktree is reclaimed',
@@ -79,6 +83,7 @@ export const archiveItem = defineRoute({
 });
 
 export const restoreItem = defineRoute({
+  operationId: 'restoreItem',
   method: 'POST',
   path: '/api/work-items/:id/restore',
   summary: 'Bring an archived item back under Done',
@@ -89,6 +94,7 @@ export const restoreItem = defineRoute({
 });
 
 export const abandonItem = defineRoute({
+  operationId: 'abandonItem',
   method: 'POST',
   path: '/api/work-items/:id/abandon',
   summary: 'End an item and delete its worktree and branch (needs a reason)',

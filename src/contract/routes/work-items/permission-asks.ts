@@ -16,6 +16,7 @@ const AskParams = ItemIdParams.extend({ ask: z.string().min(1).max(64) });
 const withWorker = { ...itemErrors, 403: ErrorBodySchema } as const;
 
 export const createAsk = defineRoute({
+  operationId: 'createAsk',
   method: 'POST',
   path: '/api/work-items/:id/permission-asks',
   summary: "A worker asks to use a tool its launch neither granted nor denied (the item's worker only)",
@@ -26,6 +27,7 @@ export const createAsk = defineRoute({
 });
 
 export const listItemAsks = defineRoute({
+  operationId: 'listItemAsks',
   method: 'GET',
   path: '/api/work-items/:id/permission-asks',
   summary: "The item's permission asks, oldest first (pending ones past their time count as expired)",
@@ -36,6 +38,7 @@ export const listItemAsks = defineRoute({
 });
 
 export const listAllAsks = defineRoute({
+  operationId: 'listAllAsks',
   method: 'GET',
   path: '/api/permission-asks',
   summary: 'Permission asks of every item (state=pending: what waits for a person now)',
@@ -45,6 +48,7 @@ export const listAllAsks = defineRoute({
 });
 
 export const getAskRoute = defineRoute({
+  operationId: 'getAsk',
   method: 'GET',
   path: '/api/work-items/:id/permission-asks/:ask',
   summary:
@@ -56,6 +60,7 @@ export const getAskRoute = defineRoute({
 });
 
 export const answerAsk = defineRoute({
+  operationId: 'answerAsk',
   method: 'POST',
   path: '/api/work-items/:id/permission-asks/:ask/answer',
   summary: 'Allow or deny a pending permission ask (a person; the note reaches the agent with a denial)',
@@ -66,6 +71,7 @@ export const answerAsk = defineRoute({
 });
 
 export const checkToolCall = defineRoute({
+  operationId: 'checkToolCall',
   method: 'POST',
   path: '/api/work-items/:id/permission-check',
   summary:

@@ -3,6 +3,7 @@ import { defineRoute } from '../../route.js';
 import { ItemIdParams, itemErrors } from './params.js';
 
 export const itemDiff = defineRoute({
+  operationId: 'itemDiff',
   method: 'GET',
   path: '/api/work-items/:id/diff',
   summary: "The item's changes against its base, uncommitted work included, one page of files",
@@ -13,6 +14,7 @@ export const itemDiff = defineRoute({
 });
 
 export const itemCompare = defineRoute({
+  operationId: 'itemCompare',
   method: 'GET',
   path: '/api/work-items/:id/compare',
   summary:
@@ -24,6 +26,7 @@ export const itemCompare = defineRoute({
 });
 
 export const markViewed = defineRoute({
+  operationId: 'markViewed',
   method: 'PUT',
   path: '/api/work-items/:id/viewed',
   summary: 'Mark a changed file viewed as it is now (a later change to it clears the mark)',
@@ -34,6 +37,7 @@ export const markViewed = defineRoute({
 });
 
 export const clearViewedMark = defineRoute({
+  operationId: 'clearViewedMark',
   method: 'DELETE',
   path: '/api/work-items/:id/viewed',
   summary: "Clear a file's viewed mark",
@@ -44,6 +48,7 @@ export const clearViewedMark = defineRoute({
 });
 
 export const itemCommits = defineRoute({
+  operationId: 'itemCommits',
   method: 'GET',
   path: '/api/work-items/:id/commits',
   summary:

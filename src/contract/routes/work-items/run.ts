@@ -69,6 +69,7 @@ export const RetryBody = z
   .nullish();
 
 export const resumeItem = defineRoute({
+  operationId: 'resumeItem',
   method: 'POST',
   path: '/api/work-items/:id/resume',
   summary:
@@ -80,6 +81,7 @@ export const resumeItem = defineRoute({
 });
 
 export const pauseItem = defineRoute({
+  operationId: 'pauseItem',
   method: 'POST',
   path: '/api/work-items/:id/pause',
   summary: 'Stop a running or queued item; its sessions end (SIGTERM, then SIGKILL after 10 s)',
@@ -89,6 +91,7 @@ export const pauseItem = defineRoute({
 });
 
 export const steerItem = defineRoute({
+  operationId: 'steerItem',
   method: 'POST',
   path: '/api/work-items/:id/steer',
   summary: 'Store a note for the next agent launch of a paused or stopped item',
@@ -99,6 +102,7 @@ export const steerItem = defineRoute({
 });
 
 export const retryItem = defineRoute({
+  operationId: 'retryItem',
   method: 'POST',
   path: '/api/work-items/:id/retry',
   summary:
@@ -110,6 +114,7 @@ export const retryItem = defineRoute({
 });
 
 export const skipItem = defineRoute({
+  operationId: 'skipItem',
   method: 'POST',
   path: '/api/work-items/:id/skip',
   summary:
@@ -121,6 +126,7 @@ export const skipItem = defineRoute({
 });
 
 export const unblockItem = defineRoute({
+  operationId: 'unblockItem',
   method: 'POST',
   path: '/api/work-items/:id/unblock',
   summary:

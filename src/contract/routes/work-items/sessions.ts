@@ -55,6 +55,7 @@ export const LogQuery = z.object({
 });
 
 export const listSessions = defineRoute({
+  operationId: 'listSessions',
   method: 'GET',
   path: '/api/work-items/:id/sessions',
   summary: "An item's task sessions, oldest first",
@@ -64,6 +65,7 @@ export const listSessions = defineRoute({
 });
 
 export const readSessionLog = defineRoute({
+  operationId: 'readSessionLog',
   method: 'GET',
   path: '/api/work-items/:id/sessions/:session/log',
   summary: "A session's output (text); `offset` reads on from a byte position, `tail` the last bytes",

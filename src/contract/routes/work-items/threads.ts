@@ -16,6 +16,7 @@ const ThreadParams = ItemIdParams.extend({ thread: z.string().min(1).max(64) });
 const withWorker = { ...itemErrors, 403: ErrorBodySchema } as const;
 
 export const listItemThreads = defineRoute({
+  operationId: 'listItemThreads',
   method: 'GET',
   path: '/api/work-items/:id/threads',
   summary: "The item's review threads with their comments, and where their lines are now",
@@ -26,6 +27,7 @@ export const listItemThreads = defineRoute({
 });
 
 export const postThread = defineRoute({
+  operationId: 'postThread',
   method: 'POST',
   path: '/api/work-items/:id/threads',
   summary:
@@ -37,6 +39,7 @@ export const postThread = defineRoute({
 });
 
 export const resolveThread = defineRoute({
+  operationId: 'resolveThread',
   method: 'POST',
   path: '/api/work-items/:id/threads/:thread/resolve',
   summary: 'Resolve a review thread',
@@ -46,6 +49,7 @@ export const resolveThread = defineRoute({
 });
 
 export const reopenThread = defineRoute({
+  operationId: 'reopenThread',
   method: 'POST',
   path: '/api/work-items/:id/threads/:thread/reopen',
   summary: 'Reopen a resolved review thread',
@@ -55,6 +59,7 @@ export const reopenThread = defineRoute({
 });
 
 export const getFixTarget = defineRoute({
+  operationId: 'getFixTarget',
   method: 'GET',
   path: '/api/work-items/:id/fix-target',
   summary: 'Which node a request for changes would rerun, and which fix round it would be',
@@ -65,6 +70,7 @@ export const getFixTarget = defineRoute({
 });
 
 export const submitReview = defineRoute({
+  operationId: 'submitReview',
   method: 'POST',
   path: '/api/work-items/:id/review',
   summary:
@@ -76,6 +82,7 @@ export const submitReview = defineRoute({
 });
 
 export const submitGateReview = defineRoute({
+  operationId: 'submitGateReview',
   method: 'POST',
   path: '/api/work-items/:id/gates/:gate/review',
   summary: 'Submit a review for the named gate (it must be the one waiting)',

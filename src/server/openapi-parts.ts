@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import { ErrorBodySchema } from '../contract/error-body.js';
+import type { RouteContract } from '../contract/route.js';
+import { classifyRoute } from '../core/perimeter/routes.js';
+import { SESSION_COOKIE } from '../runtime/auth/auth-service.js';
+
+/*
+ * What the OpenAPI document says beyond each route's own description: how a caller proves who it
+ * is, and the refusals every route of a kind can answer. Drawn from the perimeter's own route
+ * classes (core/perimeter/routes.ts), so the document and the server cannot disagree on which
+ * route needs what.
+ */
+
+const LOOPBACK =
+  'Needed only when Jig listens off loopback (`jig serve --bind`): on the default loopback bind every route answers without it.';
+
+export const SECURITY_SCHEMES = {
+  bearerToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: `The MCP token (the file \`run/mcp-token\` in JIG_HOME; \`jig admin rotate-tokens --mcp\` replaces it) as \`Authorization: Bearer <token>\`: every route. ${LOOPBACK}`,
+  },
+  triggerToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: `The trigger token (the file \`run/trigger-token\` in JIG_HOME) as \`Authorization: Bearer <token>\`: valid on \`POST /api/triggers\` only. ${LOOPBACK}`,
+  },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: `The board's login session (\`POST /api/auth/login\` with the password of access.yaml sets it). ${LOOPBACK}`,
+  },
+} as const;
+
+type Requirement = Partial<Record<keyof typeof SECURITY_SCHEMES, string[]>>;
+
+/** Any of these proves the caller (the document's top level: what most routes take). */
+export const GUARDED: Requirement[] = [{ bearerToken: [] }, { session: [] }];
+
+/** The requirement of one route: none for the open and login routes, one more for the triggers. */
+export function securityOf(route: Pick<RouteContract, 'method' | 'path'>): Requirement[] {
+  switch (classifyRoute(route.method, route.path)) {
+    case 'open':
+    case 'login':
+      return [];
+    case 'trigger':
+      return [...GUARDED, { triggerToken: [] }];
+    case 'guarded':
+      return GUARDED;
+  }
+}
+
+const error = (why: string): z.ZodType => ErrorBodySchema.describe(why);
+
+/**
+ * The refusals a route can answer whatever its handler does (docs/errors.md): the perimeter's,
+ * the checks of what was sent, the body parser's. A route's own `responses` say more and win.
+ */
+export function declaredErrors(route: RouteContract): Record<number, z.ZodType> {
+  const out: Record<number, z.ZodType> = {};
+  const checked = route.params ?? route.query ?? route.body ?? route.headers;
+  if (checked) out[400] = error('bad_request: a parameter, the query or the body does not match this route');
+  if (route.body)
+    out[400] = error('bad_request or invalid_json: the body is not JSON, or does not match this route');
+  const kind = classifyRoute(route.method, route.path);
+  if (kind === 'guarded' || kind === 'trigger')
+    out[401] = error('login_required: off loopback, no valid token or session was sent');
+  const write = route.method !== 'GET';
+  out[403] = error(
+    write
+      ? 'host_not_allowed, cross_site_write (a browser write from another origin) or remote_needs_password'
+      : 'host_not_allowed or remote_needs_password',
+  );
+  if (route.body) {
+    out[413] = error('payload_too_large: the body is over the limit');
+    out[415] = error('unsupported_media_type: the body is not application/json');
+  }
+  return out;
+}
