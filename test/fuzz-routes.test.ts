@@ -31,6 +31,10 @@ const WRITABLE = new Set(['policy.yaml', 'repos.yaml', 'notify.yaml', 'theme.yam
 let world: World;
 let configBefore: Record<string, string>;
 let operations: Operation[];
+/** The statuses the document declares, per operation (`METHOD /path/{param}`). */
+const declared = new Map<string, Set<string>>();
+/** Codes of refusals that come before any route is matched: not an operation's to declare. */
+const NOT_ROUTED = new Set(['route_not_found', 'headers_too_large']);
 
 beforeAll(async () => {
   world = await makeWorld();
@@ -39,6 +43,9 @@ beforeAll(async () => {
   expect(doc.status).toBe(200);
   // The routes the document leaves out (the board, the viewers, /mcp) are fuzzed all the same.
   operations = [...operationsOf(doc.json), ...hiddenOperations()];
+  for (const [path, methods] of Object.entries(doc.json.paths as Record<string, Record<string, any>>))
+    for (const [method, op] of Object.entries(methods))
+      declared.set(`${method.toUpperCase()} ${path}`, new Set(Object.keys(op.responses ?? {})));
 }, 120_000);
 
 afterAll(async () => {
@@ -92,6 +99,8 @@ describe('fuzz of every route in /openapi.json', () => {
   const failures: Failure[] = [];
   const covered = new Map<string, number>();
   const answers = new Map<string, Map<string, number>>();
+  /** Per operation, each status (with its code) answered to a case sent with its own method. */
+  const statuses = new Map<string, Set<string>>();
   let order: { c: FuzzCase }[] = [];
 
   beforeAll(() => {
@@ -115,6 +124,11 @@ describe('fuzz of every route in /openapi.json', () => {
         const key = `${c.kind === 'valid' ? 'valid:' : ''}${'error' in a ? 'none' : `${a.status}${/"code":"(\w+)"/.exec(a.text)?.[1] ?? ''}`}`;
         const tally = answers.get(c.op) ?? new Map<string, number>();
         answers.set(c.op, tally.set(key, (tally.get(key) ?? 0) + 1));
+        // A case sent with another method is another operation's (or none's).
+        if (c.kind !== 'method' && !('error' in a)) {
+          const keys = statuses.get(c.op) ?? new Set<string>();
+          statuses.set(c.op, keys.add(`${a.status}${/"code":"(\w+)"/.exec(a.text)?.[1] ?? ''}`));
+        }
         const why = judge(c, a);
         if (why) failures.push(failure(c, a, why));
       });
@@ -140,6 +154,21 @@ describe('fuzz of every route in /openapi.json', () => {
         );
     expect(sent).toBe(order.length);
     expect(operations.filter((op) => !covered.has(`${op.method} ${op.path}`))).toEqual([]);
+  });
+
+  it('answered, for each operation in the document, only the statuses the document declares for it', () => {
+    const undeclared = new Map<string, string[]>();
+    for (const [op, keys] of statuses) {
+      const ours = declared.get(op);
+      if (!ours) continue; // a route the document leaves out
+      for (const key of keys) {
+        const m = /^(\d{3})(\w*)$/.exec(key);
+        // Refused before any route is matched: a path no route has, a request line too long.
+        if (!m || NOT_ROUTED.has(m[2]!)) continue;
+        if (!ours.has(m[1]!)) undeclared.set(op, [...(undeclared.get(op) ?? []), key]);
+      }
+    }
+    expect(Object.fromEntries(undeclared)).toEqual({});
   });
 
   it('the WebSocket handshake with bad after_seq values or malformed headers answers 4xx or a clean stream', async () => {

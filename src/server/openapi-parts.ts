@@ -56,25 +56,29 @@ const error = (why: string): z.ZodType => ErrorBodySchema.describe(why);
 /**
  * The refusals a route can answer whatever its handler does (docs/errors.md): the perimeter's,
  * the checks of what was sent, the body parser's. A route's own `responses` say more and win.
+ * (Checked against what the route fuzz gets back: test/fuzz-routes.test.ts.)
  */
 export function declaredErrors(route: RouteContract): Record<number, z.ZodType> {
   const out: Record<number, z.ZodType> = {};
-  const checked = route.params ?? route.query ?? route.body ?? route.headers;
-  if (checked) out[400] = error('bad_request: a parameter, the query or the body does not match this route');
-  if (route.body)
-    out[400] = error('bad_request or invalid_json: the body is not JSON, or does not match this route');
+  const write = route.method !== 'GET';
+  out[400] = error(
+    write
+      ? 'invalid_json (the body is not JSON) or bad_request (a request Jig cannot read)'
+      : 'bad_request: a request Jig cannot read (a GET with a body)',
+  );
   const kind = classifyRoute(route.method, route.path);
   if (kind === 'guarded' || kind === 'trigger')
     out[401] = error('login_required: off loopback, no valid token or session was sent');
-  const write = route.method !== 'GET';
   out[403] = error(
     write
       ? 'host_not_allowed, cross_site_write (a browser write from another origin) or remote_needs_password'
       : 'host_not_allowed or remote_needs_password',
   );
-  if (route.body) {
+  if (route.params) out[404] = error('not found: no such thing by that name');
+  if (write) {
     out[413] = error('payload_too_large: the body is over the limit');
-    out[415] = error('unsupported_media_type: the body is not application/json');
+    out[415] = error('unsupported_media_type: a body that is not application/json');
   }
+  out[422] = error('validation_failed: a parameter, the query or the body does not match this route');
   return out;
 }
