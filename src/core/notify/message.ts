@@ -1,4 +1,5 @@
 import type { NotifyFile } from '../../contract/config/notify.js';
+import { graphemeCut, utf16Length } from '../text/graphemes.js';
 
 /** What a notification says of one event: the facts every format is built from. */
 export interface NotifyFacts {
@@ -51,11 +52,7 @@ export function notifyText(f: NotifyFacts, max = Infinity): string {
 /** `text` cut to at most `room` UTF-16 code units, the ellipsis included, between grapheme clusters. */
 function shortened(text: string, room: number): string {
   const ELLIPSIS = '…';
-  let cut = 0;
-  for (const { segment, index } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
-    if (index + segment.length > room - ELLIPSIS.length) break;
-    cut = index + segment.length;
-  }
+  const cut = graphemeCut(text, room - ELLIPSIS.length, utf16Length);
   return `${text.slice(0, cut).trimEnd()}${ELLIPSIS}`;
 }
 

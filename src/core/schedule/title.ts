@@ -5,6 +5,7 @@ import {
   LINE_BREAK,
   TITLE_MAX,
 } from '../items/title-rules.js';
+import { graphemeCut } from '../text/graphemes.js';
 
 /**
  * Cleaning a schedule's title and description before its item is filed (spec: Schedule titles).
@@ -50,13 +51,7 @@ function stack(top: string, body: string): string {
  * half; only a single cluster longer than `max` (never in real text) is cut between code points.
  */
 function cutIndex(text: string, max: number): number {
-  let kept = 0;
-  let cut = 0;
-  for (const { segment, index } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
-    kept += codePointLength(segment);
-    if (kept > max) break;
-    cut = index + segment.length;
-  }
+  const cut = graphemeCut(text, max, codePointLength);
   if (cut > 0) return cut;
   let i = 0;
   for (let n = 0; n < max; n++) i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
