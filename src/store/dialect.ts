@@ -14,5 +14,8 @@ export function onPostgres(db: Kysely<Database> | Transaction<Database>): boolea
  * U+FFFD in its place; SQLite keeps it. What a write answers is then what a read will.
  */
 export function storedText(db: Kysely<Database> | Transaction<Database>, s: string): string {
-  return s.includes('\0') && onPostgres(db) ? s.replaceAll('\0', '\uFFFD') : s;
+  return onPostgres(db) ? postgresText(s) : s;
 }
+
+/** `s` as PostgreSQL's text can hold it: U+FFFD for each U+0000. */
+export const postgresText = (s: string): string => (s.includes('\0') ? s.replaceAll('\0', '\uFFFD') : s);

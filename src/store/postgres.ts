@@ -19,6 +19,7 @@ import {
   type TransactionSettings,
   type UnknownRow,
 } from 'kysely';
+import { postgresText } from './dialect.js';
 import type { Migration } from './migration-type.js';
 import { StoreRefusedError } from './store-error.js';
 import { postgresLease } from './leader.js';
@@ -65,7 +66,7 @@ function withoutNul(c: DatabaseConnection): DatabaseConnection {
     q.parameters.some((p) => typeof p === 'string' && p.includes('\0'))
       ? {
           ...q,
-          parameters: q.parameters.map((p) => (typeof p === 'string' ? p.replaceAll('\0', '\uFFFD') : p)),
+          parameters: q.parameters.map((p) => (typeof p === 'string' ? postgresText(p) : p)),
         }
       : q;
   return new Proxy(c, {
