@@ -9,10 +9,9 @@ import Fastify, {
   type FastifyReply,
 } from 'fastify';
 import swagger from '@fastify/swagger';
-import { GUARDED, SECURITY_SCHEMES } from './openapi-parts.js';
+import { documentTransform, GUARDED, SECURITY_SCHEMES } from './openapi-parts.js';
 import websocket, { type WebsocketPluginOptions } from '@fastify/websocket';
 import {
-  jsonSchemaTransform,
   jsonSchemaTransformObject,
   validatorCompiler,
   type ZodTypeProvider,
@@ -148,7 +147,7 @@ export async function buildApp(inst: Services): Promise<{ app: FastifyInstance; 
       components: { securitySchemes: SECURITY_SCHEMES },
       security: GUARDED,
     },
-    transform: jsonSchemaTransform,
+    transform: documentTransform,
     // The named schemas (a chain's plan, which nests itself) as components the routes refer to.
     transformObject: jsonSchemaTransformObject,
   });

@@ -1,6 +1,7 @@
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { ErrorBodySchema } from '../contract/error-body.js';
 import type { RouteContract } from '../contract/route.js';
+import { ErrorBodySchema } from '../contract/error-body.js';
 import { classifyRoute } from '../core/perimeter/routes.js';
 import { SESSION_COOKIE } from '../runtime/auth/auth-service.js';
 
@@ -53,32 +54,61 @@ export function securityOf(route: Pick<RouteContract, 'method' | 'path'>): Requi
 
 const error = (why: string): z.ZodType => ErrorBodySchema.describe(why);
 
+/** The refusals' schemas, built once: every route refers to the same few. */
+const REFUSED = {
+  readWrite: error('invalid_json (the body is not JSON) or bad_request (a request Jig cannot read)'),
+  readGet: error('bad_request: a request Jig cannot read (a GET with a body)'),
+  login: error('login_required: off loopback, no valid token or session was sent'),
+  perimeterWrite: error(
+    'host_not_allowed, cross_site_write (a browser write from another origin) or remote_needs_password',
+  ),
+  perimeterGet: error('host_not_allowed or remote_needs_password'),
+  notFound: error('not found: no such thing by that name'),
+  tooLarge: error('payload_too_large: the body is over the limit'),
+  mediaType: error('unsupported_media_type: a body that is not application/json'),
+  invalid: error('validation_failed: a parameter, the query or the body does not match this route'),
+};
+
+/** What decides a route's refusals: its method, its path, and whether it takes params or a body. */
+interface RouteShape {
+  method: string;
+  path: string;
+  params: boolean;
+  body: boolean;
+}
+
 /**
  * The refusals a route can answer whatever its handler does (docs/errors.md): the perimeter's,
  * the checks of what was sent, the body parser's. A route's own `responses` say more and win.
  * (Checked against what the route fuzz gets back: test/fuzz-routes.test.ts.)
  */
-export function declaredErrors(route: RouteContract): Record<number, z.ZodType> {
-  const out: Record<number, z.ZodType> = {};
+export function declaredErrors(route: RouteShape): Record<number, z.ZodType> {
   const write = route.method !== 'GET';
-  out[400] = error(
-    write
-      ? 'invalid_json (the body is not JSON) or bad_request (a request Jig cannot read)'
-      : 'bad_request: a request Jig cannot read (a GET with a body)',
-  );
   const kind = classifyRoute(route.method, route.path);
-  if (kind === 'guarded' || kind === 'trigger')
-    out[401] = error('login_required: off loopback, no valid token or session was sent');
-  out[403] = error(
-    write
-      ? 'host_not_allowed, cross_site_write (a browser write from another origin) or remote_needs_password'
-      : 'host_not_allowed or remote_needs_password',
-  );
-  if (route.params) out[404] = error('not found: no such thing by that name');
+  const out: Record<number, z.ZodType> = {
+    400: write ? REFUSED.readWrite : REFUSED.readGet,
+    403: write ? REFUSED.perimeterWrite : REFUSED.perimeterGet,
+    422: REFUSED.invalid,
+  };
+  if (kind === 'guarded' || kind === 'trigger') out[401] = REFUSED.login;
+  if (route.params) out[404] = REFUSED.notFound;
   if (write) {
-    out[413] = error('payload_too_large: the body is over the limit');
-    out[415] = error('unsupported_media_type: a body that is not application/json');
+    out[413] = REFUSED.tooLarge;
+    out[415] = REFUSED.mediaType;
   }
-  out[422] = error('validation_failed: a parameter, the query or the body does not match this route');
   return out;
 }
+
+/**
+ * The document's transform: each route's refusals added to what it declares, then zod's schemas
+ * as JSON Schema. Added here, when the document is drawn, rather than to the routes themselves:
+ * the serializer answers any catalogue error without them (serializer.ts), and as route schemas
+ * they cost every start a serializer per status per route (about 4 MiB of memory).
+ */
+export const documentTransform: typeof jsonSchemaTransform = (input) => {
+  const { schema, url, route } = input;
+  const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
+  const errors = declaredErrors({ method, path: url, params: 'params' in schema, body: 'body' in schema });
+  const response = { ...errors, ...(schema.response as Record<number, unknown> | undefined) };
+  return jsonSchemaTransform({ ...input, schema: { ...schema, response } });
+};

@@ -11,7 +11,7 @@ import type {
 import type { WebsocketHandler } from '@fastify/websocket';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RouteContract } from '../contract/route.js';
-import { declaredErrors, securityOf } from './openapi-parts.js';
+import { securityOf } from './openapi-parts.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -111,8 +111,9 @@ function schemaOf<R extends RouteContract>(route: R): SchemaFor<R> {
   if (route.query) s.querystring = route.query;
   if (route.body) s.body = route.body;
   if (route.headers) s.headers = route.headers;
-  // The refusals any route of its kind can answer, then what the route itself says.
-  s.response = { ...declaredErrors(route), ...route.responses };
+  // The refusals any route of its kind can answer are added when the document is drawn
+  // (openapi-parts.ts documentTransform).
+  if (route.responses) s.response = route.responses;
   // Built key by key so an absent part stays absent (Fastify and the OpenAPI transform test for
   // presence); the type is the description's own, which the object above has by construction.
   return s as SchemaFor<R>;
