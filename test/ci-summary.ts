@@ -5,9 +5,9 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
 /**
  * `.ci/run`'s closing lines, after the default reporter's: per project (sqlite, postgres), the ten
- * slowest files and the eight tests that took most of their time bound, then every failure again by name with its first message lines (CI keeps only the
- * tail of the output, and a failure scrolled out of it cannot be told from a flake), then the
- * counts. Writes every file's figures (its seconds, and when it started and ended in the run) to
+ * slowest files; the eight tests that took most of their time bound; every failure again by name
+ * with its first message lines (CI keeps only the tail of the output, and a failure scrolled out
+ * of it cannot be told from a flake); then the counts. Writes every file's figures (its seconds, and when it started and ended in the run) to
  * .cache/test-files.json for scripts/slow-files.mjs and docs/testing.md.
  */
 export default class CiSummary implements Reporter {

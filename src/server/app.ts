@@ -9,7 +9,6 @@ import Fastify, {
   type FastifyReply,
 } from 'fastify';
 import swagger from '@fastify/swagger';
-import { documentTransform, GUARDED, SECURITY_SCHEMES } from './openapi-parts.js';
 import websocket, { type WebsocketPluginOptions } from '@fastify/websocket';
 import {
   jsonSchemaTransformObject,
@@ -66,6 +65,7 @@ import { mergeRequestRoutes } from './routes/work-items/merge-requests.js';
 import { runRoutes } from './routes/work-items/run.js';
 import { sessionRoutes } from './routes/work-items/sessions.js';
 import { eventStreamRoutes } from './routes/ws/events.js';
+import { documentTransform, GUARDED, SECURITY_SCHEMES } from './openapi-parts.js';
 
 export interface RouteRecord {
   method: string;
