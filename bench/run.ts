@@ -14,6 +14,7 @@ const all = [
   'search',
   'claims',
   'mcp-burst',
+  'store-rules',
 ];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length > 0 ? wanted : all) {

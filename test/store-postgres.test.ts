@@ -70,7 +70,7 @@ async function item(db: Kysely<Database>, id: string): Promise<void> {
   const now = new Date().toISOString();
   // The columns a row needs; every other one has its default.
   await sql`INSERT INTO work_items (id, title, status, chain, repo, branch, source, created_at, updated_at)
-    VALUES (${id}, 'T', 'paused', 'c', '/r', 'b', 'api', ${now}, ${now})`.execute(db);
+    VALUES (${id}, 'T', 'paused', 'c', '/r', 'b', 'human', ${now}, ${now})`.execute(db);
 }
 
 describe('PostgreSQL as a store', () => {

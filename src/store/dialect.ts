@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
@@ -19,3 +19,9 @@ export function storedText(db: Kysely<Database> | Transaction<Database>, s: stri
 
 /** `s` as PostgreSQL's text can hold it: U+FFFD for each U+0000. */
 export const postgresText = (s: string): string => (s.includes('\0') ? s.replaceAll('\0', '\uFFFD') : s);
+
+/**
+ * A JSON column as text, for LIKE: jsonb on PostgreSQL (migration 32) has no LIKE, and its text
+ * form puts a space after each `:` and `,`, so patterns match one quoted name or value only.
+ */
+export const jsonText = (column: string): RawBuilder<string> => sql<string>`cast(${sql.ref(column)} as text)`;

@@ -63,7 +63,7 @@ const appendQuery = new Prepared<EventRow, never>(
 const appendCounted = (row: EventRow) =>
   sql<Row>`WITH s AS (UPDATE event_seq SET last = last + 1 WHERE id = 1 RETURNING last)
     INSERT INTO events (seq, work_item_id, type, "by", node, payload, at)
-    SELECT s.last, ${row.work_item_id}, ${row.type}, ${row.by}, ${row.node}, ${row.payload}, ${row.at} FROM s
+    SELECT s.last, ${row.work_item_id}, ${row.type}, ${row.by}, ${row.node}, ${row.payload}::jsonb, ${row.at}::timestamptz FROM s
     RETURNING *`;
 
 /** Appends one event; call inside the transaction of the change it records. */

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Store } from './database.js';
 import type { Database } from './schema.js';
 import { listColumns, listRecord, type ItemRecord } from './work-items.js';
+import { jsonText } from './dialect.js';
 
 export interface ItemFilter {
   statuses?: ItemStatus[];
@@ -82,7 +83,7 @@ export async function itemsToReclaim(db: Kysely<Database>): Promise<string[]> {
                 .select('e.seq')
                 .whereRef('e.work_item_id', '=', 'w.id')
                 .where('e.type', '=', 'work_item_abandoned')
-                .where('e.payload', 'like', '%"worktree_removed"%'),
+                .where(jsonText('e.payload'), 'like', '%"worktree_removed"%'),
             ),
           ),
         ]),

@@ -30,6 +30,8 @@ import { runEpoch } from './migrations/0028-run-epoch.js';
 import { searchCursor } from './migrations/0029-search-cursor.js';
 import { dependencies } from './migrations/0030-dependencies.js';
 import { taskSteers } from './migrations/0031-task-steers.js';
+import { typedColumns } from './migrations/0032-typed-columns.js';
+import { constraints } from './migrations/0033-constraints.js';
 
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
@@ -82,4 +84,6 @@ export const migrations: Migration[] = [
   searchCursor,
   dependencies,
   taskSteers,
+  typedColumns,
+  constraints,
 ];

@@ -19,7 +19,7 @@ import {
   type TransactionSettings,
   type UnknownRow,
 } from 'kysely';
-import { postgresText } from './dialect.js';
+import { needsCleaning, pgTypes, postgresParameter } from './postgres-values.js';
 import type { Migration } from './migration-type.js';
 import { StoreRefusedError } from './store-error.js';
 import { postgresLease } from './leader.js';
@@ -36,39 +36,21 @@ import type { Database } from './schema.js';
  *   lose updates. Every transaction therefore takes one advisory lock first, held to its commit:
  *   Jig's transactions are short and its write rate is a person's, so one writer at a time costs
  *   nothing measurable and keeps every existing read-modify-write correct across processes.
- * - Numbers: `bigint` and `numeric` come back from `pg` as strings; Jig's values (seq, counts,
- *   tokens, sums) fit a JavaScript number, so they are read as numbers.
+ * - Values: times, JSON and numbers are read back as SQLite gives them (postgres-values.ts).
  */
 
 /** The advisory lock key every write transaction takes (any constant; "jig" on a phone keypad). */
 export const WRITE_LOCK_KEY = 544;
 const WRITE_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
 
-const INT8 = 20;
-const NUMERIC = 1700;
-type Parser = (value: string) => unknown;
-const builtin = pg.types.getTypeParser as (oid: number, format?: 'text' | 'binary') => Parser;
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary'): Parser {
-    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
-    return builtin(oid, format);
-  },
-};
-
 /**
- * PostgreSQL text cannot hold U+0000, which SQLite stores: a string parameter carrying one is sent
- * with U+FFFD in its place, so a description or comment pasted with a NUL is kept (one character
- * shown as �) rather than refused with a 500. JSON columns are unaffected: JSON.stringify writes
- * the character as the six characters `\u0000`.
+ * PostgreSQL text cannot hold U+0000, which SQLite stores, nor jsonb the escape `\u0000`: a string
+ * parameter carrying one is sent with U+FFFD in its place, so a description or comment pasted with
+ * a NUL is kept (one character shown as �) rather than refused with a 500 (postgres-values.ts).
  */
 function withoutNul(c: DatabaseConnection): DatabaseConnection {
   const clean = (q: CompiledQuery): CompiledQuery =>
-    q.parameters.some((p) => typeof p === 'string' && p.includes('\0'))
-      ? {
-          ...q,
-          parameters: q.parameters.map((p) => (typeof p === 'string' ? postgresText(p) : p)),
-        }
-      : q;
+    q.parameters.some(needsCleaning) ? { ...q, parameters: q.parameters.map(postgresParameter) } : q;
   return new Proxy(c, {
     get(target, prop) {
       if (prop === 'executeQuery') return (q: CompiledQuery) => target.executeQuery(clean(q));
@@ -214,7 +196,7 @@ class Listener {
  * applied it first.
  */
 export async function openPostgres(url: string, migrations: Migration[]): Promise<PostgresOpen> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, types });
+  const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
   const db = new Kysely<Database>({ dialect: new SerialDialect({ pool }) });
   const listener = new Listener(url);
   // Migrations see an untyped schema (each knows the tables of its own time): a second Kysely on the

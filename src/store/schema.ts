@@ -19,12 +19,19 @@ export interface AuthSessionsTable {
   /** Ties the session to the password it was made with: a new password ends every older session. */
   password_tag: string;
   peer: string;
-  /** ISO 8601 UTC; compared as text, which orders correctly for this fixed-width form. */
+  /**
+   * ISO 8601 UTC (`toISOString()`); compared as text on SQLite, which orders correctly for this
+   * fixed-width form, and a timestamptz on PostgreSQL read back as the same string (migration 32).
+   */
   created_at: string;
   expires_at: string;
 }
 
-/** Work items (migration 3). JSON columns hold objects as text; the store parses them. */
+/**
+ * Work items (migration 3). JSON columns hold objects as text (jsonb on PostgreSQL, read back as
+ * text); the store parses them. Closed sets and the rows that name an item are held by the
+ * database too (migration 33).
+ */
 export interface WorkItemsTable {
   id: string;
   title: string;

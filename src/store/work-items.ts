@@ -9,7 +9,7 @@ import { ItemWorkspace } from '../contract/item-workspace.js';
 import { ITEM_SOURCES, type ItemSource } from '../contract/items.js';
 import { readFrozen, writeFrozen } from './item-state.js';
 import { endedStatuses } from '../core/items/status.js';
-import { storedText } from './dialect.js';
+import { jsonText, storedText } from './dialect.js';
 import { Prepared } from './prepared.js';
 import type { Database, WorkItemsTable } from './schema.js';
 
@@ -414,7 +414,7 @@ export async function openAddonPins(db: Db): Promise<Map<string, Set<string>>> {
     .selectFrom('work_items')
     .select(['id', 'chain_definition'])
     .where('status', 'not in', endedStatuses)
-    .where('chain_definition', 'like', '%"addons"%')
+    .where(jsonText('chain_definition'), 'like', '%"addons"%')
     .execute();
   const out = new Map<string, Set<string>>();
   for (const r of rows) {

@@ -17,7 +17,7 @@ export function runningItemRows(
     chain: 'bench',
     repo: '/bench',
     branch: `jig/${id}`,
-    source: 'api',
+    source: 'human',
     attachments: '[]',
     agent_overrides: '{}',
     node_overrides: '{}',

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { pgTypes } from '../../src/store/postgres-values.js';
 
 /*
  * The store a test's server uses, SQLite (the default) or PostgreSQL: in the postgres project
@@ -68,7 +69,8 @@ export async function dbAll<T = Record<string, unknown>>(
       db.close();
     }
   }
-  const c = new pg.Client({ connectionString: `${base}/${databaseOf(home)}` });
+  // Values read as the store reads them: times as ISO strings, JSON as its text.
+  const c = new pg.Client({ connectionString: `${base}/${databaseOf(home)}`, types: pgTypes });
   await c.connect();
   try {
     return (await c.query(numbered(sql), params)).rows as T[];
@@ -89,7 +91,7 @@ export async function dbRun(home: string, sql: string, params: unknown[] = []): 
     }
     return;
   }
-  const c = new pg.Client({ connectionString: `${base}/${databaseOf(home)}` });
+  const c = new pg.Client({ connectionString: `${base}/${databaseOf(home)}`, types: pgTypes });
   await c.connect();
   try {
     await c.query(numbered(sql), params);

@@ -34,6 +34,7 @@ import { fileTrigger, type TriggerFiled } from './trigger-intake.js';
 import { reclaimWorktree } from './reclaim.js';
 import { afterChange, filedStatus, withWaits, writeAfter } from './item-links.js';
 import { cancelPreviewOf } from './cancel-preview.js';
+import { decodeCursor, encodeCursor } from '../../core/items/list-cursor.js';
 import type { CancelPreview } from '../../contract/routes/work-items/moves.js';
 
 const moveEvents = {
@@ -177,13 +178,9 @@ export class ItemsService {
         });
       }
     }
-    let cursor: { created_at: string; id: string } | undefined;
-    if (q.cursor) {
-      const [created_at, id] = Buffer.from(q.cursor, 'base64url').toString('utf8').split('|');
-      if (!created_at || !id)
-        throw new JigError('validation_failed', { reason: 'query.cursor: not a cursor this server gave' });
-      cursor = { created_at, id };
-    }
+    const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
+    if (cursor === null)
+      throw new JigError('validation_failed', { reason: 'query.cursor: not a cursor this server gave' });
     const page = await listItems(this.deps.store, {
       statuses: statuses as ItemStatus[],
       repo: q.repo,
@@ -199,8 +196,7 @@ export class ItemsService {
         this.deps.store,
         page.rows.map((r) => toDto(r, budget)),
       ),
-      next_cursor:
-        page.more && last ? Buffer.from(`${last.created_at}|${last.id}`).toString('base64url') : null,
+      next_cursor: page.more && last ? encodeCursor(last) : null,
       total: page.total,
     };
   }
