@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAccess } from './commands/access.js';
 import { registerAdmin } from './commands/admin.js';
+import { registerChain } from './commands/chain.js';
 import { registerServe } from './commands/serve.js';
 import { registerItem } from './commands/item.js';
 import { registerRepo } from './commands/repo.js';
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerAccess(program);
   registerRepo(program);
   registerItem(program);
+  registerChain(program);
   registerView(program);
   registerCompletion(program);
   usageAfterErrors(program, []);

@@ -111,6 +111,11 @@ export const errorCatalogue = {
       'Idempotency-Key {key} was used within the last 24 hours for a different request; send a new key for a new item',
   },
   item_not_found: { status: 404, template: 'no work item {id}' },
+  chain_test_running: {
+    status: 409,
+    template: 'a chain test is running ({chain}); one runs at a time: try again when it ends',
+  },
+  chain_test_unavailable: { status: 503, template: 'the chain test could not run: {reason}' },
   harness_not_testable: {
     status: 409,
     template: 'harness {harness} cannot be tested: {reason}',

@@ -124,7 +124,12 @@ export class SessionRunner {
     const exitPath = join(this.paths.resultsDir, `${id}.exit`);
     const logPath = join(this.paths.logsDir, `${id}.log`);
     for (const p of [resultPath, exitPath]) rmSync(p, { force: true });
-    const env: Record<string, string> = { ...req.env, JIG_SESSION_ID: id, JIG_RESULT_PATH: resultPath };
+    const env: Record<string, string> = {
+      ...req.env,
+      JIG_SESSION_ID: id,
+      JIG_RESULT_PATH: resultPath,
+      JIG_TASK_PATH: req.taskPath,
+    };
     if (req.brief !== undefined) {
       const briefPath = jailed?.briefPath ?? join(this.paths.resultsDir, `${id}.brief.md`);
       // 'wx': never through something already at the path (the results folder is writable by tasks).

@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import { later } from '../lazy.js';
+
+export function registerChain(program: Command): void {
+  const chain = program.command('chain').description('work on chains: test one before it spends');
+  chain
+    .command('test')
+    .argument('<chain>', 'chain id')
+    .description(
+      'walk the chain with the real engine in a throwaway home, agents answered and gates decided by a script (docs/chain-tests.md); exits 1 when the run or an expectation fails',
+    )
+    .requiredOption('--script <file>', 'the script (YAML or JSON): tasks, default, gates, expect, timeout_s')
+    .option('--repo <path>', 'the connected repository to clone for the run (default: the only one)')
+    .option('--json', 'print the report as JSON')
+    .action(later(() => import('./chain-test-actions.js'), 'chainTest'));
+}

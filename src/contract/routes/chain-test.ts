@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { ChainTestReport, ChainTestScript } from '../chain-test.js';
+import { ErrorBodySchema } from '../error-body.js';
+import { defineRoute } from '../route.js';
+import { ChainIdParams } from '../templates.js';
+import { ChainUnresolved } from './templates.js';
+
+export const ChainTestBody = ChainTestScript.extend({
+  repo: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('the connected repository the test clones (its path); default: the only one connected'),
+});
+
+export const testChain = defineRoute({
+  operationId: 'testChain',
+  method: 'POST',
+  path: '/api/templates/chains/:id/test',
+  summary:
+    'Walk a chain with the real engine in a throwaway home and server, each agent answered and each gate decided by the script; answer the path taken, the sessions and what the script expected (docs/chain-tests.md)',
+  tags: ['templates'],
+  params: ChainIdParams,
+  body: ChainTestBody,
+  responses: {
+    200: ChainTestReport,
+    404: ErrorBodySchema,
+    409: ErrorBodySchema,
+    422: ChainUnresolved,
+    503: ErrorBodySchema,
+  },
+});
