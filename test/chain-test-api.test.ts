@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentSetup } from './helpers/agents.js';
@@ -123,5 +123,34 @@ describe('testing a chain through the API and the CLI', () => {
     expect(fine.code).toBe(0);
     expect(JSON.parse(fine.stdout)).toMatchObject({ ok: true, status: 'completed' });
     expect(existsSync(join(home, 'ship-test.yaml'))).toBe(true);
+  });
+
+  it('jig admin templates test runs every script beside its chain and exits 1 when one fails', async () => {
+    const { home } = await agentSetup({ shipping }, { home: tempHome() });
+    const none = await runJig(['admin', 'templates', 'test'], { JIG_HOME: home });
+    expect(none).toEqual({
+      code: 0,
+      stdout: 'no chain tests: put scripts in chains/<id>.tests/*.yaml (docs/chain-tests.md)\n',
+      stderr: '',
+    });
+    const dir = join(home, 'config', 'chains', 'shipping.tests');
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, 'a-approve.yaml'),
+      'gates: {ship: approve}\ndefault: {}\nexpect: {completes: true}\n',
+    );
+    writeFileSync(
+      join(dir, 'b-stops.yaml'),
+      'gates: {ship: approve}\ndefault: {}\nexpect: {completes: false}\n',
+    );
+    writeFileSync(join(dir, 'notes.txt'), 'not a script');
+    const r = await runJig(['admin', 'templates', 'test', '--json'], { JIG_HOME: home });
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.tests.map((t: any) => [t.chain, t.file.slice(dir.length + 1), t.ok, t.report.ended])).toEqual([
+      ['shipping', 'a-approve.yaml', true, 'completed'],
+      ['shipping', 'b-stops.yaml', false, 'completed'],
+    ]);
+    expect(out.failed).toBe(1);
   });
 });

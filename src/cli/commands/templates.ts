@@ -33,6 +33,19 @@ export function registerTemplates(admin: Command): void {
     .action(later(() => import('./templates-actions.js'), 'templatesList'));
 
   templates
+    .command('test')
+    .description(
+      'run every chain test beside its chain (chains/<id>.tests/*.yaml) on the server; exits 1 when one fails (docs/chain-tests.md)',
+    )
+    .option(
+      '--dir <dir>',
+      'config directory (default: $JIG_CONFIG_DIR, else $JIG_HOME/config, else ~/.jig/config)',
+    )
+    .option('--repo <path>', 'the connected repository to clone for each run (default: the only one)')
+    .option('--json', 'print {tests: [{chain, file, ok, report | problem}], failed}')
+    .action(later(() => import('./chain-test-actions.js'), 'templatesTest'));
+
+  templates
     .command('library')
     .argument('[ref]', 'one component, `<section>.<name>` (e.g. tasks.implementer, nodes.verification)')
     .description('list the library components and what uses each, or show one component (YAML)')
