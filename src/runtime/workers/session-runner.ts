@@ -14,7 +14,7 @@ import {
   updateSession,
   type SessionRecord,
 } from '../../store/sessions.js';
-import { AgentWatch, agentStatus, startedFields, type AgentLaunch, type Usage } from './agent-session.js';
+import { AgentWatch, agentStatus, startedFields, type Usage } from './agent-session.js';
 import { Closing } from './closing.js';
 import { Crossings } from './crossings.js';
 import { background } from '../background.js';
@@ -28,27 +28,10 @@ import { inScope, type AgentHooks, type OverCap } from './item-spend.js';
 import { Launcher } from './launcher.js';
 import { jailEnding, reapContainer, refusalEvents, settleLogins } from '../sandbox/jail-end.js';
 import { prepareSandbox, sandboxOutputs, sandboxSummary } from '../sandbox/prepare.js';
-import type { SandboxRequest } from '../sandbox/request.js';
+import type { SessionRequest } from './session-request.js';
 import { endGroup, exitWritten, readExitCode, waitGone, type Known, type Launched } from './supervisor.js';
 
-export interface SessionRequest {
-  itemId: string;
-  node: string;
-  taskPath: string;
-  kind: string;
-  argv: string[];
-  cwd: string;
-  env: Record<string, string>;
-  timeCapS: number | null;
-  /** Jig's instruction for a repair or judge: written beside the result file, named by $JIG_FIX_BRIEF. */
-  brief?: string;
-  /** The workspace member a fanned-out run is for. */
-  member?: string;
-  /** An agent launch: its stream is read live for usage, and its status follows the agent rules. */
-  agent?: AgentLaunch;
-  /** The jail the task runs in (docs/sandbox.md); absent: as the server's user, with its reach. */
-  sandbox?: SandboxRequest;
-}
+export type { SessionRequest } from './session-request.js';
 
 /** What the runner works with: the store, the event log, the home's folders, the log and the clock. */
 export interface SessionRunnerDeps {
