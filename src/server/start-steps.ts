@@ -8,6 +8,7 @@ import {
   SILENCE_MS,
   type ProcessIdentity,
 } from '../runtime/engine/process-registry.js';
+import { removeLeftovers } from '../runtime/chain-test/run-chain-test.js';
 import type { HomePaths } from '../runtime/home/paths.js';
 import type { PreparedHome } from '../runtime/home/prepare-home.js';
 import { openStore, type Store } from '../store/database.js';
@@ -170,6 +171,8 @@ export function localUrl(bind: string, port: number): string {
  */
 export async function serveBeside(s: Services): Promise<Lease> {
   const { search, addons, schedules, feedback, beads, notifier, intake, engine, log } = s;
+  // What a chain test cut short by a stop of this server left (its own server, its home) goes.
+  removeLeftovers(s.paths.runDir);
   search.start();
   await search.indexTemplates();
   // A home older than the index (or one whose index was lost) is scanned once, in the background.

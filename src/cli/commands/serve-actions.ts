@@ -97,4 +97,25 @@ export async function serveForeground(opts: {
     const p: { signal: string; code: number } = pending;
     stop(p.signal, p.code);
   }
+  watchParent(() => stop('parent gone'));
 }
+
+/**
+ * A server started for another process (a chain test's own server, ADR 0041) is told that
+ * process's pid in JIG_EXIT_WITH_PARENT and stops once it is gone: a parent killed mid-test would
+ * otherwise leave a server and its agents running with nobody to end them.
+ */
+function watchParent(onGone: () => void): void {
+  const pid = Number(process.env.JIG_EXIT_WITH_PARENT);
+  if (!Number.isInteger(pid) || pid <= 1) return;
+  // process.ppid is read afresh each time: once the parent dies we are re-parented (to init or
+  // a subreaper), and a pid the system re-uses for another process does not fool this test.
+  const timer = setInterval(() => {
+    if (process.ppid === pid) return;
+    clearInterval(timer);
+    onGone();
+  }, PARENT_POLL_MS);
+  timer.unref();
+}
+
+const PARENT_POLL_MS = 500;

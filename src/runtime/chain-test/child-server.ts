@@ -29,7 +29,8 @@ export interface ChildServer {
 const START_MS = 30_000;
 
 export function startChildServer(home: string): Promise<ChildServer> {
-  const env: Record<string, string> = { JIG_HOME: home };
+  // It stops by itself once this process is gone (serve-actions.ts watchParent).
+  const env: Record<string, string> = { JIG_HOME: home, JIG_EXIT_WITH_PARENT: String(process.pid) };
   for (const k of KEPT) if (process.env[k] !== undefined) env[k] = process.env[k];
   const child: ChildProcess = spawn(
     process.execPath,

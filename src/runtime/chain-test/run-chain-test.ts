@@ -5,6 +5,7 @@ import { decisionFor, type ChainTestReport, type ChainTestScript } from '../../c
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
 import type { EventRecord } from '../../contract/events.js';
+import { liveServer } from '../home/pid-lock.js';
 import { startChildServer } from './child-server.js';
 import { buildReport, type EndState, type SessionRow } from './report.js';
 import { prepareTestHome } from './test-home.js';
@@ -29,7 +30,19 @@ export function removeLeftovers(tmp: string): void {
   } catch {
     return;
   }
-  for (const n of names) if (n.startsWith(PREFIX)) rmSync(join(tmp, n), { recursive: true, force: true });
+  for (const n of names) {
+    if (!n.startsWith(PREFIX)) continue;
+    // A test server still running there (its parent was killed before it noticed) is ended first.
+    const live = liveServer(join(tmp, n, 'home', 'run', 'jig.pid'));
+    if (live) {
+      try {
+        process.kill(live.pid, 'SIGKILL');
+      } catch {
+        // Gone in between.
+      }
+    }
+    rmSync(join(tmp, n), { recursive: true, force: true });
+  }
 }
 
 interface ItemView extends EndState {
