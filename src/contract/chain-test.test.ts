@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentScript, answerFor } from './chain-test.js';
+import { AgentScript, answerFor, CommandStubs, stubFor } from './chain-test.js';
 
 describe('a chain test script', () => {
   const script = AgentScript.parse({
@@ -29,5 +29,17 @@ describe('a chain test script', () => {
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.path).toEqual(['tasks', 'a.main.x']);
     expect(AgentScript.safeParse({ tasks: { 'a.main.x': { cost: 1 } } }).success).toBe(false);
+  });
+
+  it('stubs a command session by session, the last repeating; a task not stubbed has none', () => {
+    const stubs = CommandStubs.parse({ 'b.tests.unit': [{ exit_code: 1, output: 'FAIL' }, {}] });
+    expect([0, 1, 4].map((n) => stubFor(stubs, 'b.tests.unit', n))).toEqual([
+      { exit_code: 1, output: 'FAIL' },
+      { exit_code: 0, output: '' },
+      { exit_code: 0, output: '' },
+    ]);
+    expect(stubFor(stubs, 'b.tests.other', 0)).toBeNull();
+    const bad = CommandStubs.safeParse({ 'b.tests.unit': { exit_code: 256 } });
+    expect(bad.error?.issues[0]?.path).toEqual(['b.tests.unit', 'exit_code']);
   });
 });

@@ -81,8 +81,33 @@ export const ChainTestExpect = z
   .describe('what the run must show; a failed expectation fails the test');
 export type ChainTestExpect = z.infer<typeof ChainTestExpect>;
 
+/** What a stubbed command task (subprocess or builtin) does in place of its command. */
+export const CommandStub = z
+  .strictObject({
+    exit_code: z.number().int().min(0).max(255).default(0).describe('0 passes, anything else fails'),
+    output: z.string().default('').describe('what it prints (the session’s log, a failing test’s output)'),
+  })
+  .describe('one session of a stubbed command');
+export type CommandStub = z.infer<typeof CommandStub>;
+
+export const CommandStubs = z.record(
+  z.string().min(1),
+  z.union([CommandStub, z.array(CommandStub).min(1)]),
+);
+export type CommandStubs = z.infer<typeof CommandStubs>;
+
+/** The stub for a command task's `attempt`th session (0-based): a list's last entry repeats. */
+export function stubFor(stubs: CommandStubs, taskPath: string, attempt: number): CommandStub | null {
+  const s = stubs[taskPath];
+  if (s === undefined) return null;
+  return Array.isArray(s) ? (s[Math.min(attempt, s.length - 1)] ?? null) : s;
+}
+
 /** A whole chain test: the agents' answers, the gates' decisions, what to expect. */
 export const ChainTestScript = AgentScript.extend({
+  commands: CommandStubs.default({}).describe(
+    'command tasks (subprocess, builtin) answered by a stub instead of run: per task path, per session',
+  ),
   title: z.string().min(1).default('Chain test'),
   gates: z
     .record(z.string().min(1), z.union([GateDecision, z.array(GateDecision).min(1)]))

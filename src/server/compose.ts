@@ -24,6 +24,7 @@ import { DraftOps } from '../runtime/drafts/draft-ops.js';
 import { DraftPublisher } from '../runtime/drafts/publish.js';
 import { PolicyPreviewService } from '../runtime/drafts/policy-preview.js';
 import { Engine } from '../runtime/engine/engine.js';
+import { commandStubsFrom } from '../runtime/chain-test/command-stubs.js';
 import { Claims } from '../runtime/engine/claims.js';
 import { ProcessRegistry, type ProcessIdentity } from '../runtime/engine/process-registry.js';
 import { Workers } from '../runtime/workers/workers.js';
@@ -218,6 +219,7 @@ export function compose(f: Foundations): Services {
     workers,
     claims,
     registry,
+    ...stubs(commandStubsFrom(env)),
   });
   const items = new ItemsService({
     log,
@@ -356,3 +358,8 @@ export function compose(f: Foundations): Services {
   };
   return inst;
 }
+
+/** A chain test server's command stubs, when it has any (exactOptionalPropertyTypes: no undefined). */
+const stubs = (
+  s: ((taskPath: string) => string[] | null) | undefined,
+): { commandStub?: (taskPath: string) => string[] | null } => (s ? { commandStub: s } : {});

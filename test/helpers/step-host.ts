@@ -211,6 +211,7 @@ export async function bench(
     store,
     clock,
     events,
+    commandStub: () => null,
     item: async (x) => asStarted((await getItem(store.db, x))!),
     clockStop: (x) => clocks.stopIfCrossed(x),
     fence: {

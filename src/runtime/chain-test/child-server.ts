@@ -28,10 +28,11 @@ export interface ChildServer {
 /** How long a test server may take to listen (a cold start is about a second). */
 const START_MS = 30_000;
 
-export function startChildServer(home: string): Promise<ChildServer> {
+export function startChildServer(home: string, extra: Record<string, string> = {}): Promise<ChildServer> {
   // It stops by itself once this process is gone (serve-actions.ts watchParent).
   const env: Record<string, string> = { JIG_HOME: home, JIG_EXIT_WITH_PARENT: String(process.pid) };
   for (const k of KEPT) if (process.env[k] !== undefined) env[k] = process.env[k];
+  Object.assign(env, extra);
   const child: ChildProcess = spawn(
     process.execPath,
     [join(packageRoot, 'bin', 'jig.js'), 'serve', '--host', '127.0.0.1', '--port', '0'],

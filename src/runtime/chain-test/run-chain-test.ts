@@ -84,8 +84,9 @@ export async function runChainTest(opts: {
         addonsDir: opts.addonsDir,
         repo: opts.repo,
         agents: opts.script,
+        commands: opts.script.commands,
       });
-      server = await startChildServer(t.home);
+      server = await startChildServer(t.home, t.env);
     } catch (err) {
       throw new ChildFailed(err instanceof Error ? err.message : String(err));
     }

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { AgentScript, answerFor, type ScriptedAnswer } from '../../contract/chain-test.js';
+import { takeAttempt } from './attempt-counter.js';
 
 /*
  * The agent CLI of a chain test (issue 51, docs/chain-tests.md): it answers from a script instead of
@@ -21,20 +22,6 @@ const out = (o: unknown): void => void process.stdout.write(`${JSON.stringify(o)
 function fail(message: string): never {
   process.stderr.write(`scripted agent: ${message}\n`);
   process.exit(2);
-}
-
-/** This task's 0-based session count: one marker file per session, taken with O_EXCL (no race). */
-function takeAttempt(stateDir: string, taskPath: string): number {
-  const dir = join(stateDir, encodeURIComponent(taskPath));
-  mkdirSync(dir, { recursive: true });
-  for (let n = 0; ; n++) {
-    try {
-      closeSync(openSync(join(dir, String(n)), 'wx'));
-      return n;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  }
 }
 
 /** A path the script names, inside the worktree or refused (a script is data, not a way out). */

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument, stringify } from 'yaml';
-import type { AgentScript } from '../../contract/chain-test.js';
+import type { AgentScript, CommandStubs } from '../../contract/chain-test.js';
+import { STUBS_VARIABLE } from './command-stubs.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { writeScriptedAgent } from './scripted-harness.js';
 
@@ -18,6 +19,8 @@ export interface TestHome {
   home: string;
   /** The clone the test item is filed on. */
   repo: string;
+  /** What the test server's environment adds: where its command stubs are, when there are any. */
+  env: Record<string, string>;
 }
 
 /** Files of the config folder a run reads; everything else is left behind on purpose. */
@@ -42,6 +45,7 @@ export function prepareTestHome(opts: {
   addonsDir: string;
   repo: RepoEntry;
   agents: AgentScript;
+  commands: CommandStubs;
 }): TestHome {
   const home = join(opts.dir, 'home');
   const config = join(home, 'config');
@@ -66,5 +70,13 @@ export function prepareTestHome(opts: {
   execFileSync('git', ['-C', repo, 'remote', 'remove', 'origin'], { stdio: 'pipe' });
   const { path: _path, name: _name, ...settings } = opts.repo;
   writeFileSync(join(config, 'repos.yaml'), stringify({ repos: [{ ...settings, path: repo }] }));
-  return { home, repo };
+  const env: Record<string, string> = {};
+  if (Object.keys(opts.commands).length > 0) {
+    const file = join(opts.dir, 'agent', 'commands.json');
+    const state = join(opts.dir, 'agent', 'command-sessions');
+    mkdirSync(state, { recursive: true });
+    writeFileSync(file, JSON.stringify({ commands: opts.commands, state }));
+    env[STUBS_VARIABLE] = file;
+  }
+  return { home, repo, env };
 }

@@ -38,6 +38,11 @@ export interface EngineDeps {
   claims: Claims;
   /** This process among those sharing the store (its heartbeats, address and lead). */
   registry: ProcessRegistry;
+  /**
+   * A chain test's stubbed commands (ADR 0041): the argv that stands in for a command task's own,
+   * or null to run it. Absent on every real server.
+   */
+  commandStub?: (taskPath: string) => string[] | null;
 }
 
 /**

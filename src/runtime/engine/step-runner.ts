@@ -86,6 +86,8 @@ export interface StepHost {
   launches: TaskLaunches;
   /** Lets go of what setup wrote and someone changed since, root and members (setup-output.ts). */
   releaseSetupOutput(rec: StartedItem): Promise<void>;
+  /** A chain test's stub for a command task (EngineDeps.commandStub), or null to run its own. */
+  commandStub(taskPath: string): string[] | null;
 }
 
 /** How a step's tasks start; each runs in the item's worktree, or in `member`'s for a fanned-out run. */
@@ -165,21 +167,25 @@ function unitsOf(
   members: readonly MemberRun[],
   req: Pick<StepRequest, 'rec' | 'repo' | 'members' | 'step'>,
   skipped: ReadonlySet<string>,
+  stub: StepHost['commandStub'],
 ): Unit[] {
+  const specOf = (task: ModelTask, member: MemberRun | null): TaskSpec => {
+    if (skipped.has(task.path) || skipped.has(req.step.path))
+      return { kind: 'pass', note: 'skipped by an item draft' };
+    const spec = taskSpec(task, member?.repo ?? req.repo, member?.baseBranch ?? req.rec.base_branch ?? 'HEAD');
+    // A chain test's stub runs in place of a command: a subprocess the chain defines rightly, any
+    // builtin (what the repository lacks or has nothing to run for is not the chain's to test).
+    const stubbable = task.kind === 'builtin' || (task.kind === 'subprocess' && spec.kind === 'process');
+    const argv = stubbable ? stub(task.path) : null;
+    return argv ? { kind: 'process', argv } : spec;
+  };
   return tasks.flatMap((task) => {
     const fan = task.scope === 'each_repository' && members.length > 0;
     const chosen = members.filter((m) => !req.members || req.members.has(m.name));
     // The root takes part too where it has its own branch to publish or rebase.
     const rootToo = task.kind === 'forge' || (task.kind === 'builtin' && task.ref === 'jig.mr_rebase');
     const who = fan ? [...chosen, ...(rootToo ? [null] : [])] : [null];
-    return who.map((member) => ({
-      task,
-      member,
-      spec:
-        skipped.has(task.path) || skipped.has(req.step.path)
-          ? { kind: 'pass' as const, note: 'skipped by an item draft' }
-          : taskSpec(task, member?.repo ?? req.repo, member?.baseBranch ?? req.rec.base_branch ?? 'HEAD'),
-    }));
+    return who.map((member) => ({ task, member, spec: specOf(task, member) }));
   });
 }
 
@@ -216,7 +222,7 @@ export async function runStep(host: StepHost, req: StepRequest): Promise<StepRun
   const members = rec.workspace ? host.members(rec) : [];
   if (typeof members === 'string') return { kind: 'refuse', reason: members };
   // A step or task an applied item draft skipped passes without running (`scope_skipped`).
-  const units = unitsOf(tasks, members, req, await skippedScopes(db, rec.id));
+  const units = unitsOf(tasks, members, req, await skippedScopes(db, rec.id), (p) => host.commandStub(p));
   for (const { spec } of units) if (spec.kind === 'refuse') return { kind: 'refuse', reason: spec.reason };
   let walk = rec.walk;
   const resumed = walk.step_at ?? null;

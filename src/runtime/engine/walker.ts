@@ -75,6 +75,7 @@ export class Walker {
         member ? changedSince(member.cwd, member.baseRef) : changedSince(cwdOf(rec), rec.base_ref),
       launches: new Launches(r, this.p.waits),
       releaseSetupOutput: (rec) => releaseSetupOutput(r, rec),
+      commandStub: (path) => r.commandStub?.(path) ?? null,
     };
   }
 
