@@ -153,4 +153,44 @@ describe('testing a chain through the API and the CLI', () => {
     ]);
     expect(out.failed).toBe(1);
   });
+
+  it('tests the open draft of a chain when asked, the published chain otherwise; refuses a draft that does not check', async () => {
+    const { jig } = await agentSetup({ shipping }, { home: tempHome() });
+    const test = (body: unknown) =>
+      http(`${jig.url}/api/templates/chains/shipping/test`, { method: 'POST', body });
+    const put = (text: string) =>
+      http(`${jig.url}/api/drafts/chains/shipping/files/${encodeURIComponent('chains/shipping.yaml')}`, {
+        method: 'PUT',
+        body: { text },
+      });
+    const body = { default: {}, gates: { ship: 'approve', release: 'approve' }, draft: true };
+    const none = await test(body);
+    expect({ status: none.status, code: none.json.code, detail: none.json.detail }).toEqual({
+      status: 404,
+      code: 'not_found',
+      detail: 'a draft of chain shipping not found',
+    });
+    expect((await put(shipping.replace('id: ship\n', 'id: release\n'))).status).toBe(200);
+    const drafted = await test(body);
+    expect(drafted.status, drafted.text).toBe(200);
+    expect(drafted.json.path.map((p: { node: string | null }) => p.node)).toEqual([
+      'build',
+      'build',
+      'release',
+      'release',
+      null,
+    ]);
+    const published = await test({ ...body, draft: false });
+    expect(published.json.path.map((p: { node: string | null }) => p.node)).toEqual([
+      'build',
+      'build',
+      'ship',
+      'ship',
+      null,
+    ]);
+    expect((await put(`${shipping}\n  - id: x\n    kind: nonsense\n`)).status).toBe(200);
+    const broken = await test(body);
+    expect({ status: broken.status, code: broken.json.code }).toEqual({ status: 422, code: 'validation_failed' });
+    expect(broken.json.detail).toMatch(/^draft: chains\/shipping\.yaml/);
+  });
 });

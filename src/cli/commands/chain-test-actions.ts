@@ -37,7 +37,7 @@ function readScript(file: string): Record<string, unknown> | string {
 /** `jig chain test CHAIN --script FILE`. */
 export function chainTest(
   chain: string,
-  opts: { script: string; repo?: string; json?: boolean },
+  opts: { script: string; repo?: string; draft?: boolean; json?: boolean },
 ): Promise<void> {
   return runVerb(async () => {
     const script = readScript(opts.script);
@@ -48,6 +48,7 @@ export function chainTest(
     const r = await testChain(new JigClient(), chain, {
       ...script,
       ...(opts.repo !== undefined ? { repo: opts.repo } : {}),
+      ...(opts.draft ? { draft: true } : {}),
     });
     if (opts.json) printJson(r);
     else process.stdout.write(`${reportLines(r).join('\n')}\n`);

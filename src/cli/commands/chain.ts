@@ -11,6 +11,7 @@ export function registerChain(program: Command): void {
     )
     .requiredOption('--script <file>', 'the script (YAML or JSON): tasks, default, gates, expect, timeout_s')
     .option('--repo <path>', 'the connected repository to clone for the run (default: the only one)')
+    .option('--draft', "test the chain's open draft (the editor's unpublished changes) instead of its published text")
     .option('--json', 'print the report as JSON')
     .action(later(() => import('./chain-test-actions.js'), 'chainTest'));
 }

@@ -11,6 +11,10 @@ export const ChainTestBody = ChainTestScript.extend({
     .min(1)
     .optional()
     .describe('the connected repository the test clones (its path); default: the only one connected'),
+  draft: z
+    .boolean()
+    .default(false)
+    .describe('test the chain’s open draft (docs/drafts.md) instead of its published text: its files laid over the copied config'),
 });
 
 export const testChain = defineRoute({

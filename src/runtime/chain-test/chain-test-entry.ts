@@ -12,6 +12,11 @@ export interface ChainTestDeps {
   configDir: string;
   addonsDir: string;
   runDir: string;
+  /**
+   * The files of chain `id`'s open draft (config-relative path → text, null: removed); throws 404
+   * when it has none, 422 when the draft does not check.
+   */
+  draftFiles(id: string): Promise<Record<string, string | null>>;
 }
 
 // One at a time per server: a test is a whole server and its agents; two would halve each.
@@ -23,7 +28,9 @@ export async function testChainEntry(
   id: string,
   body: z.infer<typeof ChainTestBody>,
 ): Promise<ChainTestReport> {
-  d.resolvedChain(id);
+  // A draft is checked as a whole (its chain may not be published yet); else the published chain.
+  const overlay = body.draft ? await d.draftFiles(id) : null;
+  if (!overlay) d.resolvedChain(id);
   const entries = d.repos.entries();
   const repo =
     body.repo !== undefined ? d.repos.find(body.repo) : entries.length === 1 ? (entries[0] ?? null) : null;
@@ -40,10 +47,11 @@ export async function testChainEntry(
   running = id;
   try {
     removeLeftovers(d.runDir);
-    const { repo: _repo, ...script } = body;
+    const { repo: _repo, draft: _draft, ...script } = body;
     return await runChainTest({
       chain: id,
       script,
+      ...(overlay ? { overlay } : {}),
       configDir: d.configDir,
       addonsDir: d.addonsDir,
       repo,

@@ -70,6 +70,8 @@ export async function runChainTest(opts: {
   configDir: string;
   addonsDir: string;
   repo: RepoEntry;
+  /** A draft's files laid over the copied config (config-relative path → text, null: removed). */
+  overlay?: Record<string, string | null>;
   /** Where the test home goes (default: the system's temp folder); removed at the end. */
   tmp?: string;
 }): Promise<ChainTestReport> {
@@ -85,6 +87,7 @@ export async function runChainTest(opts: {
         repo: opts.repo,
         agents: opts.script,
         commands: opts.script.commands,
+        ...(opts.overlay ? { overlay: opts.overlay } : {}),
       });
       server = await startChildServer(t.home, t.env);
     } catch (err) {

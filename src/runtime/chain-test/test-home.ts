@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseDocument, stringify } from 'yaml';
 import type { AgentScript, CommandStubs } from '../../contract/chain-test.js';
 import { STUBS_VARIABLE } from './command-stubs.js';
@@ -22,6 +22,8 @@ export interface TestHome {
   /** What the test server's environment adds: where its command stubs are, when there are any. */
   env: Record<string, string>;
 }
+
+const DRAFT_FILE = /^(chains\/[a-z][a-z0-9_-]*\.yaml|library\.yaml)$/;
 
 /** Files of the config folder a run reads; everything else is left behind on purpose. */
 const COPIED = ['chains', 'library.yaml', 'policy.yaml'];
@@ -46,6 +48,7 @@ export function prepareTestHome(opts: {
   repo: RepoEntry;
   agents: AgentScript;
   commands: CommandStubs;
+  overlay?: Record<string, string | null>;
 }): TestHome {
   const home = join(opts.dir, 'home');
   const config = join(home, 'config');
@@ -53,6 +56,16 @@ export function prepareTestHome(opts: {
   for (const name of COPIED) {
     const from = join(opts.configDir, name);
     if (existsSync(from)) cpSync(from, join(config, name), { recursive: true });
+  }
+  for (const [file, text] of Object.entries(opts.overlay ?? {})) {
+    // A draft of the chains area holds chain files and library.yaml, nothing else.
+    if (!DRAFT_FILE.test(file)) throw new Error(`a draft file ${file} is not a chain or the library`);
+    const to = join(config, file);
+    if (text === null) rmSync(to, { force: true });
+    else {
+      mkdirSync(dirname(to), { recursive: true });
+      writeFileSync(to, text);
+    }
   }
   const policy = join(config, 'policy.yaml');
   if (existsSync(policy)) {

@@ -8,6 +8,7 @@ import {
 } from '../../contract/routes/templates.js';
 import { testChain } from '../../contract/routes/chain-test.js';
 import { testChainEntry } from '../../runtime/chain-test/chain-test-entry.js';
+import { JigError } from '../../contract/errors.js';
 import type { Services } from '../compose.js';
 import { reloadHandler } from '../reload-handler.js';
 import { routeFile } from '../route-file.js';
@@ -15,7 +16,7 @@ import { routeFile } from '../route-file.js';
 /** Chains, the library and steering as the server runs them. */
 export const templateRoutes = routeFile(
   import.meta.url,
-  (r, inst: Pick<Services, 'templates' | 'config' | 'repos' | 'paths'>) => {
+  (r, inst: Pick<Services, 'templates' | 'config' | 'repos' | 'paths' | 'configDrafts'>) => {
     const svc = inst.templates;
 
     r.serve(templatesReload, reloadHandler(inst));
@@ -29,6 +30,16 @@ export const templateRoutes = routeFile(
           configDir: inst.paths.configDir,
           addonsDir: inst.paths.addonsDir,
           runDir: inst.paths.runDir,
+          draftFiles: async (id) => {
+            const view = await inst.configDrafts.get('chains', id);
+            if (!view.draft) throw new JigError('not_found', { what: `a draft of chain ${id}` });
+            const problem = view.result.problems[0];
+            if (problem)
+              throw new JigError('validation_failed', {
+                reason: `draft: ${problem.file}${problem.line === null ? '' : `:${problem.line}`}: ${problem.message}`,
+              });
+            return view.files;
+          },
         },
         params.id,
         body,
