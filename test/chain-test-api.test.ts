@@ -64,6 +64,7 @@ describe('testing a chain through the API and the CLI', () => {
         { expect: 'completes: true', ok: true, actual: 'completed' },
         { expect: 'spent_below: 1', ok: true, actual: '$0.5' },
       ],
+      divergences: [],
     });
 
     const unknown = await test('nope', script);
@@ -190,7 +191,10 @@ describe('testing a chain through the API and the CLI', () => {
     ]);
     expect((await put(`${shipping}\n  - id: x\n    kind: nonsense\n`)).status).toBe(200);
     const broken = await test(body);
-    expect({ status: broken.status, code: broken.json.code }).toEqual({ status: 422, code: 'validation_failed' });
+    expect({ status: broken.status, code: broken.json.code }).toEqual({
+      status: 422,
+      code: 'validation_failed',
+    });
     expect(broken.json.detail).toMatch(/^draft: chains\/shipping\.yaml/);
   });
 });

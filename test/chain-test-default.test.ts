@@ -70,7 +70,15 @@ describe('a chain test of the seeded default chain', () => {
         gates: { spec_approval: [{ reject: 'Name the file.' }, 'approve'], plan_approval: 'approve' },
         expect: {
           stops: 'budget',
-          reaches: ['spec', 'spec_approval', 'plan', 'plan_approval', 'implementation', 'verification', 'work_brief'],
+          reaches: [
+            'spec',
+            'spec_approval',
+            'plan',
+            'plan_approval',
+            'implementation',
+            'verification',
+            'work_brief',
+          ],
           spent_below: 12,
         },
         timeout_s: 300,
@@ -131,9 +139,15 @@ describe('a chain test of the seeded default chain', () => {
     expect(report.spent_usd).toBeCloseTo(11, 10);
     expect(report.expectations.map((e) => `${e.ok ? 'ok' : 'FAILED'} ${e.expect}`)).toEqual([
       'ok stops: budget',
-      ...['spec', 'spec_approval', 'plan', 'plan_approval', 'implementation', 'verification', 'work_brief'].map(
-        (n) => `ok reaches: ${n}`,
-      ),
+      ...[
+        'spec',
+        'spec_approval',
+        'plan',
+        'plan_approval',
+        'implementation',
+        'verification',
+        'work_brief',
+      ].map((n) => `ok reaches: ${n}`),
       'ok spent_below: 12',
     ]);
     expect(branches(repo)).toEqual(before);
@@ -175,7 +189,10 @@ nodes:
       script: ChainTestScript.parse({
         tasks: { 'build.fix_loop.main.repair': { files: { 'fixed.txt': 'yes\n' } } },
         commands: {
-          'build.tests.unit': [{ exit_code: 1, output: 'FAIL unit: 1 of 3\n' }, { exit_code: 0, output: 'ok\n' }],
+          'build.tests.unit': [
+            { exit_code: 1, output: 'FAIL unit: 1 of 3\n' },
+            { exit_code: 0, output: 'ok\n' },
+          ],
         },
         expect: { completes: true },
         timeout_s: 120,
@@ -193,8 +210,6 @@ nodes:
       'build.tests.unit#2 done',
       'check.main.lint#1 failed',
     ]);
-    expect(report.expectations).toEqual([
-      { expect: 'completes: true', ok: false, actual: 'stopped' },
-    ]);
+    expect(report.expectations).toEqual([{ expect: 'completes: true', ok: false, actual: 'stopped' }]);
   });
 });

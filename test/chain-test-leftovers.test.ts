@@ -45,7 +45,10 @@ describe('a chain test server left behind', () => {
     // A shell stands in for the parent server: it starts `jig serve` with its own pid, then waits.
     const parent = spawn(
       'sh',
-      ['-c', `JIG_EXIT_WITH_PARENT=$$ "${process.execPath}" "${jigBin}" serve --host 127.0.0.1 --port 0 & wait`],
+      [
+        '-c',
+        `JIG_EXIT_WITH_PARENT=$$ "${process.execPath}" "${jigBin}" serve --host 127.0.0.1 --port 0 & wait`,
+      ],
       { env: shortEnv(home), stdio: 'ignore' },
     );
     if (parent.pid === undefined) throw new Error('sh did not start');
@@ -55,7 +58,9 @@ describe('a chain test server left behind', () => {
     started.push(child.pid);
     process.kill(parent.pid, 'SIGKILL');
     // A clean stop removes the pid file; a kill would leave it.
-    await eventually(() => !existsSync(pidPath), { what: 'the orphaned server to stop and remove its pid file' });
+    await eventually(() => !existsSync(pidPath), {
+      what: 'the orphaned server to stop and remove its pid file',
+    });
     expect(liveServer(pidPath)).toBeNull();
   });
 

@@ -54,14 +54,20 @@ export type ScriptedAnswers = z.infer<typeof ScriptedAnswers>;
 export const AgentScript = z.strictObject({
   tasks: z.record(z.string().min(1), ScriptedAnswers).default({}),
   default: ScriptedAnswer.optional().describe('the answer of a task the script does not name'),
+  strict: z
+    .boolean()
+    .default(false)
+    .describe('a list’s last answer does not repeat: a session past its end has no answer (a replay)'),
 });
 export type AgentScript = z.infer<typeof AgentScript>;
 
 /** The answer for a task's `attempt`th session (0-based): a list's last entry repeats. */
 export function answerFor(script: AgentScript, taskPath: string, attempt: number): ScriptedAnswer | null {
   const a = script.tasks[taskPath] ?? script.default ?? null;
-  if (a === null || !Array.isArray(a)) return a;
-  return a[Math.min(attempt, a.length - 1)] ?? null;
+  if (a === null) return null;
+  const list = Array.isArray(a) ? a : [a];
+  if (script.strict && attempt >= list.length) return null;
+  return list[Math.min(attempt, list.length - 1)] ?? null;
 }
 
 /** A person's decision at a gate: approve, or reject with a note (and, optionally, where to). */
@@ -90,10 +96,7 @@ export const CommandStub = z
   .describe('one session of a stubbed command');
 export type CommandStub = z.infer<typeof CommandStub>;
 
-export const CommandStubs = z.record(
-  z.string().min(1),
-  z.union([CommandStub, z.array(CommandStub).min(1)]),
-);
+export const CommandStubs = z.record(z.string().min(1), z.union([CommandStub, z.array(CommandStub).min(1)]));
 export type CommandStubs = z.infer<typeof CommandStubs>;
 
 /** The stub for a command task's `attempt`th session (0-based): a list's last entry repeats. */
@@ -153,5 +156,14 @@ export const ChainTestReport = z.object({
   spent_usd: z.number(),
   spent_tokens: z.number().int(),
   expectations: z.array(z.object({ expect: z.string(), ok: z.boolean(), actual: z.string() })),
+  divergences: z
+    .array(
+      z.object({
+        kind: z.enum(['no_answer', 'prompt_changed', 'route', 'unused', 'not_captured']),
+        task: z.string().nullable(),
+        detail: z.string(),
+      }),
+    )
+    .describe('a replay: where the chain went another way than the recording (empty for a script)'),
 });
 export type ChainTestReport = z.infer<typeof ChainTestReport>;

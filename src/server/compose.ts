@@ -25,6 +25,7 @@ import { DraftPublisher } from '../runtime/drafts/publish.js';
 import { PolicyPreviewService } from '../runtime/drafts/policy-preview.js';
 import { Engine } from '../runtime/engine/engine.js';
 import { commandStubsFrom } from '../runtime/chain-test/command-stubs.js';
+import { Recordings } from '../runtime/recordings/recordings.js';
 import { Claims } from '../runtime/engine/claims.js';
 import { ProcessRegistry, type ProcessIdentity } from '../runtime/engine/process-registry.js';
 import { Workers } from '../runtime/workers/workers.js';
@@ -89,6 +90,8 @@ export interface Services extends Instance {
   theme: ThemeSettings;
   mcpToken: TokenFile;
   updates: UpdateChecker;
+  /** Recordings of real runs, which chain tests replay (issue 51). */
+  recordings: Recordings;
   policySettings: PolicySettings;
   templateFiles: TemplateFiles;
   configDrafts: ConfigDrafts;
@@ -334,6 +337,12 @@ export function compose(f: Foundations): Services {
     harnessCatalog,
     theme: new ThemeSettings(writer),
     mcpToken,
+    recordings: new Recordings({
+      store,
+      home: paths.home,
+      runDir: paths.runDir,
+      now: () => new Date(clock.now()),
+    }),
     auth: new AuthService({ paths, log, access: f.access, store, peerToken: facts.peerToken, mcpToken }),
     updates: new UpdateChecker(f.version, env, clock),
     policySettings: new PolicySettings(writer, config, store),

@@ -1,13 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { testChain } from '../../client/chain-test.js';
 import { JigClient } from '../../client/http.js';
 import { defaultConfigDir } from '../../client/templates.js';
 import type { ChainTestReport } from '../../contract/chain-test.js';
+import { Recording } from '../../contract/recording.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, printJson, runVerb } from '../output.js';
 
-/** The report in lines: the path, the sessions, the spend, each expectation. */
+/** The report in lines: the path, the sessions, the spend, each expectation, each divergence. */
 export function reportLines(r: ChainTestReport): string[] {
   const lines = [`${r.chain}: ${r.ok ? 'ok' : 'FAILED'} — ended: ${r.ended}`];
   for (const s of r.path) lines.push(`  ${(s.node ?? '').padEnd(18)} ${s.detail}`);
@@ -18,6 +19,8 @@ export function reportLines(r: ChainTestReport): string[] {
     );
   lines.push(`spent: $${r.spent_usd}, ${r.spent_tokens} tokens`);
   for (const e of r.expectations) lines.push(`${e.ok ? 'ok  ' : 'FAIL'} ${e.expect} (was ${e.actual})`);
+  // A replay's differences from its recording.
+  for (const d of r.divergences) lines.push(`DIVERGES ${d.kind}: ${d.detail}`);
   return lines;
 }
 
@@ -34,19 +37,49 @@ function readScript(file: string): Record<string, unknown> | string {
   return script as Record<string, unknown>;
 }
 
+/**
+ * What `--replay` names: a recording file here (sent whole, its streams left out: the replay does
+ * not read them), else a recording of the server's home by name.
+ */
+function replayOf(given: string): { replay: string } | { recording: Recording } | string {
+  if (!existsSync(given)) return { replay: given };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(given, 'utf8'));
+  } catch (err) {
+    return `${given}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const r = Recording.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    return `${given}: not a recording (${i?.path.join('.') ?? ''}: ${i?.message ?? ''})`;
+  }
+  return { recording: { ...r.data, sessions: r.data.sessions.map((x) => ({ ...x, stream: '' })) } };
+}
+
 /** `jig chain test CHAIN --script FILE`. */
 export function chainTest(
   chain: string,
-  opts: { script: string; repo?: string; draft?: boolean; json?: boolean },
+  opts: { script?: string; replay?: string; repo?: string; draft?: boolean; json?: boolean },
 ): Promise<void> {
   return runVerb(async () => {
-    const script = readScript(opts.script);
+    if (opts.script === undefined && opts.replay === undefined) {
+      process.stderr.write('jig: chain test needs --script FILE or --replay RECORDING\n');
+      return EXIT_USAGE;
+    }
+    const script = opts.script === undefined ? {} : readScript(opts.script);
     if (typeof script === 'string') {
       process.stderr.write(`jig: --script ${script}\n`);
       return EXIT_USAGE;
     }
+    const replay = opts.replay === undefined ? {} : replayOf(opts.replay);
+    if (typeof replay === 'string') {
+      process.stderr.write(`jig: --replay ${replay}\n`);
+      return EXIT_USAGE;
+    }
     const r = await testChain(new JigClient(), chain, {
       ...script,
+      ...replay,
       ...(opts.repo !== undefined ? { repo: opts.repo } : {}),
       ...(opts.draft ? { draft: true } : {}),
     });

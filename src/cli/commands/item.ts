@@ -35,6 +35,14 @@ export function registerItem(program: Command): void {
     },
   ];
   item
+    .command('record')
+    .argument(...ID_ARG)
+    .description(
+      "keep the item's run as a recording (each session's answer, changed files and stream, each gate decision) that `jig chain test --replay` replays",
+    )
+    .option('--json', 'print the API answer')
+    .action(later(() => import('./item-record-actions.js'), 'itemRecord'));
+  item
     .command('escalate')
     .argument(...ID_ARG)
     .description('ask an agent to help with a stopped item (or --stop the running turn)')

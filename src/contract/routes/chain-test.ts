@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChainTestReport, ChainTestScript } from '../chain-test.js';
 import { ErrorBodySchema } from '../error-body.js';
+import { Recording, RecordingName } from '../recording.js';
 import { defineRoute } from '../route.js';
 import { ChainIdParams } from '../templates.js';
 import { ChainUnresolved } from './templates.js';
@@ -14,7 +15,13 @@ export const ChainTestBody = ChainTestScript.extend({
   draft: z
     .boolean()
     .default(false)
-    .describe('test the chain’s open draft (docs/drafts.md) instead of its published text: its files laid over the copied config'),
+    .describe(
+      'test the chain’s open draft (docs/drafts.md) instead of its published text: its files laid over the copied config',
+    ),
+  replay: RecordingName.optional().describe(
+    'replay a recording of the home (`recordings/<name>.json`): agents and gates answered from it, the divergences reported',
+  ),
+  recording: Recording.optional().describe('replay this recording (a file from elsewhere), sent whole'),
 });
 
 export const testChain = defineRoute({

@@ -3,6 +3,8 @@ import type { ChainTestReport } from '../../contract/chain-test.js';
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
 import type { ChainTestBody } from '../../contract/routes/chain-test.js';
+import type { Recording } from '../../contract/recording.js';
+import { scriptFromRecording } from './replay.js';
 import { ChildFailed, removeLeftovers, runChainTest } from './run-chain-test.js';
 
 export interface ChainTestDeps {
@@ -17,6 +19,8 @@ export interface ChainTestDeps {
    * when it has none, 422 when the draft does not check.
    */
   draftFiles(id: string): Promise<Record<string, string | null>>;
+  /** The home's recording `name` (404 when there is none). */
+  recording(name: string): Recording;
 }
 
 // One at a time per server: a test is a whole server and its agents; two would halve each.
@@ -28,6 +32,7 @@ export async function testChainEntry(
   id: string,
   body: z.infer<typeof ChainTestBody>,
 ): Promise<ChainTestReport> {
+  const replay = body.recording ?? (body.replay !== undefined ? d.recording(body.replay) : null);
   // A draft is checked as a whole (its chain may not be published yet); else the published chain.
   const overlay = body.draft ? await d.draftFiles(id) : null;
   if (!overlay) d.resolvedChain(id);
@@ -47,10 +52,18 @@ export async function testChainEntry(
   running = id;
   try {
     removeLeftovers(d.runDir);
-    const { repo: _repo, draft: _draft, ...script } = body;
+    const { repo: _repo, draft: _draft, replay: _replay, recording: _recording, ...script } = body;
     return await runChainTest({
       chain: id,
-      script,
+      script: replay
+        ? {
+            ...scriptFromRecording(replay),
+            expect: script.expect,
+            commands: script.commands,
+            timeout_s: script.timeout_s,
+          }
+        : script,
+      ...(replay ? { replay } : {}),
       ...(overlay ? { overlay } : {}),
       configDir: d.configDir,
       addonsDir: d.addonsDir,

@@ -22,10 +22,11 @@ const StubsFile = z.object({ commands: z.record(z.string(), z.unknown()) });
  * test's script stubs, or null to run the task's own. Read once when the server starts; a server
  * without the variable (every real one) runs every command.
  */
-export function commandStubsFrom(env: NodeJS.ProcessEnv): ((taskPath: string) => string[] | null) | undefined {
+export function commandStubsFrom(
+  env: NodeJS.ProcessEnv,
+): ((taskPath: string) => string[] | null) | undefined {
   const file = env[STUBS_VARIABLE];
   if (file === undefined || file === '') return undefined;
   const stubbed = new Set(Object.keys(StubsFile.parse(JSON.parse(readFileSync(file, 'utf8'))).commands));
-  return (taskPath) =>
-    stubbed.has(taskPath) ? [process.execPath, SCRIPTED_COMMAND_PROGRAM, file] : null;
+  return (taskPath) => (stubbed.has(taskPath) ? [process.execPath, SCRIPTED_COMMAND_PROGRAM, file] : null);
 }

@@ -97,6 +97,22 @@ function expectations(
   return out;
 }
 
+/** Where the walk went, a line per event that moved it, and the nodes that started. */
+export function pathOf(events: readonly EventRecord[]): {
+  path: ChainTestReport['path'];
+  reached: Set<string>;
+} {
+  const path: ChainTestReport['path'] = [];
+  const reached = new Set<string>();
+  for (const e of events) {
+    // A gate node starts by asking: gate_requested (it has no node_started of its own).
+    if ((e.type === 'node_started' || e.type === 'gate_requested') && e.node) reached.add(e.node);
+    const detail = line(e);
+    if (detail !== null) path.push({ type: e.type, node: e.node, detail });
+  }
+  return { path, reached };
+}
+
 export function buildReport(input: {
   chain: string;
   ended: string;
@@ -106,14 +122,7 @@ export function buildReport(input: {
   sessions: SessionRow[];
   expect: ChainTestExpect;
 }): ChainTestReport {
-  const path: ChainTestReport['path'] = [];
-  const reached = new Set<string>();
-  for (const e of input.events) {
-    // A gate node starts by asking: gate_requested (it has no node_started of its own).
-    if ((e.type === 'node_started' || e.type === 'gate_requested') && e.node) reached.add(e.node);
-    const detail = line(e);
-    if (detail !== null) path.push({ type: e.type, node: e.node, detail });
-  }
+  const { path, reached } = pathOf(input.events);
   const attempts = new Map<string, number>();
   const sessions = input.sessions.map((s) => {
     const attempt = (attempts.get(s.task_path) ?? 0) + 1;
@@ -139,5 +148,6 @@ export function buildReport(input: {
     spent_usd: input.end.spent_usd,
     spent_tokens: input.end.spent_tokens,
     expectations: checks,
+    divergences: [],
   };
 }

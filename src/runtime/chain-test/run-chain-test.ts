@@ -5,8 +5,10 @@ import { decisionFor, type ChainTestReport, type ChainTestScript } from '../../c
 import type { RepoEntry } from '../../contract/config/repos.js';
 import { JigError } from '../../contract/errors.js';
 import type { EventRecord } from '../../contract/events.js';
+import type { Recording } from '../../contract/recording.js';
 import { liveServer } from '../home/pid-lock.js';
 import { startChildServer } from './child-server.js';
+import { divergencesOf } from './replay.js';
 import { buildReport, type EndState, type SessionRow } from './report.js';
 import { prepareTestHome } from './test-home.js';
 
@@ -70,6 +72,8 @@ export async function runChainTest(opts: {
   configDir: string;
   addonsDir: string;
   repo: RepoEntry;
+  /** A replay: the recording the script was made from, to say where the run went another way. */
+  replay?: Recording;
   /** A draft's files laid over the copied config (config-relative path → text, null: removed). */
   overlay?: Record<string, string | null>;
   /** Where the test home goes (default: the system's temp folder); removed at the end. */
@@ -154,7 +158,7 @@ export async function runChainTest(opts: {
       const events = (await call<{ events: EventRecord[] }>(`${itemUrl}/events?limit=1000`, 'GET')).json
         .events;
       const sessions = (await call<{ sessions: SessionRow[] }>(`${itemUrl}/sessions`, 'GET')).json.sessions;
-      return buildReport({
+      const report = buildReport({
         chain: opts.chain,
         ended,
         finished,
@@ -163,6 +167,10 @@ export async function runChainTest(opts: {
         sessions,
         expect: opts.script.expect,
       });
+      if (!opts.replay) return report;
+      const frozen = (await call<{ nodes?: unknown }>(`${itemUrl}/chain`, 'GET')).json.nodes ?? [];
+      const divergences = divergencesOf(opts.replay, report, frozen);
+      return { ...report, ok: report.ok && divergences.length === 0, divergences };
     } finally {
       await server.stop();
     }

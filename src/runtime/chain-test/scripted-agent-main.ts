@@ -32,6 +32,26 @@ function inside(root: string, p: string): string {
   return abs;
 }
 
+const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Tasks of one step run at once in one worktree, so two scripted agents may commit together: one
+ * finds the other's index.lock and waits for it, as a person at the same checkout would.
+ */
+function gitWaiting(cwd: string, args: string[]): void {
+  for (let i = 0; ; i++) {
+    try {
+      execFileSync('git', args, { cwd, stdio: 'pipe' });
+      return;
+    } catch (err) {
+      const out: unknown = err instanceof Error && 'stderr' in err ? err.stderr : '';
+      const stderr = Buffer.isBuffer(out) ? out.toString() : typeof out === 'string' ? out : '';
+      if (!stderr.includes('index.lock') || i >= 200) throw err;
+      pause(50);
+    }
+  }
+}
+
 function writeFiles(a: ScriptedAnswer, taskPath: string): void {
   if (!a.files || Object.keys(a.files).length === 0) return;
   const root = process.cwd();
@@ -43,7 +63,7 @@ function writeFiles(a: ScriptedAnswer, taskPath: string): void {
       writeFileSync(abs, text);
     }
   }
-  const git = (...args: string[]): void => void execFileSync('git', args, { cwd: root, stdio: 'pipe' });
+  const git = (...args: string[]): void => gitWaiting(root, args);
   git('add', '-A', '--', ...Object.keys(a.files));
   // The same text again (an answer that repeats) changes nothing: no commit, as an agent makes none.
   try {
@@ -52,17 +72,26 @@ function writeFiles(a: ScriptedAnswer, taskPath: string): void {
   } catch {
     // Staged changes: committed below.
   }
-  git(
-    '-c',
-    'user.name=Jig chain test',
-    '-c',
-    'user.email=chain-test@jig.invalid',
-    'commit',
-    '-q',
-    '--no-verify',
-    '-m',
-    a.commit_message ?? `${taskPath}: scripted change`,
-  );
+  try {
+    git(
+      '-c',
+      'user.name=Jig chain test',
+      '-c',
+      'user.email=chain-test@jig.invalid',
+      'commit',
+      '-q',
+      '--no-verify',
+      '-m',
+      a.commit_message ?? `${taskPath}: scripted change`,
+    );
+  } catch (err) {
+    // A sibling's commit took the same change in between: nothing is left to commit, and that is fine.
+    try {
+      git('diff', '--cached', '--quiet');
+    } catch {
+      throw err;
+    }
+  }
 }
 
 function usage(a: ScriptedAnswer): Record<string, number> {

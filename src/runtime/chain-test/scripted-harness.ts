@@ -20,13 +20,21 @@ const quoted = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
  * path): it sets the scripted agent's variables itself, because a task inherits only an allow-list
  * of the server's environment (task-env.ts).
  */
-export function writeScriptedAgent(dir: string, script: AgentScript, node = process.execPath): string {
+export function writeScriptedAgent(
+  dir: string,
+  script: Omit<AgentScript, 'strict'> & { strict?: boolean },
+  node = process.execPath,
+): string {
   mkdirSync(dir, { recursive: true });
   const scriptPath = join(dir, 'agents.json');
   const stateDir = join(dir, 'sessions');
   mkdirSync(stateDir, { recursive: true });
   // The agents' part only: a whole chain test script carries gates and expectations besides.
-  const agents: AgentScript = { tasks: script.tasks, ...(script.default ? { default: script.default } : {}) };
+  const agents: AgentScript = {
+    tasks: script.tasks,
+    strict: script.strict ?? false,
+    ...(script.default ? { default: script.default } : {}),
+  };
   writeFileSync(scriptPath, JSON.stringify(agents));
   const executable = join(dir, 'scripted-agent');
   writeFileSync(

@@ -23,6 +23,7 @@ import type { EventLog } from '../events/event-log.js';
 import type { HomePaths } from '../home/paths.js';
 import { descendants, isSameProcess } from '../process/proc-info.js';
 import { readResult } from './session-result.js';
+import { sessionChanges } from '../recordings/session-changes.js';
 import { redact, resolveStatus, type Ending, type PersonEnding } from './session-status.js';
 import { inScope, type AgentHooks, type OverCap } from './item-spend.js';
 import { Launcher } from './launcher.js';
@@ -147,6 +148,8 @@ export class SessionRunner {
     };
     // The row is written before the process starts: a crash between leaves a row a restart finds the
     // process from (recovery.ts), never a process nothing knows of beside the node's next launch.
+    if (req.agent)
+      await sessionChanges.before(this.log, this.paths.runDir, id, req.cwd, req.env.JIG_ARTIFACT_PATH);
     let started: (s: SessionRecord | null) => void = () => undefined;
     this.launching.set(id, new Promise((resolve) => (started = resolve)));
     this.launchingItems.set(id, req.itemId);
@@ -451,6 +454,7 @@ export class SessionRunner {
     }
     if (status === 'unknown')
       this.log.warn({ session: s.id }, 'session ended with no exit code and no result');
+    if (agent) await sessionChanges.after(this.log, this.paths.runDir, s.id);
     // The totals as stored now (the check above ran before the row was written).
     if (agent) await this.agents.onUsage(done, true);
     return done;

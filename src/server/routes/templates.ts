@@ -16,7 +16,7 @@ import { routeFile } from '../route-file.js';
 /** Chains, the library and steering as the server runs them. */
 export const templateRoutes = routeFile(
   import.meta.url,
-  (r, inst: Pick<Services, 'templates' | 'config' | 'repos' | 'paths' | 'configDrafts'>) => {
+  (r, inst: Pick<Services, 'templates' | 'config' | 'repos' | 'paths' | 'configDrafts' | 'recordings'>) => {
     const svc = inst.templates;
 
     r.serve(templatesReload, reloadHandler(inst));
@@ -30,6 +30,7 @@ export const templateRoutes = routeFile(
           configDir: inst.paths.configDir,
           addonsDir: inst.paths.addonsDir,
           runDir: inst.paths.runDir,
+          recording: (name) => inst.recordings.read(name),
           draftFiles: async (id) => {
             const view = await inst.configDrafts.get('chains', id);
             if (!view.draft) throw new JigError('not_found', { what: `a draft of chain ${id}` });
