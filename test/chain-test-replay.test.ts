@@ -2,7 +2,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentSetup } from './helpers/agents.js';
-import { buildChain } from './helpers/chain-tests.js';
+import { buildChain, singleTask } from './helpers/chain-tests.js';
+import { eventually } from './helpers/eventually.js';
 import { fileItem, post, until } from './helpers/engine.js';
 import { cleanupAll, http, runJig, tempHome } from './helpers/server.js';
 
@@ -127,5 +128,31 @@ describe('recordings and their replay', () => {
     expect(report.divergences.at(-1).detail).toBe(
       'step 1: the recording went "build started", the replay "make started"',
     );
+  });
+
+  it('records every item that completes when policy.yaml says record_runs; refuses a name that is not a recording', async () => {
+    const { jig, repo } = await agentSetup(
+      { one: singleTask('build') },
+      { home: tempHome(), policy: 'record_runs: true\n' },
+    );
+    const item = await fileItem(jig, repo, 'one');
+    await until(jig, item.id, (i) => i.status === 'completed');
+    const listed = await eventually(
+      async () => {
+        const l = (await http(`${jig.url}/api/recordings`)).json.recordings;
+        return l.length > 0 ? l : undefined;
+      },
+      { what: 'the completed item to be recorded' },
+    );
+    expect(listed.map((r: any) => [r.item, r.chain, r.status, r.sessions])).toEqual([
+      [item.id, 'one', 'completed', 1],
+    ]);
+    const rec = (await http(`${jig.url}/api/recordings/${listed[0].name}`)).json;
+    expect(Object.keys(rec.sessions[0].files).length).toBeGreaterThan(0);
+
+    const missing = await http(`${jig.url}/api/recordings/nope-1`);
+    expect({ status: missing.status, code: missing.json.code }).toEqual({ status: 404, code: 'not_found' });
+    const bad = await http(`${jig.url}/api/recordings/..%2Fx`);
+    expect(bad.status).toBe(422);
   });
 });

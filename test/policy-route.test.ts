@@ -189,7 +189,7 @@ describe('PUT /api/policy', () => {
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
       detail:
-        'policy.yaml:30:14: budget.daily_usd: must be more than 0, got number `-1`; policy.yaml:52:1: forge_cli_timeout: unknown key `forge_cli_timeout`; did you mean `forge_cli_timeout_s`?',
+        'policy.yaml:30:14: budget.daily_usd: must be more than 0, got number `-1`; policy.yaml:145:1: forge_cli_timeout: unknown key `forge_cli_timeout`; did you mean `forge_cli_timeout_s`?',
       code: 'policy_invalid',
       problems: [
         {
@@ -205,7 +205,7 @@ describe('PUT /api/policy', () => {
           field: 'forge_cli_timeout',
           message: 'unknown key `forge_cli_timeout`; did you mean `forge_cli_timeout_s`?',
           file: 'policy.yaml',
-          line: 52,
+          line: 145,
           col: 1,
         },
       ],

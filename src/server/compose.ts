@@ -26,6 +26,7 @@ import { PolicyPreviewService } from '../runtime/drafts/policy-preview.js';
 import { Engine } from '../runtime/engine/engine.js';
 import { commandStubsFrom } from '../runtime/chain-test/command-stubs.js';
 import { Recordings } from '../runtime/recordings/recordings.js';
+import { AutoRecord } from '../runtime/recordings/auto-record.js';
 import { Claims } from '../runtime/engine/claims.js';
 import { ProcessRegistry, type ProcessIdentity } from '../runtime/engine/process-registry.js';
 import { Workers } from '../runtime/workers/workers.js';
@@ -92,6 +93,8 @@ export interface Services extends Instance {
   updates: UpdateChecker;
   /** Recordings of real runs, which chain tests replay (issue 51). */
   recordings: Recordings;
+  /** Records each ended item when policy.yaml says `record_runs: true` (a leader's duty). */
+  autoRecord: AutoRecord;
   policySettings: PolicySettings;
   templateFiles: TemplateFiles;
   configDrafts: ConfigDrafts;
@@ -295,6 +298,12 @@ export function compose(f: Foundations): Services {
     addonsDir: paths.addonsDir,
     clock,
   });
+  const recordings = new Recordings({
+    store,
+    home: paths.home,
+    runDir: paths.runDir,
+    now: () => new Date(clock.now()),
+  });
   const inst: Services = {
     ...facts,
     store,
@@ -337,12 +346,8 @@ export function compose(f: Foundations): Services {
     harnessCatalog,
     theme: new ThemeSettings(writer),
     mcpToken,
-    recordings: new Recordings({
-      store,
-      home: paths.home,
-      runDir: paths.runDir,
-      now: () => new Date(clock.now()),
-    }),
+    recordings,
+    autoRecord: new AutoRecord({ events, recordings, policy: () => config.policy, log }),
     auth: new AuthService({ paths, log, access: f.access, store, peerToken: facts.peerToken, mcpToken }),
     updates: new UpdateChecker(f.version, env, clock),
     policySettings: new PolicySettings(writer, config, store),

@@ -193,6 +193,7 @@ export async function serveBeside(s: Services): Promise<Lease> {
       stop: () => beads.stop(),
     },
     { name: 'notifications', start: () => notifier.start(), stop: () => notifier.stop() },
+    { name: 'recordings', start: () => s.autoRecord.start(), stop: () => s.autoRecord.stop() },
     { name: 'auto-intake', start: () => intake.start(), stop: () => intake.stop() },
     { name: 'wall clocks and forge polls', start: () => engine.lead(true), stop: () => engine.lead(false) },
   ]);

@@ -95,6 +95,10 @@ export const PolicyFile = z
     auto_escalate_delay_s: z.number().int().min(0).default(0),
     auto_review_attempts: z.number().int().min(0).default(1),
     rate_limit_retries: z.number().int().min(0).default(5),
+    record_runs: z
+      .boolean()
+      .default(false)
+      .describe('keep a recording of every item that completes or is cancelled (docs/chain-tests.md)'),
     forge_cli_timeout_s: z.number().int().positive().default(120),
     forge_poll_s: z
       .number()

@@ -172,7 +172,11 @@ function unitsOf(
   const specOf = (task: ModelTask, member: MemberRun | null): TaskSpec => {
     if (skipped.has(task.path) || skipped.has(req.step.path))
       return { kind: 'pass', note: 'skipped by an item draft' };
-    const spec = taskSpec(task, member?.repo ?? req.repo, member?.baseBranch ?? req.rec.base_branch ?? 'HEAD');
+    const spec = taskSpec(
+      task,
+      member?.repo ?? req.repo,
+      member?.baseBranch ?? req.rec.base_branch ?? 'HEAD',
+    );
     // A chain test's stub runs in place of a command: a subprocess the chain defines rightly, any
     // builtin (what the repository lacks or has nothing to run for is not the chain's to test).
     const stubbable = task.kind === 'builtin' || (task.kind === 'subprocess' && spec.kind === 'process');

@@ -126,6 +126,14 @@ export const POLICY_FIELDS: readonly PolicyField[] = [
     (r) => r.housekeeping.archive_after_days,
     'never',
   ),
+  {
+    kind: 'check',
+    section: 'housekeeping',
+    label: 'Keep a recording of each ended item (for chain test replays)',
+    scope: 'housekeeping',
+    key: 'record_runs',
+    read: (r) => r.housekeeping.record_runs,
+  },
 ];
 
 export const fieldsOf = (section: PolicySection): readonly PolicyField[] =>

@@ -33,7 +33,7 @@ export function aPolicy(): PolicyResolved {
       auto_review_attempts: next(),
     },
     retries: { rate_limit_retries: next(), forge_cli_timeout_s: next(), forge_poll_s: next() },
-    housekeeping: { max_concurrent: next(), archive_after_days: v(null) },
+    housekeeping: { max_concurrent: next(), archive_after_days: v(null), record_runs: v(false) },
     findings: { loop_severities: v(['critical']) },
     sandbox: { value: null, source: 'default' },
   };

@@ -63,7 +63,11 @@ export interface PolicyResolved {
     forge_cli_timeout_s: Sourced<number | null>;
     forge_poll_s: Sourced<number | null>;
   };
-  housekeeping: { max_concurrent: Sourced<number | null>; archive_after_days: Sourced<number | null> };
+  housekeeping: {
+    max_concurrent: Sourced<number | null>;
+    archive_after_days: Sourced<number | null>;
+    record_runs: Sourced<boolean>;
+  };
   findings: { loop_severities: Sourced<string[]> };
   /** The instance default sandbox as written (docs/sandbox.md); null: none. */
   sandbox: Sourced<SandboxBlock | null>;

@@ -34,7 +34,7 @@ export const POLICY_SCOPES = {
   ],
   retries: ['rate_limit_retries', 'forge_cli_timeout_s', 'forge_poll_s'],
   loops: ['default.attempts', 'default.wall_clock_s'],
-  housekeeping: ['max_concurrent', 'archive.after_days'],
+  housekeeping: ['max_concurrent', 'archive.after_days', 'record_runs'],
   findings: ['findings.loop_severities'],
   /** The instance default sandbox (docs/sandbox.md), set as one block: its checks are the file's. */
   sandbox: ['sandbox'],

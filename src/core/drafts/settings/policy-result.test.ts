@@ -112,6 +112,7 @@ describe('the seeded policy.yaml', () => {
     expect(resolved.housekeeping).toEqual({
       max_concurrent: { value: 3, source: 'policy' },
       archive_after_days: { value: 30, source: 'policy' },
+      record_runs: { value: false, source: 'policy' },
     });
     expect(resolved.findings).toEqual({
       loop_severities: { value: ['critical', 'important'], source: 'policy' },
@@ -143,6 +144,7 @@ it('says `default` for a value the file leaves out', () => {
   expect(r.resolved?.housekeeping).toEqual({
     max_concurrent: { value: 3, source: 'default' },
     archive_after_days: { value: null, source: 'default' },
+    record_runs: { value: false, source: 'default' },
   });
   expect(r.resolved?.findings.loop_severities).toEqual({
     value: ['critical', 'important'],

@@ -29,7 +29,11 @@ export interface PolicyResolved {
     forge_cli_timeout_s: PolicyValue<number>;
     forge_poll_s: PolicyValue<number>;
   };
-  housekeeping: { max_concurrent: PolicyValue<number>; archive_after_days: PolicyValue<number | null> };
+  housekeeping: {
+    max_concurrent: PolicyValue<number>;
+    archive_after_days: PolicyValue<number | null>;
+    record_runs: PolicyValue<boolean>;
+  };
   findings: { loop_severities: PolicyValue<string[]> };
   /** The instance default sandbox as written (docs/sandbox.md); null: tasks run unjailed. */
   sandbox: PolicyValue<Sandbox | null>;
@@ -116,6 +120,7 @@ function resolve(policy: PolicyFile, raw: Obj, input: SettingsInput): PolicyReso
     housekeeping: {
       max_concurrent: v('max_concurrent', policy.max_concurrent),
       archive_after_days: v('archive.after_days', policy.archive?.after_days ?? null),
+      record_runs: v('record_runs', policy.record_runs),
     },
     findings: {
       loop_severities: v('findings.loop_severities', [
