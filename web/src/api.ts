@@ -7,6 +7,7 @@ import type * as Admin from '../../src/contract/routes/admin.js';
 import type * as Addons from '../../src/contract/routes/addons.js';
 import type * as Analytics from '../../src/contract/routes/analytics.js';
 import type * as Apply from '../../src/contract/routes/apply.js';
+import type * as ChainTest from '../../src/contract/routes/chain-test.js';
 import type * as Drafts from '../../src/contract/routes/drafts.js';
 import type * as Harnesses from '../../src/contract/routes/harnesses.js';
 import type * as HealthRoute from '../../src/contract/routes/health.js';
@@ -142,6 +143,7 @@ export const routes = {
   // Templates and drafts
   listChains: route<typeof Templates.listChains>('GET', '/api/templates/chains'),
   resolvedChain: route<typeof Templates.resolvedChain>('GET', '/api/templates/chains/:id/resolved'),
+  testChain: route<typeof ChainTest.testChain>('POST', '/api/templates/chains/:id/test'),
   getLibrary: route<typeof Templates.getLibrary>('GET', '/api/templates/library'),
   getLibraryComponent: route<typeof Templates.getLibraryComponent>('GET', '/api/templates/library/:ref'),
   getLibraryFile: route<typeof Templates.getLibraryFile>('GET', '/api/templates/library/file'),

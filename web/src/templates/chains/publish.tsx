@@ -2,14 +2,15 @@ import { createTwoFilesPatch } from 'diff';
 import { useState } from 'react';
 import { ApiError } from '../../api.js';
 import type { Draft, Problem, Published } from './draft-api.js';
+import { ChainTestPanel } from './chain-test-panel.js';
 import { baseText, threeWay } from './merge.js';
 import { changeWords } from './change-words.js';
 
 /*
  * Review & publish: what the draft changes (the result's `changes`), what it reaches (`impact`),
- * the diff of each file, then the publish. A stale publish (409: the file changed on disk since
- * the draft began) is a choice: rebase carrying the draft's edits onto the new file, rebase keeping
- * the draft's text over it, or discard the draft.
+ * the diff of each file, a chain test of the draft (chain-test-panel.tsx), then the publish. A
+ * stale publish (409: the file changed on disk since the draft began) is a choice: rebase carrying
+ * the draft's edits onto the new file, rebase keeping the draft's text over it, or discard the draft.
  */
 
 interface Stale {
@@ -219,6 +220,7 @@ export function Publish({ draft, publish, rebase, putFile, discard, onDone, onBa
           )}
         />
       ))}
+      <ChainTestPanel draft={draft} />
       {note && <p role="status">{note}</p>}
       <div className="ce-actions">
         <button
