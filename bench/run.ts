@@ -15,6 +15,7 @@ const all = [
   'claims',
   'mcp-burst',
   'store-rules',
+  'session-changes',
 ];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of wanted.length > 0 ? wanted : all) {

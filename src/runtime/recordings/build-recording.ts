@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync } from 'node:fs';
+import { openRegular, readAt } from '../fs/regular-file.js';
 import type { GateDecision } from '../../contract/chain-test.js';
 import type { EventRecord } from '../../contract/events.js';
 import type { RecordedGate, RecordedSession, Recording } from '../../contract/recording.js';
@@ -18,20 +19,15 @@ import { readChanges } from './session-changes.js';
 /** A stream is kept from its end: the result line and the usage are last. */
 const STREAM_LIMIT = 256 * 1024;
 
+/** The log's end; the task can write where its log is, so only a regular file is read. */
 function tail(path: string): string {
+  const opened = openRegular(path);
+  if (!opened.ok) return '';
   try {
-    const size = statSync(path).size;
-    const length = Math.min(size, STREAM_LIMIT);
-    const buf = Buffer.alloc(length);
-    const fd = openSync(path, 'r');
-    try {
-      readSync(fd, buf, 0, length, size - length);
-    } finally {
-      closeSync(fd);
-    }
-    return buf.toString('utf8');
-  } catch {
-    return '';
+    const length = Math.min(opened.stat.size, STREAM_LIMIT);
+    return readAt(opened.fd, opened.stat.size - length, length).toString('utf8');
+  } finally {
+    closeSync(opened.fd);
   }
 }
 

@@ -58,7 +58,7 @@ export class Recordings {
 
   private tryRead(name: string): Recording | null {
     try {
-      return Recording.parse(JSON.parse(readFileSync(join(this.dir, `${name}.json`), 'utf8')));
+      return this.read(name);
     } catch {
       return null;
     }

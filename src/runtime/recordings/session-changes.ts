@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { openRegular, readAt } from '../fs/regular-file.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 
 /*
@@ -68,11 +69,36 @@ export async function captureBefore(
   writeFileAtomic(join(dir, `${session}.before`), JSON.stringify({ tree, cwd, artifact }), 0o600);
 }
 
-function readText(path: string, limit: number): string | null {
-  const buf = readFileSync(path);
+/** UTF-8 text without NULs, at most `limit` bytes; null for anything else. */
+function asText(buf: Buffer, limit: number): string | null {
   if (buf.length > limit || buf.includes(0)) return null;
   const text = buf.toString('utf8');
   return Buffer.from(text, 'utf8').equals(buf) ? text : null;
+}
+
+async function blobText(cwd: string, blob: string, limit: number): Promise<string | null> {
+  const size = Number((await run('git', ['cat-file', '-s', blob], { cwd })).stdout.trim());
+  if (!(size <= limit)) return null;
+  const { stdout } = await run('git', ['cat-file', 'blob', blob], {
+    cwd,
+    encoding: 'buffer',
+    maxBuffer: limit + 1,
+  });
+  return asText(stdout, limit);
+}
+
+/**
+ * The task's document: Jig chose its path, but the task may have put a link or a FIFO there, so it
+ * is read only as a regular file, without following a final link.
+ */
+function documentText(path: string): string | null {
+  const opened = openRegular(path);
+  if (!opened.ok) return null;
+  try {
+    return opened.stat.size > FILE_LIMIT ? null : asText(readAt(opened.fd, 0, opened.stat.size), FILE_LIMIT);
+  } finally {
+    closeSync(opened.fd);
+  }
 }
 
 /** Works out and keeps what the session changed; nothing when its start was not noted. */
@@ -84,17 +110,22 @@ export async function captureAfter(runDir: string, session: string): Promise<voi
   const out: SessionChanges = { files: {}, skipped: [], document: null };
   if (existsSync(before.cwd)) {
     const tree = await treeOf(before.cwd, join(dir, `${session}.index`));
-    const args = ['diff-tree', '-r', '-z', '--no-renames', '--name-status', before.tree, tree];
-    const names = (await run('git', args, { cwd: before.cwd, maxBuffer: 64 * 1024 * 1024 })).stdout;
-    const parts = names.split('\0').filter((p) => p !== '');
+    // --raw: each entry's new mode and blob. The text is read from the blob, never through the
+    // worktree, where a path may be a link out of it; links and submodules are named, not kept.
+    const args = ['diff-tree', '-r', '-z', '--no-renames', '--raw', before.tree, tree];
+    const raw = (await run('git', args, { cwd: before.cwd, maxBuffer: 64 * 1024 * 1024 })).stdout;
+    const parts = raw.split('\0').filter((p) => p !== '');
     let total = 0;
     for (let i = 0; i + 1 < parts.length; i += 2) {
-      const [status, file] = [parts[i]!, parts[i + 1]!];
+      const [, mode = '', , blob = '', status = ''] = parts[i]!.slice(1).split(' ');
+      const file = parts[i + 1]!;
       if (status === 'D') {
         out.files[file] = null;
         continue;
       }
-      const text = readText(join(before.cwd, file), Math.min(FILE_LIMIT, SESSION_LIMIT - total));
+      const text = mode.startsWith('100')
+        ? await blobText(before.cwd, blob, Math.min(FILE_LIMIT, SESSION_LIMIT - total))
+        : null;
       if (text === null) out.skipped.push(file);
       else {
         out.files[file] = text;
@@ -102,8 +133,7 @@ export async function captureAfter(runDir: string, session: string): Promise<voi
       }
     }
   }
-  if (before.artifact !== null && existsSync(before.artifact))
-    out.document = readText(before.artifact, FILE_LIMIT);
+  if (before.artifact !== null) out.document = documentText(before.artifact);
   writeFileAtomic(join(dir, `${session}.json`), JSON.stringify(out), 0o600);
   rmSync(beforePath, { force: true });
 }
